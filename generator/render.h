@@ -1,0 +1,89 @@
+#pragma once
+
+// Render stage: BundlePlan × templates → rendered YAML documents.
+//
+// Template rules (kainjow mustache, strict):
+//  - `{{x}}` emits x as ONE YAML scalar of its JSON type: strings come out plain when that is safe
+//    and reads back as the same string, otherwise double-quoted with escapes (so `: `, `#`, `{{`,
+//    quotes, newlines, `yes`, `null`, "9000" all stay one string); numbers, booleans and null come
+//    out as YAML numbers, true/false and null. Put `{{x}}` where a whole YAML value goes: to build
+//    a composite value (a JSON CNI config, a "name-suffix"), compose it in the plan.
+//  - `{{{x}}}` / `{{&x}}` insert the text raw (for pre-formatted blocks the plan built itself).
+//  - A key missing from the context is an error (for `{{x}}`, `{{#x}}` and `{{^x}}` alike): give
+//    optional things an explicit false, null or empty list.
+//  - `{{#flag}}` on a boolean renders when true; on a list, once per item; `{{.}}` is the item.
+//  - `{{>common/labels}}` includes the template `templates/common/labels.mustache`.
+//  - Set-delimiter tags (`{{=<% %>=}}`) are not supported (reported as an error).
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diagnostics.h"
+#include "plan.h"
+
+namespace hkim {
+
+/// One output file of a bundle: a single YAML document (one Kubernetes object, the kustomization or
+/// the Argo CD Application).
+struct RenderedFile {
+  std::string file_name;      ///< name inside `-o DIR`, e.g. "20-scc-nccl-rdma.yaml"
+  std::string template_name;  ///< path under templates/, e.g. "openshift/scc.yaml.mustache"
+  std::string content;        ///< the document's YAML text, ending in "\n", without "---"
+};
+
+/// The whole rendered bundle, in output order: the plan's objects in their order, then
+/// kustomization.yaml, then the Argo CD Application. File names are unique.
+struct RenderedBundle {
+  std::string bundle_name;
+  std::vector<RenderedFile> files;
+};
+
+/// Every template, parsed once. Construct with ParseTemplates.
+class TemplateSet {
+ public:
+  class Parsed;  // kainjow template; defined in render.cc
+  TemplateSet();
+  TemplateSet(TemplateSet&&) noexcept;
+  TemplateSet& operator=(TemplateSet&&) noexcept;
+  ~TemplateSet();
+
+  /// Template names (paths under templates/ such as "oke/nad.yaml.mustache"), sorted.
+  std::vector<std::string> names() const;
+  /// The parsed template, or nullptr when there is none of that name.
+  const Parsed* Find(std::string_view name) const;
+
+ private:
+  friend std::optional<TemplateSet> ParseTemplates(
+      const std::map<std::string, std::string>& sources, DiagnosticSink& sink);
+  std::map<std::string, std::unique_ptr<Parsed>, std::less<>> templates_;
+};
+
+/// Parses every template of `sources` (name → text), in sorted order, before anything is rendered.
+/// Syntax errors are reported (rule "template.syntax") with the template's name; returns nullopt
+/// then.
+std::optional<TemplateSet> ParseTemplates(const std::map<std::string, std::string>& sources,
+                                          DiagnosticSink& sink);
+
+/// The templates embedded into the binary at build time (templates/**/*.mustache), parsed.
+std::optional<TemplateSet> ParseEmbeddedTemplates(DiagnosticSink& sink);
+
+/// Renders every object of `plan`, then its kustomization and Application. Reports missing
+/// templates, missing keys ("template.missing-key"), and output that is not exactly one YAML
+/// mapping ("render.invalid-yaml"); returns nullopt after any error.
+std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const TemplateSet& templates,
+                                           DiagnosticSink& sink);
+
+/// `value` as one YAML scalar that reads back as exactly that string (plain when safe, else
+/// double-quoted with escapes). Never spans lines.
+std::string YamlQuoteString(std::string_view value);
+
+/// The multi-document stream written to stdout: each document starts with "---" and
+/// "# Source: <template name>".
+std::string BundleStream(const RenderedBundle& bundle);
+
+}  // namespace hkim
