@@ -475,12 +475,11 @@ Node LeafNode(const json& value, const SourceLocation& at, int layer) {
 
 }  // namespace
 
-const std::vector<std::string>* LayeredProfile::SourceLinesOf(const std::string& file) const {
-  for (const LoadedProfile& layer : layers) {
-    if (layer.path == file) return &layer.source_lines;
-  }
-  if (merged.path == file) return &merged.source_lines;
-  return nullptr;
+SourceTexts LayeredProfile::Sources() const {
+  SourceTexts texts;
+  texts[merged.path] = merged.source_lines;
+  for (const LoadedProfile& layer : layers) texts[layer.path] = layer.source_lines;
+  return texts;
 }
 
 namespace {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "diagnostics.h"
+#include "diagnostics_format.h"
 #include "load.h"
 
 namespace hkim {
@@ -51,8 +52,9 @@ struct LayeredProfile {
   /// one wins). Only leaf values and lists that replaced a list are recorded.
   std::map<std::string, std::vector<ValueOrigin>> origins;
 
-  /// The source lines of `file` (any layer), or null. For printing the line under an error.
-  const std::vector<std::string>* SourceLinesOf(const std::string& file) const;
+  /// The source lines of every layer's file (and of the `--set` assignments), by path, for the
+  /// diagnostics formatter to print the line under an error in any layer.
+  SourceTexts Sources() const;
 };
 
 /// The name `--set` assignments carry as their file in locations (line = the assignment's
