@@ -82,8 +82,12 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
 /// double-quoted with escapes). Never spans lines.
 std::string YamlQuoteString(std::string_view value);
 
+/// A file's text as written: "# Source: templates/<template name>" then its content.
+std::string FileText(const RenderedFile& file);
+
 /// The multi-document stream written to stdout: each document starts with "---" and
-/// "# Source: <template name>".
+/// "# Source: templates/<template name>" (every file but kustomization.yaml, which is not a
+/// Kubernetes object).
 std::string BundleStream(const RenderedBundle& bundle);
 
 }  // namespace hkim

@@ -1,0 +1,357 @@
+#include "load.h"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/parser.h>
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace hkim {
+namespace {
+
+/// Escapes one JSON-pointer reference token (RFC 6901).
+std::string EscapePointerToken(const std::string& token) {
+  std::string out;
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string ParentPointer(const std::string& pointer) {
+  auto slash = pointer.rfind('/');
+  return slash == std::string::npos ? std::string() : pointer.substr(0, slash);
+}
+
+/// Resolves a plain (unquoted) scalar the way YAML 1.2's core schema does, except that only
+/// true/false are booleans (yes/no/on/off stay strings, as in YAML 1.2).
+nlohmann::json ResolvePlainScalar(const std::string& text) {
+  static const std::set<std::string> kNulls = {"", "~", "null", "Null", "NULL"};
+  static const std::set<std::string> kTrue = {"true", "True", "TRUE"};
+  static const std::set<std::string> kFalse = {"false", "False", "FALSE"};
+  if (kNulls.count(text)) return nullptr;
+  if (kTrue.count(text)) return true;
+  if (kFalse.count(text)) return false;
+  static const std::regex kDecimal("[-+]?[0-9]+");
+  static const std::regex kOctal("0o[0-7]+");
+  static const std::regex kHex("0x[0-9a-fA-F]+");
+  static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
+  static const std::regex kInfinity(R"([-+]?\.(inf|Inf|INF))");
+  static const std::regex kNan(R"(\.(nan|NaN|NAN))");
+  try {
+    if (std::regex_match(text, kDecimal)) {
+      if (text[0] == '-') return std::stoll(text);
+      return std::stoull(text[0] == '+' ? text.substr(1) : text);
+    }
+    if (std::regex_match(text, kOctal)) return std::stoull(text.substr(2), nullptr, 8);
+    if (std::regex_match(text, kHex)) return std::stoull(text.substr(2), nullptr, 16);
+  } catch (const std::out_of_range&) {
+    return std::stod(text);  // too large for 64 bits: keep it a number, as JSON would
+  }
+  if (std::regex_match(text, kFloat)) return std::stod(text);
+  // JSON has no infinities or NaN; keep them as strings so the schema reports a type error.
+  if (std::regex_match(text, kInfinity) || std::regex_match(text, kNan)) return text;
+  return text;
+}
+
+/// Builds JSON from yaml-cpp's parse events, recording where every key and value came from, and
+/// reporting what yaml-cpp's node API would hide (duplicate keys) or that JSON cannot hold.
+class JsonBuilder : public YAML::EventHandler {
+ public:
+  JsonBuilder(const std::string& path, DiagnosticSink& sink) : path_(path), sink_(sink) {}
+
+  nlohmann::json& root() { return root_; }
+  SourceMap& locations() { return locations_; }
+  bool failed() const { return failed_; }
+
+  /// Converts a yaml-cpp mark (0-based) to a 1-based location: the one place that does.
+  SourceLocation Locate(const YAML::Mark& mark) const {
+    if (mark.is_null()) return SourceLocation{path_, 0, 0};
+    return SourceLocation{path_, mark.line + 1, mark.column + 1};
+  }
+
+  void Error(const YAML::Mark& mark, const std::string& pointer, const std::string& rule,
+             const std::string& message, const std::string& fix) {
+    failed_ = true;
+    sink_.Report(Diagnostic{Severity::kError, Locate(mark), pointer, rule, message, fix});
+  }
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    AddValue(mark, anchor, nullptr);
+  }
+
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    auto it = anchors_.find(anchor);
+    if (it == anchors_.end()) {
+      Error(mark, CurrentPointer(), "yaml.alias", "alias of an unknown anchor",
+            "define the anchor (&name) before the alias (*name)");
+      AddValue(mark, 0, nullptr);
+      return;
+    }
+    AddValue(mark, 0, it->second);
+  }
+
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    // yaml-cpp tags plain scalars "?" and quoted/block scalars "!"; only plain ones are typed.
+    if (tag == "?") {
+      AddValue(mark, anchor, ResolvePlainScalar(value));
+    } else if (tag == "!" || tag == "tag:yaml.org,2002:str") {
+      AddValue(mark, anchor, value);
+    } else {
+      Error(mark, CurrentPointer(), "yaml.unsupported-tag",
+            "the tag '" + tag + "' is not supported",
+            "remove the tag; quote the value if it must stay a string");
+      AddValue(mark, anchor, value);
+    }
+  }
+
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    CheckCollectionTag(mark, tag);
+    Open(mark, anchor, nlohmann::json::array());
+  }
+  void OnSequenceEnd() override { Close(); }
+
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    CheckCollectionTag(mark, tag);
+    Open(mark, anchor, nlohmann::json::object());
+  }
+  void OnMapEnd() override { Close(); }
+
+ private:
+  struct Frame {
+    nlohmann::json value;
+    std::string pointer;
+    YAML::anchor_t anchor = 0;
+    bool expecting_key = true;  // mappings only
+    std::string key;
+    YAML::Mark key_mark;
+    bool key_valid = true;
+    std::set<std::string> seen_keys;
+    std::map<std::string, YAML::Mark> key_marks;
+  };
+
+  void CheckCollectionTag(const YAML::Mark& mark, const std::string& tag) {
+    if (tag != "?" && tag != "!" && tag != "tag:yaml.org,2002:map" &&
+        tag != "tag:yaml.org,2002:seq" && !tag.empty()) {
+      Error(mark, CurrentPointer(), "yaml.unsupported-tag", "the tag '" + tag + "' is not supported",
+            "remove the tag");
+    }
+  }
+
+  /// The pointer of the value about to be added.
+  std::string CurrentPointer() const {
+    if (stack_.empty()) return "";
+    const Frame& top = stack_.back();
+    if (top.value.is_array()) return top.pointer + "/" + std::to_string(top.value.size());
+    return top.pointer + "/" + EscapePointerToken(top.key);
+  }
+
+  /// Handles a scalar in key position; returns true when it was consumed as a key.
+  bool TakeKey(const YAML::Mark& mark, const nlohmann::json& value) {
+    if (stack_.empty() || !stack_.back().value.is_object() || !stack_.back().expecting_key) {
+      return false;
+    }
+    Frame& top = stack_.back();
+    top.expecting_key = false;
+    top.key_mark = mark;
+    top.key_valid = true;
+    if (value.is_string()) {
+      top.key = value.get<std::string>();
+    } else if (value.is_null()) {
+      top.key = "";
+      top.key_valid = false;
+      Error(mark, top.pointer, "yaml.key-type", "a mapping key is empty (null)",
+            "write a name before the ':'");
+      return true;
+    } else {
+      top.key = value.dump();  // 9000: or true: as a key: JSON keys are strings
+    }
+    const std::string pointer = top.pointer + "/" + EscapePointerToken(top.key);
+    if (!top.seen_keys.insert(top.key).second) {
+      const YAML::Mark& first = top.key_marks[top.key];
+      top.key_valid = false;
+      Error(mark, pointer, "yaml.duplicate-key",
+            "duplicate key '" + top.key + "' (first defined at line " +
+                std::to_string(first.line + 1) + ", column " + std::to_string(first.column + 1) +
+                ")",
+            "remove one of the two '" + top.key + "' entries; YAML keeps only one of them");
+      return true;
+    }
+    top.key_marks[top.key] = mark;
+    locations_.keys[pointer] = Locate(mark);
+    return true;
+  }
+
+  void AddValue(const YAML::Mark& mark, YAML::anchor_t anchor, nlohmann::json value) {
+    if (TakeKey(mark, value)) return;
+    const std::string pointer = CurrentPointer();
+    if (!locations_.values.count(pointer)) locations_.values[pointer] = Locate(mark);
+    if (anchor) anchors_[anchor] = value;
+    Attach(std::move(value));
+  }
+
+  void Attach(nlohmann::json value) {
+    if (stack_.empty()) {
+      root_ = std::move(value);
+      have_root_ = true;
+      return;
+    }
+    Frame& top = stack_.back();
+    if (top.value.is_array()) {
+      top.value.push_back(std::move(value));
+    } else {
+      if (top.key_valid) top.value[top.key] = std::move(value);
+      top.expecting_key = true;
+    }
+  }
+
+  void Open(const YAML::Mark& mark, YAML::anchor_t anchor, nlohmann::json empty) {
+    if (!stack_.empty() && stack_.back().value.is_object() && stack_.back().expecting_key) {
+      Error(mark, stack_.back().pointer, "yaml.key-type",
+            "a mapping key is itself a mapping or a list", "use a plain name as the key");
+      stack_.back().expecting_key = false;
+      stack_.back().key_valid = false;
+      stack_.back().key = "";
+    }
+    const std::string pointer = CurrentPointer();
+    if (!locations_.values.count(pointer)) locations_.values[pointer] = Locate(mark);
+    Frame frame;
+    frame.value = std::move(empty);
+    frame.pointer = pointer;
+    frame.anchor = anchor;
+    stack_.push_back(std::move(frame));
+  }
+
+  void Close() {
+    Frame frame = std::move(stack_.back());
+    stack_.pop_back();
+    if (frame.anchor) anchors_[frame.anchor] = frame.value;
+    Attach(std::move(frame.value));
+  }
+
+  std::string path_;
+  DiagnosticSink& sink_;
+  nlohmann::json root_;
+  bool have_root_ = false;
+  bool failed_ = false;
+  SourceMap locations_;
+  std::vector<Frame> stack_;
+  std::map<YAML::anchor_t, nlohmann::json> anchors_;
+};
+
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+}  // namespace
+
+SourceLocation SourceMap::Find(const std::string& json_pointer) const {
+  std::string pointer = json_pointer;
+  while (true) {
+    auto it = values.find(pointer);
+    if (it != values.end()) return it->second;
+    if (pointer.empty()) return SourceLocation{};
+    pointer = ParentPointer(pointer);
+  }
+}
+
+SourceLocation SourceMap::FindKey(const std::string& json_pointer) const {
+  auto it = keys.find(json_pointer);
+  if (it != keys.end()) return it->second;
+  return Find(json_pointer);
+}
+
+std::optional<LoadedProfile> LoadProfile(const std::string& path, DiagnosticSink& sink) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 0, 0}, "", "io.read",
+                           "cannot open the profile", "check the path and its permissions"});
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 0, 0}, "", "io.read",
+                           "cannot read the profile", "check the file and its permissions"});
+    return std::nullopt;
+  }
+  return LoadProfileFromText(path, text.str(), sink);
+}
+
+std::optional<LoadedProfile> LoadProfileFromText(const std::string& path, const std::string& text,
+                                                 DiagnosticSink& sink) {
+  LoadedProfile loaded;
+  loaded.path = path;
+  loaded.source_lines = SplitLines(text);
+  std::istringstream in(text);
+  JsonBuilder builder(path, sink);
+  try {
+    YAML::Parser parser(in);
+    if (!parser.HandleNextDocument(builder)) {
+      sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 1, 1}, "", "yaml.empty",
+                             "the profile is empty",
+                             "start from an example in profiles/ (or `hkimgen init`)"});
+      return std::nullopt;
+    }
+    class Counter : public YAML::EventHandler {
+     public:
+      void OnDocumentStart(const YAML::Mark& m) override { mark = m; }
+      void OnDocumentEnd() override {}
+      void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+      void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+      void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    const std::string&) override {}
+      void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                           YAML::EmitterStyle::value) override {}
+      void OnSequenceEnd() override {}
+      void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                      YAML::EmitterStyle::value) override {}
+      void OnMapEnd() override {}
+      YAML::Mark mark;
+    } second;
+    if (parser.HandleNextDocument(second)) {
+      builder.Error(second.mark, "", "yaml.multiple-documents",
+                    "the profile holds more than one YAML document",
+                    "keep one document per profile file (remove the second '---')");
+    }
+  } catch (const YAML::Exception& e) {
+    builder.Error(e.mark, "", "yaml.syntax", e.msg, "fix the YAML syntax at this position");
+    return std::nullopt;
+  }
+  if (builder.failed()) return std::nullopt;
+  if (!builder.root().is_object()) {
+    sink.Report(Diagnostic{Severity::kError, builder.locations().Find(""), "", "yaml.root",
+                           "the profile must be a mapping of keys to values",
+                           "start from an example in profiles/"});
+    return std::nullopt;
+  }
+  loaded.document = std::move(builder.root());
+  loaded.locations = std::move(builder.locations());
+  return loaded;
+}
+
+}  // namespace hkim

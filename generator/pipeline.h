@@ -1,0 +1,43 @@
+#pragma once
+
+// The one place that knows the order of the stages:
+//   load → validate → model (BuildProfile) → plan (PlanBundle) → render → write.
+// Each stage reports every error it finds to the sink; the pipeline stops after a stage that
+// reported errors.
+
+#include <optional>
+#include <string>
+
+#include "diagnostics.h"
+#include "diagnostics_format.h"
+#include "load.h"
+#include "render.h"
+
+namespace hkim {
+
+/// Validate → model → plan → render for a profile already loaded (or merged from layers).
+/// Returns nullopt after the first stage that reported errors.
+std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
+                                                  DiagnosticSink& sink);
+
+/// Load → validate → model → plan → render for one profile file. Fills `sources` (when given) with
+/// the profile's lines, for the diagnostics formatter.
+std::optional<RenderedBundle> RenderProfileFile(const std::string& path, DiagnosticSink& sink,
+                                                SourceTexts* sources = nullptr);
+
+/// Where a rendered bundle goes.
+struct WriteTarget {
+  std::string output_dir;  ///< empty: the YAML stream on `stream`
+  bool check = false;      ///< compare with output_dir instead of writing (needs output_dir)
+};
+
+/// The last stage: writes (or checks) `bundle` as `target` says. Returns false after reporting.
+bool WriteStage(const RenderedBundle& bundle, const WriteTarget& target, std::ostream& stream,
+                DiagnosticSink& sink);
+
+/// The process exit status for what `sink` holds (ARCHITECTURE.md): 0 no errors; 2 when an
+/// error is an I/O or internal failure (rules "io.*", "internal.*", "template.*", "render.*",
+/// "schema.invalid", "schema.missing", "schema.internal"); else 1 (invalid input).
+int ExitCodeFor(const DiagnosticSink& sink);
+
+}  // namespace hkim

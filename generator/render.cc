@@ -1,0 +1,399 @@
+#include "render.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <kainjow/mustache.hpp>
+#include <regex>
+#include <set>
+
+#include "embedded_files.h"
+
+namespace hkim {
+
+namespace mustache = kainjow::mustache;
+
+namespace {
+
+// Values reach the escape function as strings; a one-byte prefix says what they were in JSON, so
+// that `{{x}}` quotes strings but writes numbers and booleans as YAML numbers and booleans. The
+// prefixes never reach the output: escaped strings turn control bytes into escapes, and the
+// rendered text is stripped of them (for `{{{x}}}`).
+constexpr char kRawScalar = '\x01';
+constexpr char kString = '\x02';
+
+/// Section tags are renamed "?name" so that the context can tell a section lookup (which wants a
+/// boolean as a boolean) from a variable lookup (which wants its text).
+const std::regex& SectionTag() {
+  static const std::regex re(R"(\{\{([#^/])\s*([^}]*?)\s*\}\})");
+  return re;
+}
+
+std::string MarkSections(const std::string& text) {
+  return std::regex_replace(text, SectionTag(), "{{$1?$2}}");
+}
+
+/// Words that YAML 1.1 readers (kubectl, Argo CD) or 1.2 readers take as non-strings.
+bool IsSpecialWord(std::string_view s) {
+  static const std::set<std::string_view> kWords = {
+      "y",    "Y",    "yes",  "Yes",   "YES",   "n",     "N",     "no",    "No",  "NO",
+      "true", "True", "TRUE", "false", "False", "FALSE", "on",    "On",    "ON",  "off",
+      "Off",  "OFF",  "null", "Null",  "NULL",  "~",     ".inf",  ".Inf",  ".INF", "-.inf",
+      "-.Inf", "-.INF", "+.inf", ".nan", ".NaN", ".NAN", "=",    "<<"};
+  return kWords.count(s) > 0;
+}
+
+bool LooksNumeric(std::string_view s) {
+  size_t i = 0;
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+  if (i < s.size() && s[i] == '.') ++i;
+  return i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));
+}
+
+bool NeedsQuotes(std::string_view s) {
+  if (s.empty()) return true;
+  if (IsSpecialWord(s) || LooksNumeric(s)) return true;
+  static constexpr std::string_view kLeadingIndicators = "-?:,[]{}#&*!|>'\"%@` \t";
+  if (kLeadingIndicators.find(s.front()) != std::string_view::npos) return true;
+  if (s.back() == ' ' || s.back() == '\t' || s.back() == ':') return true;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == 0x7f) return true;
+    // Flow indicators would end the scalar inside [..] or {..}; ": " and " #" anywhere.
+    if (c == ',' || c == '[' || c == ']' || c == '{' || c == '}') return true;
+    if (c == ':' && i + 1 < s.size() && (s[i + 1] == ' ' || s[i + 1] == '\t')) return true;
+    if (c == '#' && i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t')) return true;
+  }
+  return false;
+}
+
+std::string Escape(const std::string& value) {
+  if (!value.empty() && value.front() == kRawScalar) return value.substr(1);
+  if (!value.empty() && value.front() == kString) return YamlQuoteString(value.substr(1));
+  return YamlQuoteString(value);
+}
+
+std::string StripMarkers(std::string text) {
+  text.erase(std::remove_if(text.begin(), text.end(),
+                            [](char c) { return c == kRawScalar || c == kString; }),
+             text.end());
+  return text;
+}
+
+mustache::data ToData(const nlohmann::json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::object: {
+      mustache::data object{mustache::data::type::object};
+      for (const auto& [key, item] : value.items()) object.set(key, ToData(item));
+      return object;
+    }
+    case nlohmann::json::value_t::array: {
+      mustache::data list{mustache::data::type::list};
+      for (const auto& item : value) list.push_back(ToData(item));
+      return list;
+    }
+    case nlohmann::json::value_t::string:
+      return mustache::data(std::string(1, kString) + value.get<std::string>());
+    case nlohmann::json::value_t::boolean:
+      return mustache::data(value.get<bool>());
+    case nlohmann::json::value_t::null:
+      return mustache::data(mustache::data::type::invalid);  // see StrictContext::get
+    default:
+      return mustache::data(std::string(1, kRawScalar) + value.dump());
+  }
+}
+
+}  // namespace
+
+class TemplateSet::Parsed {
+ public:
+  Parsed(std::string name, std::string marked_text)
+      : name_(std::move(name)), text_(std::move(marked_text)), template_(text_) {
+    template_.set_custom_escape(Escape);
+  }
+  const std::string& name() const { return name_; }
+  const std::string& text() const { return text_; }
+  bool valid() const { return template_.is_valid(); }
+  const std::string& error() const { return template_.error_message(); }
+  /// A fresh copy to render with (kainjow keeps error state inside the template object).
+  mustache::mustache Copy() const { return template_; }
+
+ private:
+  std::string name_;
+  std::string text_;
+  mustache::mustache template_;
+};
+
+namespace {
+
+/// Mustache lookups that fail loudly: a missing key is recorded (and rendered as nothing, which
+/// the caller then turns into an error).
+class StrictContext : public mustache::basic_context<std::string> {
+ public:
+  StrictContext(const mustache::data* root, const TemplateSet& templates)
+      : templates_(templates) {
+    push(root);
+  }
+
+  void push(const mustache::data* data) override { stack_.push_back(data); }
+  void pop() override { stack_.pop_back(); }
+
+  const mustache::data* get(const std::string& tag) const override {
+    const bool section = !tag.empty() && tag.front() == '?';
+    const std::string name = section ? tag.substr(1) : tag;
+    const mustache::data* found = Lookup(name);
+    if (!found) {
+      Problem("missing key '" + name + "'");
+      return nullptr;
+    }
+    // null: a section is skipped (as for false); `{{x}}` prints null.
+    if (section) return found->is_invalid() ? &kFalseSection : found;
+    if (found->is_invalid()) return &kNull;
+    if (found->is_bool()) return found->is_true() ? &kTrue : &kFalse;
+    if (found->is_object() || found->is_list()) {
+      Problem("'" + name + "' is a " + (found->is_list() ? "list" : "mapping") +
+              ", not a scalar; use a section ({{#" + name + "}}) or a scalar key");
+      return nullptr;
+    }
+    return found;
+  }
+
+  const mustache::data* get_partial(const std::string& name) const override {
+    const TemplateSet::Parsed* parsed = templates_.Find(name + ".mustache");
+    if (!parsed) {
+      Problem("missing partial '" + name + "' (templates/" + name + ".mustache)");
+      return nullptr;
+    }
+    partials_.push_back(std::make_unique<mustache::data>(parsed->text()));
+    return partials_.back().get();
+  }
+
+  const std::vector<std::string>& problems() const { return problems_; }
+
+ private:
+  const mustache::data* Lookup(const std::string& name) const {
+    if (name == ".") return stack_.back();
+    std::vector<std::string> parts;
+    size_t start = 0;
+    while (true) {
+      size_t dot = name.find('.', start);
+      parts.push_back(name.substr(start, dot == std::string::npos ? dot : dot - start));
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    // The first part is looked up through the section stack, innermost first (mustache's rule);
+    // the rest inside what it found.
+    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
+      const mustache::data* var = (*it)->is_object() ? (*it)->get(parts[0]) : nullptr;
+      if (!var) continue;
+      for (size_t i = 1; i < parts.size() && var; ++i) {
+        var = var->is_object() ? var->get(parts[i]) : nullptr;
+      }
+      return var;
+    }
+    return nullptr;
+  }
+
+  void Problem(std::string message) const {
+    if (std::find(problems_.begin(), problems_.end(), message) == problems_.end()) {
+      problems_.push_back(std::move(message));
+    }
+  }
+
+  static const mustache::data kTrue;
+  static const mustache::data kFalse;
+  static const mustache::data kNull;
+  static const mustache::data kFalseSection;
+  const TemplateSet& templates_;
+  std::vector<const mustache::data*> stack_;
+  mutable std::vector<std::string> problems_;
+  mutable std::vector<std::unique_ptr<mustache::data>> partials_;
+};
+
+const mustache::data StrictContext::kTrue{std::string(1, kRawScalar) + "true"};
+const mustache::data StrictContext::kFalse{std::string(1, kRawScalar) + "false"};
+const mustache::data StrictContext::kNull{std::string(1, kRawScalar) + "null"};
+const mustache::data StrictContext::kFalseSection{false};
+
+Diagnostic TemplateError(const std::string& template_name, int line, const std::string& rule,
+                         const std::string& message, const std::string& fix) {
+  return Diagnostic{Severity::kError, SourceLocation{"templates/" + template_name, line, 0}, "",
+                    rule, message, fix};
+}
+
+std::optional<RenderedFile> RenderOne(const PlannedObject& object, const TemplateSet& templates,
+                                      DiagnosticSink& sink) {
+  const TemplateSet::Parsed* parsed = templates.Find(object.template_name);
+  if (!parsed) {
+    sink.Report(TemplateError(object.template_name, 0, "template.missing",
+                              "no template named '" + object.template_name + "'",
+                              "add templates/" + object.template_name + " or fix the plan"));
+    return std::nullopt;
+  }
+  const mustache::data data = ToData(object.context);
+  StrictContext context(&data, templates);
+  mustache::mustache instance = parsed->Copy();
+  std::string text = StripMarkers(instance.render(context));
+  bool ok = true;
+  for (const std::string& problem : context.problems()) {
+    sink.Report(TemplateError(object.template_name, 0, "template.missing-key",
+                              problem + " while rendering " + object.file_name,
+                              "add the key to the plan's context for this template"));
+    ok = false;
+  }
+  if (!instance.is_valid()) {
+    sink.Report(TemplateError(object.template_name, 0, "template.render", instance.error_message(),
+                              "fix the template"));
+    ok = false;
+  }
+  if (!ok) return std::nullopt;
+  if (text.empty() || text.back() != '\n') text += '\n';
+
+  // The rendered text must read back as exactly one YAML mapping.
+  try {
+    std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() != 1 || !documents[0].IsMap()) {
+      sink.Report(TemplateError(object.template_name, 0, "render.invalid-yaml",
+                                object.file_name + " is not exactly one YAML mapping (" +
+                                    std::to_string(documents.size()) + " documents)",
+                                "fix the template so it renders one object"));
+      return std::nullopt;
+    }
+  } catch (const YAML::Exception& e) {
+    sink.Report(TemplateError(object.template_name, 0, "render.invalid-yaml",
+                              object.file_name + " is not valid YAML: line " +
+                                  std::to_string(e.mark.line + 1) + ", column " +
+                                  std::to_string(e.mark.column + 1) + " of the output: " + e.msg,
+                              "fix the template (put {{x}} only where a whole YAML value goes)"));
+    return std::nullopt;
+  }
+  return RenderedFile{object.file_name, object.template_name, std::move(text)};
+}
+
+}  // namespace
+
+TemplateSet::TemplateSet() = default;
+TemplateSet::TemplateSet(TemplateSet&&) noexcept = default;
+TemplateSet& TemplateSet::operator=(TemplateSet&&) noexcept = default;
+TemplateSet::~TemplateSet() = default;
+
+std::vector<std::string> TemplateSet::names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, parsed] : templates_) names.push_back(name);
+  return names;
+}
+
+const TemplateSet::Parsed* TemplateSet::Find(std::string_view name) const {
+  auto it = templates_.find(name);
+  return it == templates_.end() ? nullptr : it->second.get();
+}
+
+std::optional<TemplateSet> ParseTemplates(const std::map<std::string, std::string>& sources,
+                                          DiagnosticSink& sink) {
+  TemplateSet set;
+  bool ok = true;
+  for (const auto& [name, text] : sources) {  // std::map: sorted by name
+    if (size_t at = text.find("{{="); at != std::string::npos) {
+      int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+      sink.Report(TemplateError(name, line, "template.syntax",
+                                "set-delimiter tags are not supported",
+                                "keep the default {{ }} delimiters"));
+      ok = false;
+      continue;
+    }
+    auto parsed = std::make_unique<TemplateSet::Parsed>(name, MarkSections(text));
+    if (!parsed->valid()) {
+      sink.Report(TemplateError(name, 0, "template.syntax", parsed->error(), "fix the template"));
+      ok = false;
+      continue;
+    }
+    set.templates_.emplace(name, std::move(parsed));
+  }
+  if (!ok) return std::nullopt;
+  return set;
+}
+
+std::optional<TemplateSet> ParseEmbeddedTemplates(DiagnosticSink& sink) {
+  return ParseTemplates(EmbeddedTemplates(), sink);
+}
+
+std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const TemplateSet& templates,
+                                           DiagnosticSink& sink) {
+  RenderedBundle bundle;
+  bundle.bundle_name = plan.bundle_name;
+  std::vector<const PlannedObject*> order;
+  for (const PlannedObject& object : plan.objects) order.push_back(&object);
+  order.push_back(&plan.kustomization);
+  order.push_back(&plan.application);
+  bool ok = true;
+  std::set<std::string> file_names;
+  for (const PlannedObject* object : order) {
+    if (!file_names.insert(object->file_name).second || object->file_name.empty() ||
+        object->file_name.find('/') != std::string::npos) {
+      sink.Report(TemplateError(object->template_name, 0, "render.file-name",
+                                "file name '" + object->file_name +
+                                    "' is empty, nested or used twice in the bundle",
+                                "give every planned object its own plain file name"));
+      ok = false;
+      continue;
+    }
+    std::optional<RenderedFile> file = RenderOne(*object, templates, sink);
+    if (!file) {
+      ok = false;
+      continue;
+    }
+    bundle.files.push_back(std::move(*file));
+  }
+  if (!ok) return std::nullopt;
+  return bundle;
+}
+
+std::string YamlQuoteString(std::string_view value) {
+  if (!NeedsQuotes(value)) return std::string(value);
+  std::string out = "\"";
+  for (char ch : value) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          static const char kHex[] = "0123456789abcdef";
+          out += "\\x";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xf];
+        } else {
+          out += ch;
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string FileText(const RenderedFile& file) {
+  return "# Source: templates/" + file.template_name + "\n" + file.content;
+}
+
+std::string BundleStream(const RenderedBundle& bundle) {
+  std::string out;
+  for (const RenderedFile& file : bundle.files) {
+    if (file.file_name == "kustomization.yaml") continue;  // not a Kubernetes object
+    out += "---\n" + FileText(file);
+  }
+  return out;
+}
+
+}  // namespace hkim
