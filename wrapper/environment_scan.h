@@ -1,0 +1,48 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "finding.h"
+
+namespace hkim::wrapper {
+
+/// One PCI function the SR-IOV device plugin allocated to this container.
+struct AllocatedDevice {
+  std::string pci_address;   ///< normalised to lower case, e.g. "0000:1a:00.2"
+  std::string resource_var;  ///< the PCIDEVICE_* variable that listed it
+  std::string rdma_dev;      ///< `rdma.rdma_dev` from the _INFO JSON; empty on older plugins
+};
+
+/// Result of the first detection step: what the device-plugin variables say.
+struct EnvironmentScan {
+  bool plugin_vars_present = false;        ///< any PCIDEVICE_* variable at all
+  std::vector<AllocatedDevice> devices;    ///< unique by address, in variable-name then list order
+  std::map<std::string, std::string> vars; ///< the whole environment (first occurrence of a name wins)
+  Findings findings;
+};
+
+/// Largest _INFO value parsed; longer values are reported and skipped (a pod with 64 VFs
+/// produces about 20 KB).
+inline constexpr size_t kMaxInfoBytes = 1 << 20;
+/// Deepest JSON nesting accepted (the plugin writes 3 levels); deeper input is rejected before
+/// parsing so no input can exhaust the stack.
+inline constexpr int kMaxInfoDepth = 16;
+
+/// Splits `NAME=VALUE` entries (as in `environ`) into a map; entries without `=` are ignored.
+std::map<std::string, std::string> ParseEnvironment(const std::vector<std::string>& entries);
+
+/// True for a PCI address of the form DDDD:BB:DD.F (domain of 4 to 8 hex digits).
+bool IsPciAddress(const std::string& text);
+
+/// True for a name that can be an RDMA device and be put into NCCL_IB_HCA safely
+/// (letters, digits, `_`, `-`, `.`; 1-64 characters; not `.` or `..`).
+bool IsSafeDeviceName(const std::string& name);
+
+/// Reads every PCIDEVICE_<P>_<R> / PCIDEVICE_<P>_<R>_INFO pair (names may contain `-`) and
+/// returns the allocated PCI addresses with their `rdma_dev` where the _INFO JSON has one.
+/// Never throws; every malformed value becomes a finding and the next step takes over.
+EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries);
+
+}  // namespace hkim::wrapper

@@ -1,0 +1,116 @@
+#include "memlock.h"
+
+#include <sys/resource.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace hkim::wrapper {
+namespace {
+
+constexpr int kCapIpcLock = 14;
+constexpr int kCapSysResource = 24;
+
+uint64_t FromRlim(rlim_t v) { return v == RLIM_INFINITY ? kUnlimited : static_cast<uint64_t>(v); }
+rlim_t ToRlim(uint64_t v) { return v == kUnlimited ? RLIM_INFINITY : static_cast<rlim_t>(v); }
+
+class ProcessMemlockSystem : public MemlockSystem {
+ public:
+  int Get(MemlockLimits* limits) override {
+    struct rlimit r;
+    if (::getrlimit(RLIMIT_MEMLOCK, &r) != 0) return errno;
+    limits->soft = FromRlim(r.rlim_cur);
+    limits->hard = FromRlim(r.rlim_max);
+    return 0;
+  }
+  int Set(const MemlockLimits& limits) override {
+    struct rlimit r = {ToRlim(limits.soft), ToRlim(limits.hard)};
+    return ::setrlimit(RLIMIT_MEMLOCK, &r) == 0 ? 0 : errno;
+  }
+  std::optional<uint64_t> EffectiveCapabilities() override {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+      if (line.rfind("CapEff:", 0) == 0) {
+        try {
+          return std::stoull(line.substr(7), nullptr, 16);
+        } catch (...) {
+          return std::nullopt;
+        }
+      }
+    }
+    return std::nullopt;
+  }
+};
+
+std::string Describe(const MemlockLimits& l) {
+  return "soft " + FormatBytes(l.soft) + ", hard " + FormatBytes(l.hard);
+}
+
+}  // namespace
+
+std::unique_ptr<MemlockSystem> MakeProcessMemlockSystem() {
+  return std::make_unique<ProcessMemlockSystem>();
+}
+
+std::string FormatBytes(uint64_t bytes) {
+  if (bytes == kUnlimited) return "unlimited";
+  const uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
+  if (bytes >= kGiB && bytes % kGiB == 0) return std::to_string(bytes / kGiB) + " GiB";
+  if (bytes >= kMiB && bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
+  if (bytes >= kKiB && bytes % kKiB == 0) return std::to_string(bytes / kKiB) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+MemlockResult RaiseMemlock(MemlockSystem& system) {
+  MemlockResult result;
+  if (auto caps = system.EffectiveCapabilities()) {
+    result.capabilities_known = true;
+    result.cap_ipc_lock = (*caps >> kCapIpcLock) & 1;
+    result.cap_sys_resource = (*caps >> kCapSysResource) & 1;
+  }
+  int error = system.Get(&result.before);
+  if (error != 0) {
+    result.steps.push_back(std::string("getrlimit failed: ") + std::strerror(error));
+    result.after = result.before;
+  } else {
+    MemlockLimits current = result.before;
+    result.steps.push_back("found " + Describe(current));
+    if (current.soft != kUnlimited || current.hard != kUnlimited) {
+      error = system.Set({kUnlimited, kUnlimited});
+      if (error == 0) {
+        result.steps.push_back("raised to unlimited");
+      } else {
+        result.steps.push_back(std::string("raising to unlimited failed: ") + std::strerror(error));
+        if (current.soft != current.hard) {
+          error = system.Set({current.hard, current.hard});
+          result.steps.push_back(error == 0 ? "raised soft limit to the hard limit (" +
+                                                  FormatBytes(current.hard) + ")"
+                                            : std::string("raising soft to hard failed: ") +
+                                                  std::strerror(error));
+        }
+      }
+    }
+    if (system.Get(&result.after) != 0) result.after = current;
+    result.steps.push_back("now " + Describe(result.after));
+  }
+  result.sufficient = result.after.soft == kUnlimited || result.cap_ipc_lock;
+  if (!result.sufficient) {
+    result.findings.push_back(
+        {Severity::kError, "memlock", "memlock.too-low",
+         "locked-memory limit is " + FormatBytes(result.after.soft) +
+             " and cannot be raised, and CAP_IPC_LOCK is not effective" +
+             (result.capabilities_known ? "" : " (capabilities unreadable)") +
+             ": RDMA registrations larger than that per process fail with ENOMEM "
+             "(NCCL: ibv_reg_mr failed, Cannot allocate memory)",
+         "one of: an SCC allowing SYS_RESOURCE with capabilities.add [IPC_LOCK, SYS_RESOURCE] so the "
+         "wrapper can raise the limit; running as UID 0 (runAsUser: 0, SCC runAsUser RunAsAny) with "
+         "capabilities.add [IPC_LOCK] so the capability is effective; the CRI-O drop-in "
+         "/etc/crio/crio.conf.d/99-memlock.conf with [crio.runtime] default_ulimits = "
+         "[\"memlock=-1:-1\"] (a MachineConfig on OpenShift); or privileged: true"});
+  }
+  return result;
+}
+
+}  // namespace hkim::wrapper
