@@ -114,10 +114,16 @@ class Collector {
       SchemaField field;
       field.path = path;
       field.type = TypeOf(root_, *schema);
-      field.default_text = schema->contains("default") ? (*schema)["default"].dump() : "";
+      // Keywords beside a `$ref` (a description, a default) describe this use of the shared
+      // definition, so they win over the definition's own.
+      const json& own = raw.is_object() ? raw : *schema;
+      field.default_text = own.contains("default")       ? own["default"].dump()
+                           : schema->contains("default") ? (*schema)["default"].dump()
+                                                         : "";
       field.required = required;
       field.constraints = Constraints(*schema);
-      field.description = OneLine(schema->value("description", schema->value("title", "")));
+      field.description = OneLine(own.value(
+          "description", schema->value("description", schema->value("title", ""))));
       out.push_back(std::move(field));
     }
     // Properties of the object itself and of allOf / if-then-else branches, merged by name.

@@ -1,0 +1,40 @@
+#pragma once
+
+// The lint rule groups (one file each) and the helpers they share. Only lint.cc includes this.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../lint.h"
+
+namespace hkim {
+
+/// Rails, NADs, SR-IOV resources, VF and IP capacity, subnets.
+std::vector<LintRule> NetworkLintRules();
+/// NCCL variables: cross-NIC, GPUDirect/DMA-BUF, NCCL_IB_HCA and NCCL_SOCKET_IFNAME lists.
+std::vector<LintRule> NcclLintRules();
+/// Node shape: GPUs per pod, IOMMU policy and kernel arguments.
+std::vector<LintRule> NodeLintRules();
+/// Memlock strategy, privilege, image tags.
+std::vector<LintRule> SecurityLintRules();
+
+/// An environment variable the profile sets explicitly (workload.env wins over nccl.extra_env,
+/// as container `env` wins over `envFrom`), with the JSON pointer that sets it.
+struct ProfileEnv {
+  std::string value;
+  std::string pointer;
+};
+std::optional<ProfileEnv> ExplicitEnv(const Profile& profile, const std::string& name);
+
+/// VFs (rail attachments) one pod gets: the sum of attachments_per_pod over the rails, 0 in
+/// tcp mode.
+int RailAttachmentsPerPod(const Profile& profile);
+
+/// Escapes a key for a JSON pointer token.
+std::string PointerToken(const std::string& key);
+
+/// "file:line" of a JSON pointer, for messages that name a second place.
+std::string WhereIs(const LintContext& context, const std::string& json_pointer);
+
+}  // namespace hkim
