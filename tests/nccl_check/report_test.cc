@@ -1,0 +1,70 @@
+#include "report.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+namespace hkim::nccl_check {
+namespace {
+
+CheckReport Sample() {
+  CheckReport report;
+  report.config.min_busbw_gbps = 300;
+  report.config.at_bytes = std::uint64_t{1} << 30;
+  report.ranks = 2;
+  report.local_gpus = 2;
+  report.nccl_version = "2.28.9";
+  report.gpus = {"0: NVIDIA H200 (0000:1A:00.0)", "1: NVIDIA H200 (0000:2A:00.0)"};
+  SizeResult row;
+  row.bytes = std::uint64_t{1} << 30;
+  row.iterations = 10;
+  SetTimes(row, 10 * 3324.3e-6, 2);
+  report.results = {row};
+  report.transport = ParseNcclLog(
+      "h:1:2 [0] NCCL INFO Pattern 4, crossNic 0, nChannels 16, bw 40.0/40.0, type NVL/PIX, "
+      "sameChannels 1\n"
+      "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n");
+  report.verdict = Decide(report.config, report.results, report.ranks, report.transport);
+  report.init_seconds = 0.8;
+  report.total_seconds = 1.6;
+  return report;
+}
+
+TEST(FormatTable, ShowsEverySizeTheTransportAndTheVerdict) {
+  EXPECT_EQ(FormatTable(Sample()),
+            "# hkim-nccl-check: all-reduce float32 sum, scope local, 2 rank(s), 2 local GPU(s)\n"
+            "# NCCL 2.28.9\n"
+            "#   GPU 0: NVIDIA H200 (0000:1A:00.0)\n"
+            "#   GPU 1: NVIDIA H200 (0000:2A:00.0)\n"
+            "#         size        count  iters     time(us)  algbw(GB/s)  busbw(GB/s)     #wrong\n"
+            "         1 GiB    268435456     10       3324.3       323.00       323.00          0\n"
+            "# transport: P2P/CUMEM/read x1 (NVLink)\n"
+            "# threshold: busbw >= 300.00 GB/s at 1 GiB, transport any\n"
+            "# init 0.80 s, whole check 1.60 s\n"
+            "# result: PASS\n");
+}
+
+TEST(FormatJson, HoldsTheNumbersAndTheVerdict) {
+  const nlohmann::json record = nlohmann::json::parse(FormatJson(Sample()));
+  EXPECT_EQ(record["passed"], true);
+  EXPECT_EQ(record["ranks"], 2);
+  EXPECT_EQ(record["results"][0]["bytes"], std::uint64_t{1} << 30);
+  EXPECT_NEAR(record["results"][0]["busbw_gbps"].get<double>(), 322.99, 0.01);
+  EXPECT_EQ(record["transport"]["used"], nlohmann::json::array({"P2P"}));
+  EXPECT_EQ(record["transport"]["nvlink"], true);
+  EXPECT_EQ(record["threshold"]["transport"], "any");
+}
+
+TEST(FormatTable, ListsEachFailure) {
+  CheckReport report = Sample();
+  report.config.min_busbw_gbps = 400;
+  report.verdict = Decide(report.config, report.results, report.ranks, report.transport);
+  const std::string table = FormatTable(report);
+  EXPECT_NE(table.find("# FAIL: bus bandwidth 323.00 GB/s at 1 GiB is below the minimum 400.00 "
+                       "GB/s (2 ranks, P2P/CUMEM/read x1 (NVLink))\n# result: FAIL\n"),
+            std::string::npos)
+      << table;
+}
+
+}  // namespace
+}  // namespace hkim::nccl_check

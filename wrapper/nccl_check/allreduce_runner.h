@@ -1,0 +1,73 @@
+#pragma once
+// Drives float32-sum all-reduce over this process's GPUs with NCCL: one communicator per local
+// GPU, all launched together in an NCCL group, either as the whole world (local scope,
+// ncclCommInitAll) or as ranks first_rank.. of a larger world (job scope, ncclCommInitRank per
+// GPU inside ncclGroupStart/End).
+
+#include <nccl.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bandwidth.h"
+#include "rendezvous.h"
+
+namespace hkim::nccl_check {
+
+/// A CUDA or NCCL failure, with the call that failed and the fix when one is known.
+class GpuError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// How this process takes part.
+struct RunnerSetup {
+  int local_gpus = 1;                   ///< GPUs 0..local_gpus-1 of the visible ones
+  int first_rank = 0;                   ///< rank of local GPU 0
+  int world = 1;                        ///< all ranks of the job
+  std::optional<UniqueIdBytes> id;      ///< set in job scope; unset = ncclCommInitAll
+  std::uint64_t max_bytes = 0;          ///< buffers are sized for this
+  double collective_timeout_s = 120;    ///< a collective that takes longer aborts the check
+};
+
+/// Owns communicators, streams, events and buffers; frees them on destruction.
+class AllReduceRunner {
+ public:
+  /// Allocates buffers, fills the inputs and creates the communicators. Throws GpuError.
+  explicit AllReduceRunner(const RunnerSetup& setup);
+  AllReduceRunner(const AllReduceRunner&) = delete;
+  AllReduceRunner& operator=(const AllReduceRunner&) = delete;
+  ~AllReduceRunner();
+
+  /// Runs `warmup` untimed and then `iterations` timed all-reduces of `bytes` (out of place,
+  /// into a poisoned buffer), checks every element of every local result, and returns the
+  /// measurement (time = slowest local GPU). Throws GpuError.
+  SizeResult Run(std::uint64_t bytes, int iterations, int warmup);
+
+ private:
+  struct Device;
+  void LaunchAllReduce(std::size_t count);
+  void WaitAll();
+
+  RunnerSetup setup_;
+  std::vector<Device> devices_;
+  std::vector<ncclComm_t> comms_;
+};
+
+/// NCCL's runtime version as "2.28.9".
+std::string NcclVersionString();
+
+/// Visible CUDA devices (honours CUDA_VISIBLE_DEVICES); 0 when there is none or no driver.
+int VisibleGpuCount();
+
+/// "0: NVIDIA H200 (0000:1A:00.0)" for local GPU `index`.
+std::string DescribeGpu(int index);
+
+/// A fresh NCCL unique id (rank 0 of a job). Throws GpuError.
+UniqueIdBytes NewUniqueId();
+
+}  // namespace hkim::nccl_check

@@ -1,0 +1,177 @@
+#include "check_config.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "size_range.h"
+
+namespace hkim::nccl_check {
+namespace {
+
+std::optional<double> ParseDouble(const std::string& text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<int> ParseInt(const std::string& text) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+void Bad(std::vector<ConfigError>& errors, const std::string& name, const std::string& value,
+         const std::string& what, const std::string& fix) {
+  errors.push_back({name, name + "='" + value + "' " + what, fix});
+}
+
+}  // namespace
+
+std::string_view ScopeName(Scope scope) { return scope == Scope::kJob ? "job" : "local"; }
+
+std::string_view PolicyName(Policy policy) {
+  switch (policy) {
+    case Policy::kOff: return "off";
+    case Policy::kWarn: return "warn";
+    case Policy::kFail: break;
+  }
+  return "fail";
+}
+
+std::string_view RequiredTransportName(RequiredTransport transport) {
+  switch (transport) {
+    case RequiredTransport::kNetIb: return "NET/IB";
+    case RequiredTransport::kNetSocket: return "NET/Socket";
+    case RequiredTransport::kP2P: return "P2P";
+    case RequiredTransport::kAny: break;
+  }
+  return "any";
+}
+
+std::optional<int> PodOrdinal(const std::string& pod_name) {
+  const std::size_t dash = pod_name.rfind('-');
+  if (dash == std::string::npos || dash + 1 >= pod_name.size()) return std::nullopt;
+  const std::string suffix = pod_name.substr(dash + 1);
+  if (!std::all_of(suffix.begin(), suffix.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::nullopt;
+  }
+  return ParseInt(suffix);
+}
+
+std::string PodSet(const std::string& pod_name) {
+  if (!PodOrdinal(pod_name)) return pod_name;
+  return pod_name.substr(0, pod_name.rfind('-'));
+}
+
+int IterationsFor(std::uint64_t bytes) {
+  constexpr std::uint64_t kTrafficBytes = std::uint64_t{4} << 30;
+  const std::uint64_t by_size = bytes == 0 ? 100 : kTrafficBytes / bytes;
+  return static_cast<int>(std::clamp<std::uint64_t>(by_size, 10, 100));
+}
+
+void ReadEnvironment(const EnvLookup& env, CheckConfig& config, std::vector<ConfigError>& errors) {
+  if (auto v = env("HKIM_NCCL_CHECK")) {
+    if (*v == "off") config.policy = Policy::kOff;
+    else if (*v == "warn") config.policy = Policy::kWarn;
+    else if (*v == "fail") config.policy = Policy::kFail;
+    else Bad(errors, "HKIM_NCCL_CHECK", *v, "is not one of off, warn, fail",
+             "set healthCheck mode in the profile to off, warn or fail");
+  }
+  if (auto v = env("HKIM_NCCL_CHECK_SCOPE")) {
+    if (*v == "local") config.scope = Scope::kLocal;
+    else if (*v == "job") config.scope = Scope::kJob;
+    else Bad(errors, "HKIM_NCCL_CHECK_SCOPE", *v, "is not one of local, job",
+             "use local (this pod's GPUs) or job (every pod of the StatefulSet)");
+  }
+  if (auto v = env("HKIM_NCCL_CHECK_MIN_BUSBW_GBPS")) {
+    const auto value = ParseDouble(*v);
+    if (value && *value >= 0) config.min_busbw_gbps = *value;
+    else Bad(errors, "HKIM_NCCL_CHECK_MIN_BUSBW_GBPS", *v, "is not a non-negative number",
+             "give the minimum bus bandwidth in GB/s (1e9 B/s), e.g. 150");
+  }
+  const auto read_bytes = [&](const char* name, std::uint64_t& field) {
+    if (auto v = env(name)) {
+      const auto value = ParseByteCount(*v);
+      if (value && *value > 0) field = *value;
+      else Bad(errors, name, *v, "is not a positive byte count",
+               "give bytes as an integer, optionally with K, M or G (binary), e.g. 1073741824 or 1G");
+    }
+  };
+  read_bytes("HKIM_NCCL_CHECK_AT_BYTES", config.at_bytes);
+  read_bytes("HKIM_NCCL_CHECK_MAX_BYTES", config.max_bytes);
+  if (auto v = env("HKIM_NCCL_CHECK_TRANSPORT")) {
+    if (*v == "any") config.transport = RequiredTransport::kAny;
+    else if (*v == "NET/IB") config.transport = RequiredTransport::kNetIb;
+    else if (*v == "NET/Socket") config.transport = RequiredTransport::kNetSocket;
+    else if (*v == "P2P") config.transport = RequiredTransport::kP2P;
+    else Bad(errors, "HKIM_NCCL_CHECK_TRANSPORT", *v, "is not one of any, NET/IB, NET/Socket, P2P",
+             "name the transport NCCL must use, spelled as NCCL logs it");
+  }
+  if (auto v = env("HKIM_REPLICAS")) {
+    const auto value = ParseInt(*v);
+    if (value && *value >= 1) config.replicas = *value;
+    else Bad(errors, "HKIM_REPLICAS", *v, "is not a positive integer",
+             "set it to the StatefulSet's replicas");
+  }
+  if (auto v = env("HKIM_POD_NAME")) {
+    config.pod_name = *v;
+  }
+  if (auto v = env("MASTER_ADDR")) config.master_addr = *v;
+  if (auto v = env("HKIM_RENDEZVOUS_PORT")) {
+    const auto value = ParseInt(*v);
+    if (value && *value >= 1 && *value <= 65535) config.rendezvous_port = *value;
+    else Bad(errors, "HKIM_RENDEZVOUS_PORT", *v, "is not a TCP port (1-65535)",
+             "leave it unset for the default 29650 or give a free port");
+  }
+}
+
+void FinishConfig(CheckConfig& config, std::vector<ConfigError>& errors) {
+  if (config.min_bytes == 0 || config.min_bytes > config.max_bytes) {
+    errors.push_back({"--min-bytes",
+                      "the smallest size (" + std::to_string(config.min_bytes) +
+                          " B) is zero or above the largest (" + std::to_string(config.max_bytes) +
+                          " B)",
+                      "make HKIM_NCCL_CHECK_MAX_BYTES at least --min-bytes"});
+  }
+  if (config.at_bytes == 0) config.at_bytes = config.max_bytes;
+  if (config.at_bytes > config.max_bytes) {
+    errors.push_back({"HKIM_NCCL_CHECK_AT_BYTES",
+                      "HKIM_NCCL_CHECK_AT_BYTES=" + std::to_string(config.at_bytes) +
+                          " is above HKIM_NCCL_CHECK_MAX_BYTES=" +
+                          std::to_string(config.max_bytes) + ", so it would never be measured",
+                      "lower the threshold size or raise the largest size tried"});
+  }
+  if (config.scope != Scope::kJob) return;
+  if (config.pod_name.empty()) {
+    errors.push_back({"HKIM_POD_NAME", "HKIM_POD_NAME is not set; job scope needs the pod's name",
+                      "set it from the downward API (fieldRef metadata.name)"});
+  } else if (const auto ordinal = PodOrdinal(config.pod_name)) {
+    config.ordinal = *ordinal;
+    if (config.ordinal >= config.replicas) {
+      errors.push_back({"HKIM_POD_NAME",
+                        "pod ordinal " + std::to_string(config.ordinal) + " (from '" +
+                            config.pod_name + "') is not below HKIM_REPLICAS=" +
+                            std::to_string(config.replicas),
+                        "set HKIM_REPLICAS to the StatefulSet's replicas"});
+    }
+  } else {
+    errors.push_back({"HKIM_POD_NAME",
+                      "HKIM_POD_NAME='" + config.pod_name + "' has no numeric ordinal suffix",
+                      "job scope runs in StatefulSet pods, named <statefulset>-<ordinal>"});
+  }
+  if (config.replicas > 1 && config.master_addr.empty()) {
+    errors.push_back({"MASTER_ADDR", "MASTER_ADDR is not set; job scope needs rank 0's address",
+                      "set it to <statefulset>-0.<headless-service>.<namespace>.svc.cluster.local"});
+  }
+}
+
+std::string FormatConfigError(const ConfigError& error) {
+  return "hkim-nccl-check: error: " + error.message + "\nfix: " + error.fix + "\n";
+}
+
+}  // namespace hkim::nccl_check

@@ -1,0 +1,76 @@
+// hkim-nccl-check: NCCL all-reduce health check run by hkim-wrapper before the job
+// (docs/ARCHITECTURE.md, pod runtime contract). Settings come from the environment; the flags
+// override them for runs by hand and benchmarks.
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include "check_config.h"
+#include "nccl_check.h"
+#include "size_range.h"
+
+namespace {
+
+using hkim::nccl_check::CheckConfig;
+using hkim::nccl_check::ConfigError;
+
+std::optional<std::string> GetEnv(const std::string& name) {
+  const char* value = std::getenv(name.c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CheckConfig config;
+  std::vector<ConfigError> errors;
+  hkim::nccl_check::ReadEnvironment(GetEnv, config, errors);
+
+  CLI::App app{"hkim-nccl-check: NCCL all-reduce health check (float32 sum, exact results, "
+               "nccl-tests bus bandwidth, transport from NCCL's own log)"};
+  std::string scope, min_bytes, max_bytes, at_bytes, transport, json_path;
+  std::optional<double> min_busbw;
+  app.add_option("--scope", scope, "local | job (default: HKIM_NCCL_CHECK_SCOPE or local)");
+  app.add_option("--min-bytes", min_bytes, "smallest message size (default 1M)");
+  app.add_option("--max-bytes", max_bytes, "largest message size (HKIM_NCCL_CHECK_MAX_BYTES)");
+  app.add_option("--at-bytes", at_bytes, "size the minimum applies to (HKIM_NCCL_CHECK_AT_BYTES)");
+  app.add_option("--min-busbw-gbps", min_busbw, "minimum busbw (HKIM_NCCL_CHECK_MIN_BUSBW_GBPS)");
+  app.add_option("--transport", transport, "any | NET/IB | NET/Socket | P2P");
+  app.add_option("--gpus", config.gpus, "local GPUs to use (default: all visible)");
+  app.add_option("--iters", config.iterations, "timed calls per size (default: by size)");
+  app.add_option("--warmup", config.warmup_iterations, "untimed calls per size");
+  app.add_option("--rendezvous-timeout-s", config.rendezvous_timeout_s,
+                 "how long pods wait for each other");
+  app.add_option("--json", json_path, "write the JSON record to this file ('-' = stdout)");
+  app.add_option("--nccl-log", config.nccl_log_path, "keep NCCL's debug log at this path");
+  CLI11_PARSE(app, argc, argv);
+
+  // Flags go through the same parser as the environment, so they are checked the same way.
+  const auto flag_env = [&](const std::string& name) -> std::optional<std::string> {
+    if (name == "HKIM_NCCL_CHECK_SCOPE" && !scope.empty()) return scope;
+    if (name == "HKIM_NCCL_CHECK_MAX_BYTES" && !max_bytes.empty()) return max_bytes;
+    if (name == "HKIM_NCCL_CHECK_AT_BYTES" && !at_bytes.empty()) return at_bytes;
+    if (name == "HKIM_NCCL_CHECK_TRANSPORT" && !transport.empty()) return transport;
+    if (name == "HKIM_NCCL_CHECK_MIN_BUSBW_GBPS" && min_busbw) return std::to_string(*min_busbw);
+    return std::nullopt;
+  };
+  hkim::nccl_check::ReadEnvironment(flag_env, config, errors);
+  if (!min_bytes.empty()) {
+    if (const auto value = hkim::nccl_check::ParseByteCount(min_bytes)) {
+      config.min_bytes = *value;
+    } else {
+      errors.push_back({"--min-bytes", "--min-bytes='" + min_bytes + "' is not a byte count",
+                        "give bytes as an integer, optionally with K, M or G, e.g. 1M"});
+    }
+  }
+  hkim::nccl_check::FinishConfig(config, errors);
+  if (!errors.empty()) {
+    for (const ConfigError& error : errors) std::cerr << hkim::nccl_check::FormatConfigError(error);
+    return hkim::nccl_check::kExitError;
+  }
+  return hkim::nccl_check::RunCheck(config, json_path);
+}

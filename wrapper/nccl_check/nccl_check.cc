@@ -1,0 +1,164 @@
+#include "nccl_check.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "allreduce_runner.h"
+#include "rendezvous.h"
+#include "size_range.h"
+#include "verdict.h"
+
+namespace hkim::nccl_check {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int Error(const std::string& message, const std::string& fix) {
+  std::cerr << "hkim-nccl-check: error: " << message << "\nfix: " << fix << "\n";
+  return kExitError;
+}
+
+// A temporary folder for NCCL's log, removed with its file when the check ends.
+class TempLog {
+ public:
+  explicit TempLog(const std::string& keep_path) {
+    if (!keep_path.empty()) {
+      path_ = keep_path;
+      return;
+    }
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/hkim-nccl-check.XXXXXX";
+    if (::mkdtemp(pattern.data()) != nullptr) {
+      dir_ = pattern;
+      path_ = dir_ + "/nccl.log";
+    }
+  }
+  TempLog(const TempLog&) = delete;
+  TempLog& operator=(const TempLog&) = delete;
+  ~TempLog() {
+    if (dir_.empty()) return;
+    ::unlink(path_.c_str());
+    ::rmdir(dir_.c_str());
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string dir_;
+  std::string path_;
+};
+
+}  // namespace
+
+void PrepareNcclEnvironment(const std::string& log_path) {
+  ::setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);
+  // The transport is read from NCCL's INFO lines, so these override a quieter setting; the job's
+  // own environment is untouched (the check runs as the wrapper's child).
+  ::setenv("NCCL_DEBUG", "INFO", 1);
+  ::setenv("NCCL_DEBUG_SUBSYS", "INIT,NET,GRAPH", 1);
+  if (!log_path.empty()) ::setenv("NCCL_DEBUG_FILE", log_path.c_str(), 1);
+}
+
+int RunCheck(const CheckConfig& config, const std::string& json_path) {
+  const Clock::time_point start = Clock::now();
+  TempLog log(config.nccl_log_path);
+  PrepareNcclEnvironment(log.path());
+
+  CheckReport report;
+  report.config = config;
+  const int visible = VisibleGpuCount();
+  if (visible == 0) {
+    std::cerr << "hkim-nccl-check: error: no CUDA device is visible\n"
+                 "fix: request nvidia.com/gpu in the pod, or set HKIM_NCCL_CHECK=off\n";
+    return kExitNoGpu;
+  }
+  if (config.gpus > visible) {
+    return Error("--gpus " + std::to_string(config.gpus) + " but only " + std::to_string(visible) +
+                     " GPU(s) are visible",
+                 "ask for at most " + std::to_string(visible));
+  }
+  report.local_gpus = config.gpus > 0 ? config.gpus : visible;
+  const bool job = config.scope == Scope::kJob;
+  report.ranks = job ? config.replicas * report.local_gpus : report.local_gpus;
+  report.first_rank = job ? config.ordinal * report.local_gpus : 0;
+  report.nccl_version = NcclVersionString();
+  for (int i = 0; i < report.local_gpus; ++i) report.gpus.push_back(DescribeGpu(i));
+
+  const std::vector<std::uint64_t> sizes =
+      MakeSizeSweep(config.min_bytes, config.max_bytes, config.at_bytes, sizeof(float));
+
+  try {
+    const Clock::time_point init_start = Clock::now();
+    RunnerSetup setup;
+    setup.local_gpus = report.local_gpus;
+    setup.first_rank = report.first_rank;
+    setup.world = report.ranks;
+    setup.max_bytes = sizes.empty() ? sizeof(float) : sizes.back();
+    if (job) {
+      RendezvousIdentity self{PodSet(config.pod_name), config.ordinal, config.replicas,
+                              report.local_gpus};
+      RendezvousStatus status;
+      UniqueIdBytes id{};
+      if (config.ordinal == 0) {
+        id = NewUniqueId();
+        if (config.replicas > 1) {
+          RendezvousServer server;
+          status = server.Listen("", config.rendezvous_port);
+          if (status.ok) status = server.Serve(self, id, config.rendezvous_timeout_s);
+        }
+      } else {
+        status = FetchUniqueId(self, config.master_addr, config.rendezvous_port,
+                               config.rendezvous_timeout_s, id);
+      }
+      for (const std::string& warning : status.warnings) {
+        std::cerr << "hkim-nccl-check: warning: " << warning << "\n";
+      }
+      if (!status.ok) return Error("rendezvous: " + status.error, status.fix);
+      setup.id = id;
+    }
+    AllReduceRunner runner(setup);
+    report.init_seconds = Since(init_start);
+    for (const std::uint64_t bytes : sizes) {
+      const int iterations = config.iterations > 0 ? config.iterations : IterationsFor(bytes);
+      report.results.push_back(runner.Run(bytes, iterations, config.warmup_iterations));
+    }
+  } catch (const GpuError& error) {
+    return Error(error.what(),
+                 "see NCCL's warnings above; check the GPUs (nvidia-smi) and the NCCL_* settings");
+  }
+
+  report.transport = ParseNcclLog(ReadFile(log.path()));
+  report.verdict = Decide(config, report.results, report.ranks, report.transport);
+  report.total_seconds = Since(start);
+
+  std::cerr << FormatTable(report);
+  if (!json_path.empty()) {
+    const std::string json = FormatJson(report);
+    if (json_path == "-") {
+      std::cout << json << std::flush;
+    } else {
+      std::ofstream out(json_path);
+      out << json;
+      if (!out) return Error("cannot write " + json_path, "give a writable --json path");
+    }
+  }
+  return report.verdict.passed ? kExitPass : kExitFail;
+}
+
+}  // namespace hkim::nccl_check

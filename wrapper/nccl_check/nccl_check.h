@@ -1,0 +1,29 @@
+#pragma once
+// The one place that knows the order of the check's stages: prepare NCCL's environment, find the
+// GPUs, rendezvous (job scope), set the communicators up, sweep the sizes, read NCCL's log for the
+// transport, decide, report.
+
+#include <string>
+
+#include "check_config.h"
+#include "report.h"
+
+namespace hkim::nccl_check {
+
+/// Exit codes of hkim-nccl-check.
+inline constexpr int kExitPass = 0;       ///< every check passed
+inline constexpr int kExitFail = 1;       ///< wrong results, too little bandwidth or wrong transport
+inline constexpr int kExitError = 2;      ///< could not run: settings, rendezvous, CUDA or NCCL
+inline constexpr int kExitNoGpu = 3;      ///< no CUDA device is visible
+
+/// Sets what NCCL reads from the environment before its first call: NCCL_NVLS_ENABLE=0 unless
+/// set (NVLink multicast stays off), and INFO-level debug output of INIT,NET,GRAPH into
+/// `log_path`, which the check reads afterwards to find the transport.
+void PrepareNcclEnvironment(const std::string& log_path);
+
+/// Runs the whole check with `config` (environment already read and finished). Writes the table
+/// to stderr and, when `json_path` is non-empty, the JSON record there ("-" = stdout). Returns
+/// one of the exit codes above.
+int RunCheck(const CheckConfig& config, const std::string& json_path);
+
+}  // namespace hkim::nccl_check
