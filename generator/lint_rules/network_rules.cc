@@ -14,21 +14,6 @@ constexpr int kPodsPerNode = 1;
 
 bool UsesRails(const Profile& p) { return p.UsesRails(); }
 
-void CheckRailResourcePlugin(const LintContext& c, LintReporter& r) {
-  const Profile& p = c.profile;
-  if (!UsesRails(p) || p.IsOpenShift() || !p.network.sriov_device_plugin) return;
-  const std::string advertised = p.network.sriov_device_plugin->ExtendedResourceName();
-  for (const Rail& rail : p.network.rails) {
-    if (rail.resource_name == advertised) continue;
-    r.Report(rail.pointer + "/resource_name",
-             "rail '" + rail.name + "' requests '" + rail.resource_name +
-                 "', but the SR-IOV device plugin advertises '" + advertised +
-                 "': its NAD's resourceName matches no node resource and the pods stay Pending",
-             "set resource_name to '" + advertised +
-                 "' (or change network.sriov_device_plugin.resource_prefix/resource_name)");
-  }
-}
-
 void CheckRailResourcePrefix(const LintContext& c, LintReporter& r) {
   const Profile& p = c.profile;
   if (!UsesRails(p) || !p.IsOpenShift()) return;
@@ -63,7 +48,7 @@ void CheckPodResourceRail(const LintContext& c, LintReporter& r) {
   const Profile& p = c.profile;
   std::map<std::string, int> attached;  // resource -> VFs the rails request per pod
   for (const Rail& rail : p.network.rails) {
-    if (UsesRails(p)) attached[rail.resource_name] += rail.attachments_per_pod;
+    attached[rail.resource_name] += rail.attachments_per_pod;
   }
   std::set<std::string> reported;
   for (const auto& [section, quantities] :
@@ -73,8 +58,8 @@ void CheckPodResourceRail(const LintContext& c, LintReporter& r) {
       if (!LooksLikeRailResource(p, name) || reported.count(name)) continue;
       const std::string pointer = p.workload.pointer + "/resources/" + section + "/" +
                                   PointerToken(name);
-      auto it = attached.find(name);
-      if (it == attached.end()) {
+      // A rail's own resource here is model.generated-resource.
+      if (attached.count(name) == 0) {
         reported.insert(name);
         std::string rails;
         for (const auto& [resource, count] : attached) rails += (rails.empty() ? "" : ", ") + resource;
@@ -85,29 +70,8 @@ void CheckPodResourceRail(const LintContext& c, LintReporter& r) {
                      "stays Pending on nodes without it",
                  "remove '" + name + "' from workload.resources." + section +
                      " (hkimgen requests every rail's resource itself), or add a rail for it");
-      } else if (quantity != std::to_string(it->second)) {
-        reported.insert(name);
-        r.Report(pointer,
-                 "the pods request " + quantity + " of '" + name + "', but the rails attach " +
-                     std::to_string(it->second) + " network(s) of that resource",
-                 "remove '" + name + "' from workload.resources." + section +
-                     ": hkimgen requests exactly what the rails attach");
       }
     }
-  }
-}
-
-void CheckNadDuplicate(const LintContext& c, LintReporter& r) {
-  const Profile& p = c.profile;
-  std::map<std::string, const Rail*> seen;
-  for (const Rail& rail : p.network.rails) {
-    auto [it, fresh] = seen.emplace(rail.nad_name, &rail);
-    if (fresh) continue;
-    r.Report(rail.pointer + "/nad_name",
-             "rails '" + it->second->name + "' (" + WhereIs(c, it->second->pointer) + ") and '" +
-                 rail.name + "' both render NetworkAttachmentDefinition '" + rail.nad_name +
-                 "': the second overwrites the first",
-             "give rail '" + rail.name + "' its own nad_name");
   }
 }
 
@@ -124,22 +88,6 @@ void CheckRailNicCount(const LintContext& c, LintReporter& r) {
                std::to_string(nics) + " NICs and loses their bandwidth",
            "add a rail per NIC (or raise attachments_per_pod), or set node_shape.nics_per_node "
            "to what a pod can really be given");
-}
-
-void CheckVfCapacity(const LintContext& c, LintReporter& r) {
-  const Profile& p = c.profile;
-  if (!UsesRails(p)) return;
-  const int per_node = RailAttachmentsPerPod(p) * kPodsPerNode;
-  const int nics = p.node_shape.nics_per_node;
-  if (per_node <= nics) return;
-  r.Report(p.node_shape.pointer + "/nics_per_node",
-           "each pod requests " + std::to_string(RailAttachmentsPerPod(p)) +
-               " VFs (sum of the rails' attachments_per_pod) x " + std::to_string(kPodsPerNode) +
-               " pod per node = " + std::to_string(per_node) + ", but a node has " +
-               std::to_string(nics) + " VFs: the pods stay Pending (Insufficient " +
-               p.network.rails.front().resource_name + ")",
-           "lower attachments_per_pod or remove rails to fit " + std::to_string(nics) +
-               " VFs per node, or raise the VF count on the nodes and node_shape.nics_per_node");
 }
 
 struct Pool {
@@ -242,6 +190,13 @@ void CheckNvIpamBlockSize(const LintContext& c, LintReporter& r) {
     auto net = ParseCidr(pool.cidr);
     const int gateway_slot = net && !pool.gateway.empty() && InNetwork(*net, pool.gateway) ? 1 : 0;
     if (pool.per_node_block >= per_node + gateway_slot) continue;
+    // One rail's own attachments not fitting is model.ipam-block-size; this rule adds rails
+    // sharing a pool and the gateway's address.
+    bool single_rail_overflows = false;
+    for (const Rail* rail : pool.rails) {
+      single_rail_overflows |= pool.per_node_block < rail->attachments_per_pod;
+    }
+    if (single_rail_overflows) continue;
     const Rail& rail = *pool.rails.front();
     r.Report(rail.ipam.pool->pointer + "/per_node_block_size",
              pool.label + " reserves " + std::to_string(pool.per_node_block) +
@@ -260,6 +215,8 @@ void CheckSubnetOverlap(const LintContext& c, LintReporter& r) {
     auto b = ParseCidr(pools[j].cidr);
     if (!b) continue;
     for (size_t i = 0; i < j; ++i) {
+      // Two whereabouts ranges are model.ipam-overlap; this rule adds the nv-ipam pools.
+      if (!pools[i].nv_ipam && !pools[j].nv_ipam) continue;
       auto a = ParseCidr(pools[i].cidr);
       if (!a || !a->Overlaps(*b)) continue;
       const bool same = a->address == b->address && a->prefix == b->prefix;
@@ -278,23 +235,15 @@ void CheckSubnetOverlap(const LintContext& c, LintReporter& r) {
 
 std::vector<LintRule> NetworkLintRules() {
   return {
-      {"lint.rail-resource-plugin", Severity::kError,
-       "OKE/Kubernetes: every rail's resource_name is the resource the SR-IOV device plugin "
-       "advertises",
-       CheckRailResourcePlugin},
       {"lint.rail-resource-prefix", Severity::kError,
        "OpenShift: rail resources are openshift.io/<name> as the SR-IOV Network Operator "
        "advertises them",
        CheckRailResourcePrefix},
       {"lint.pod-resource-rail", Severity::kError,
-       "SR-IOV resources in workload.resources match the rails the pod attaches",
+       "every SR-IOV/RDMA resource in workload.resources has a rail (NAD) that attaches it",
        CheckPodResourceRail},
-      {"lint.nad-duplicate", Severity::kError, "every rail renders its own NAD name",
-       CheckNadDuplicate},
       {"lint.rail-nic-count", Severity::kWarning,
        "the rails use every RDMA NIC function of the node shape", CheckRailNicCount},
-      {"lint.vf-capacity", Severity::kError,
-       "VFs per pod x pods per node <= VFs per node (node_shape.nics_per_node)", CheckVfCapacity},
       {"lint.ip-pool-capacity", Severity::kError,
        "each rail's IP range (or nv-ipam pool) has an address for every pod attachment",
        CheckIpPoolCapacity},
