@@ -319,6 +319,20 @@ DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings)
   return device;
 }
 
+bool SysfsProbe::NetdevOwnedBy(const std::string& netdev, const std::string& pci) const {
+  std::string owner;
+  char resolved[PATH_MAX];
+  if (::realpath(Path("class/net/" + netdev).c_str(), resolved) != nullptr) {
+    std::string path = resolved;
+    const std::string tail = "/net/" + netdev;
+    if (path.size() > tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0)
+      owner = Lower(Basename(path.substr(0, path.size() - tail.size())));
+  }
+  if (!IsPciAddress(owner)) owner = Lower(LinkBasename(Path("class/net/" + netdev + "/device")));
+  if (!IsPciAddress(owner)) return true;  // virtual or unknown: nothing contradicts it
+  return owner == pci;
+}
+
 void SysfsProbe::SelectGid(const std::string& port_dir, DeviceProbe* device, PortProbe* port) const {
   int ipv4_v2_elsewhere = 0, ipv4_v1_only = 0;
   std::string elsewhere_ndev;
@@ -335,8 +349,10 @@ void SysfsProbe::SelectGid(const std::string& port_dir, DeviceProbe* device, Por
       continue;
     }
     if (!ReadAttribute(port_dir + "/gid_attrs/ndevs/" + i, &ndev) || ndev.empty()) continue;
-    if (device->netdev.empty() && IsSafeDeviceName(ndev) && Exists(Path("class/net/" + ndev))) {
-      // No netdev under the PCI function: accept the GID's netdev when this pod can see it.
+    if (device->netdev.empty() && IsSafeDeviceName(ndev) && Exists(Path("class/net/" + ndev)) &&
+        NetdevOwnedBy(ndev, device->pci_address)) {
+      // No netdev under the PCI function: accept the GID's netdev when this pod can see it and
+      // it is not another function's (in shared mode a foreign table can name "net1" too).
       device->netdev = ndev;
       device->netdev_source = "gid ndev";
     }

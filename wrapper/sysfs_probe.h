@@ -73,6 +73,7 @@ class SysfsProbe {
 
  private:
   std::string Path(const std::string& relative) const { return root_ + "/" + relative; }
+  bool NetdevOwnedBy(const std::string& netdev, const std::string& pci) const;
   void SelectGid(const std::string& port_dir, DeviceProbe* device, PortProbe* port) const;
 
   std::string root_;
