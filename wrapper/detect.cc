@@ -24,6 +24,7 @@ const char* AllocationSourceName(AllocationSource source) {
 
 Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
   Detection detection;
+  detection.findings = scan.findings;  // the environment step reports through detection
   std::map<std::string, Candidate, bool (*)(const std::string&, const std::string&)> by_name(
       NaturalLess);
 
