@@ -256,7 +256,9 @@ class JsonBuilder : public YAML::EventHandler {
   std::map<YAML::anchor_t, nlohmann::json> anchors_;
 };
 
-std::vector<std::string> SplitLines(const std::string& text) {
+}  // namespace
+
+std::vector<std::string> LoadProfileFromTextLines(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
   std::string line;
@@ -266,8 +268,6 @@ std::vector<std::string> SplitLines(const std::string& text) {
   }
   return lines;
 }
-
-}  // namespace
 
 SourceLocation SourceMap::Find(const std::string& json_pointer) const {
   std::string pointer = json_pointer;
@@ -306,7 +306,7 @@ std::optional<LoadedProfile> LoadProfileFromText(const std::string& path, const 
                                                  DiagnosticSink& sink) {
   LoadedProfile loaded;
   loaded.path = path;
-  loaded.source_lines = SplitLines(text);
+  loaded.source_lines = LoadProfileFromTextLines(text);
   std::istringstream in(text);
   JsonBuilder builder(path, sink);
   try {

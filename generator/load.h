@@ -41,4 +41,7 @@ std::optional<LoadedProfile> LoadProfile(const std::string& path, DiagnosticSink
 std::optional<LoadedProfile> LoadProfileFromText(const std::string& path, const std::string& text,
                                                  DiagnosticSink& sink);
 
+/// The lines of `text` as LoadedProfile::source_lines holds them (no line ends, "\r" dropped).
+std::vector<std::string> LoadProfileFromTextLines(const std::string& text);
+
 }  // namespace hkim

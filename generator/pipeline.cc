@@ -1,5 +1,8 @@
 #include "pipeline.h"
 
+#include <fstream>
+#include <sstream>
+
 #include "model.h"
 #include "plan.h"
 #include "validate.h"
@@ -27,8 +30,17 @@ std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
 
 std::optional<RenderedBundle> RenderProfileFile(const std::string& path, DiagnosticSink& sink,
                                                 SourceTexts* sources) {
-  std::optional<LoadedProfile> loaded = LoadProfile(path, sink);
-  if (loaded && sources) (*sources)[loaded->path] = loaded->source_lines;
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  // Read here rather than in LoadProfile so that the lines are known even when loading fails
+  // (a syntax error still shows its line); LoadProfile reports the unreadable file.
+  std::optional<LoadedProfile> loaded = in ? LoadProfileFromText(path, text.str(), sink)
+                                           : LoadProfile(path, sink);
+  if (sources) {
+    (*sources)[path] = loaded ? loaded->source_lines
+                              : LoadProfileFromTextLines(text.str());
+  }
   if (!loaded || sink.HasErrors()) return std::nullopt;
   return RenderLoadedProfile(*loaded, sink);
 }

@@ -28,8 +28,32 @@ const std::regex& SectionTag() {
   return re;
 }
 
+/// Mustache drops a line that holds only a section or comment tag ("standalone"); kainjow does
+/// so for sections it renders but leaves an empty line behind a skipped one. Removing such lines'
+/// indentation and newline here gives the spec's output in both cases.
+std::string JoinStandaloneTags(const std::string& text) {
+  static const std::regex standalone(R"([ \t]*(\{\{[#^/!][^}]*\}\})[ \t]*\r?)");
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    const bool has_newline = end != std::string::npos;
+    std::string line = text.substr(start, has_newline ? end - start : std::string::npos);
+    std::smatch match;
+    if (std::regex_match(line, match, standalone)) {
+      out += match[1].str();
+    } else {
+      out += line;
+      if (has_newline) out += '\n';
+    }
+    if (!has_newline) break;
+    start = end + 1;
+  }
+  return out;
+}
+
 std::string MarkSections(const std::string& text) {
-  return std::regex_replace(text, SectionTag(), "{{$1?$2}}");
+  return std::regex_replace(JoinStandaloneTags(text), SectionTag(), "{{$1?$2}}");
 }
 
 /// Words that YAML 1.1 readers (kubectl, Argo CD) or 1.2 readers take as non-strings.

@@ -1,0 +1,217 @@
+#include "pipeline.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "diagnostics_format.h"
+
+namespace hkim {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSource = HKIM_SOURCE_DIR;
+const fs::path kCorpus = kSource / "tests/generator/malformed";
+
+std::string Read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::map<std::string, std::string> Snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) files[fs::relative(entry.path(), dir).string()] = Read(entry);
+  }
+  return files;
+}
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+/// Runs the built hkimgen from the source root (so paths in messages are the relative ones).
+CliRun Hkimgen(const std::string& args, const fs::path& scratch) {
+  const fs::path out = scratch / "stdout", err = scratch / "stderr";
+  const std::string command = "cd '" + kSource.string() + "' && '" HKIM_BINARY "' " + args +
+                              " >'" + out.string() + "' 2>'" + err.string() + "'";
+  CliRun run;
+  int raw = std::system(command.c_str());
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  run.out = Read(out);
+  run.err = Read(err);
+  return run;
+}
+
+class Scratch : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("hkim-pipeline-test-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST(ExitCode, IsZeroOneOrTwoByWhatWentWrong) {
+  DiagnosticSink ok;
+  ok.Report(Diagnostic{Severity::kWarning, {}, "", "lint.x", "w", ""});
+  EXPECT_EQ(ExitCodeFor(ok), 0);
+  DiagnosticSink invalid;
+  invalid.Report(Diagnostic{Severity::kError, {}, "", "schema.minimum", "m", ""});
+  EXPECT_EQ(ExitCodeFor(invalid), 1);
+  DiagnosticSink stale;
+  stale.Report(Diagnostic{Severity::kError, {}, "", "write.stale", "m", ""});
+  EXPECT_EQ(ExitCodeFor(stale), 1);
+  for (const char* rule : {"io.read", "io.write", "template.missing-key", "render.invalid-yaml",
+                           "schema.missing"}) {
+    DiagnosticSink failure;
+    failure.Report(Diagnostic{Severity::kError, {}, "", "schema.type", "m", ""});
+    failure.Report(Diagnostic{Severity::kError, {}, "", rule, "m", ""});
+    EXPECT_EQ(ExitCodeFor(failure), 2) << rule;
+  }
+}
+
+TEST_F(Scratch, StopsAfterLoadAndKeepsTheSourceLines) {
+  const fs::path profile = dir_ / "p.yaml";
+  std::ofstream(profile) << "a: 1\na: 2\n";
+  DiagnosticSink sink;
+  SourceTexts sources;
+  EXPECT_FALSE(RenderProfileFile(profile.string(), sink, &sources));
+  ASSERT_EQ(sink.ErrorCount(), 1);
+  EXPECT_EQ(sink.diagnostics()[0].rule, "yaml.duplicate-key");
+  EXPECT_EQ(sources[profile.string()], (std::vector<std::string>{"a: 1", "a: 2"}));
+}
+
+TEST_F(Scratch, MissingProfileIsAnIoFailure) {
+  CliRun run = Hkimgen("render tests/generator/malformed/no-such-profile.yaml", dir_);
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err,
+            "tests/generator/malformed/no-such-profile.yaml: error: cannot open the profile "
+            "[io.read]\n  fix: check the path and its permissions\n1 error, 0 warnings\n");
+  EXPECT_EQ(run.out, "");
+}
+
+TEST_F(Scratch, CheckWithoutDirectoryIsAUsageError) {
+  CliRun run = Hkimgen("render tests/generator/malformed/ok-special-values.yaml --check", dir_);
+  EXPECT_EQ(run.status, 1);
+  EXPECT_EQ(run.err,
+            "error: --check needs -o DIR [cli.usage]\n  fix: add -o with the directory to "
+            "compare\n1 error, 0 warnings\n");
+}
+
+TEST_F(Scratch, JsonDiagnosticsForTools) {
+  CliRun run = Hkimgen("render tests/generator/malformed/unknown-key.yaml --output json", dir_);
+  EXPECT_EQ(run.status, 1);
+  nlohmann::json errors = nlohmann::json::parse(run.err);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0]["rule"], "schema.unknown-key");
+  EXPECT_EQ(errors[0]["file"], "tests/generator/malformed/unknown-key.yaml");
+  EXPECT_GT(errors[0]["line"].get<int>(), 0);
+}
+
+// The malformed corpus: every tests/generator/malformed/<case>.yaml except ok-* must exit 1 with
+// exactly the message in <case>.expected, and leave an existing output directory byte-identical.
+// HKIM_UPDATE_GOLDEN=1 rewrites the .expected files (review the diff like code).
+TEST_F(Scratch, MalformedCorpusExitsOneWithLocatedMessageAndTouchesNothing) {
+  const bool update = std::getenv("HKIM_UPDATE_GOLDEN") != nullptr;
+  const fs::path out = dir_ / "bundle";
+  fs::create_directories(out);
+  std::ofstream(out / "10-keep.yaml") << "kind: ConfigMap\n";
+  std::ofstream(out / "kustomization.yaml") << "resources: [10-keep.yaml]\n";
+  const auto before = Snapshot(out);
+  std::vector<fs::path> cases;
+  for (const auto& entry : fs::directory_iterator(kCorpus)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".yaml" && name.rfind("ok-", 0) != 0) {
+      cases.push_back(entry.path());
+    }
+  }
+  std::sort(cases.begin(), cases.end());
+  ASSERT_GE(cases.size(), 7u);
+  for (const fs::path& profile : cases) {
+    SCOPED_TRACE(profile.filename().string());
+    const std::string relative = fs::relative(profile, kSource).string();
+    CliRun run = Hkimgen("render " + relative + " -o '" + out.string() + "'", dir_);
+    EXPECT_EQ(run.status, 1);
+    // Located: the first line names file:line:col.
+    EXPECT_EQ(run.err.rfind(relative + ":", 0), 0u) << run.err;
+    EXPECT_NE(run.err.find("error: "), std::string::npos);
+    fs::path expected = profile;
+    expected.replace_extension(".expected");
+    if (update) std::ofstream(expected, std::ios::binary) << run.err;
+    EXPECT_EQ(run.err, Read(expected));
+    EXPECT_EQ(Snapshot(out), before);
+  }
+}
+
+TEST_F(Scratch, ValuesWithYamlSyntaxRenderAsOneScalarEach) {
+  const std::string profile = "tests/generator/malformed/ok-special-values.yaml";
+  CliRun run = Hkimgen("render " + profile, dir_);
+  ASSERT_EQ(run.status, 0) << run.err;
+  const std::vector<std::string> wanted = {"python",
+                                           "--note=a: b # not a comment",
+                                           "line1\nline2: {{x}} 'q' \"dq\"",
+                                           "- dash",
+                                           "yes",
+                                           "9000"};
+  int statefulsets = 0;
+  for (const YAML::Node& doc : YAML::LoadAll(run.out)) {
+    ASSERT_TRUE(doc.IsMap());
+    if (doc["kind"].as<std::string>() != "StatefulSet") continue;
+    ++statefulsets;
+    YAML::Node command = doc["spec"]["template"]["spec"]["containers"][0]["command"];
+    ASSERT_TRUE(command.IsSequence());
+    ASSERT_GE(command.size(), wanted.size());
+    std::vector<std::string> tail;
+    for (size_t i = command.size() - wanted.size(); i < command.size(); ++i) {
+      tail.push_back(command[i].as<std::string>());
+      // Everything but the plain word must come out quoted, or YAML would read "yes" as a
+      // boolean and "9000" as a number.
+      if (tail.back() != "python") EXPECT_EQ(command[i].Tag(), "!") << tail.back();
+    }
+    EXPECT_EQ(tail, wanted);
+  }
+  EXPECT_GE(statefulsets, 1);
+}
+
+TEST_F(Scratch, DirectoryRenderMatchesTheStreamAndIsReproducible) {
+  const std::string profile = "tests/generator/malformed/ok-special-values.yaml";
+  CliRun first = Hkimgen("render " + profile + " -o '" + (dir_ / "a").string() + "'", dir_);
+  ASSERT_EQ(first.status, 0) << first.err;
+  EXPECT_EQ(first.out, "");
+  CliRun check = Hkimgen("render " + profile + " -o '" + (dir_ / "a").string() + "' --check", dir_);
+  EXPECT_EQ(check.status, 0) << check.err;
+  const auto files = Snapshot(dir_ / "a");
+  EXPECT_TRUE(files.count("kustomization.yaml"));
+  CliRun stream = Hkimgen("render " + profile, dir_);
+  ASSERT_EQ(stream.status, 0);
+  for (const auto& [name, text] : files) {
+    if (name == "kustomization.yaml") continue;
+    EXPECT_NE(stream.out.find("---\n" + text), std::string::npos) << name;
+  }
+  // Stale after a hand edit: --check names the file and changes nothing.
+  std::ofstream(dir_ / "a" / "kustomization.yaml", std::ios::app) << "# edited\n";
+  const auto edited = Snapshot(dir_ / "a");
+  check = Hkimgen("render " + profile + " -o '" + (dir_ / "a").string() + "' --check", dir_);
+  EXPECT_EQ(check.status, 1);
+  EXPECT_NE(check.err.find("kustomization.yaml: error: out of date"), std::string::npos)
+      << check.err;
+  EXPECT_EQ(Snapshot(dir_ / "a"), edited);
+}
+
+}  // namespace
+}  // namespace hkim
