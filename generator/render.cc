@@ -66,11 +66,15 @@ bool IsSpecialWord(std::string_view s) {
   return kWords.count(s) > 0;
 }
 
+/// Numbers and timestamps in any form a YAML 1.1 or 1.2 reader resolves (1_000, 0x1f, 1e3, .5,
+/// sexagesimal 1:20, 2026-03-26), which would stop being strings if written plain.
 bool LooksNumeric(std::string_view s) {
-  size_t i = 0;
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
-  if (i < s.size() && s[i] == '.') ++i;
-  return i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]));
+  static const std::regex number(
+      R"([-+]?(0b[01_]+|0o?[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(:[0-5]?[0-9])*(\.[0-9_]*)?)"
+      R"(([eE][-+]?[0-9]+)?|\.[0-9_]+([eE][-+]?[0-9]+)?))");
+  static const std::regex timestamp(R"([0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt \t].*)?)");
+  const std::string text(s);
+  return std::regex_match(text, number) || std::regex_match(text, timestamp);
 }
 
 bool NeedsQuotes(std::string_view s) {

@@ -50,6 +50,9 @@ TEST(YamlQuote, LeavesSafeWordsPlain) {
   EXPECT_EQ(YamlQuoteString("openshift.io/eno5np0rdma"), "openshift.io/eno5np0rdma");
   EXPECT_EQ(YamlQuoteString("nvcr.io/nvidia/pytorch:24.05-py3"), "nvcr.io/nvidia/pytorch:24.05-py3");
   EXPECT_EQ(YamlQuoteString("a b"), "a b");
+  EXPECT_EQ(YamlQuoteString("00-machineconfig.yaml"), "00-machineconfig.yaml");
+  EXPECT_EQ(YamlQuoteString("10.0.103.0/24"), "10.0.103.0/24");
+  EXPECT_EQ(YamlQuoteString("32Gi"), "32Gi");
 }
 
 TEST(YamlQuote, QuotesEverythingThatWouldChangeMeaningOrStructure) {
@@ -69,6 +72,10 @@ TEST(YamlQuote, QuotesEverythingThatWouldChangeMeaningOrStructure) {
   EXPECT_EQ(YamlQuoteString("1e3"), "\"1e3\"");
   EXPECT_EQ(YamlQuoteString(".5"), "\".5\"");
   EXPECT_EQ(YamlQuoteString("0x1f"), "\"0x1f\"");
+  EXPECT_EQ(YamlQuoteString("1_000"), "\"1_000\"");
+  EXPECT_EQ(YamlQuoteString("1:20"), "\"1:20\"");
+  EXPECT_EQ(YamlQuoteString("2026-03-26"), "\"2026-03-26\"");
+  EXPECT_EQ(YamlQuoteString("+12.5e-3"), "\"+12.5e-3\"");
   EXPECT_EQ(YamlQuoteString("trailing "), "\"trailing \"");
   EXPECT_EQ(YamlQuoteString("a,b"), "\"a,b\"");
   EXPECT_EQ(YamlQuoteString("back\\slash\t"), "\"back\\\\slash\\t\"");
