@@ -48,6 +48,10 @@ DeviceVerdict Judge(const Candidate& candidate, const DecideInput& input) {
     }
     std::string transport;
     if (port.link_layer == "Ethernet") {
+      if (probe.netdev_operstate == "down") {
+        reasons.push_back(label + ": its netdev " + probe.netdev + " is down");
+        continue;
+      }
       if (port.gid_index < 0) {
         reasons.push_back(label + ": " + port.gid_problem);
         continue;

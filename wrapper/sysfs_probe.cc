@@ -285,6 +285,7 @@ DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings)
   }
 
   for (int number : NumericEntries(base + "/ports", kMaxPorts, 255)) {
+    if (number == 0) continue;  // ports are numbered from 1
     PortProbe port;
     port.number = number;
     const std::string port_dir = base + "/ports/" + std::to_string(number);
@@ -295,6 +296,8 @@ DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings)
       port.state = colon == std::string::npos ? text : text.substr(colon + 1);
       port.state.erase(0, port.state.find_first_not_of(' '));
       if (port.state.size() > 32) port.state.resize(32);
+      if (port.state_code < 0 && Lower(port.state) == "active") port.state_code = 4;
+      if (port.state_code < 0 && Lower(port.state) == "down") port.state_code = 1;
       if (port.state_code < 0) {
         findings->push_back({Severity::kWarning, port_dir + "/state", "sysfs.bad-value",
                              "cannot parse port state; treating the port as not active", ""});
@@ -311,10 +314,18 @@ DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings)
       port.phys_state.erase(0, port.phys_state.find_first_not_of(' '));
       if (port.phys_state.size() > 32) port.phys_state.resize(32);
     }
-    if (ReadAttribute(port_dir + "/link_layer", &text) && text.size() <= 32) port.link_layer = text;
+    if (ReadAttribute(port_dir + "/link_layer", &text) && text.size() <= 32) {
+      port.link_layer = Lower(text) == "ethernet" ? "Ethernet" : Lower(text) == "infiniband" ? "InfiniBand" : text;
+    }
     if (ReadAttribute(port_dir + "/rate", &text) && text.size() <= 64) port.rate = text;
     if (port.link_layer == "Ethernet") SelectGid(port_dir, &device, &port);
     device.ports.push_back(port);
+  }
+  if (!device.netdev.empty()) {
+    std::string operstate;
+    if (ReadAttribute(Path("class/net/" + device.netdev + "/operstate"), &operstate) ||
+        ReadAttribute(base + "/device/net/" + device.netdev + "/operstate", &operstate))
+      device.netdev_operstate = operstate.size() <= 16 ? operstate : "";
   }
   return device;
 }

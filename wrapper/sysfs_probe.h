@@ -36,6 +36,7 @@ struct DeviceProbe {
   bool is_vf = false;           ///< device/physfn exists
   std::string netdev;           ///< the function's own netdev inside this pod ("" when none)
   std::string netdev_source;    ///< "pci net/", "gid ndev" or ""
+  std::string netdev_operstate; ///< "up", "down", "unknown", ... ("" when unreadable)
   int numa_node = -1;
   std::string iommu_group;      ///< group number, "" when the device has none
   std::string iommu_type;       ///< identity, DMA, DMA-FQ, ... ("" when unreadable)

@@ -114,6 +114,32 @@ TEST(Decide, PortDownDropsTheDeviceAndCheckFails) {
   EXPECT_TRUE(HasRule(d, "device.unusable"));
 }
 
+TEST(Decide, DownNetdevDropsTheRoceDevice) {
+  Scenario s;
+  BuildPod(&s.fixture, BarcelonaDevices());
+  auto devices = BarcelonaDevices();
+  s.fixture.WriteFile("devices/" + devices[1].bridges + "/" + devices[1].pci + "/net/net2/operstate", "down");
+  s.env = PluginEnvironment(devices, true, true);
+  Decision d = s.Run();
+  EXPECT_EQ(d.set.at("NCCL_IB_HCA"), "=mlx5_6,mlx5_10,mlx5_11");
+  EXPECT_EQ(d.devices[1].reason, "port 1: its netdev net2 is down");
+}
+
+TEST(Decide, InfinibandLinkLayerNeedsNoGidAndSetsNoIndex) {
+  Scenario s;
+  auto devices = BarcelonaDevices();
+  for (FixtureDevice& dev : devices) {
+    dev.link_layer = "InfiniBand";
+    dev.ipv4.clear();
+  }
+  BuildPod(&s.fixture, devices);
+  s.env = PluginEnvironment(devices, true, true);
+  Decision d = s.Run();
+  EXPECT_EQ(d.set.at("NCCL_IB_HCA"), "=mlx5_6,mlx5_7,mlx5_10,mlx5_11");
+  EXPECT_EQ(d.set.count("NCCL_IB_GID_INDEX"), 0u);
+  EXPECT_THAT(d.gid_decision, HasSubstr("InfiniBand"));
+}
+
 TEST(Decide, OkeSixteenVfsHyphenatedResourceKeepsUserVariables) {
   Scenario s;
   BuildPod(&s.fixture, OkeDevices());

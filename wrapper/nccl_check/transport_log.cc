@@ -56,21 +56,37 @@ bool ParseChannel(std::string_view rest, Connection& connection) {
   return !connection.via.empty();
 }
 
-// "[0]mlx5_6:1/RoCE [1]mlx5_7:1/RoCE ; OOB eth0:..." -> {"mlx5_6:1/RoCE", "mlx5_7:1/RoCE"}
+// "[0]mlx5_6:1/RoCE [1]mlx5_7:1/RoCE [RO]; OOB eth0:..." -> {"mlx5_6:1/RoCE", "mlx5_7:1/RoCE"}:
+// devices are the words "[N]name" before the first ';' (flags such as "[RO]" are not devices).
 std::vector<std::string> ParseNetDevices(std::string_view rest) {
   std::vector<std::string> devices;
-  rest = rest.substr(0, rest.find(" ; "));
+  rest = rest.substr(0, rest.find(';'));
   std::istringstream words{std::string(rest)};
   std::string word;
   while (words >> word) {
-    if (word.size() > 2 && word.front() == '[') {
-      const std::size_t close = word.find(']');
-      if (close != std::string::npos && close + 1 < word.size()) {
-        devices.push_back(word.substr(close + 1));
-      }
+    const std::size_t close = word.find(']');
+    if (word.front() != '[' || close == std::string::npos || close < 2 ||
+        close + 1 >= word.size()) {
+      continue;
+    }
+    const std::string index = word.substr(1, close - 1);
+    if (std::all_of(index.begin(), index.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      devices.push_back(word.substr(close + 1));
     }
   }
   return devices;
+}
+
+void AddUnique(std::vector<std::string>& list, std::vector<std::string> items) {
+  for (std::string& item : items) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(std::move(item));
+  }
+}
+
+std::string Bracketed(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? " [" : " ") + item;
+  return out.empty() ? out : out + "]";
 }
 
 }  // namespace
@@ -119,13 +135,8 @@ std::string TransportReport::Summary() const {
     out += via + " x" + std::to_string(count);
   }
   if (Uses(Transport::kP2P)) out += IntraNodeNvlink() ? " (NVLink)" : " (PCIe)";
-  if (!net_devices.empty()) {
-    out += " [";
-    for (std::size_t i = 0; i < net_devices.size(); ++i) {
-      out += (i ? " " : "") + net_devices[i];
-    }
-    out += "]";
-  }
+  if (Uses(Transport::kNetIb)) out += Bracketed(ib_devices);
+  if (Uses(Transport::kNetSocket)) out += Bracketed(socket_devices);
   return out;
 }
 
@@ -152,14 +163,10 @@ TransportReport ParseNcclLog(std::string_view log) {
         ++report.transport_counts[connection.transport];
         report.connections.push_back(std::move(connection));
       }
-    } else if (TakeLiteral(rest, "NET/IB : Using ") ||
-               TakeLiteral(rest, "NET/Socket : Using ")) {
-      for (std::string& device : ParseNetDevices(rest)) {
-        if (std::find(report.net_devices.begin(), report.net_devices.end(), device) ==
-            report.net_devices.end()) {
-          report.net_devices.push_back(std::move(device));
-        }
-      }
+    } else if (TakeLiteral(rest, "NET/IB : Using ")) {
+      AddUnique(report.ib_devices, ParseNetDevices(rest));
+    } else if (TakeLiteral(rest, "NET/Socket : Using ")) {
+      AddUnique(report.socket_devices, ParseNetDevices(rest));
     } else if (TakeLiteral(rest, "Using network ")) {
       report.network = std::string(rest);
     } else if (TakeLiteral(rest, "NCCL version ")) {

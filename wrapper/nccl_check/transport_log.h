@@ -6,7 +6,8 @@
 //   Channel 07/0 : 0[0] -> 2[0] [receive] via NET/IB/3/GDRDMA
 //   Channel 00/0 : 1[1] -> 0[0] [send] via NET/Socket/0
 //   Channel 01/0 : 0[0] -> 1[1] via SHM/direct/direct
-//   NET/IB : Using [0]mlx5_6:1/RoCE [1]mlx5_7:1/RoCE ; OOB eth0:10.0.0.1<0>
+//   NET/IB : Using [0]mlx5_6:1/RoCE [1]mlx5_7:1/RoCE [RO]; OOB eth0:10.0.0.1<0>
+//   NET/IB : Using [RO]; OOB eth0:192.0.2.2<0>        (no IB device: no device listed)
 //   NET/Socket : Using [0]eth0:10.0.0.1<0>
 //   Using network IB
 //   Pattern 4, crossNic 0, nChannels 16, bw 40.000000/40.000000, type NVL/PIX, sameChannels 1
@@ -41,7 +42,8 @@ struct TransportReport {
   std::map<std::string, int> via_counts;        ///< "NET/IB/3/GDRDMA" -> count (sorted)
   std::map<Transport, int> transport_counts;    ///< class -> count
   std::string network;                          ///< "IB", "Socket", ... from "Using network X"
-  std::vector<std::string> net_devices;         ///< "mlx5_6:1/RoCE", "eth0:10.0.0.1<0>"
+  std::vector<std::string> ib_devices;          ///< "mlx5_6:1/RoCE" from "NET/IB : Using [0].."
+  std::vector<std::string> socket_devices;      ///< "eth0:10.0.0.1<0>" from "NET/Socket : Using"
   std::vector<std::string> graph_link_types;    ///< "NVL/PIX" from "Pattern .. type X/Y", unique
   std::string nccl_version;                     ///< "2.28.9+cuda13.0" if logged
   std::vector<std::string> warnings;            ///< "NCCL WARN" lines, message part
@@ -50,7 +52,8 @@ struct TransportReport {
   bool Uses(Transport transport) const;
   /// True when the graph search reported NVLink (type NVL or NVB) for the intra-node links.
   bool IntraNodeNvlink() const;
-  /// One-line summary for the table, e.g. "P2P/CUMEM/read x32 (NVLink)" or "none seen".
+  /// One-line summary for the table, e.g. "P2P/CUMEM/read x32 (NVLink)", "NET/IB/0/GDRDMA x8
+  /// [mlx5_6:1/RoCE]" (devices of a network only when a connection used it) or "none seen".
   std::string Summary() const;
 };
 
