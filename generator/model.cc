@@ -1,0 +1,721 @@
+// Model stage: schema-valid JSON -> typed Profile with defaults, plus cross-field checks.
+// The defaults below mirror the "default" keywords of schemas/profile.schema.json;
+// model_test checks that the two agree.
+
+#include "model.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include "topology.h"
+
+namespace hkim {
+
+const char* ToString(Platform value) {
+  switch (value) {
+    case Platform::kOpenShift: return "openshift";
+    case Platform::kOke: return "oke";
+    case Platform::kKubernetes: return "kubernetes";
+  }
+  return "?";
+}
+const char* ToString(Fabric value) {
+  return value == Fabric::kRoceV2 ? "roce-v2" : "infiniband";
+}
+const char* ToString(IpamType value) {
+  return value == IpamType::kWhereabouts ? "whereabouts" : "nv-ipam";
+}
+const char* ToString(CpuVendor value) { return value == CpuVendor::kIntel ? "intel" : "amd"; }
+const char* ToString(GidPolicy value) { return value == GidPolicy::kAuto ? "auto" : "index"; }
+const char* ToString(GpuDirect value) {
+  switch (value) {
+    case GpuDirect::kAuto: return "auto";
+    case GpuDirect::kDmaBuf: return "dmabuf";
+    case GpuDirect::kNvidiaPeermem: return "nvidia-peermem";
+  }
+  return "?";
+}
+const char* ToString(MemlockStrategy value) {
+  switch (value) {
+    case MemlockStrategy::kSysResourceScc: return "sys-resource-scc";
+    case MemlockStrategy::kPrivileged: return "privileged";
+    case MemlockStrategy::kCrioUlimits: return "crio-ulimits";
+  }
+  return "?";
+}
+const char* ToString(IommuPolicy value) {
+  switch (value) {
+    case IommuPolicy::kPassthrough: return "passthrough";
+    case IommuPolicy::kAlreadyConfigured: return "already-configured";
+    case IommuPolicy::kSkip: return "skip";
+  }
+  return "?";
+}
+const char* ToString(WorkloadMode value) { return value == WorkloadMode::kRdma ? "rdma" : "tcp"; }
+const char* ToString(OnNoRdma value) { return value == OnNoRdma::kFail ? "fail" : "tcp"; }
+const char* ToString(HealthCheckMode value) {
+  switch (value) {
+    case HealthCheckMode::kOff: return "off";
+    case HealthCheckMode::kWarn: return "warn";
+    case HealthCheckMode::kFail: return "fail";
+  }
+  return "?";
+}
+const char* ToString(HealthCheckScope value) {
+  return value == HealthCheckScope::kLocal ? "local" : "job";
+}
+
+std::optional<int64_t> ParseByteSize(const std::string& text) {
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits == 0) return std::nullopt;
+  const std::string unit = text.substr(digits);
+  int64_t multiplier = 1;
+  if (unit.empty()) multiplier = 1;
+  else if (unit == "k") multiplier = 1000;
+  else if (unit == "M") multiplier = 1000 * 1000;
+  else if (unit == "G") multiplier = 1000LL * 1000 * 1000;
+  else if (unit == "T") multiplier = 1000LL * 1000 * 1000 * 1000;
+  else if (unit == "Ki") multiplier = 1LL << 10;
+  else if (unit == "Mi") multiplier = 1LL << 20;
+  else if (unit == "Gi") multiplier = 1LL << 30;
+  else if (unit == "Ti") multiplier = 1LL << 40;
+  else return std::nullopt;
+  int64_t number = 0;
+  for (size_t i = 0; i < digits; ++i) {
+    if (number > (std::numeric_limits<int64_t>::max() - 9) / 10) return std::nullopt;
+    number = number * 10 + (text[i] - '0');
+  }
+  if (number > std::numeric_limits<int64_t>::max() / multiplier) return std::nullopt;
+  return number * multiplier;
+}
+
+namespace {
+
+using nlohmann::json;
+
+// Reads the document; knows where it is (JSON pointer) so errors can be located.
+class ModelBuilder {
+ public:
+  ModelBuilder(const LoadedProfile& loaded, DiagnosticSink& sink) : loaded_(loaded), sink_(sink) {}
+
+  std::optional<Profile> Build();
+
+ private:
+  void Error(const std::string& pointer, const std::string& rule, const std::string& message,
+             const std::string& fix) {
+    Diagnostic d;
+    d.severity = Severity::kError;
+    d.location = loaded_.locations.Find(pointer);
+    if (!d.location.known() && d.location.file.empty()) d.location.file = loaded_.path;
+    d.data_path = pointer;
+    d.rule = rule;
+    d.message = message;
+    d.fix = fix;
+    sink_.Report(std::move(d));
+    ++errors_;
+  }
+
+  static const json* Child(const json& object, const char* key) {
+    if (!object.is_object()) return nullptr;
+    auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+  }
+  static std::string String(const json& object, const char* key, const std::string& fallback = "") {
+    const json* value = Child(object, key);
+    return value && value->is_string() ? value->get<std::string>() : fallback;
+  }
+  static int64_t Integer(const json& object, const char* key, int64_t fallback) {
+    const json* value = Child(object, key);
+    return value && value->is_number_integer() ? value->get<int64_t>() : fallback;
+  }
+  static bool Boolean(const json& object, const char* key, bool fallback) {
+    const json* value = Child(object, key);
+    return value && value->is_boolean() ? value->get<bool>() : fallback;
+  }
+  static std::vector<std::string> Strings(const json& object, const char* key,
+                                          std::vector<std::string> fallback = {}) {
+    const json* value = Child(object, key);
+    if (!value || !value->is_array()) return fallback;
+    std::vector<std::string> out;
+    for (const json& item : *value)
+      if (item.is_string()) out.push_back(item.get<std::string>());
+    return out;
+  }
+  // Scalars of a map become strings: extra_env allows integers and booleans for convenience.
+  static std::string ScalarText(const json& value) {
+    if (value.is_string()) return value.get<std::string>();
+    if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+    if (value.is_number_integer()) return std::to_string(value.get<int64_t>());
+    return value.dump();
+  }
+  static std::map<std::string, std::string> StringMap(const json& object, const char* key) {
+    std::map<std::string, std::string> out;
+    const json* value = Child(object, key);
+    if (!value || !value->is_object()) return out;
+    for (auto it = value->begin(); it != value->end(); ++it) out[it.key()] = ScalarText(it.value());
+    return out;
+  }
+  static std::string Escape(const std::string& key) {
+    std::string out;
+    for (char c : key) {
+      if (c == '~') out += "~0";
+      else if (c == '/') out += "~1";
+      else out += c;
+    }
+    return out;
+  }
+
+  void ReadCluster(const json& root, Profile& profile);
+  void ReadNodeShape(const json& shape, Profile& profile);
+  void ReadTopology(const json& topology, const std::string& pointer, Profile& profile);
+  void ReadNetwork(const json& network, Profile& profile);
+  void ReadNccl(const json& nccl, NcclSettings& out);
+  void ReadSecurity(const json& security, Security& out);
+  void ReadWorkload(const json& workload, Workload& out);
+  void ReadHealthCheck(const json& check, HealthCheck& out);
+  void ReadGitOps(const json& gitops, GitOps& out);
+  void CheckCrossFields(const Profile& profile);
+
+  const LoadedProfile& loaded_;
+  DiagnosticSink& sink_;
+  int errors_ = 0;
+};
+
+void ModelBuilder::ReadCluster(const json& root, Profile& profile) {
+  const json empty = json::object();
+  const json* cluster = Child(root, "cluster");
+  const json& c = cluster ? *cluster : empty;
+  profile.cluster_name = String(c, "name");
+  const std::string platform = String(c, "platform", "openshift");
+  profile.platform = platform == "oke"          ? Platform::kOke
+                     : platform == "kubernetes" ? Platform::kKubernetes
+                                                : Platform::kOpenShift;
+  profile.namespaces = Strings(root, "namespaces");
+}
+
+void ModelBuilder::ReadTopology(const json& topology, const std::string& pointer,
+                                Profile& profile) {
+  NodeTopology& out = profile.node_shape.topology;
+  const std::string preset = String(topology, "preset");
+  const json* numa = Child(topology, "numa_nodes");
+  if (!preset.empty() && numa) {
+    Error(pointer + "/numa_nodes", "model.topology-preset-and-custom",
+          "a topology has both a preset and numa_nodes",
+          "remove either `preset` or `numa_nodes`");
+    return;
+  }
+  if (!preset.empty()) {
+    if (preset == "none") {
+      out = NodeTopology{};
+      out.preset = "none";
+    } else if (auto found = TopologyPreset(preset)) {
+      out = *found;
+    } else {
+      Error(pointer + "/preset", "model.topology-preset", "unknown topology preset '" + preset + "'",
+            "use one of the presets listed in the schema");
+      return;
+    }
+    out.pointer = pointer;
+    return;
+  }
+  if (!numa) {
+    out = NodeTopology{};
+    out.preset = "none";
+    out.pointer = pointer;
+    return;
+  }
+  out = NodeTopology{};
+  out.preset = "custom";
+  out.pointer = pointer;
+  out.cpu_vendor = profile.node_shape.cpu_vendor;
+  const json* gpu = Child(topology, "gpu");
+  const json* nic = Child(topology, "nic");
+  if (!gpu || !nic) {
+    Error(pointer, "model.topology-identity",
+          "a custom topology needs `gpu` (pci_device, sm) and `nic` (pci_device, speed_mbps)",
+          "add gpu: {pci_device: \"0x2330\", sm: 90} and nic: {pci_device: \"0x1021\", "
+          "speed_mbps: 400000}");
+    return;
+  }
+  out.gpu_pci_device = String(*gpu, "pci_device");
+  out.gpu_sm = static_cast<int>(Integer(*gpu, "sm", 0));
+  out.nic_pci_device = String(*nic, "pci_device");
+  out.nic_speed_mbps = Integer(*nic, "speed_mbps", 0);
+  for (const json& n : *numa) {
+    NumaNode node;
+    node.id = static_cast<int>(Integer(n, "id", 0));
+    node.cpu_affinity = String(n, "cpu_affinity");
+    if (const json* switches = Child(n, "pcie_switches")) {
+      for (const json& s : *switches) {
+        PcieSwitch sw;
+        sw.bus_id = String(s, "bus_id");
+        sw.gpu_bus_ids = Strings(s, "gpus");
+        if (const json* nics = Child(s, "nics")) {
+          for (const json& x : *nics) {
+            sw.nics.push_back(TopologyNic{String(x, "bus_id"), Strings(x, "rdma_devices")});
+          }
+        }
+        node.pcie_switches.push_back(std::move(sw));
+      }
+    }
+    out.numa_nodes.push_back(std::move(node));
+  }
+  for (const std::string& problem : CheckTopology(out)) {
+    Error(pointer + "/numa_nodes", "model.topology", problem,
+          "give every GPU, NIC and RDMA device its own address or name");
+  }
+}
+
+void ModelBuilder::ReadNodeShape(const json& shape, Profile& profile) {
+  NodeShape& out = profile.node_shape;
+  out.pointer = "/node_shape";
+  out.name = String(shape, "name");
+  out.gpus_per_node = static_cast<int>(Integer(shape, "gpus_per_node", 0));
+  out.nics_per_node = static_cast<int>(Integer(shape, "nics_per_node", 0));
+  out.cpu_vendor = String(shape, "cpu_vendor", "intel") == "amd" ? CpuVendor::kAmd
+                                                                 : CpuVendor::kIntel;
+  out.node_selector = StringMap(shape, "node_selector");
+  if (const json* tolerations = Child(shape, "tolerations")) {
+    int i = 0;
+    for (const json& t : *tolerations) {
+      Toleration tol;
+      tol.key = String(t, "key");
+      tol.operator_name = String(t, "operator", "Equal");
+      tol.value = String(t, "value");
+      tol.effect = String(t, "effect");
+      tol.pointer = "/node_shape/tolerations/" + std::to_string(i++);
+      if (tol.operator_name == "Exists" && !tol.value.empty()) {
+        Error(tol.pointer + "/value", "model.toleration-exists-value",
+              "a toleration with operator Exists cannot have a value",
+              "remove `value` or use operator Equal");
+      }
+      out.tolerations.push_back(std::move(tol));
+    }
+  }
+  out.topology.preset = "none";
+  out.topology.pointer = "/node_shape/topology";
+  if (const json* topology = Child(shape, "topology")) {
+    ReadTopology(*topology, "/node_shape/topology", profile);
+  }
+}
+
+void ModelBuilder::ReadNetwork(const json& network, Profile& profile) {
+  Network& out = profile.network;
+  out.fabric = String(network, "fabric", "roce-v2") == "infiniband" ? Fabric::kInfiniBand
+                                                                    : Fabric::kRoceV2;
+  if (const json* rails = Child(network, "rails")) {
+    int i = 0;
+    for (const json& r : *rails) {
+      Rail rail;
+      rail.pointer = "/network/rails/" + std::to_string(i++);
+      rail.name = String(r, "name");
+      rail.interface_name = String(r, "interface");
+      rail.nad_name = String(r, "nad_name", rail.name + "-network");
+      rail.resource_name = String(r, "resource_name");
+      rail.rdma_device_hint = String(r, "rdma_device_hint");
+      rail.attachments_per_pod = static_cast<int>(Integer(r, "attachments_per_pod", 1));
+      rail.mtu_bytes = static_cast<int>(Integer(r, "mtu_bytes", 9000));
+      rail.vlan = static_cast<int>(Integer(r, "vlan", 0));
+      rail.spoof_check = Boolean(r, "spoof_check", false);
+      rail.trust = Boolean(r, "trust", true);
+      rail.cni_version = String(r, "cni_version", "1.0.0");
+      const json empty = json::object();
+      const json* ipam = Child(r, "ipam");
+      const json& i_json = ipam ? *ipam : empty;
+      rail.ipam.pointer = rail.pointer + "/ipam";
+      rail.ipam.type = String(i_json, "type", "whereabouts") == "nv-ipam" ? IpamType::kNvIpam
+                                                                         : IpamType::kWhereabouts;
+      rail.ipam.range = String(i_json, "range");
+      rail.ipam.gateway = String(i_json, "gateway");
+      rail.ipam.routes = Strings(i_json, "routes");
+      if (const json* pool = Child(i_json, "pool")) {
+        NvIpamPool p;
+        p.pointer = rail.ipam.pointer + "/pool";
+        p.name = String(*pool, "name");
+        p.namespace_name = String(*pool, "namespace", "network-operator");
+        p.subnet = String(*pool, "subnet");
+        p.per_node_block_size = static_cast<int>(Integer(*pool, "per_node_block_size", 0));
+        p.gateway = String(*pool, "gateway");
+        rail.ipam.pool = std::move(p);
+      }
+      out.rails.push_back(std::move(rail));
+    }
+  }
+  if (const json* plugin = Child(network, "sriov_device_plugin")) {
+    SriovDevicePlugin p;
+    p.pointer = "/network/sriov_device_plugin";
+    p.resource_prefix = String(*plugin, "resource_prefix", p.resource_prefix);
+    p.resource_name = String(*plugin, "resource_name");
+    p.vendor_ids = Strings(*plugin, "vendor_ids", p.vendor_ids);
+    p.device_ids = Strings(*plugin, "device_ids");
+    p.drivers = Strings(*plugin, "drivers", p.drivers);
+    p.repository = String(*plugin, "repository", p.repository);
+    p.image = String(*plugin, "image", p.image);
+    p.version = String(*plugin, "version", p.version);
+    out.sriov_device_plugin = std::move(p);
+  }
+  if (const json* ipam = Child(network, "nv_ipam")) {
+    NvIpamController c;
+    c.pointer = "/network/nv_ipam";
+    c.repository = String(*ipam, "repository", c.repository);
+    c.image = String(*ipam, "image", c.image);
+    c.version = String(*ipam, "version", c.version);
+    c.enable_webhook = Boolean(*ipam, "enable_webhook", false);
+    out.nv_ipam = std::move(c);
+  }
+}
+
+void ModelBuilder::ReadNccl(const json& nccl, NcclSettings& out) {
+  out.gid_policy = String(nccl, "gid_policy", "auto") == "index" ? GidPolicy::kIndex
+                                                                 : GidPolicy::kAuto;
+  if (const json* index = Child(nccl, "gid_index"); index && index->is_number_integer())
+    out.gid_index = index->get<int>();
+  out.ib_tc = static_cast<int>(Integer(nccl, "ib_tc", 0));
+  out.ib_sl = static_cast<int>(Integer(nccl, "ib_sl", 0));
+  out.ib_timeout = static_cast<int>(Integer(nccl, "ib_timeout", 20));
+  out.ib_retry_count = static_cast<int>(Integer(nccl, "ib_retry_count", 7));
+  out.ib_qps_per_connection = static_cast<int>(Integer(nccl, "ib_qps_per_connection", 1));
+  out.ib_split_data_on_qps = Boolean(nccl, "ib_split_data_on_qps", false);
+  out.cross_nic = static_cast<int>(Integer(nccl, "cross_nic", 2));
+  if (const json* level = Child(nccl, "gdr_level")) out.gdr_level = ScalarText(*level);
+  const std::string gpudirect = String(nccl, "gpudirect", "auto");
+  out.gpudirect = gpudirect == "dmabuf"           ? GpuDirect::kDmaBuf
+                  : gpudirect == "nvidia-peermem" ? GpuDirect::kNvidiaPeermem
+                                                  : GpuDirect::kAuto;
+  if (const json* n = Child(nccl, "socket_nthreads"); n && n->is_number_integer())
+    out.socket_nthreads = n->get<int>();
+  out.socket_ifname = String(nccl, "socket_ifname");
+  out.ib_hca = Strings(nccl, "ib_hca");
+  out.debug = String(nccl, "debug");
+  out.extra_env = StringMap(nccl, "extra_env");
+}
+
+void ModelBuilder::ReadSecurity(const json& security, Security& out) {
+  const std::string strategy = String(security, "memlock_strategy", "sys-resource-scc");
+  out.memlock_strategy = strategy == "privileged"     ? MemlockStrategy::kPrivileged
+                         : strategy == "crio-ulimits" ? MemlockStrategy::kCrioUlimits
+                                                      : MemlockStrategy::kSysResourceScc;
+  out.service_account = String(security, "service_account", out.service_account);
+  out.scc_name = String(security, "scc_name", out.scc_name);
+  if (const json* uid = Child(security, "run_as_user"); uid && uid->is_number_integer())
+    out.run_as_user = uid->get<int64_t>();
+  out.host_ipc = Boolean(security, "host_ipc", false);
+}
+
+void ModelBuilder::ReadWorkload(const json& w, Workload& out) {
+  out.name = String(w, "name");
+  out.image = String(w, "image");
+  out.replicas = static_cast<int>(Integer(w, "replicas", 1));
+  out.gpus_per_pod = static_cast<int>(Integer(w, "gpus_per_pod", 1));
+  out.command = Strings(w, "command");
+  if (const json* shm = Child(w, "shm_size")) out.shm_size = ScalarText(*shm);
+  if (auto bytes = ParseByteSize(out.shm_size)) {
+    out.shm_size_bytes = *bytes;
+  } else {
+    Error("/workload/shm_size", "model.byte-size", "'" + out.shm_size + "' is not a byte size",
+          "write an integer with an optional unit, e.g. 32Gi");
+  }
+  out.mode = String(w, "mode", "rdma") == "tcp" ? WorkloadMode::kTcp : WorkloadMode::kRdma;
+  out.on_no_rdma = String(w, "on_no_rdma", "fail") == "tcp" ? OnNoRdma::kTcp : OnNoRdma::kFail;
+  out.master_port = static_cast<int>(Integer(w, "master_port", 29500));
+  out.service_name = String(w, "service_name", out.name + "-headless");
+  if (const json* resources = Child(w, "resources")) {
+    out.resource_requests = StringMap(*resources, "requests");
+    out.resource_limits = StringMap(*resources, "limits");
+  }
+  out.env = StringMap(w, "env");
+  out.termination_grace_period_seconds =
+      static_cast<int>(Integer(w, "termination_grace_period_seconds", 30));
+}
+
+void ModelBuilder::ReadHealthCheck(const json& check, HealthCheck& out) {
+  const std::string mode = String(check, "mode", "warn");
+  out.mode = mode == "off"    ? HealthCheckMode::kOff
+             : mode == "fail" ? HealthCheckMode::kFail
+                              : HealthCheckMode::kWarn;
+  out.scope = String(check, "scope", "local") == "job" ? HealthCheckScope::kJob
+                                                       : HealthCheckScope::kLocal;
+  if (const json* bw = Child(check, "min_busbw_gbps"); bw && bw->is_number())
+    out.min_busbw_gbps = bw->get<double>();
+  for (auto [key, target] : {std::pair{"at_bytes", &out.at_bytes},
+                             std::pair{"max_bytes", &out.max_bytes}}) {
+    const json* value = Child(check, key);
+    if (!value) continue;
+    const std::string text = ScalarText(*value);
+    if (auto bytes = ParseByteSize(text)) {
+      *target = *bytes;
+    } else {
+      Error(std::string("/health_check/") + key, "model.byte-size",
+            "'" + text + "' is not a byte size", "write an integer with an optional unit, e.g. 1Gi");
+    }
+  }
+  out.transport = String(check, "transport", "any");
+}
+
+void ModelBuilder::ReadGitOps(const json& g, GitOps& out) {
+  out.argocd_namespace = String(g, "argocd_namespace", out.argocd_namespace);
+  out.project = String(g, "project", out.project);
+  out.repo_url = String(g, "repo_url");
+  out.path = String(g, "path");
+  out.revision = String(g, "revision", out.revision);
+  out.destination_server = String(g, "destination_server", out.destination_server);
+  out.automated_sync = Boolean(g, "automated_sync", false);
+}
+
+// Parses a.b.c.d/len; false when malformed.
+bool ParseCidr(const std::string& cidr, uint32_t& network, int& prefix) {
+  unsigned a, b, c, d;
+  int len;
+  char tail;
+  if (std::sscanf(cidr.c_str(), "%u.%u.%u.%u/%d%c", &a, &b, &c, &d, &len, &tail) != 5) return false;
+  if (a > 255 || b > 255 || c > 255 || d > 255 || len < 0 || len > 32) return false;
+  const uint32_t address = (a << 24) | (b << 16) | (c << 8) | d;
+  const uint32_t mask = len == 0 ? 0 : ~uint32_t{0} << (32 - len);
+  network = address & mask;
+  prefix = len;
+  return true;
+}
+
+bool CidrsOverlap(const std::string& left, const std::string& right) {
+  uint32_t a, b;
+  int la, lb;
+  if (!ParseCidr(left, a, la) || !ParseCidr(right, b, lb)) return false;
+  const int shorter = la < lb ? la : lb;
+  const uint32_t mask = shorter == 0 ? 0 : ~uint32_t{0} << (32 - shorter);
+  return (a & mask) == (b & mask);
+}
+
+void ModelBuilder::CheckCrossFields(const Profile& p) {
+  const bool openshift = p.IsOpenShift();
+  if (p.workload.gpus_per_pod > p.node_shape.gpus_per_node) {
+    Error("/workload/gpus_per_pod", "model.gpus-per-pod",
+          "gpus_per_pod (" + std::to_string(p.workload.gpus_per_pod) +
+              ") is more than node_shape.gpus_per_node (" +
+              std::to_string(p.node_shape.gpus_per_node) + "); the pods can never be scheduled",
+          "lower gpus_per_pod to at most " + std::to_string(p.node_shape.gpus_per_node));
+  }
+
+  std::map<std::string, std::string> rail_names, nad_names, resources;
+  int attachments = 0;
+  for (size_t i = 0; i < p.network.rails.size(); ++i) {
+    const Rail& rail = p.network.rails[i];
+    if (!rail_names.emplace(rail.name, rail.pointer).second) {
+      Error(rail.pointer + "/name", "model.duplicate-rail",
+            "rail name '" + rail.name + "' is also used by " + rail_names[rail.name],
+            "give every rail its own name");
+    }
+    if (!nad_names.emplace(rail.nad_name, rail.pointer).second) {
+      Error(rail.pointer + "/nad_name", "model.duplicate-nad",
+            "NetworkAttachmentDefinition '" + rail.nad_name + "' is also defined by " +
+                nad_names[rail.nad_name],
+            "give every rail its own nad_name (or rail name)");
+    }
+    if (!resources.emplace(rail.resource_name, rail.pointer).second) {
+      Error(rail.pointer + "/resource_name", "model.duplicate-resource",
+            "resource '" + rail.resource_name + "' is also requested by " +
+                resources[rail.resource_name],
+            "use one rail with attachments_per_pod > 1 for several VFs of one resource");
+    }
+    attachments += rail.attachments_per_pod;
+    if (rail.ipam.type == IpamType::kWhereabouts) {
+      if (rail.ipam.range.empty()) {
+        Error(rail.ipam.pointer, "model.ipam-range", "a whereabouts rail needs an ipam.range",
+              "add range: 10.0.103.0/24 (one subnet per rail)");
+      }
+      if (rail.ipam.pool) {
+        Error(rail.ipam.pointer + "/pool", "model.ipam-pool", "ipam.pool is for nv-ipam only",
+              "remove pool, or set type: nv-ipam");
+      }
+      for (size_t j = 0; j < i; ++j) {
+        const Rail& other = p.network.rails[j];
+        if (other.ipam.type == IpamType::kWhereabouts && !rail.ipam.range.empty() &&
+            CidrsOverlap(rail.ipam.range, other.ipam.range)) {
+          Error(rail.ipam.pointer + "/range", "model.ipam-overlap",
+                "range " + rail.ipam.range + " overlaps " + other.ipam.range + " of rail '" +
+                    other.name + "'; two rails sharing addresses made 8-node runs hang",
+                "give every rail its own subnet");
+        }
+      }
+    } else {
+      if (!rail.ipam.pool) {
+        Error(rail.ipam.pointer, "model.ipam-pool", "an nv-ipam rail needs an ipam.pool",
+              "add pool: {name: default, subnet: 192.168.0.0/16, per_node_block_size: 100}");
+      } else if (rail.ipam.pool->per_node_block_size < rail.attachments_per_pod) {
+        Error(rail.ipam.pool->pointer + "/per_node_block_size", "model.ipam-block-size",
+              "per_node_block_size " + std::to_string(rail.ipam.pool->per_node_block_size) +
+                  " is smaller than the " + std::to_string(rail.attachments_per_pod) +
+                  " addresses one pod takes",
+              "raise per_node_block_size to at least " +
+                  std::to_string(rail.attachments_per_pod));
+      }
+      if (!rail.ipam.range.empty()) {
+        Error(rail.ipam.pointer + "/range", "model.ipam-range",
+              "ipam.range is for whereabouts; nv-ipam takes its subnet from the pool",
+              "move the subnet to ipam.pool.subnet");
+      }
+    }
+  }
+  if (p.workload.mode == WorkloadMode::kRdma) {
+    if (p.network.rails.empty()) {
+      Error("/network", "model.rdma-without-rails",
+            "workload.mode is rdma but network.rails is empty",
+            "describe the rails, or set workload.mode: tcp");
+    }
+    if (attachments > p.node_shape.nics_per_node) {
+      Error("/network/rails", "model.too-many-attachments",
+            "a pod attaches " + std::to_string(attachments) + " rail interfaces but a node has " +
+                std::to_string(p.node_shape.nics_per_node) + " (node_shape.nics_per_node)",
+            "lower attachments_per_pod or raise nics_per_node");
+    }
+  }
+  if (!p.IsOpenShift()) {
+    if (!p.network.rails.empty() && !p.network.sriov_device_plugin) {
+      Error("/network", "model.sriov-device-plugin",
+            "on " + std::string(ToString(p.platform)) +
+                " the rails' resource comes from the NicClusterPolicy, but "
+                "network.sriov_device_plugin is missing",
+            "add sriov_device_plugin: {resource_name: sriov_rdma_vf, device_ids: [\"101e\"]}");
+    }
+    if (p.network.sriov_device_plugin) {
+      const std::string resource = p.network.sriov_device_plugin->ExtendedResourceName();
+      for (const Rail& rail : p.network.rails) {
+        if (rail.resource_name != resource) {
+          Error(rail.pointer + "/resource_name", "model.resource-mismatch",
+                "rail resource '" + rail.resource_name +
+                    "' is not the device plugin's resource '" + resource + "'",
+                "set resource_name: " + resource);
+        }
+      }
+    }
+    if (p.security.memlock_strategy == MemlockStrategy::kSysResourceScc) {
+      Error("/security/memlock_strategy", "model.memlock-platform",
+            "sys-resource-scc needs an OpenShift SCC; " + std::string(ToString(p.platform)) +
+                " has none",
+            "use crio-ulimits (CRI-O default_ulimits on the node pool) or privileged");
+    }
+    if (p.iommu.policy == IommuPolicy::kPassthrough) {
+      Error("/iommu/policy", "model.iommu-platform",
+            "iommu passthrough is rendered as a MachineConfig, which only OpenShift has",
+            "set the kernel arguments in the node image and use already-configured");
+    }
+  } else {
+    if (p.network.sriov_device_plugin || p.network.nv_ipam) {
+      Error(p.network.sriov_device_plugin ? "/network/sriov_device_plugin" : "/network/nv_ipam",
+            "model.openshift-network-operator",
+            "sriov_device_plugin and nv_ipam render a NicClusterPolicy, used on oke/kubernetes; "
+            "on OpenShift the SR-IOV Network Operator provides the resources",
+            "remove it, or set cluster.platform: oke");
+    }
+  }
+  (void)openshift;
+
+  // Requests the generator adds itself must not also come from the profile.
+  for (const auto* map : {&p.workload.resource_requests, &p.workload.resource_limits}) {
+    const char* which = map == &p.workload.resource_requests ? "requests" : "limits";
+    for (const auto& [name, value] : *map) {
+      if (name == "nvidia.com/gpu" || resources.count(name)) {
+        Error("/workload/resources/" + std::string(which) + "/" + Escape(name),
+              "model.generated-resource",
+              "'" + name + "' is set by hkimgen from gpus_per_pod and the rails",
+              "remove it from workload.resources");
+      }
+    }
+  }
+  for (const auto& [name, value] : p.workload.env) {
+    if (name == "MASTER_ADDR" || name == "MASTER_PORT" || name.rfind("HKIM_", 0) == 0) {
+      Error("/workload/env/" + Escape(name), "model.reserved-env",
+            "'" + name + "' is set by hkimgen (pod runtime contract)",
+            "remove it from workload.env");
+    }
+  }
+
+  if (p.nccl.gid_policy == GidPolicy::kIndex && !p.nccl.gid_index) {
+    Error("/nccl/gid_policy", "model.gid-index", "gid_policy is index but gid_index is missing",
+          "add gid_index: 3, or use gid_policy: auto");
+  }
+  if (p.nccl.gid_policy == GidPolicy::kAuto && p.nccl.gid_index) {
+    Error("/nccl/gid_index", "model.gid-index",
+          "gid_index is set but gid_policy is auto, so it would be ignored",
+          "set gid_policy: index, or remove gid_index");
+  }
+  for (const auto& [name, value] : p.nccl.extra_env) {
+    static const std::set<std::string> kTyped = {
+        "NCCL_IB_GID_INDEX", "NCCL_IB_TC",          "NCCL_IB_SL",
+        "NCCL_IB_TIMEOUT",   "NCCL_IB_RETRY_CNT",   "NCCL_IB_QPS_PER_CONNECTION",
+        "NCCL_CROSS_NIC",    "NCCL_NET_GDR_LEVEL",  "NCCL_DMABUF_ENABLE",
+        "NCCL_IB_HCA",       "NCCL_SOCKET_IFNAME",  "NCCL_SOCKET_NTHREADS",
+        "NCCL_DEBUG",        "NCCL_TOPO_FILE",      "NCCL_IB_SPLIT_DATA_ON_QPS",
+        "NCCL_IB_DISABLE"};
+    if (kTyped.count(name) || name.rfind("HKIM_", 0) == 0) {
+      Error("/nccl/extra_env/" + Escape(name), "model.extra-env-typed",
+            "'" + name + "' has its own setting (or is set by hkimgen); extra_env would hide it",
+            "use the nccl setting for it instead of extra_env");
+    }
+  }
+
+  if (p.health_check.at_bytes > p.health_check.max_bytes) {
+    Error("/health_check/at_bytes", "model.health-check-size",
+          "at_bytes is larger than max_bytes, so the threshold size is never tried",
+          "make max_bytes at least at_bytes");
+  }
+  if (p.workload.mode == WorkloadMode::kTcp && p.health_check.transport == "NET/IB") {
+    Error("/health_check/transport", "model.health-check-transport",
+          "tcp mode disables IB, so a check requiring NET/IB always fails",
+          "use transport NET/Socket or any");
+  }
+  if (p.workload.mode == WorkloadMode::kRdma && p.node_shape.topology.preset != "none" &&
+      !p.node_shape.topology.empty()) {
+    int gpus = 0;
+    for (const NumaNode& n : p.node_shape.topology.numa_nodes)
+      for (const PcieSwitch& s : n.pcie_switches) gpus += static_cast<int>(s.gpu_bus_ids.size());
+    if (gpus != p.node_shape.gpus_per_node) {
+      Error(p.node_shape.topology.pointer, "model.topology-gpus",
+            "the topology describes " + std::to_string(gpus) + " GPUs but gpus_per_node is " +
+                std::to_string(p.node_shape.gpus_per_node),
+            "pick the preset of this shape, or describe every GPU");
+    }
+  }
+}
+
+std::optional<Profile> ModelBuilder::Build() {
+  const json& root = loaded_.document;
+  const json empty = json::object();
+  auto section = [&](const char* key) -> const json& {
+    const json* value = Child(root, key);
+    return value ? *value : empty;
+  };
+  Profile profile;
+  profile.source_path = loaded_.path;
+  ReadCluster(root, profile);
+  ReadNodeShape(section("node_shape"), profile);
+  ReadNetwork(section("network"), profile);
+  ReadNccl(section("nccl"), profile.nccl);
+  ReadSecurity(section("security"), profile.security);
+  const json& iommu = section("iommu");
+  const std::string policy = String(iommu, "policy", "already-configured");
+  profile.iommu.policy = policy == "passthrough" ? IommuPolicy::kPassthrough
+                         : policy == "skip"      ? IommuPolicy::kSkip
+                                                 : IommuPolicy::kAlreadyConfigured;
+  profile.iommu.machine_config_role = String(iommu, "machine_config_role", "worker");
+  ReadWorkload(section("workload"), profile.workload);
+  profile.wrapper.image = String(section("wrapper"), "image");
+  profile.wrapper.rendezvous_port =
+      static_cast<int>(Integer(section("wrapper"), "rendezvous_port", 29650));
+  ReadHealthCheck(section("health_check"), profile.health_check);
+  ReadGitOps(section("gitops"), profile.gitops);
+  CheckCrossFields(profile);
+  if (errors_ > 0) return std::nullopt;
+  return profile;
+}
+
+}  // namespace
+
+std::optional<Profile> BuildProfile(const LoadedProfile& loaded, DiagnosticSink& sink) {
+  return ModelBuilder(loaded, sink).Build();
+}
+
+}  // namespace hkim
