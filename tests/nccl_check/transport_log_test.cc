@@ -8,7 +8,7 @@ namespace {
 // Lines in the shape NCCL 2.2x writes them (host:pid:tid [dev] NCCL INFO ...).
 constexpr const char* kRdmaLog = R"(node-a:5666:5808 [0] NCCL INFO NCCL version 2.28.9+cuda13.0
 node-a:5666:5808 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so.
-node-a:5666:5808 [0] NCCL INFO NET/IB : Using [0]mlx5_6:1/RoCE [1]mlx5_7:1/RoCE ; OOB eth0:10.0.0.1<0>
+node-a:5666:5808 [0] NCCL INFO NET/IB : Using [0]mlx5_6:1/RoCE [1]mlx5_7:1/RoCE [RO]; OOB eth0:10.0.0.1<0>
 node-a:5666:5808 [0] NCCL INFO Using network IB
 node-a:5666:5808 [0] NCCL INFO Pattern 4, crossNic 0, nChannels 2, bw 40.000000/40.000000, type NVL/PIX, sameChannels 1
 node-a:5666:5808 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read
@@ -31,7 +31,7 @@ TEST(ParseNcclLog, ReadsConnectionsDevicesAndVersion) {
   EXPECT_TRUE(report.Uses(Transport::kNetIb));
   EXPECT_FALSE(report.Uses(Transport::kNetSocket));
   EXPECT_EQ(report.network, "IB");
-  EXPECT_EQ(report.net_devices, (std::vector<std::string>{"mlx5_6:1/RoCE", "mlx5_7:1/RoCE"}));
+  EXPECT_EQ(report.ib_devices, (std::vector<std::string>{"mlx5_6:1/RoCE", "mlx5_7:1/RoCE"}));
   EXPECT_EQ(report.nccl_version, "2.28.9+cuda13.0");
   EXPECT_EQ(report.graph_link_types, (std::vector<std::string>{"NVL/PIX"}));
   EXPECT_TRUE(report.IntraNodeNvlink());
@@ -48,7 +48,7 @@ TEST(ParseNcclLog, CatchesASilentFallbackToSockets) {
   EXPECT_TRUE(report.Uses(Transport::kNetSocket));
   EXPECT_FALSE(report.Uses(Transport::kNetIb));
   EXPECT_EQ(report.network, "Socket");
-  EXPECT_EQ(report.net_devices, (std::vector<std::string>{"eth0:10.128.0.12<0>"}));
+  EXPECT_EQ(report.socket_devices, (std::vector<std::string>{"eth0:10.128.0.12<0>"}));
   EXPECT_EQ(report.Summary(), "NET/Socket/0 x2 [eth0:10.128.0.12<0>]");
 }
 
@@ -74,6 +74,23 @@ TEST(ParseNcclLog, KeepsWarningsAndIgnoresOtherLines) {
   ASSERT_EQ(report.warnings.size(), 1u);
   EXPECT_EQ(report.warnings[0], "NET/IB : Got completion from peer 10.0.0.2<5> with status=12");
   EXPECT_EQ(report.Summary(), "none seen");
+}
+
+// NCCL 2.28 on a machine without IB devices (seen on the 2x H200 machine): the IB line lists only
+// the relaxed-ordering flag, and the network devices are not shown for a P2P-only communicator.
+TEST(ParseNcclLog, ListsNoDeviceForAnEmptyIbLineAndHidesUnusedNetworks) {
+  const TransportReport report = ParseNcclLog(
+      "vm:1012:1024 [1] NCCL INFO NET/IB : No device found.\n"
+      "vm:1012:1024 [1] NCCL INFO NET/IB : Using [RO]; OOB eth0:192.0.2.2<0>\n"
+      "vm:1012:1024 [1] NCCL INFO NET/Socket : Using [0]eth0:192.0.2.2<0>\n"
+      "vm:1012:1024 [1] NCCL INFO Using network Socket\n"
+      "vm:1012:1024 [1] NCCL INFO Pattern 4, crossNic 0, nChannels 12, bw 30.000000/30.000000, "
+      "type NVL/PIX, sameChannels 1\n"
+      "vm:1012:1024 [1] NCCL INFO Channel 00/0 : 1[1] -> 0[0] via P2P/direct pointer\n");
+  EXPECT_TRUE(report.ib_devices.empty());
+  EXPECT_EQ(report.socket_devices, (std::vector<std::string>{"eth0:192.0.2.2<0>"}));
+  EXPECT_EQ(report.network, "Socket");
+  EXPECT_EQ(report.Summary(), "P2P/direct pointer x1 (NVLink)");
 }
 
 TEST(ClassifyVia, NamesEveryTransportClass) {
