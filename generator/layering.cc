@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <regex>
 #include <set>
@@ -301,7 +302,13 @@ class ChainLoader {
       }
     }
     std::optional<LoadedProfile> loaded = LoadProfile(path, sink_);
-    if (!loaded) return false;
+    if (!loaded) {
+      // Keep the text of a file that failed to parse, to print its lines under the errors.
+      std::ifstream in(path, std::ios::binary);
+      std::vector<std::string>& lines = failed_texts_[path];
+      for (std::string line; std::getline(in, line);) lines.push_back(line);
+      return false;
+    }
     std::optional<json> extends = TakeExtends(*loaded);
     bool ok = true;
     if (extends) {
@@ -335,6 +342,9 @@ class ChainLoader {
     return ok;
   }
 
+  /// Lines of the files that failed to load, by path.
+  const SourceTexts& failed_texts() const { return failed_texts_; }
+
  private:
   void Report(const SourceLocation* at, std::string rule, std::string message, std::string fix) {
     Diagnostic d;
@@ -348,6 +358,7 @@ class ChainLoader {
 
   DiagnosticSink& sink_;
   std::vector<std::string> stack_;
+  SourceTexts failed_texts_;
 };
 
 // --- --set ------------------------------------------------------------------------------
@@ -519,14 +530,19 @@ std::optional<LayeredProfile> MergeLayers(std::vector<LoadedProfile> layers,
   return out;
 }
 
-std::optional<LayeredProfile> LoadLayeredProfile(const LayerInputs& inputs,
-                                                 DiagnosticSink& sink) {
+std::optional<LayeredProfile> LoadLayeredProfile(const LayerInputs& inputs, DiagnosticSink& sink,
+                                                 SourceTexts* sources) {
   std::vector<LoadedProfile> layers;
   ChainLoader loader(sink);
   bool ok = loader.Load(inputs.profile_path, nullptr, layers);
   size_t profile_index = layers.empty() ? 0 : layers.size() - 1;
   for (const std::string& extra : inputs.extra_files) {
     ok = loader.Load(extra, nullptr, layers) && ok;
+  }
+  if (sources != nullptr) {
+    for (const auto& [path, lines] : loader.failed_texts()) (*sources)[path] = lines;
+    for (const LoadedProfile& layer : layers) (*sources)[layer.path] = layer.source_lines;
+    if (!inputs.set_values.empty()) (*sources)[kSetLayerFile] = inputs.set_values;
   }
   if (!ok) return std::nullopt;
   std::optional<LayeredProfile> layered = MergeReporting(std::move(layers), sink);

@@ -64,7 +64,9 @@ inline constexpr char kSetLayerFile[] = "--set";
 /// Loads the profile, its `extends:` chain and the extra layers, and merges them. Reports every
 /// error to `sink` at the file:line:col of the layer that holds it (missing or cyclic bases,
 /// malformed `--set` assignments, YAML errors in any layer); returns nullopt when any was found.
-std::optional<LayeredProfile> LoadLayeredProfile(const LayerInputs& inputs, DiagnosticSink& sink);
+/// `sources` (when given) receives the lines of every file read, even when loading fails.
+std::optional<LayeredProfile> LoadLayeredProfile(const LayerInputs& inputs, DiagnosticSink& sink,
+                                                 SourceTexts* sources = nullptr);
 
 /// The same, for already-loaded layers (tests, editors): merges `layers` in order, the last one
 /// being the profile. `extends:` keys in them are dropped here (resolving them is

@@ -3,7 +3,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "commands/diff_command.h"
+#include "commands/explain_command.h"
+#include "commands/init_command.h"
+#include "commands/lint_command.h"
 #include "commands/render_command.h"
+#include "commands/schema_command.h"
+#include "commands/validate_command.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"hkimgen: validated GPU cluster profiles -> GitOps bundles for NCCL over RDMA"};
@@ -11,6 +17,12 @@ int main(int argc, char** argv) {
   app.footer("Run `hkimgen render --help` for examples. Exit status: 0 ok, 1 invalid input, "
              "2 I/O or internal failure.");
   hkim::SetupRenderCommand(app);
+  hkim::SetupValidateCommand(app);
+  hkim::SetupLintCommand(app);
+  hkim::SetupExplainCommand(app);
+  hkim::SetupDiffCommand(app);
+  hkim::SetupSchemaCommand(app);
+  hkim::SetupInitCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

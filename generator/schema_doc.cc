@@ -198,6 +198,22 @@ std::string Cell(const std::string& text) {
 
 }  // namespace
 
+SchemaField DescribeSchema(const json& root, const json& sub_schema, const std::string& path) {
+  SchemaField field;
+  field.path = path;
+  const json* schema = Resolve(root, &sub_schema, nullptr);
+  if (schema == nullptr || !schema->is_object()) return field;
+  const json& own = sub_schema.is_object() ? sub_schema : *schema;
+  field.type = TypeOf(root, *schema);
+  field.default_text = own.contains("default")       ? own["default"].dump()
+                       : schema->contains("default") ? (*schema)["default"].dump()
+                                                     : "";
+  field.constraints = Constraints(*schema);
+  field.description = OneLine(
+      own.value("description", schema->value("description", schema->value("title", ""))));
+  return field;
+}
+
 std::vector<SchemaField> CollectSchemaFields(const json& schema) {
   std::vector<SchemaField> fields;
   Collector(schema).Visit(schema, "", false, {}, fields);

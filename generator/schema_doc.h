@@ -21,6 +21,11 @@ struct SchemaField {
   std::string description;  ///< the schema's description (or title), one paragraph
 };
 
+/// The row of one sub-schema (as ProfileSchema::SchemaFor returns it) of `root`, for `path`:
+/// type, default, constraints and description; `required` is left false.
+SchemaField DescribeSchema(const nlohmann::json& root, const nlohmann::json& sub_schema,
+                           const std::string& path);
+
 /// Every field the schema describes, depth first. Local `$ref`s ("#/definitions/x",
 /// "#/$defs/x") are followed (once per path, so recursive schemas terminate).
 std::vector<SchemaField> CollectSchemaFields(const nlohmann::json& schema);

@@ -1,0 +1,283 @@
+#include "commands/init_command.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace hkim {
+namespace {
+
+// What init needs to know about a shape (facts from the seeds and FACTS.md).
+struct ShapeFacts {
+  int gpus = 0;
+  int nics = 0;  // RDMA functions a pod can be given: VFs on OCI, PF ports on Barcelona
+  const char* cpu_vendor = "intel";
+  const char* vf_device_id = "101e";
+  const char* gpu_product = "";  // node label value, when known
+  const char* comment = "";
+};
+
+const std::map<std::string, ShapeFacts>& Shapes() {
+  static const std::map<std::string, ShapeFacts> shapes = {
+      {"BM.GPU.H100.8",
+       {8, 16, "intel", "101e", "",
+        "OCI bare metal, 8x H100 80GB, 16 RDMA VFs (ConnectX-7, device 101e), Intel Xeon"}},
+      {"BM.GPU.A100-v2.8",
+       {8, 16, "amd", "101a", "",
+        "OCI bare metal, 8x A100 80GB, 16 RDMA VFs (ConnectX, device 101a), AMD EPYC"}},
+      {"BM.GPU4.8",
+       {8, 16, "amd", "101a", "",
+        "OCI bare metal, 8x A100 40GB, 16 RDMA VFs (ConnectX, device 101a), AMD EPYC"}},
+      {"barcelona-h100-cx7",
+       {4, 4, "amd", "101e", "NVIDIA-H100-80GB-HBM3",
+        "4x H100 80GB HBM3, 4 ConnectX-7 400G RoCE ports (one VF each), AMD EPYC"}},
+  };
+  return shapes;
+}
+
+std::string RailName(const std::string& shape, int i) {
+  if (shape == "barcelona-h100-cx7") return "eno" + std::to_string(5 + i) + "np0";
+  return "rail" + std::to_string(i);
+}
+
+void WriteOpenShiftNetwork(std::ostringstream& y, const std::string& shape, const ShapeFacts& f) {
+  y << "network:\n"
+       "  fabric: roce-v2\n"
+       "  # One rail per NIC port: an SR-IOV resource (from your SriovNetworkNodePolicy) and the\n"
+       "  # NetworkAttachmentDefinition hkimgen renders for it in every namespace. Give every rail\n"
+       "  # its own subnet: rails sharing one range made 8-node runs hang on Barcelona.\n"
+       "  rails:\n";
+  for (int i = 0; i < f.nics; ++i) {
+    const std::string name = RailName(shape, i);
+    y << "    - name: " << name << "\n"
+      << "      interface: " << name << "          # host PF the VFs come from\n"
+      << "      resource_name: openshift.io/" << name << "rdma   # the policy's resourceName\n"
+      << "      mtu_bytes: 9000\n"
+      << "      ipam:\n"
+      << "        type: whereabouts\n"
+      << "        range: 10.0." << 103 + i << ".0/24\n";
+  }
+  y << "\n";
+}
+
+void WriteOkeNetwork(std::ostringstream& y, const ShapeFacts& f) {
+  y << "network:\n"
+       "  fabric: roce-v2\n"
+       "  # The NVIDIA Network Operator's SR-IOV device plugin advertises the VFs as one resource;\n"
+       "  # hkimgen renders the NicClusterPolicy and the nv-ipam IPPool.\n"
+       "  sriov_device_plugin:\n"
+       "    resource_prefix: nvidia.com\n"
+       "    resource_name: sriov_rdma_vf\n"
+       "    device_ids: [\""
+    << f.vf_device_id
+    << "\"]\n"
+       "  nv_ipam: {}\n"
+       "  # One NAD attached once per VF.\n"
+       "  rails:\n"
+       "    - name: rdma-sriov\n"
+       "      resource_name: nvidia.com/sriov_rdma_vf\n"
+       "      attachments_per_pod: "
+    << f.nics
+    << "\n"
+       "      mtu_bytes: 4220\n"
+       "      cni_version: 0.3.1\n"
+       "      ipam:\n"
+       "        type: nv-ipam\n"
+       "        pool:\n"
+       "          name: default\n"
+       "          namespace: network-operator\n"
+       "          subnet: 192.168.0.0/16     # room for 655 nodes of 100 addresses\n"
+       "          per_node_block_size: 100   # at least the VFs per node\n"
+       "          gateway: 192.168.0.1\n\n";
+}
+
+}  // namespace
+
+std::vector<std::string> InitShapes() {
+  std::vector<std::string> names;
+  for (const auto& [name, facts] : Shapes()) names.push_back(name);
+  return names;
+}
+
+std::optional<std::string> StarterProfile(const InitOptions& o) {
+  auto shape = Shapes().find(o.shape);
+  if (shape == Shapes().end()) return std::nullopt;
+  if (o.platform != "openshift" && o.platform != "oke" && o.platform != "kubernetes") {
+    return std::nullopt;
+  }
+  const ShapeFacts& f = shape->second;
+  const bool openshift = o.platform == "openshift";
+  std::ostringstream y;
+  y << "# yaml-language-server: $schema=../schemas/profile.schema.json\n"
+       "# (the schema path is relative to this file: `hkimgen schema > profile.schema.json` "
+       "writes a copy)\n"
+       "#\n"
+       "# Starter profile written by `hkimgen init --platform "
+    << o.platform << " --shape " << o.shape
+    << "`.\n"
+       "# Node shape: "
+    << f.comment
+    << ".\n"
+       "# Fill in the values marked CHANGE, then:\n"
+       "#   hkimgen validate THIS_FILE        (schema + every lint rule)\n"
+       "#   hkimgen render THIS_FILE -o out/"
+    << o.name
+    << "\n"
+       "# Field reference: docs/profile-reference.md (or `hkimgen explain THIS_FILE PATH`).\n"
+       "# Shared settings can move to a base profile: `extends: base/"
+    << (openshift ? "openshift" : "oke") << ".yaml`.\n\n";
+  y << "cluster:\n"
+       "  name: "
+    << o.name
+    << "\n"
+       "  platform: "
+    << o.platform << "\n\n";
+  y << "# Every namespace gets its own ServiceAccount, NADs, ConfigMaps, Service and StatefulSet.\n"
+       "namespaces:\n"
+       "  - gpu-training              # CHANGE\n\n";
+  y << "node_shape:\n"
+       "  name: "
+    << o.shape
+    << "\n"
+       "  gpus_per_node: "
+    << f.gpus
+    << "\n"
+       "  nics_per_node: "
+    << f.nics
+    << "\n"
+       "  cpu_vendor: "
+    << f.cpu_vendor << "           # picks amd_iommu=on or intel_iommu=on\n";
+  y << "  node_selector:\n";
+  if (*f.gpu_product != '\0') {
+    y << "    nvidia.com/gpu.product: " << f.gpu_product << "\n";
+  } else {
+    y << "    node.kubernetes.io/instance-type: " << o.shape << "\n";
+  }
+  y << "  tolerations:\n"
+       "    - key: nvidia.com/gpu\n"
+       "      operator: Exists\n"
+       "  topology:\n"
+       "    preset: "
+    << o.shape << "     # NCCL topology XML for this shape\n\n";
+  if (openshift) {
+    WriteOpenShiftNetwork(y, o.shape, f);
+  } else {
+    WriteOkeNetwork(y, f);
+  }
+  y << "nccl:\n"
+       "  gid_policy: auto            # hkim-wrapper finds the RoCE v2 IPv4 GID at every start\n";
+  if (openshift) {
+    y << "  cross_nic: 0                # isolated per-rail subnets: GPU n keeps to rail n\n"
+         "  gpudirect: dmabuf           # no nvidia_peermem needed\n";
+  } else {
+    y << "  cross_nic: 0\n"
+         "  gpudirect: auto\n"
+         "  socket_ifname: eth0         # bootstrap over the pod network\n";
+  }
+  y << "  debug: WARN\n\n";
+  y << "security:\n";
+  if (openshift) {
+    y << "  # Least privilege that lifts memlock: an SCC allowing IPC_LOCK + SYS_RESOURCE. Added\n"
+         "  # capabilities only take effect for UID 0.\n"
+         "  memlock_strategy: sys-resource-scc\n"
+         "  service_account: "
+      << o.name
+      << "-workload\n"
+         "  scc_name: "
+      << o.name
+      << "-rdma\n"
+         "  run_as_user: 0\n\n"
+         "iommu:\n"
+         "  # Translated IOMMU mode breaks RDMA; this renders a MachineConfig (nodes reboot).\n"
+         "  policy: passthrough\n"
+         "  machine_config_role: worker\n\n";
+  } else {
+    y << "  # CRI-O default_ulimits memlock=-1 on the GPU node pool (cloud-init) plus IPC_LOCK.\n"
+         "  memlock_strategy: crio-ulimits\n"
+         "  service_account: "
+      << o.name
+      << "-workload\n\n"
+         "iommu:\n"
+         "  policy: already-configured  # set iommu=pt in the node image\n\n";
+  }
+  y << "workload:\n"
+       "  name: nccl-job\n"
+       "  image: nvcr.io/nvidia/pytorch:24.05-py3   # CHANGE: your training image, pinned\n"
+       "  replicas: 2                 # pods = nodes (one pod per node)\n"
+       "  gpus_per_pod: "
+    << f.gpus
+    << "\n"
+       "  command: [\"sleep\", \"infinity\"]   # CHANGE: run through hkim-wrapper\n"
+       "  shm_size: 32Gi\n"
+       "  mode: rdma\n"
+       "  on_no_rdma: fail\n\n"
+       "wrapper:\n"
+       "  image: quay.io/hkim/hkim-wrapper:0.1.0\n\n"
+       "health_check:\n"
+       "  mode: warn\n"
+       "  scope: local\n\n"
+       "gitops:\n"
+       "  repo_url: https://git.example.com/platform/gpu-bundles.git   # CHANGE\n"
+       "  path: out/"
+    << o.name
+    << "\n"
+       "  revision: main\n";
+  return y.str();
+}
+
+void SetupInitCommand(CLI::App& app) {
+  auto options = std::make_shared<InitOptions>();
+  CLI::App* command =
+      app.add_subcommand("init", "Write a commented starter profile that validates");
+  command->add_option("--platform", options->platform, "Target platform")
+      ->required()
+      ->check(CLI::IsMember({"openshift", "oke", "kubernetes"}));
+  command->add_option("--shape", options->shape, "GPU node shape")
+      ->required()
+      ->check(CLI::IsMember(InitShapes()));
+  command->add_option("--name", options->name, "Cluster name (a DNS label)")
+      ->capture_default_str();
+  command->add_option("-o,--output", options->output, "Write to FILE instead of stdout");
+  command->add_flag("--force", options->force, "Overwrite FILE when it exists");
+  command->footer(R"(
+Examples:
+  hkimgen init --platform openshift --shape barcelona-h100-cx7 -o profiles/my-cluster.yaml
+  hkimgen init --platform oke --shape BM.GPU.H100.8 --name oke-prod > profiles/oke-prod.yaml)");
+  command->callback([options] {
+    int status = RunInitCommand(*options, std::cout, std::cerr);
+    if (status != 0) throw CLI::RuntimeError(status);
+  });
+}
+
+int RunInitCommand(const InitOptions& options, std::ostream& out, std::ostream& err) {
+  std::optional<std::string> text = StarterProfile(options);
+  if (!text) {
+    err << "hkimgen init: error: unknown platform '" << options.platform << "' or shape '"
+        << options.shape << "' [cli.usage]\n";
+    return 1;
+  }
+  if (options.output.empty()) {
+    out << *text;
+    return 0;
+  }
+  std::error_code ec;
+  if (!options.force && std::filesystem::exists(options.output, ec)) {
+    err << options.output << ": error: the file exists [io.exists]\n  fix: choose another -o, or "
+        << "add --force to overwrite it\n";
+    return 1;
+  }
+  std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
+  file << *text;
+  file.close();
+  if (!file) {
+    err << options.output << ": error: cannot write the profile [io.write]\n";
+    return 2;
+  }
+  err << "wrote " << options.output << "; next: hkimgen validate " << options.output << "\n";
+  return 0;
+}
+
+}  // namespace hkim

@@ -1,0 +1,36 @@
+#pragma once
+
+// `hkimgen init --platform P --shape S [--name CLUSTER] [-o FILE] [--force]`: a commented
+// starter profile for a platform and node shape that validates as written (schema, model and
+// lint clean), for the user to fill in.
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace hkim {
+
+struct InitOptions {
+  std::string platform;  ///< openshift | oke | kubernetes
+  std::string shape;     ///< a known node shape (InitShapes())
+  std::string name = "my-cluster";
+  std::string output;    ///< -o FILE; empty: stdout
+  bool force = false;    ///< overwrite FILE
+};
+
+/// The node shapes init knows (the topology presets), sorted.
+std::vector<std::string> InitShapes();
+
+/// The starter profile text, or nullopt for an unknown shape or platform.
+std::optional<std::string> StarterProfile(const InitOptions& options);
+
+/// Adds the `init` sub-command to `app`.
+void SetupInitCommand(CLI::App& app);
+
+/// Writes the starter profile to `out` or FILE. Exit status: 0 written, 1 unknown shape or
+/// FILE exists (without --force), 2 cannot write.
+int RunInitCommand(const InitOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace hkim

@@ -1,0 +1,30 @@
+#pragma once
+
+// `hkimgen validate PROFILE... [-f FILE]... [--set PATH=VALUE]... [--strict] [--output text|json]`:
+// schema, model and every lint rule; writes nothing.
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "layering.h"
+
+namespace hkim {
+
+/// Everything `validate` (and `lint`) take from the command line.
+struct ValidateOptions {
+  std::vector<std::string> profiles;
+  LayerInputs layers;        ///< -f / --set, applied to every profile; profile_path unused
+  bool strict = false;       ///< warnings fail too (exit 1)
+  std::string format = "text";
+};
+
+/// Adds the `validate` sub-command to `app`.
+void SetupValidateCommand(CLI::App& app);
+
+/// Checks every profile; the report goes to `out`. Returns the exit status: 0 valid (warnings
+/// allowed unless strict), 1 invalid, 2 I/O or internal failure.
+int RunValidateCommand(const ValidateOptions& options, std::ostream& out);
+
+}  // namespace hkim
