@@ -75,10 +75,10 @@ step negative: local scope but NET/IB required, must FAIL with exit 1
 "$bin" --scope local --max-bytes 16M --transport NET/IB
 echo "exit $? (expected 1)"
 
-step negative: job scope with P2P and SHM disabled = TCP over loopback, NET/IB required, must FAIL
+step negative: job scope with P2P and SHM disabled = TCP over loopback, 1 MiB..1 GiB, NET/IB required, must FAIL
 mkdir -p "$logs/tcp"
 NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_IB_DISABLE=1 NCCL_SOCKET_IFNAME=lo \
-  HKIM_JOB_OUT_DIR=$logs/tcp HKIM_NCCL_CHECK_MAX_BYTES=64M HKIM_NCCL_CHECK_TRANSPORT=NET/IB \
+  HKIM_JOB_OUT_DIR=$logs/tcp HKIM_NCCL_CHECK_MAX_BYTES=1G HKIM_NCCL_CHECK_TRANSPORT=NET/IB \
   bash tests/nccl_check/job_two_ranks.sh "$bin"
 echo "exit $? (expected non-zero)"
 

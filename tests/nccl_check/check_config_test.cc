@@ -110,5 +110,18 @@ TEST(IterationsFor, DependsOnlyOnTheSizeWithinBounds) {
   EXPECT_EQ(IterationsFor(std::uint64_t{8} << 30), 10);
 }
 
+TEST(PlanIterations, KeepsTheBySizeCountOnAFastLink) {
+  // 2x H200 over NVLink: 512 MiB took 1.7 ms, so 1 GiB (predicted 3.4 ms) keeps its 10 calls.
+  EXPECT_EQ(PlanIterations(std::uint64_t{1} << 30, std::uint64_t{512} << 20, 1.7e-3, 0.25), 10);
+  EXPECT_EQ(PlanIterations(std::uint64_t{1} << 20, 0, 0, 0.25), 100);
+}
+
+TEST(PlanIterations, CutsASlowLinkToTheBudgetButRunsAtLeastOnce) {
+  // TCP at ~3 GB/s: 32 MiB took 11.6 ms, so 64 MiB is predicted at 23.3 ms -> 10 calls in 0.25 s.
+  EXPECT_EQ(PlanIterations(std::uint64_t{64} << 20, std::uint64_t{32} << 20, 11.64e-3, 0.25), 10);
+  // 1 GiB predicted at 0.37 s: one call.
+  EXPECT_EQ(PlanIterations(std::uint64_t{1} << 30, std::uint64_t{512} << 20, 0.186, 0.25), 1);
+}
+
 }  // namespace
 }  // namespace hkim::nccl_check

@@ -67,6 +67,9 @@ AllReduceRunner::AllReduceRunner(const RunnerSetup& setup) : setup_(setup) {
     CheckCuda(cudaMalloc(&d.send, setup.max_bytes), "cudaMalloc", i);
     CheckCuda(cudaMalloc(&d.recv, setup.max_bytes), "cudaMalloc", i);
     CheckCuda(cudaMalloc(&d.counters, 2 * sizeof(unsigned long long)), "cudaMalloc", i);
+    float* agree = nullptr;
+    CheckCuda(cudaMalloc(&agree, sizeof(float)), "cudaMalloc", i);
+    agree_buffers_.push_back(agree);
     CheckCuda(LaunchFill(d.send, max_count, setup.first_rank + i, d.stream), "fill kernel", i);
   }
 
@@ -93,6 +96,10 @@ AllReduceRunner::AllReduceRunner(const RunnerSetup& setup) : setup_(setup) {
 AllReduceRunner::~AllReduceRunner() {
   for (ncclComm_t comm : comms_) {
     if (comm != nullptr) ncclCommDestroy(comm);
+  }
+  for (std::size_t i = 0; i < agree_buffers_.size(); ++i) {
+    cudaSetDevice(static_cast<int>(i));
+    cudaFree(agree_buffers_[i]);
   }
   for (Device& d : devices_) {
     cudaSetDevice(d.index);
@@ -192,6 +199,28 @@ SizeResult AllReduceRunner::Run(std::uint64_t bytes, int iterations, int warmup)
   if (result.wrong_elements == 0) result.first_wrong_index = 0;
   SetTimes(result, slowest_ms / 1e3, setup_.world);
   return result;
+}
+
+double AllReduceRunner::AgreeMax(double value) {
+  const float local = static_cast<float>(value);
+  for (Device& d : devices_) {
+    CheckCuda(cudaSetDevice(d.index), "cudaSetDevice", d.index);
+    CheckCuda(cudaMemcpyAsync(agree_buffers_[static_cast<std::size_t>(d.index)], &local,
+                              sizeof local, cudaMemcpyHostToDevice, d.stream),
+              "cudaMemcpyAsync", d.index);
+  }
+  CheckNccl(ncclGroupStart(), "ncclGroupStart");
+  for (std::size_t i = 0; i < devices_.size(); ++i) {
+    CheckNccl(ncclAllReduce(agree_buffers_[i], agree_buffers_[i], 1, ncclFloat, ncclMax, comms_[i],
+                            devices_[i].stream),
+              "ncclAllReduce (agree)");
+  }
+  CheckNccl(ncclGroupEnd(), "ncclGroupEnd (agree)");
+  WaitAll();
+  float agreed = 0;
+  CheckCuda(cudaMemcpy(&agreed, agree_buffers_[0], sizeof agreed, cudaMemcpyDeviceToHost),
+            "cudaMemcpy", 0);
+  return agreed;
 }
 
 std::string NcclVersionString() {

@@ -48,6 +48,10 @@ class AllReduceRunner {
   /// measurement (time = slowest local GPU). Throws GpuError.
   SizeResult Run(std::uint64_t bytes, int iterations, int warmup);
 
+  /// The largest `value` over every rank of the world (a one-float all-reduce), so that all ranks
+  /// take the same decisions from their own measurements. Throws GpuError.
+  double AgreeMax(double value);
+
  private:
   struct Device;
   void LaunchAllReduce(std::size_t count);
@@ -56,6 +60,7 @@ class AllReduceRunner {
   RunnerSetup setup_;
   std::vector<Device> devices_;
   std::vector<ncclComm_t> comms_;
+  std::vector<float*> agree_buffers_;  // one float per local GPU for AgreeMax
 };
 
 /// NCCL's runtime version as "2.28.9".

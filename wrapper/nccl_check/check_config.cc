@@ -74,6 +74,17 @@ int IterationsFor(std::uint64_t bytes) {
   return static_cast<int>(std::clamp<std::uint64_t>(by_size, 10, 100));
 }
 
+int PlanIterations(std::uint64_t bytes, std::uint64_t previous_bytes,
+                   double previous_seconds_per_call, double budget_s) {
+  const int by_size = IterationsFor(bytes);
+  if (previous_bytes == 0 || previous_seconds_per_call <= 0 || budget_s <= 0) return by_size;
+  const double predicted = previous_seconds_per_call * static_cast<double>(bytes) /
+                           static_cast<double>(previous_bytes);
+  const double fitting = std::floor(budget_s / predicted);
+  if (fitting >= by_size) return by_size;
+  return std::max(1, static_cast<int>(fitting));
+}
+
 void ReadEnvironment(const EnvLookup& env, CheckConfig& config, std::vector<ConfigError>& errors) {
   if (auto v = env("HKIM_NCCL_CHECK")) {
     if (*v == "off") config.policy = Policy::kOff;

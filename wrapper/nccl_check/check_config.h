@@ -43,7 +43,8 @@ struct CheckConfig {
   double rendezvous_timeout_s = 300;         ///< how long rank 0 / peers wait for each other
   // Measurement.
   int gpus = 0;                              ///< local GPUs to use; 0 = all visible
-  int iterations = 0;                        ///< timed calls per size; 0 = by size (IterationsFor)
+  int iterations = 0;                        ///< timed calls per size; 0 = planned (PlanIterations)
+  double size_budget_s = 0.25;               ///< planned timed calls of one size stay within this
   int warmup_iterations = 2;                 ///< untimed calls per size
   std::string nccl_log_path;                 ///< keep NCCL's debug log here; empty = temp, removed
 };
@@ -77,6 +78,15 @@ std::string PodSet(const std::string& pod_name);
 /// Timed iterations for a message size: 4 GiB worth of traffic, at least 10, at most 100.
 /// Depends on the size only, so every rank of a job runs the same number of collectives.
 int IterationsFor(std::uint64_t bytes);
+
+/// Timed iterations for `bytes` on a link whose previous size (`previous_bytes`) took
+/// `previous_seconds_per_call` (the slowest rank's, agreed by all ranks): IterationsFor(bytes),
+/// cut so that the predicted time (per-call time scaled by the size ratio) stays within
+/// `budget_s`, and at least 1. Without a previous measurement (previous_bytes == 0),
+/// IterationsFor(bytes). Keeps a slow link (a TCP fallback) from stretching the check to minutes,
+/// while every rank, given the same agreed time, plans the same number of collectives.
+int PlanIterations(std::uint64_t bytes, std::uint64_t previous_bytes,
+                   double previous_seconds_per_call, double budget_s);
 
 /// "HKIM_NCCL_CHECK_MAX_BYTES='12Q' is not a byte count\nfix: ..." (one error per line pair).
 std::string FormatConfigError(const ConfigError& error);

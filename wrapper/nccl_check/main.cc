@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
   app.add_option("--gpus", config.gpus, "local GPUs to use (default: all visible)");
   app.add_option("--iters", config.iterations, "timed calls per size (default: by size)");
   app.add_option("--warmup", config.warmup_iterations, "untimed calls per size");
+  app.add_option("--size-budget-s", config.size_budget_s,
+                 "planned timed calls of one size stay within this many seconds");
   app.add_option("--rendezvous-timeout-s", config.rendezvous_timeout_s,
                  "how long pods wait for each other");
   app.add_option("--json", json_path, "write the JSON record to this file ('-' = stdout)");

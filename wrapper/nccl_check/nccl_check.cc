@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -134,9 +135,20 @@ int RunCheck(const CheckConfig& config, const std::string& json_path) {
     }
     AllReduceRunner runner(setup);
     report.init_seconds = Since(init_start);
+    std::uint64_t previous_bytes = 0;
+    double previous_seconds = 0;
     for (const std::uint64_t bytes : sizes) {
-      const int iterations = config.iterations > 0 ? config.iterations : IterationsFor(bytes);
-      report.results.push_back(runner.Run(bytes, iterations, config.warmup_iterations));
+      const int iterations =
+          config.iterations > 0
+              ? config.iterations
+              : PlanIterations(bytes, previous_bytes, previous_seconds, config.size_budget_s);
+      const SizeResult result =
+          runner.Run(bytes, iterations, std::min(config.warmup_iterations, iterations));
+      report.results.push_back(result);
+      if (config.iterations == 0) {
+        previous_bytes = bytes;
+        previous_seconds = runner.AgreeMax(result.time_us * 1e-6);
+      }
     }
   } catch (const GpuError& error) {
     return Error(error.what(),
