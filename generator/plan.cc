@@ -18,6 +18,7 @@ namespace hkim {
 namespace {
 
 using nlohmann::json;
+using nlohmann::ordered_json;
 
 // Sync waves, in dependency order: node configuration and operator policies first, then
 // cluster-scoped security and address pools, then per-namespace identities and networks, then
@@ -91,7 +92,7 @@ class Planner {
   void PlanOpenShiftCluster();
   void PlanOkeCluster();
   void PlanNamespace(const std::string& ns);
-  json NadConfig(const Rail& rail) const;
+  ordered_json NadConfig(const Rail& rail) const;
   json NcclEnv() const;
   json StatefulSetContext(const std::string& ns) const;
 
@@ -144,18 +145,18 @@ void Planner::PlanOkeCluster() {
   PlannedObject& policy = Add("oke/nicclusterpolicy.yaml.mustache", "mellanox.com/v1alpha1",
                               "NicClusterPolicy", "nic-cluster-policy", "",
                               kWaveNodeAndOperators, true);
-  json selectors = {{"vendors", plugin.vendor_ids},
-                    {"devices", plugin.device_ids},
-                    {"drivers", plugin.drivers},
-                    {"isRdma", true}};
-  json resource = {{"resourcePrefix", plugin.resource_prefix},
-                   {"resourceName", plugin.resource_name},
-                   {"selectors", selectors}};
+  ordered_json selectors = {{"vendors", plugin.vendor_ids},
+                            {"devices", plugin.device_ids},
+                            {"drivers", plugin.drivers},
+                            {"isRdma", true}};
+  ordered_json resource = {{"resourcePrefix", plugin.resource_prefix},
+                           {"resourceName", plugin.resource_name},
+                           {"selectors", selectors}};
   policy.context["sriov_device_plugin"] = {
       {"repository", plugin.repository},
       {"image", plugin.image},
       {"version", plugin.version},
-      {"config", json{{"resourceList", json::array({resource})}}.dump(2)}};
+      {"config", ordered_json{{"resourceList", ordered_json::array({resource})}}.dump(2) + "\n"}};
   const NvIpamController ipam = p_.network.nv_ipam.value_or(NvIpamController{});
   bool uses_nv_ipam = false;
   for (const Rail& rail : p_.network.rails) uses_nv_ipam |= rail.ipam.type == IpamType::kNvIpam;
@@ -186,15 +187,16 @@ void Planner::PlanOkeCluster() {
   }
 }
 
-// The CNI configuration of a rail's NAD (a JSON document stored as a string in the NAD).
-json Planner::NadConfig(const Rail& rail) const {
-  json ipam;
+// The CNI configuration of a rail's NAD (a JSON document stored as a string in the NAD); keys in
+// the order CNI documentation and the Barcelona NADs use.
+ordered_json Planner::NadConfig(const Rail& rail) const {
+  ordered_json ipam;
   if (rail.ipam.type == IpamType::kWhereabouts) {
     ipam = {{"type", "whereabouts"}, {"range", rail.ipam.range}};
     if (!rail.ipam.gateway.empty()) ipam["gateway"] = rail.ipam.gateway;
     if (!rail.ipam.routes.empty()) {
-      json routes = json::array();
-      for (const std::string& dst : rail.ipam.routes) routes.push_back(json{{"dst", dst}});
+      ordered_json routes = ordered_json::array();
+      for (const std::string& dst : rail.ipam.routes) routes.push_back(ordered_json{{"dst", dst}});
       ipam["routes"] = routes;
     }
   } else {
@@ -202,7 +204,7 @@ json Planner::NadConfig(const Rail& rail) const {
   }
   if (p_.IsOpenShift()) {
     // Same shape as the NADs that worked on Barcelona (k8s/network-attachments/base).
-    json config = json::object();
+    ordered_json config = ordered_json::object();
     config["cniVersion"] = rail.cni_version;
     config["name"] = rail.nad_name;
     config["type"] = "sriov";
@@ -217,10 +219,10 @@ json Planner::NadConfig(const Rail& rail) const {
     return config;
   }
   // OKE: sriov + tuning (ARP sysctls, MTU) + rdma + sbr, as oci-hpc-oke's oci-rdma-sriov.
-  json sriov = {{"type", "sriov"}, {"name", "sriov-network"},
+  ordered_json sriov = {{"type", "sriov"}, {"name", "sriov-network"},
                 {"spoofchk", rail.spoof_check ? "on" : "off"}, {"ipam", ipam}};
   if (rail.vlan) sriov["vlan"] = rail.vlan;
-  json tuning = {{"type", "tuning"},
+  ordered_json tuning = {{"type", "tuning"},
                  {"sysctl",
                   {{"net.ipv4.conf.all.arp_announce", "2"},
                    {"net.ipv4.conf.all.arp_filter", "1"},
@@ -228,10 +230,11 @@ json Planner::NadConfig(const Rail& rail) const {
                    {"net.ipv4.conf.all.rp_filter", "0"},
                    {"net.ipv4.conf.all.accept_local", "1"}}},
                  {"mtu", rail.mtu_bytes}};
-  json config = json::object();
+  ordered_json config = ordered_json::object();
   config["cniVersion"] = rail.cni_version;
   config["name"] = rail.nad_name;
-  config["plugins"] = json::array({sriov, tuning, json{{"type", "rdma"}}, json{{"type", "sbr"}}});
+  config["plugins"] = ordered_json::array(
+      {sriov, tuning, ordered_json{{"type", "rdma"}}, ordered_json{{"type", "sbr"}}});
   return config;
 }
 

@@ -1,0 +1,266 @@
+// Plan stage: which objects each platform gets, their waves, names, order and contexts.
+#include "plan.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "load.h"
+#include "validate.h"
+
+namespace hkim {
+namespace {
+
+std::string ReadProfile(const std::string& name) {
+  std::ifstream in(std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" / (name + ".yaml"));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Profile BuildFrom(const std::string& text) {
+  DiagnosticSink sink;
+  auto loaded = LoadProfileFromText("p.yaml", text, sink);
+  EXPECT_TRUE(loaded);
+  const ProfileSchema* schema = ProfileSchema::Embedded(sink);
+  EXPECT_TRUE(schema && ValidateProfile(*loaded, *schema, sink));
+  auto profile = BuildProfile(*loaded, sink);
+  for (const Diagnostic& d : sink.diagnostics()) ADD_FAILURE() << d.rule << ": " << d.message;
+  return profile.value_or(Profile{});
+}
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+std::vector<std::string> Files(const BundlePlan& plan) {
+  std::vector<std::string> out;
+  for (const PlannedObject& o : plan.objects) out.push_back(o.file_name);
+  return out;
+}
+
+const PlannedObject* Find(const BundlePlan& plan, const std::string& kind,
+                          const std::string& name) {
+  for (const PlannedObject& o : plan.objects)
+    if (o.kind == kind && o.name == name) return &o;
+  return nullptr;
+}
+
+std::map<std::string, std::string> Env(const PlannedObject& configmap) {
+  std::map<std::string, std::string> env;
+  for (const auto& item : configmap.context["data"]) env[item["key"]] = item["value"];
+  return env;
+}
+
+TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
+  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
+  EXPECT_EQ(plan.bundle_name, "barcelona");
+  EXPECT_EQ(Files(plan), (std::vector<std::string>{
+                             "00-machineconfig-99-worker-iommu-passthrough.yaml",
+                             "10-securitycontextconstraints-nccl-rdma-scc.yaml",
+                             "20-networkattachmentdefinition-nccl-test-eno5np0-network.yaml",
+                             "20-networkattachmentdefinition-nccl-test-eno6np0-network.yaml",
+                             "20-networkattachmentdefinition-nccl-test-eno7np0-network.yaml",
+                             "20-networkattachmentdefinition-nccl-test-eno8np0-network.yaml",
+                             "20-role-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
+                             "20-rolebinding-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
+                             "20-serviceaccount-nccl-test-h-kim-sa.yaml",
+                             "30-configmap-nccl-test-h-kim-nccl-env.yaml",
+                             "30-configmap-nccl-test-h-kim-nccl-topology.yaml",
+                             "40-service-nccl-test-h-kim-headless.yaml",
+                             "50-statefulset-nccl-test-h-kim.yaml"}));
+  int last_wave = -1;
+  for (const PlannedObject& o : plan.objects) {
+    EXPECT_GE(o.sync_wave, last_wave) << o.file_name;
+    last_wave = o.sync_wave;
+    EXPECT_EQ(o.context["metadata"]["sync_wave"], std::to_string(o.sync_wave));
+  }
+  EXPECT_EQ(plan.objects.front().kind, "MachineConfig");
+  EXPECT_EQ(plan.objects.back().kind, "StatefulSet");
+  const PlannedObject* mc = Find(plan, "MachineConfig", "99-worker-iommu-passthrough");
+  ASSERT_NE(mc, nullptr);
+  EXPECT_EQ(mc->context["kernel_arguments"][0]["value"], "amd_iommu=on");
+  EXPECT_EQ(mc->context["kernel_arguments"][1]["value"], "iommu=pt");
+  EXPECT_TRUE(mc->namespace_name.empty());
+}
+
+TEST(Plan, KustomizationListsObjectsButNotTheApplication) {
+  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
+  ASSERT_EQ(plan.kustomization.context["resources"].size(), plan.objects.size());
+  for (size_t i = 0; i < plan.objects.size(); ++i)
+    EXPECT_EQ(plan.kustomization.context["resources"][i]["file"], plan.objects[i].file_name);
+  EXPECT_EQ(plan.application.file_name, "application.yaml");
+  EXPECT_EQ(plan.application.context["repo_url"], "https://github.com/hkim/hkimgen-bundles.git");
+  EXPECT_EQ(plan.application.context["path"], "out/oke-h100");
+  EXPECT_EQ(plan.application.context["revision"], "main");
+  EXPECT_EQ(plan.application.namespace_name, "argocd");
+}
+
+TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
+  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
+  std::set<std::string> kinds;
+  for (const PlannedObject& o : plan.objects) kinds.insert(o.kind);
+  EXPECT_EQ(kinds, (std::set<std::string>{"ConfigMap", "IPPool", "Namespace",
+                                          "NetworkAttachmentDefinition", "NicClusterPolicy",
+                                          "Service", "ServiceAccount", "StatefulSet"}));
+  const PlannedObject* ns = Find(plan, "Namespace", "gpu-training");
+  ASSERT_NE(ns, nullptr);
+  EXPECT_EQ(ns->context["pod_security_level"], "privileged");
+  const PlannedObject* policy = Find(plan, "NicClusterPolicy", "nic-cluster-policy");
+  ASSERT_NE(policy, nullptr);
+  EXPECT_EQ(policy->sync_wave, 0);
+  EXPECT_TRUE(policy->context["metadata"]["skip_dry_run"].get<bool>());
+  const auto config = nlohmann::json::parse(
+      policy->context["sriov_device_plugin"]["config"].get<std::string>());
+  EXPECT_EQ(config["resourceList"][0]["resourceName"], "sriov_rdma_vf");
+  EXPECT_EQ(config["resourceList"][0]["resourcePrefix"], "nvidia.com");
+  EXPECT_EQ(config["resourceList"][0]["selectors"]["devices"], nlohmann::json({"101e"}));
+  EXPECT_EQ(config["resourceList"][0]["selectors"]["isRdma"], true);
+  const PlannedObject* pool = Find(plan, "IPPool", "default");
+  ASSERT_NE(pool, nullptr);
+  EXPECT_EQ(pool->namespace_name, "network-operator");
+  EXPECT_EQ(pool->context["per_node_block_size"], 100);
+  EXPECT_TRUE(pool->context["metadata"]["skip_dry_run"].get<bool>());
+}
+
+TEST(Plan, OkeStatefulSetAsksForSixteenVfsAndListsTheNadSixteenTimes) {
+  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-a100")));
+  const PlannedObject* sts = Find(plan, "StatefulSet", "nccl-allreduce");
+  ASSERT_NE(sts, nullptr);
+  std::string expected;
+  for (int i = 0; i < 16; ++i) expected += (i ? "," : "") + std::string("oci-rdma-sriov");
+  EXPECT_EQ(sts->context["networks"], expected);
+  bool found = false;
+  for (const auto& r : sts->context["limits"]) {
+    if (r["name"] == "nvidia.com/sriov_rdma_vf") {
+      EXPECT_EQ(r["value"], "16");
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+  // crio-ulimits: IPC_LOCK only, not privileged.
+  EXPECT_FALSE(sts->context["privileged"].get<bool>());
+  EXPECT_EQ(sts->context["capabilities"], nlohmann::json::array({{{"value", "IPC_LOCK"}}}));
+}
+
+TEST(Plan, StatefulSetFollowsThePodRuntimeContract) {
+  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
+  const PlannedObject* sts = Find(plan, "StatefulSet", "h-kim");
+  ASSERT_NE(sts, nullptr);
+  const auto& c = sts->context;
+  EXPECT_EQ(c["wrapper_install_command"],
+            nlohmann::json::parse(R"([{"value":"/hkim/bin/hkim-wrapper"},{"value":"--install-to"},
+                                      {"value":"/opt/hkim/bin"}])"));
+  EXPECT_EQ(c["command"][0]["value"], "/opt/hkim/bin/hkim-wrapper");
+  EXPECT_EQ(c["command"][1]["value"], "--");
+  EXPECT_EQ(c["command"][2]["value"], "sleep");
+  EXPECT_EQ(c["env"][0], nlohmann::json({{"name", "MASTER_ADDR"},
+                                         {"value", "h-kim-0.h-kim-headless.nccl-test.svc.cluster.local"}}));
+  EXPECT_EQ(c["env"][2], nlohmann::json({{"name", "HKIM_REPLICAS"}, {"value", "2"}}));
+  EXPECT_EQ(c["networks"], "eno5np0-network,eno6np0-network,eno7np0-network,eno8np0-network");
+  EXPECT_EQ(c["capabilities"], nlohmann::json::parse(R"([{"value":"IPC_LOCK"},{"value":"SYS_RESOURCE"}])"));
+  EXPECT_EQ(c["shm_size"], "32Gi");
+  EXPECT_EQ(c["replicas"], 2);
+}
+
+TEST(Plan, RdmaEnvLeavesDetectedVariablesToTheWrapper) {
+  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
+  const auto env = Env(*Find(plan, "ConfigMap", "h-kim-nccl-env"));
+  EXPECT_EQ(env.count("NCCL_IB_HCA"), 0u);
+  EXPECT_EQ(env.count("NCCL_IB_GID_INDEX"), 0u);
+  EXPECT_EQ(env.count("NCCL_SOCKET_IFNAME"), 0u);
+  EXPECT_EQ(env.count("NCCL_IB_DISABLE"), 0u);
+  EXPECT_EQ(env.at("HKIM_ON_NO_RDMA"), "fail");
+  EXPECT_EQ(env.at("HKIM_NCCL_CHECK"), "warn");
+  EXPECT_EQ(env.at("HKIM_NCCL_CHECK_AT_BYTES"), "1073741824");
+  EXPECT_EQ(env.at("NCCL_TOPO_FILE"), "/etc/hkim/topology/topo.xml");
+}
+
+TEST(Plan, PinnedSettingsAreWrittenWithExactMatch) {
+  std::string text = ReadProfile("barcelona-h100-cx7");
+  text = Replace(text, "  gid_policy: auto\n",
+                 "  gid_policy: index\n  gid_index: 3\n  ib_hca: [mlx5_6, mlx5_7]\n");
+  const auto env = Env(*Find(PlanBundle(BuildFrom(text)), "ConfigMap", "h-kim-nccl-env"));
+  EXPECT_EQ(env.at("NCCL_IB_GID_INDEX"), "3");
+  EXPECT_EQ(env.at("NCCL_IB_HCA"), "=mlx5_6,mlx5_7");
+}
+
+TEST(Plan, TcpModeDropsRailsAndSccAndUsesEth0) {
+  std::string text = Replace(ReadProfile("barcelona-h100-cx7"), "  mode: rdma", "  mode: tcp");
+  const BundlePlan plan = PlanBundle(BuildFrom(text));
+  for (const PlannedObject& o : plan.objects) {
+    EXPECT_NE(o.kind, "NetworkAttachmentDefinition");
+    EXPECT_NE(o.kind, "SecurityContextConstraints");
+    EXPECT_NE(o.kind, "Role");
+  }
+  const PlannedObject* sts = Find(plan, "StatefulSet", "h-kim");
+  ASSERT_NE(sts, nullptr);
+  EXPECT_FALSE(sts->context["has_networks"].get<bool>());
+  EXPECT_FALSE(sts->context["has_capabilities"].get<bool>());
+  for (const auto& r : sts->context["requests"])
+    EXPECT_EQ(std::string(r["name"]).find("rdma"), std::string::npos) << r["name"];
+  const auto env = Env(*Find(plan, "ConfigMap", "h-kim-nccl-env"));
+  EXPECT_EQ(env.at("NCCL_IB_DISABLE"), "1");
+  EXPECT_EQ(env.at("NCCL_SOCKET_IFNAME"), "eth0");
+  EXPECT_EQ(env.at("HKIM_MODE"), "tcp");
+  EXPECT_EQ(env.count("NCCL_IB_TC"), 0u);
+  EXPECT_EQ(env.count("HKIM_ON_NO_RDMA"), 0u);
+}
+
+TEST(Plan, EveryNamespaceGetsItsOwnAccessNetworksAndWorkload) {
+  std::string text = Replace(ReadProfile("barcelona-h100-cx7"), "  - nccl-test\n",
+                             "  - nccl-test\n  - b-efficient-memory-offloading-765cab\n");
+  const BundlePlan plan = PlanBundle(BuildFrom(text));
+  std::map<std::string, int> per_namespace;
+  for (const PlannedObject& o : plan.objects)
+    if (!o.namespace_name.empty()) ++per_namespace[o.namespace_name];
+  ASSERT_EQ(per_namespace.size(), 2u);
+  EXPECT_EQ(per_namespace["nccl-test"], 11);  // SA, Role, RoleBinding, 4 NADs, 2 CMs, Svc, STS
+  EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 11);
+  int sccs = 0;
+  for (const PlannedObject& o : plan.objects) sccs += o.kind == "SecurityContextConstraints";
+  EXPECT_EQ(sccs, 1);  // cluster-scoped, granted per namespace through RBAC
+  std::set<std::string> files;
+  for (const PlannedObject& o : plan.objects) EXPECT_TRUE(files.insert(o.file_name).second);
+}
+
+TEST(Plan, PrivilegedStrategyGrantsTheBuiltInSccInsteadOfMakingOne) {
+  std::string text = Replace(ReadProfile("barcelona-h100-cx7"), "memlock_strategy: sys-resource-scc",
+                             "memlock_strategy: privileged");
+  const BundlePlan plan = PlanBundle(BuildFrom(text));
+  for (const PlannedObject& o : plan.objects) EXPECT_NE(o.kind, "SecurityContextConstraints");
+  const PlannedObject* role = Find(plan, "Role", "h-kim-sa-use-scc-privileged");
+  ASSERT_NE(role, nullptr);
+  EXPECT_EQ(role->context["scc"], "privileged");
+  EXPECT_TRUE(Find(plan, "StatefulSet", "h-kim")->context["privileged"].get<bool>());
+}
+
+TEST(Plan, CrioUlimitsOnOpenShiftAddsTheMemlockMachineConfig) {
+  std::string text = Replace(ReadProfile("barcelona-h100-cx7"), "memlock_strategy: sys-resource-scc",
+                             "memlock_strategy: crio-ulimits");
+  const BundlePlan plan = PlanBundle(BuildFrom(text));
+  EXPECT_NE(Find(plan, "MachineConfig", "99-worker-crio-memlock"), nullptr);
+  const PlannedObject* scc = Find(plan, "SecurityContextConstraints", "nccl-rdma-scc");
+  ASSERT_NE(scc, nullptr);
+  EXPECT_EQ(scc->context["allowed_capabilities"],
+            nlohmann::json::array({{{"value", "IPC_LOCK"}}}));
+}
+
+TEST(Plan, IsAPureFunctionOfTheProfile) {
+  const Profile profile = BuildFrom(ReadProfile("oke-h100"));
+  const BundlePlan a = PlanBundle(profile), b = PlanBundle(profile);
+  ASSERT_EQ(a.objects.size(), b.objects.size());
+  for (size_t i = 0; i < a.objects.size(); ++i) {
+    EXPECT_EQ(a.objects[i].file_name, b.objects[i].file_name);
+    EXPECT_EQ(a.objects[i].context.dump(), b.objects[i].context.dump());
+  }
+}
+
+}  // namespace
+}  // namespace hkim
