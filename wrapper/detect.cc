@@ -38,7 +38,7 @@ Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
                                     ""});
       return;
     }
-    candidate.probe = sysfs.ProbeDevice(candidate.name, &detection.findings);
+    candidate.probe = sysfs.ProbeDevice(candidate.name, &detection.findings, candidate.pci_address);
     by_name.emplace(candidate.name, std::move(candidate));
   };
 
@@ -83,12 +83,22 @@ Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
                      name + " in sysfs",
                  ""});
           }
+        } else if (std::string by_uverbs = sysfs.DeviceOfUverbs(allocated.uverbs); !by_uverbs.empty()) {
+          name = by_uverbs;
+          source = "sysfs infiniband_verbs/" + allocated.uverbs;
+          if (allocated.rdma_dev.empty()) {
+            detection.findings.push_back(
+                {Severity::kNote, "env " + allocated.resource_var, "detect.name-from-sysfs",
+                 allocated.pci_address + " has no rdma_dev in _INFO (older device plugin); found " +
+                     name + " in sysfs",
+                 ""});
+          }
         }
       }
       if (name.empty()) {
         detection.unresolved_pci.push_back(allocated.pci_address);
         detection.findings.push_back(
-            {Severity::kError, "env " + allocated.resource_var, "detect.no-rdma-device",
+            {Severity::kWarning, "env " + allocated.resource_var, "detect.no-rdma-device",
              "allocated " + allocated.pci_address + " has no RDMA device in " + sysfs.root(),
              "request an RDMA-enabled resource (SriovNetworkNodePolicy isRdma: true) and check that "
              "the rdma CNI moved the device into the pod"});

@@ -80,6 +80,7 @@ std::string Position(const std::string& text, size_t byte) {
 
 struct InfoEntry {
   std::string rdma_dev;  // empty when absent
+  std::string uverbs;    // "uverbs6", empty when absent
 };
 
 // Parses one _INFO value into address -> entry. Returns false (with a finding) when the value
@@ -134,6 +135,12 @@ bool ParseInfo(const std::string& name, const std::string& value,
     if (providers.is_object()) {
       auto rdma = providers.find("rdma");
       if (rdma != providers.end() && rdma->is_object()) {
+        auto uverbs = rdma->find("uverbs");
+        if (uverbs != rdma->end() && uverbs->is_string()) {
+          const std::string path = uverbs->get<std::string>();
+          const std::string node = path.substr(path.rfind('/') + 1);
+          if (node.rfind("uverbs", 0) == 0 && IsSafeDeviceName(node)) entry.uverbs = node;
+        }
         auto dev = rdma->find("rdma_dev");
         if (dev != rdma->end()) {
           if (dev->is_string() && IsSafeDeviceName(dev->get<std::string>())) {
@@ -206,13 +213,13 @@ EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
   }
 
   std::set<std::string> seen;
-  auto add = [&](const std::string& address, const std::string& var, const std::string& dev) {
+  auto add = [&](const std::string& address, const std::string& var, const InfoEntry& info_entry) {
     if (!seen.insert(address).second) {
       scan.findings.push_back({Severity::kWarning, "env " + var, "env.duplicate-address",
                                address + " is listed more than once; using it once", ""});
       return;
     }
-    scan.devices.push_back({address, var, dev});
+    scan.devices.push_back({address, var, info_entry.rdma_dev, info_entry.uverbs});
   };
 
   std::set<std::string> stems;
@@ -234,7 +241,7 @@ EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
                                  "env.info-without-list",
                                  "no " + stem + " list variable; using the addresses of the _INFO JSON",
                                  ""});
-        for (const auto& [address, entry] : info) add(address, stem, entry.rdma_dev);
+        for (const auto& [address, entry] : info) add(address, stem, entry);
       }
       continue;
     }
@@ -258,13 +265,12 @@ EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
       }
       listed.insert(address);
       auto entry = info.find(address);
-      std::string dev = entry == info.end() ? "" : entry->second.rdma_dev;
       if (have_info && entry == info.end()) {
         scan.findings.push_back({Severity::kNote, "env " + stem + std::string(kInfoSuffix),
                                  "env.info-missing-address",
                                  "no entry for " + address + "; its RDMA device comes from sysfs", ""});
       }
-      add(address, stem, dev);
+      add(address, stem, entry == info.end() ? InfoEntry{} : entry->second);
     }
     for (const auto& [address, entry] : info) {
       if (!listed.count(address)) {

@@ -13,6 +13,7 @@ struct AllocatedDevice {
   std::string pci_address;   ///< normalised to lower case, e.g. "0000:1a:00.2"
   std::string resource_var;  ///< the PCIDEVICE_* variable that listed it
   std::string rdma_dev;      ///< `rdma.rdma_dev` from the _INFO JSON; empty on older plugins
+  std::string uverbs;        ///< "uverbs6" from `rdma.uverbs` (/dev/infiniband/uverbs6); may be empty
 };
 
 /// Result of the first detection step: what the device-plugin variables say.

@@ -238,12 +238,23 @@ std::vector<std::string> SysfsProbe::NetInterfaces() const {
   return names;
 }
 
-DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings) const {
+std::string SysfsProbe::DeviceOfUverbs(const std::string& node) const {
+  std::string ibdev;
+  if (!IsSafeDeviceName(node) || !ReadAttribute(Path("class/infiniband_verbs/" + node + "/ibdev"), &ibdev))
+    return "";
+  return IsSafeDeviceName(ibdev) ? ibdev : "";
+}
+
+DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings,
+                                    const std::string& pci_hint) const {
   DeviceProbe device;
   device.name = name;
   if (!IsSafeDeviceName(name)) return device;
-  const std::string base = Path("class/infiniband/" + name);
+  std::string base = Path("class/infiniband/" + name);
   struct stat st;
+  if (!LinkOrFileExists(base) && IsPciAddress(pci_hint) &&
+      Exists(Path("bus/pci/devices/" + pci_hint + "/infiniband/" + name)))
+    base = Path("bus/pci/devices/" + pci_hint + "/infiniband/" + name);
   if (::stat(base.c_str(), &st) != 0) {
     if (errno == ELOOP) {
       findings->push_back({Severity::kWarning, base, "sysfs.symlink-loop",
@@ -252,7 +263,8 @@ DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings)
     return device;
   }
   device.visible = true;
-  device.pci_address = PciAddressOf(name);
+  device.pci_address = Lower(LinkBasename(base + "/device"));
+  if (!IsPciAddress(device.pci_address)) device.pci_address = IsPciAddress(pci_hint) ? pci_hint : "";
   device.is_vf = LinkOrFileExists(base + "/device/physfn");
 
   std::string text;

@@ -64,7 +64,12 @@ class SysfsProbe {
   std::string PciAddressOf(const std::string& device) const;
 
   /// Probes one device: ports, link layer, rate, netdev, NUMA, IOMMU, RoCE v2 IPv4 GID.
-  DeviceProbe ProbeDevice(const std::string& device, Findings* findings) const;
+  /// `pci_hint`: where to look (<pci>/infiniband/<device>) when class/infiniband lacks it.
+  DeviceProbe ProbeDevice(const std::string& device, Findings* findings,
+                          const std::string& pci_hint = "") const;
+
+  /// The device a uverbs node serves (class/infiniband_verbs/<node>/ibdev), "" when unknown.
+  std::string DeviceOfUverbs(const std::string& node) const;
 
   /// nvidia_peermem is loaded (module dir or the memory_peers nv_mem interface exists).
   bool PeermemLoaded() const;

@@ -64,14 +64,41 @@ TEST(Detect, InfoNameThatSysfsContradictsIsLookedUpByAddress) {
   EXPECT_EQ(d.findings[0].rule, "detect.rdma-dev-mismatch");
 }
 
-TEST(Detect, AllocatedFunctionWithoutRdmaDeviceIsAnError) {
+TEST(Detect, AllocatedFunctionWithoutRdmaDeviceIsReported) {
   SysfsFixture fixture;
   BuildPod(&fixture, BarcelonaDevices());
   Detection d = Detect(ScanEnvironment({"PCIDEVICE_X=0000:3b:02.6"}), SysfsProbe(fixture.root()));
   EXPECT_TRUE(d.candidates.empty());
   EXPECT_THAT(d.unresolved_pci, ElementsAre("0000:3b:02.6"));
   EXPECT_EQ(d.findings[0].rule, "detect.no-rdma-device");
-  EXPECT_EQ(d.findings[0].severity, Severity::kError);
+  EXPECT_EQ(d.findings[0].severity, Severity::kWarning);
+}
+
+TEST(Detect, DeviceOnlyUnderItsPciFunctionIsStillProbed) {
+  SysfsFixture fixture;
+  auto devices = BarcelonaDevices();
+  BuildPod(&fixture, devices);
+  const std::string function = "devices/" + devices[0].bridges + "/" + devices[0].pci;
+  fixture.Remove(function + "/infiniband_verbs");
+  fixture.Remove("class/infiniband/mlx5_6");
+  Detection d = Detect(ScanEnvironment(PluginEnvironment({devices[0]}, true, false)), SysfsProbe(fixture.root()));
+  EXPECT_THAT(Names(d), ElementsAre("mlx5_6"));
+  EXPECT_TRUE(d.candidates[0].probe.visible);  // probed through bus/pci/devices/<pci>/infiniband
+  EXPECT_EQ(d.candidates[0].probe.netdev, "net1");
+  EXPECT_EQ(d.candidates[0].probe.ports[0].gid_index, 3);
+}
+
+TEST(Detect, OldPluginNameFromTheUverbsNodeOfInfo) {
+  SysfsFixture fixture;
+  auto devices = BarcelonaDevices();
+  BuildPod(&fixture, devices);
+  // No bus/pci/devices entry for the function: only the uverbs node of _INFO leads to the name.
+  fixture.Remove("bus/pci/devices/" + devices[0].pci);
+  fixture.Symlink("class/infiniband/mlx5_6/device", "/nonexistent/unknown");
+  fixture.WriteFile("class/infiniband_verbs/uverbs6/ibdev", "mlx5_6");
+  Detection d = Detect(ScanEnvironment(PluginEnvironment({devices[0]}, true, false)), SysfsProbe(fixture.root()));
+  EXPECT_THAT(Names(d), ElementsAre("mlx5_6"));
+  EXPECT_EQ(d.candidates[0].name_source, "sysfs infiniband_verbs/uverbs6");
 }
 
 TEST(Detect, WithoutPluginVariablesUsesVfs) {
