@@ -7,6 +7,7 @@
 #include <functional>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <utility>
 
 namespace hkim {
@@ -301,12 +302,15 @@ class ChainLoader {
         return false;
       }
     }
-    std::optional<LoadedProfile> loaded = LoadProfile(path, sink_);
+    // Read here rather than in LoadProfile so that the lines of a file that fails to parse are
+    // known (its errors still show their line); LoadProfile reports an unreadable file.
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::optional<LoadedProfile> loaded =
+        in ? LoadProfileFromText(path, text.str(), sink_) : LoadProfile(path, sink_);
     if (!loaded) {
-      // Keep the text of a file that failed to parse, to print its lines under the errors.
-      std::ifstream in(path, std::ios::binary);
-      std::vector<std::string>& lines = failed_texts_[path];
-      for (std::string line; std::getline(in, line);) lines.push_back(line);
+      if (in) failed_texts_[path] = LoadProfileFromTextLines(text.str());
       return false;
     }
     std::optional<json> extends = TakeExtends(*loaded);

@@ -102,7 +102,8 @@ class ModelBuilder {
  public:
   ModelBuilder(const LoadedProfile& loaded, DiagnosticSink& sink) : loaded_(loaded), sink_(sink) {}
 
-  std::optional<Profile> Build();
+  /// `keep_after_cross_field_errors`: return the profile when only CheckCrossFields failed.
+  std::optional<Profile> Build(bool keep_after_cross_field_errors = false);
 
  private:
   void Error(const std::string& pointer, const std::string& rule, const std::string& message,
@@ -681,7 +682,7 @@ void ModelBuilder::CheckCrossFields(const Profile& p) {
   }
 }
 
-std::optional<Profile> ModelBuilder::Build() {
+std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
   const json& root = loaded_.document;
   const json empty = json::object();
   auto section = [&](const char* key) -> const json& {
@@ -707,8 +708,9 @@ std::optional<Profile> ModelBuilder::Build() {
       static_cast<int>(Integer(section("wrapper"), "rendezvous_port", 29650));
   ReadHealthCheck(section("health_check"), profile.health_check);
   ReadGitOps(section("gitops"), profile.gitops);
+  const int read_errors = errors_;
   CheckCrossFields(profile);
-  if (errors_ > 0) return std::nullopt;
+  if ((keep_after_cross_field_errors ? read_errors : errors_) > 0) return std::nullopt;
   return profile;
 }
 
@@ -716,6 +718,10 @@ std::optional<Profile> ModelBuilder::Build() {
 
 std::optional<Profile> BuildProfile(const LoadedProfile& loaded, DiagnosticSink& sink) {
   return ModelBuilder(loaded, sink).Build();
+}
+
+std::optional<Profile> BuildProfileForLint(const LoadedProfile& loaded, DiagnosticSink& sink) {
+  return ModelBuilder(loaded, sink).Build(/*keep_after_cross_field_errors=*/true);
 }
 
 }  // namespace hkim

@@ -272,4 +272,9 @@ std::optional<int64_t> ParseByteSize(const std::string& text);
 /// source locations; returns nullopt when it reported an error.
 std::optional<Profile> BuildProfile(const LoadedProfile& loaded, DiagnosticSink& sink);
 
+/// As BuildProfile, but still returns the profile when only the cross-field checks reported
+/// errors (they stay in `sink`), so that lint can report its own findings in the same run and
+/// a profile with several faults gets every one reported (lint.h).
+std::optional<Profile> BuildProfileForLint(const LoadedProfile& loaded, DiagnosticSink& sink);
+
 }  // namespace hkim

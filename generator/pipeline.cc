@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "lint.h"
 #include "model.h"
 #include "plan.h"
 #include "validate.h"
@@ -16,8 +17,12 @@ std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
   if (!schema) return std::nullopt;
   if (!ValidateProfile(loaded, *schema, sink) || sink.HasErrors()) return std::nullopt;
 
-  std::optional<Profile> profile = BuildProfile(loaded, sink);
-  if (!profile || sink.HasErrors()) return std::nullopt;
+  // Cross-object rules (lint.h) run even after the model's cross-field errors, so every fault
+  // is reported in one run; lint warnings do not stop the render.
+  std::optional<Profile> profile = BuildProfileForLint(loaded, sink);
+  if (!profile) return std::nullopt;
+  RunLint(*profile, loaded, sink);
+  if (sink.HasErrors()) return std::nullopt;
 
   const BundlePlan plan = PlanBundle(*profile);
 
@@ -30,19 +35,15 @@ std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
 
 std::optional<RenderedBundle> RenderProfileFile(const std::string& path, DiagnosticSink& sink,
                                                 SourceTexts* sources) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  // Read here rather than in LoadProfile so that the lines are known even when loading fails
-  // (a syntax error still shows its line); LoadProfile reports the unreadable file.
-  std::optional<LoadedProfile> loaded = in ? LoadProfileFromText(path, text.str(), sink)
-                                           : LoadProfile(path, sink);
-  if (sources) {
-    (*sources)[path] = loaded ? loaded->source_lines
-                              : LoadProfileFromTextLines(text.str());
-  }
-  if (!loaded || sink.HasErrors()) return std::nullopt;
-  return RenderLoadedProfile(*loaded, sink);
+  return RenderProfileLayers(LayerInputs{path, {}, {}}, sink, sources);
+}
+
+std::optional<RenderedBundle> RenderProfileLayers(const LayerInputs& inputs, DiagnosticSink& sink,
+                                                  SourceTexts* sources) {
+  // Layering (extends:, -f, --set) keeps every file's lines in `sources`, even on failure.
+  std::optional<LayeredProfile> layered = LoadLayeredProfile(inputs, sink, sources);
+  if (!layered || sink.HasErrors()) return std::nullopt;
+  return RenderLoadedProfile(layered->merged, sink);
 }
 
 bool WriteStage(const RenderedBundle& bundle, const WriteTarget& target, std::ostream& stream,

@@ -10,6 +10,7 @@
 
 #include "diagnostics.h"
 #include "diagnostics_format.h"
+#include "layering.h"
 #include "load.h"
 #include "render.h"
 
@@ -24,6 +25,11 @@ std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
 /// the profile's lines, for the diagnostics formatter.
 std::optional<RenderedBundle> RenderProfileFile(const std::string& path, DiagnosticSink& sink,
                                                 SourceTexts* sources = nullptr);
+
+/// The same with layers (layering.h): the profile's `extends:` bases, `-f` files and `--set`
+/// assignments are merged before validation; `sources` gets every layer's lines.
+std::optional<RenderedBundle> RenderProfileLayers(const LayerInputs& inputs, DiagnosticSink& sink,
+                                                  SourceTexts* sources = nullptr);
 
 /// Where a rendered bundle goes.
 struct WriteTarget {

@@ -9,9 +9,12 @@ std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, Diagnosti
   const ProfileSchema* schema = ProfileSchema::Embedded(sink);
   if (schema == nullptr) return std::nullopt;
   if (!ValidateProfile(loaded, *schema, sink) || sink.HasErrors()) return std::nullopt;
-  std::optional<Profile> profile = BuildProfile(loaded, sink);
-  if (!profile || sink.HasErrors()) return std::nullopt;
+  // Lint runs even after the model's cross-field errors, so every fault of a profile with
+  // several is reported in one run; its rules never repeat a model.* finding.
+  std::optional<Profile> profile = BuildProfileForLint(loaded, sink);
+  if (!profile) return std::nullopt;
   RunLint(*profile, loaded, sink);
+  if (sink.HasErrors()) return std::nullopt;
   return profile;
 }
 

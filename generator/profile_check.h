@@ -25,8 +25,8 @@ struct CheckedProfile {
 std::optional<CheckedProfile> CheckProfile(const LayerInputs& inputs, DiagnosticSink& sink,
                                            SourceTexts* sources = nullptr);
 
-/// Validate → model → lint for a document already merged. Returns the profile when it was
-/// built (lint errors may still be in the sink).
+/// Validate → model → lint for a document already merged. Returns the profile when every stage
+/// passed (lint warnings allowed); lint also runs after the model's cross-field errors.
 std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, DiagnosticSink& sink);
 
 }  // namespace hkim

@@ -39,6 +39,14 @@ void SetupRenderCommand(CLI::App& app) {
   render->add_option("-o,--output-dir", options->output_dir,
                      "Write one file per object into DIR (replaced only when complete) instead "
                      "of the YAML stream on stdout");
+  render
+      ->add_option("-f,--values", options->extra_files,
+                   "Extra profile layer merged over the profile (repeatable, in order)")
+      ->allow_extra_args(false);
+  render
+      ->add_option("--set", options->set_values,
+                   "Override one value, e.g. --set workload.replicas=8 (repeatable)")
+      ->allow_extra_args(false);
   render->add_flag("--check", options->check,
                    "With -o: compare DIR with the render and exit 1 naming stale, missing and "
                    "extra files; writes nothing");
@@ -60,7 +68,9 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage", "--check needs -o DIR",
                            "add -o with the directory to compare"});
   } else if (std::optional<RenderedBundle> bundle =
-                 RenderProfileFile(options.profile, sink, &sources)) {
+                 RenderProfileLayers(LayerInputs{options.profile, options.extra_files,
+                                                 options.set_values},
+                                     sink, &sources)) {
     WriteStage(*bundle, WriteTarget{options.output_dir, options.check}, out, sink);
   }
   if (options.diagnostics_format == "json") {

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace hkim {
 
@@ -14,6 +15,8 @@ struct RenderOptions {
   std::string output_dir;   ///< -o DIR; empty: the YAML stream on stdout
   bool check = false;       ///< --check: compare DIR with the render, write nothing
   std::string diagnostics_format = "text";  ///< --output text|json (diagnostics on stderr)
+  std::vector<std::string> extra_files;     ///< -f FILE: layers over the profile (layering.h)
+  std::vector<std::string> set_values;      ///< --set PATH=VALUE, applied last
 };
 
 /// Adds the `render` sub-command to `app`; running it calls RunRenderCommand and ends the
