@@ -1,0 +1,276 @@
+// The authoring commands as users run them (validate, lint, explain, diff, schema, init), the
+// generated field reference, and the starter profiles init writes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "commands/init_command.h"
+#include "embedded_files.h"
+#include "load.h"
+#include "profile_check.h"
+#include "schema_doc.h"
+
+namespace hkim {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int status = -1;
+  std::string out;  // stdout and stderr
+};
+
+Run Hkimgen(const std::string& args) {
+  Run run;
+  const std::string command = std::string(HKIM_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.out.append(buffer.data(), n);
+  const int raw = pclose(pipe);
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return run;
+}
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class Commands : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("hkim-commands-" + std::string(
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "base");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string Write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+  fs::path dir_;
+};
+
+// An OpenShift profile split into a base and a cluster file.
+constexpr const char* kBase = R"(cluster:
+  platform: openshift
+node_shape:
+  name: lab-h100
+  gpus_per_node: 4
+  nics_per_node: 2
+  cpu_vendor: amd
+network:
+  fabric: roce-v2
+  rails:
+    - name: rail0
+      resource_name: openshift.io/rail0rdma
+      ipam: {type: whereabouts, range: 10.0.1.0/24}
+    - name: rail1
+      resource_name: openshift.io/rail1rdma
+      ipam: {type: whereabouts, range: 10.0.2.0/24}
+nccl:
+  cross_nic: 0
+security:
+  run_as_user: 0
+iommu:
+  policy: passthrough
+wrapper:
+  image: quay.io/x/wrapper:1
+)";
+
+constexpr const char* kProfile = R"(extends: base/lab.yaml
+cluster:
+  name: lab
+namespaces: [team-a]
+workload:
+  name: train
+  image: quay.io/x/train:1
+  replicas: 2
+  gpus_per_pod: 4
+  command: [python, train.py]
+gitops:
+  repo_url: https://example.com/repo.git
+  path: out/lab
+)";
+
+TEST_F(Commands, ValidateAcceptsALayeredProfile) {
+  Write("base/lab.yaml", kBase);
+  const std::string profile = Write("lab.yaml", kProfile);
+  Run run = Hkimgen("validate " + profile);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("lab.yaml: valid"), std::string::npos) << run.out;
+}
+
+TEST_F(Commands, ValidateLocatesAnErrorInTheBaseFile) {
+  std::string broken = kBase;
+  broken.replace(broken.find("cross_nic: 0"), 12, "cross_nic: 2");
+  Write("base/lab.yaml", broken);
+  const std::string profile = Write("lab.yaml", kProfile);
+  Run run = Hkimgen("validate " + profile);
+  EXPECT_EQ(run.status, 1) << run.out;
+  EXPECT_NE(run.out.find("base/lab.yaml:18:14: error: NCCL_CROSS_NIC is 2"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("[lint.cross-nic-isolated]"), std::string::npos);
+  EXPECT_NE(run.out.find(" 18 |   cross_nic: 2"), std::string::npos) << run.out;
+}
+
+TEST_F(Commands, SchemaErrorsInTheBaseFileAreLocatedThere) {
+  std::string broken = kBase;
+  broken.replace(broken.find("gpus_per_node: 4"), 16, "gpus_per_node: four");
+  Write("base/lab.yaml", broken);
+  const std::string profile = Write("lab.yaml", kProfile);
+  Run run = Hkimgen("validate " + profile + " --output json");
+  EXPECT_EQ(run.status, 1) << run.out;
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  ASSERT_EQ(report["diagnostics"].size(), 1u) << run.out;
+  EXPECT_EQ(fs::path(report["diagnostics"][0]["file"].get<std::string>()).filename(), "lab.yaml");
+  EXPECT_NE(report["diagnostics"][0]["file"].get<std::string>().find("base/"), std::string::npos);
+  EXPECT_EQ(report["diagnostics"][0]["line"], 5);
+  EXPECT_EQ(report["ok"], false);
+}
+
+TEST_F(Commands, WarningsPassUnlessStrict) {
+  Write("base/lab.yaml", kBase);
+  const std::string profile = Write("lab.yaml", kProfile);
+  EXPECT_EQ(Hkimgen("lint " + profile + " --set workload.gpus_per_pod=2").status, 0);
+  Run strict = Hkimgen("lint " + profile + " --set workload.gpus_per_pod=2 --strict");
+  EXPECT_EQ(strict.status, 1) << strict.out;
+  EXPECT_NE(strict.out.find("warning:"), std::string::npos);
+  EXPECT_NE(strict.out.find("[lint.gpus-idle]"), std::string::npos);
+}
+
+TEST_F(Commands, LintListsItsRules) {
+  Run run = Hkimgen("lint --list-rules");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_NE(run.out.find("lint.cross-nic-isolated      error"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("lint.privileged"), std::string::npos);
+}
+
+TEST_F(Commands, ExplainShowsEachLayer) {
+  Write("base/lab.yaml", kBase);
+  const std::string profile = Write("lab.yaml", kProfile);
+  Run run = Hkimgen("explain " + profile + " nccl.cross_nic --set nccl.cross_nic=0");
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("nccl.cross_nic = 0\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("base/lab.yaml:18:14\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("--set:1:16   (final)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("NCCL_CROSS_NIC"), std::string::npos);
+}
+
+TEST_F(Commands, DiffExitCodesAndTheDisruptiveFlag) {
+  Write("base/lab.yaml", kBase);
+  const std::string profile = Write("lab.yaml", kProfile);
+  const std::string out = (dir_ / "out").string();
+  // Nothing rendered yet: everything would be added.
+  EXPECT_EQ(Hkimgen("diff " + profile + " -o " + out).status, 2);
+  ASSERT_EQ(Hkimgen("render " + profile + " -o " + out).status, 0);
+  Run same = Hkimgen("diff " + profile + " -o " + out);
+  EXPECT_EQ(same.status, 0) << same.out;
+  EXPECT_NE(same.out.find("no changes"), std::string::npos);
+  // A different IOMMU kernel argument changes the MachineConfig: nodes reboot.
+  Run changed = Hkimgen("diff " + profile + " -o " + out + " --set node_shape.cpu_vendor=intel");
+  EXPECT_EQ(changed.status, 2) << changed.out;
+  EXPECT_NE(changed.out.find("(MachineConfig 99-worker-iommu-passthrough) [disruptive: "),
+            std::string::npos)
+      << changed.out;
+  EXPECT_NE(changed.out.find("-    - amd_iommu=on\n+    - intel_iommu=on\n"), std::string::npos)
+      << changed.out;
+  Run json = Hkimgen("diff " + profile + " -o " + out + " --set workload.replicas=3 --output json");
+  EXPECT_EQ(json.status, 2);
+  nlohmann::json plan = nlohmann::json::parse(json.out);
+  EXPECT_EQ(plan["summary"]["changed"], 1);
+  EXPECT_EQ(plan["changes"][0]["kind"], "StatefulSet");
+  EXPECT_EQ(plan["changes"][0]["disruptive"], false);
+  // Errors: 1, and nothing is written.
+  EXPECT_EQ(Hkimgen("diff " + profile + " -o " + out + " --set workload.replicas=zero").status, 1);
+  EXPECT_EQ(Hkimgen("diff " + (dir_ / "missing.yaml").string() + " -o " + out).status, 1);
+}
+
+TEST_F(Commands, RenderTakesLayersToo) {
+  Write("base/lab.yaml", kBase);
+  const std::string profile = Write("lab.yaml", kProfile);
+  const std::string extra = Write("big.yaml", "workload:\n  replicas: 8\n");
+  Run run = Hkimgen("render " + profile + " -f " + extra);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("replicas: 8"), std::string::npos);
+}
+
+TEST_F(Commands, SchemaPrintsTheEmbeddedSchema) {
+  Run run = Hkimgen("schema");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(nlohmann::json::parse(run.out),
+            nlohmann::json::parse(ReadFile(fs::path(HKIM_SOURCE_DIR) / "schemas/profile.schema.json")));
+}
+
+TEST_F(Commands, InitWritesAProfileThatValidates) {
+  const std::string file = (dir_ / "new.yaml").string();
+  Run init = Hkimgen("init --platform openshift --shape barcelona-h100-cx7 --name lab -o " + file);
+  ASSERT_EQ(init.status, 0) << init.out;
+  Run validate = Hkimgen("validate --strict " + file);
+  EXPECT_EQ(validate.status, 0) << validate.out;
+  EXPECT_EQ(Hkimgen("init --platform openshift --shape barcelona-h100-cx7 -o " + file).status, 1)
+      << "refuses to overwrite";
+}
+
+// Every platform × shape starter is clean: no error and no warning.
+TEST(Init, EveryStarterProfileValidatesWithoutFindings) {
+  for (const std::string platform : {"openshift", "oke", "kubernetes"}) {
+    for (const std::string& shape : InitShapes()) {
+      InitOptions options;
+      options.platform = platform;
+      options.shape = shape;
+      std::optional<std::string> text = StarterProfile(options);
+      ASSERT_TRUE(text) << platform << " " << shape;
+      EXPECT_NE(text->find("# yaml-language-server: $schema="), std::string::npos);
+      DiagnosticSink sink;
+      auto loaded = LoadProfileFromText("starter.yaml", *text, sink);
+      ASSERT_TRUE(loaded) << platform << " " << shape;
+      EXPECT_TRUE(CheckLoadedProfile(*loaded, sink)) << platform << " " << shape;
+      for (const Diagnostic& d : sink.diagnostics()) {
+        ADD_FAILURE() << platform << " " << shape << ": " << d.location.line << ": " << d.rule
+                      << " " << d.message;
+      }
+    }
+  }
+}
+
+// docs/profile-reference.md is generated from the schema; regenerate it when the schema changes.
+TEST(ProfileReference, DocIsCurrent) {
+  const std::string_view* schema_text = FindEmbeddedFile("schemas/profile.schema.json");
+  ASSERT_NE(schema_text, nullptr);
+  const std::string expected = ProfileReferenceMarkdown(nlohmann::json::parse(*schema_text));
+  const std::string actual = ReadFile(fs::path(HKIM_SOURCE_DIR) / "docs/profile-reference.md");
+  EXPECT_TRUE(actual == expected)
+      << "docs/profile-reference.md is stale: regenerate it with\n"
+         "  ./build/hkimgen schema --format markdown > docs/profile-reference.md";
+}
+
+TEST(ProfileReference, EveryFieldIsDocumented) {
+  const std::string_view* schema_text = FindEmbeddedFile("schemas/profile.schema.json");
+  ASSERT_NE(schema_text, nullptr);
+  std::vector<SchemaField> fields = CollectSchemaFields(nlohmann::json::parse(*schema_text));
+  ASSERT_GT(fields.size(), 50u);
+  bool saw_rail_mtu = false;
+  for (const SchemaField& f : fields) {
+    if (f.path == "network.rails[].mtu_bytes") {
+      saw_rail_mtu = true;
+      EXPECT_EQ(f.type, "integer");
+      EXPECT_EQ(f.default_text, "9000");
+    }
+  }
+  EXPECT_TRUE(saw_rail_mtu);
+}
+
+}  // namespace
+}  // namespace hkim

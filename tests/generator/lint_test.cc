@@ -1,0 +1,357 @@
+// Lint rules: every rule has a failing case (reported once, at the value it concerns, with a
+// fix) and a passing one; a profile with several faults gets each reported once.
+#include "lint.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "layering.h"
+#include "load.h"
+#include "profile_check.h"
+
+namespace hkim {
+namespace {
+
+// Lint-clean bases: an OpenShift profile with two isolated rails, an OKE one with 16 VFs.
+constexpr const char* kOpenShift = R"(cluster: {name: lab, platform: openshift}
+namespaces: [team-a]
+node_shape:
+  name: lab-h100
+  gpus_per_node: 4
+  nics_per_node: 2
+  cpu_vendor: amd
+network:
+  fabric: roce-v2
+  rails:
+    - name: rail0
+      resource_name: openshift.io/rail0rdma
+      rdma_device_hint: mlx5_6
+      ipam: {type: whereabouts, range: 10.0.1.0/24}
+    - name: rail1
+      resource_name: openshift.io/rail1rdma
+      rdma_device_hint: mlx5_7
+      ipam: {type: whereabouts, range: 10.0.2.0/24}
+nccl:
+  cross_nic: 0
+security:
+  memlock_strategy: sys-resource-scc
+  run_as_user: 0
+iommu:
+  policy: passthrough
+workload:
+  name: train
+  image: quay.io/x/train:1
+  replicas: 2
+  gpus_per_pod: 4
+  command: [python, train.py]
+wrapper:
+  image: quay.io/x/wrapper:1
+gitops:
+  repo_url: https://example.com/repo.git
+  path: out/lab
+)";
+
+constexpr const char* kOke = R"(cluster: {name: oke, platform: oke}
+namespaces: [gpu]
+node_shape: {name: BM.GPU.H100.8, gpus_per_node: 8, nics_per_node: 16, cpu_vendor: intel}
+network:
+  fabric: roce-v2
+  sriov_device_plugin: {resource_name: sriov_rdma_vf, device_ids: ["101e"]}
+  nv_ipam: {}
+  rails:
+    - name: rdma
+      resource_name: nvidia.com/sriov_rdma_vf
+      attachments_per_pod: 16
+      ipam:
+        type: nv-ipam
+        pool:
+          name: default
+          namespace: network-operator
+          subnet: 192.168.0.0/16
+          per_node_block_size: 100
+          gateway: 192.168.0.1
+nccl:
+  socket_ifname: eth0
+security: {memlock_strategy: crio-ulimits}
+workload:
+  name: job
+  image: quay.io/x/train:1
+  replicas: 2
+  gpus_per_pod: 8
+  command: [sleep, infinity]
+wrapper: {image: quay.io/x/wrapper:1}
+gitops: {repo_url: https://example.com/repo.git, path: out/oke}
+)";
+
+// Loads `base`, applies `sets` as --set assignments, and runs schema, model and lint.
+DiagnosticSink Check(const char* base, const std::vector<std::string>& sets) {
+  DiagnosticSink sink;
+  auto loaded = LoadProfileFromText("lab.yaml", base, sink);
+  EXPECT_TRUE(loaded);
+  if (!loaded) return sink;
+  auto layered = MergeLayers({*loaded}, sink);
+  EXPECT_TRUE(layered);
+  if (!layered || !ApplySetAssignments(sets, *layered, sink)) return sink;
+  CheckLoadedProfile(layered->merged, sink);
+  return sink;
+}
+
+std::string Dump(const DiagnosticSink& sink) {
+  std::string out;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    out += d.location.file + ":" + std::to_string(d.location.line) + ": " + d.rule + " " +
+           d.data_path + ": " + d.message + "\n";
+  }
+  return out;
+}
+
+// Exactly one finding, of `rule`, at `pointer`, with a fix; nothing else.
+void ExpectOnly(const DiagnosticSink& sink, const std::string& rule, const std::string& pointer,
+                Severity severity = Severity::kError) {
+  ASSERT_EQ(sink.diagnostics().size(), 1u) << Dump(sink);
+  const Diagnostic& d = sink.diagnostics()[0];
+  EXPECT_EQ(d.rule, rule) << Dump(sink);
+  EXPECT_EQ(d.data_path, pointer);
+  EXPECT_EQ(d.severity, severity);
+  EXPECT_FALSE(d.fix.empty());
+  EXPECT_FALSE(d.message.empty());
+  EXPECT_TRUE(d.location.known()) << Dump(sink);
+}
+
+void ExpectClean(const DiagnosticSink& sink) { EXPECT_TRUE(sink.diagnostics().empty()) << Dump(sink); }
+
+TEST(Lint, TheBaseProfilesAreClean) {
+  ExpectClean(Check(kOpenShift, {}));
+  ExpectClean(Check(kOke, {}));
+}
+
+TEST(Lint, RulesAreSortedWithUniqueIdsAndSummaries) {
+  const std::vector<LintRule>& rules = LintRules();
+  ASSERT_GE(rules.size(), 15u);
+  for (size_t i = 0; i < rules.size(); ++i) {
+    EXPECT_EQ(std::string(rules[i].id).rfind("lint.", 0), 0u);
+    EXPECT_FALSE(std::string(rules[i].summary).empty());
+    if (i > 0) EXPECT_LT(std::string(rules[i - 1].id), std::string(rules[i].id));
+  }
+}
+
+TEST(Lint, FindingIsLocatedAtTheSetValue) {
+  DiagnosticSink sink = Check(kOpenShift, {"nccl.cross_nic=2"});
+  ASSERT_EQ(sink.diagnostics().size(), 1u) << Dump(sink);
+  EXPECT_EQ(sink.diagnostics()[0].location.file, "--set");
+  EXPECT_EQ(sink.diagnostics()[0].location.line, 1);
+  EXPECT_EQ(sink.diagnostics()[0].location.column, 16);
+}
+
+TEST(Lint, DefaultValuesAreReportedWhereTheUserCouldWriteThem) {
+  DiagnosticSink sink = Check(kOpenShift, {"nccl.cross_nic=null"});  // default 2
+  ASSERT_EQ(sink.diagnostics().size(), 1u) << Dump(sink);
+  EXPECT_EQ(sink.diagnostics()[0].rule, "lint.cross-nic-isolated");
+  EXPECT_EQ(sink.diagnostics()[0].location.file, "lab.yaml");
+  EXPECT_EQ(sink.diagnostics()[0].location.line, 19);  // `nccl:`
+}
+
+// --- network -------------------------------------------------------------------------------
+
+TEST(Lint, RailResourcePrefix) {
+  ExpectOnly(Check(kOpenShift, {"network.rails[0].resource_name=example.com/rail0rdma"}),
+             "lint.rail-resource-prefix", "/network/rails/0/resource_name");
+  ExpectOnly(Check(kOpenShift, {"network.rails[0].resource_name=openshift.io/rail-0"}),
+             "lint.rail-resource-prefix", "/network/rails/0/resource_name");
+  ExpectClean(Check(kOpenShift, {"network.rails[0].resource_name=openshift.io/eno5np0rdma"}));
+}
+
+TEST(Lint, PodResourceWithoutRail) {
+  // The seeds' test StatefulSet asked for eno2np0rdma while attaching the eno5..8 networks.
+  ExpectOnly(Check(kOpenShift, {"workload.resources.requests.openshift\\.io/eno2np0rdma=1"}),
+             "lint.pod-resource-rail", "/workload/resources/requests/openshift.io~1eno2np0rdma");
+  ExpectClean(Check(kOpenShift, {"workload.resources.requests.cpu=32"}));
+}
+
+TEST(Lint, RailNicCount) {
+  ExpectOnly(Check(kOpenShift, {"node_shape.nics_per_node=4"}), "lint.rail-nic-count",
+             "/network/rails", Severity::kWarning);
+  ExpectClean(Check(kOke, {"network.rails[0].attachments_per_pod=16"}));
+}
+
+TEST(Lint, IpPoolCapacity) {
+  // A /30 holds 2 pods: fine for 2 replicas, not for 3.
+  ExpectClean(Check(kOpenShift, {"network.rails[0].ipam.range=10.0.1.0/30"}));
+  ExpectOnly(Check(kOpenShift, {"network.rails[0].ipam.range=10.0.1.0/30", "workload.replicas=3"}),
+             "lint.ip-pool-capacity", "/network/rails/0/ipam/range");
+  // Every namespace's NAD allocates from the same whereabouts range.
+  ExpectOnly(Check(kOpenShift, {"network.rails[1].ipam.range=10.0.2.0/29",
+                                "namespaces={a,b,c,d}"}),
+             "lint.ip-pool-capacity", "/network/rails/1/ipam/range");
+  // nv-ipam: 2 nodes need 2 blocks of 100 addresses.
+  ExpectOnly(Check(kOke, {"network.rails[0].ipam.pool.subnet=192.168.0.0/25",
+                          "network.rails[0].ipam.pool.gateway=192.168.0.1"}),
+             "lint.ip-pool-capacity", "/network/rails/0/ipam/pool/subnet");
+}
+
+TEST(Lint, NvIpamBlockSize) {
+  // 16 VFs plus the gateway do not fit a block of 16 (fewer than 16 is model.ipam-block-size).
+  ExpectOnly(Check(kOke, {"network.rails[0].ipam.pool.per_node_block_size=16"}),
+             "lint.nv-ipam-block-size", "/network/rails/0/ipam/pool/per_node_block_size");
+  ExpectClean(Check(kOke, {"network.rails[0].ipam.pool.per_node_block_size=17"}));
+}
+
+TEST(Lint, SubnetOverlapOfAnNvIpamPool) {
+  const std::vector<std::string> pool = {
+      "network.rails[1].ipam.type=nv-ipam", "network.rails[1].ipam.range=null",
+      "network.rails[1].ipam.pool.name=rail1", "network.rails[1].ipam.pool.per_node_block_size=4"};
+  std::vector<std::string> overlapping = pool;
+  overlapping.push_back("network.rails[1].ipam.pool.subnet=10.0.1.0/24");
+  ExpectOnly(Check(kOpenShift, overlapping), "lint.subnet-overlap",
+             "/network/rails/1/ipam/pool/subnet");
+  std::vector<std::string> separate = pool;
+  separate.push_back("network.rails[1].ipam.pool.subnet=10.0.2.0/24");
+  ExpectClean(Check(kOpenShift, separate));
+}
+
+// --- NCCL ----------------------------------------------------------------------------------
+
+TEST(Lint, CrossNicOnIsolatedRails) {
+  ExpectOnly(Check(kOpenShift, {"nccl.cross_nic=2"}), "lint.cross-nic-isolated",
+             "/nccl/cross_nic");
+  ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_CROSS_NIC=\"1\""}), "lint.cross-nic-isolated",
+             "/workload/env/NCCL_CROSS_NIC");
+  // A route to the other rail's subnet: not isolated, cross-NIC traffic can flow.
+  ExpectClean(Check(kOpenShift, {"nccl.cross_nic=2", "network.rails[0].ipam.routes={10.0.0.0/16}",
+                                 "network.rails[1].ipam.routes={10.0.0.0/16}"}));
+  ExpectClean(Check(kOke, {"nccl.cross_nic=2"}));  // one rail
+}
+
+TEST(Lint, GpudirectAndDmabuf) {
+  ExpectOnly(Check(kOpenShift, {"nccl.gpudirect=dmabuf", "workload.env.NCCL_DMABUF_ENABLE=\"0\""}),
+             "lint.gpudirect-dmabuf", "/workload/env/NCCL_DMABUF_ENABLE");
+  ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_DMABUF_ENABLE=\"0\""}), "lint.gpudirect-dmabuf",
+             "/workload/env/NCCL_DMABUF_ENABLE");
+  ExpectOnly(Check(kOpenShift, {"nccl.gpudirect=nvidia-peermem",
+                                "workload.env.NCCL_DMABUF_ENABLE=\"1\""}),
+             "lint.gpudirect-dmabuf", "/workload/env/NCCL_DMABUF_ENABLE");
+  ExpectOnly(Check(kOpenShift, {"nccl.gpudirect=dmabuf", "nccl.gdr_level=LOC"}),
+             "lint.gpudirect-dmabuf", "/nccl/gdr_level");
+  ExpectClean(Check(kOpenShift, {"nccl.gpudirect=nvidia-peermem",
+                                 "workload.env.NCCL_DMABUF_ENABLE=\"0\""}));
+  ExpectClean(Check(kOpenShift, {"nccl.gpudirect=dmabuf", "nccl.gdr_level=SYS"}));
+}
+
+TEST(Lint, NcclListThatExcludesEverything) {
+  // The h-kim StatefulSet's "^mlx5_" meant as a regex: it excludes every HCA.
+  ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_IB_HCA=^mlx5_"}),
+             "lint.nccl-list-excludes-all", "/workload/env/NCCL_IB_HCA");
+  ExpectOnly(Check(kOpenShift, {"nccl.socket_ifname=^eth,net"}), "lint.nccl-list-excludes-all",
+             "/nccl/socket_ifname");
+  ExpectOnly(Check(kOpenShift, {"nccl.socket_ifname=eno5np0"}), "lint.nccl-list-excludes-all",
+             "/nccl/socket_ifname");
+  ExpectClean(Check(kOpenShift, {"nccl.socket_ifname=^lo,docker"}));
+  ExpectClean(Check(kOpenShift, {"workload.env.NCCL_IB_HCA=^mlx5_0"}));
+}
+
+TEST(Lint, NcclListPrefixThatMatchesTooMuch) {
+  ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_IB_HCA=mlx5_1"}), "lint.nccl-list-prefix",
+             "/workload/env/NCCL_IB_HCA", Severity::kWarning);
+  ExpectOnly(Check(kOke, {"nccl.socket_ifname=net1"}), "lint.nccl-list-prefix",
+             "/nccl/socket_ifname", Severity::kWarning);  // net10..net16 too
+  ExpectClean(Check(kOpenShift, {"workload.env.NCCL_IB_HCA=mlx5_6,mlx5_7"}));
+  ExpectClean(Check(kOpenShift, {"nccl.socket_ifname=net1"}));  // only net1, net2 exist
+}
+
+TEST(Lint, PinnedHcasAgainstRails) {
+  ExpectOnly(Check(kOpenShift, {"nccl.ib_hca={mlx5_6}"}), "lint.hca-rails", "/nccl/ib_hca");
+  // The stale February list on July's nodes.
+  ExpectOnly(Check(kOpenShift, {"nccl.ib_hca={mlx5_6,mlx5_10}"}), "lint.hca-rails",
+             "/nccl/ib_hca");
+  ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_IB_HCA==mlx5_6,mlx5_7,mlx5_8"}),
+             "lint.hca-rails", "/workload/env/NCCL_IB_HCA");
+  ExpectClean(Check(kOpenShift, {"nccl.ib_hca={mlx5_6,mlx5_7}"}));
+}
+
+// --- node ----------------------------------------------------------------------------------
+
+TEST(Lint, GpusPerPodBelowGpusPerNode) {
+  ExpectOnly(Check(kOpenShift, {"workload.gpus_per_pod=2"}), "lint.gpus-idle",
+             "/workload/gpus_per_pod", Severity::kWarning);
+  ExpectClean(Check(kOpenShift, {"workload.gpus_per_pod=4"}));
+}
+
+TEST(Lint, RdmaWithoutIommuPassthrough) {
+  ExpectOnly(Check(kOpenShift, {"iommu.policy=skip"}), "lint.iommu-rdma", "/iommu/policy");
+  ExpectClean(Check(kOpenShift, {"iommu.policy=already-configured"}));
+  ExpectClean(Check(kOpenShift, {"iommu.policy=skip", "workload.mode=tcp",
+                                 "network.rails=null"}));
+}
+
+TEST(Lint, IommuKernelArgumentsMatchTheCpuVendor) {
+  ExpectOnly(Check(kOpenShift, {"node_shape.name=barcelona-h100-cx7", "node_shape.cpu_vendor=intel"}),
+             "lint.iommu-vendor", "/node_shape/cpu_vendor");
+  ExpectClean(Check(kOpenShift, {"node_shape.name=barcelona-h100-cx7"}));  // amd
+  ExpectClean(Check(kOpenShift, {"node_shape.name=barcelona-h100-cx7", "node_shape.cpu_vendor=intel",
+                                 "iommu.policy=already-configured"}));
+}
+
+// --- security ------------------------------------------------------------------------------
+
+TEST(Lint, PrivilegedNamesTheSaferScc) {
+  DiagnosticSink sink = Check(kOpenShift, {"security.memlock_strategy=privileged"});
+  ExpectOnly(sink, "lint.privileged", "/security/memlock_strategy", Severity::kWarning);
+  EXPECT_NE(sink.diagnostics()[0].fix.find("sys-resource-scc"), std::string::npos);
+  EXPECT_NE(sink.diagnostics()[0].fix.find("IPC_LOCK and SYS_RESOURCE"), std::string::npos);
+  ExpectClean(Check(kOpenShift, {"security.memlock_strategy=crio-ulimits"}));
+}
+
+TEST(Lint, MemlockStrategyThatCannotLiftMemlock) {
+  ExpectOnly(Check(kOpenShift, {"security.run_as_user=1000"}), "lint.memlock-uid",
+             "/security/run_as_user");
+  ExpectClean(Check(kOpenShift, {"security.run_as_user=1000",
+                                 "security.memlock_strategy=crio-ulimits"}));
+}
+
+TEST(Lint, LatestImageTags) {
+  ExpectOnly(Check(kOpenShift, {"workload.image=quay.io/x/train:latest"}), "lint.image-latest",
+             "/workload/image", Severity::kWarning);
+  ExpectOnly(Check(kOpenShift, {"wrapper.image=localhost:5000/hkim-wrapper"}), "lint.image-latest",
+             "/wrapper/image", Severity::kWarning);
+  ExpectClean(Check(kOpenShift, {"workload.image=quay.io/x/train@sha256:0123abcd"}));
+}
+
+// --- several faults ------------------------------------------------------------------------
+
+TEST(Lint, EveryFaultOfABrokenProfileIsReportedOnce) {
+  DiagnosticSink sink = Check(kOpenShift, {"nccl.cross_nic=2", "workload.env.NCCL_IB_HCA=^mlx5_",
+                                           "iommu.policy=skip", "workload.gpus_per_pod=8",
+                                           "security.memlock_strategy=privileged"});
+  std::multiset<std::string> rules;
+  for (const Diagnostic& d : sink.diagnostics()) rules.insert(d.rule);
+  EXPECT_EQ(rules, (std::multiset<std::string>{"lint.cross-nic-isolated", "lint.iommu-rdma",
+                                                "lint.nccl-list-excludes-all", "lint.privileged",
+                                                "model.gpus-per-pod"}))
+      << Dump(sink);
+  EXPECT_EQ(sink.ErrorCount(), 4);
+}
+
+TEST(NcclNameList, ParsesExcludeExactAndPorts) {
+  NcclNameList l = ParseNcclNameList("^=mlx5_0:1,mlx5_1");
+  EXPECT_TRUE(l.exclude);
+  EXPECT_TRUE(l.exact);
+  EXPECT_EQ(l.names, (std::vector<std::string>{"mlx5_0", "mlx5_1"}));
+  EXPECT_FALSE(l.Matches("mlx5_10"));
+  EXPECT_TRUE(ParseNcclNameList("mlx5_1").Matches("mlx5_10"));
+}
+
+TEST(Cidr, ParsesAndOverlaps) {
+  auto a = ParseCidr("10.0.103.0/24");
+  auto b = ParseCidr("10.0.0.0/16");
+  auto c = ParseCidr("10.0.104.7/24");
+  ASSERT_TRUE(a && b && c);
+  EXPECT_TRUE(a->Overlaps(*b));
+  EXPECT_FALSE(a->Overlaps(*c));
+  EXPECT_EQ(a->Size(), 256u);
+  EXPECT_FALSE(ParseCidr("10.0.103.0/33"));
+  EXPECT_FALSE(ParseCidr("10.0.103/24"));
+}
+
+}  // namespace
+}  // namespace hkim
