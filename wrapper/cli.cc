@@ -4,9 +4,12 @@ namespace hkim::wrapper {
 namespace {
 
 bool ParsePolicy(const std::string& value, Policy* policy) {
-  if (value == "fail") *policy = Policy::kFail;
-  else if (value == "tcp") *policy = Policy::kTcp;
-  else return false;
+  if (value == "fail")
+    *policy = Policy::kFail;
+  else if (value == "tcp")
+    *policy = Policy::kTcp;
+  else
+    return false;
   return true;
 }
 

@@ -66,8 +66,9 @@ DeviceVerdict Judge(const Candidate& candidate, const DecideInput& input) {
     if (input.verbs != nullptr && input.verbs->available) {
       auto it = input.verbs->devices.find(candidate.name);
       if (it == input.verbs->devices.end() || !it->second.listed || !it->second.opened) {
-        reasons.push_back("libibverbs: " +
-                          (it == input.verbs->devices.end() ? std::string("not probed") : it->second.error));
+        reasons.push_back("libibverbs: " + (it == input.verbs->devices.end()
+                                                ? std::string("not probed")
+                                                : it->second.error));
         break;
       }
       auto active = it->second.port_active.find(port.number);
@@ -97,7 +98,8 @@ std::set<std::string> HcaNames(std::string value) {
   size_t start = 0;
   while (start <= value.size()) {
     size_t comma = value.find(',', start);
-    std::string token = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string token =
+        value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     token = token.substr(0, token.find(':'));
     if (!token.empty()) names.insert(token);
     if (comma == std::string::npos) break;
@@ -144,9 +146,9 @@ Decision Decide(const DecideInput& input) {
     d.iommu_mode = "unknown";
     d.gpudirect = "not used: tcp mode";
     d.verbs = "skipped: tcp mode";
-    findings.push_back({Severity::kWarning, "", "mode.tcp",
-                        "HKIM_MODE=tcp: RDMA detection skipped, NCCL uses sockets on eth0 (TCP speed)",
-                        ""});
+    findings.push_back(
+        {Severity::kWarning, "", "mode.tcp",
+         "HKIM_MODE=tcp: RDMA detection skipped, NCCL uses sockets on eth0 (TCP speed)", ""});
   } else {
     const Detection& detection = *input.detection;
     d.allocation_source = AllocationSourceName(detection.source);
@@ -190,10 +192,14 @@ Decision Decide(const DecideInput& input) {
     // IOMMU over the allocated devices.
     std::set<std::string> modes;
     for (const DeviceVerdict& v : d.devices) {
-      if (v.iommu_group.empty()) modes.insert("none");
-      else if (v.iommu_type == "identity") modes.insert("passthrough");
-      else if (v.iommu_type == "DMA" || v.iommu_type == "DMA-FQ") modes.insert("translation");
-      else modes.insert("unknown");
+      if (v.iommu_group.empty())
+        modes.insert("none");
+      else if (v.iommu_type == "identity")
+        modes.insert("passthrough");
+      else if (v.iommu_type == "DMA" || v.iommu_type == "DMA-FQ")
+        modes.insert("translation");
+      else
+        modes.insert("unknown");
     }
     d.iommu_mode = modes.empty() ? "unknown" : modes.size() == 1 ? *modes.begin() : "mixed";
     if (modes.count("translation")) {
@@ -205,14 +211,16 @@ Decision Decide(const DecideInput& input) {
           {Severity::kError, "/sys/kernel/iommu_groups", "iommu.translation",
            "IOMMU translates DMA for " + Join(names, ", ") +
                ": RDMA to GPU memory fails with IBV_WC_LOC_PROT_ERR or falls back to TCP",
-           "boot the nodes in passthrough mode: a MachineConfig (role worker, or the GPU pool's role) "
+           "boot the nodes in passthrough mode: a MachineConfig (role worker, or the GPU pool's "
+           "role) "
            "with spec.kernelArguments [iommu=pt] (plus intel_iommu=on or amd_iommu=on), e.g. "
            "99-worker-iommu-passthrough; the MCO drains and reboots each node"});
     }
 
     // GID index: one global value in NCCL, so only when every device agrees.
     if (roce.empty()) {
-      d.gid_decision = ib.empty() ? "not set: no usable device" : "not set: InfiniBand link layer (GID 0 / LID routing)";
+      d.gid_decision = ib.empty() ? "not set: no usable device"
+                                  : "not set: InfiniBand link layer (GID 0 / LID routing)";
     } else if (!ib.empty()) {
       d.gid_decision = "not set: InfiniBand and RoCE devices mixed; NCCL >= 2.21 picks per device";
     } else {
@@ -223,7 +231,8 @@ Decision Decide(const DecideInput& input) {
         parts.push_back(v->name + "=" + std::to_string(v->gid_index));
       }
       if (indices.size() == 1) {
-        d.gid_decision = "set: every device has its RoCE v2 IPv4 GID at index " + std::to_string(*indices.begin());
+        d.gid_decision = "set: every device has its RoCE v2 IPv4 GID at index " +
+                         std::to_string(*indices.begin());
       } else {
         d.gid_decision = "not set: devices disagree (" + Join(parts, ", ") +
                          "); NCCL >= 2.21 picks the RoCE v2 IPv4 GID per device";
@@ -257,7 +266,8 @@ Decision Decide(const DecideInput& input) {
     } else {
       if (usable.empty()) {
         if (detection.source == AllocationSource::kNone) {
-          d.reason = "no RDMA device: no PCIDEVICE_* variables and nothing under /sys/class/infiniband";
+          d.reason =
+              "no RDMA device: no PCIDEVICE_* variables and nothing under /sys/class/infiniband";
         } else if (d.devices.empty()) {
           d.reason = "no RDMA device: the allocated PCI functions have no RDMA device";
         } else {
@@ -271,7 +281,8 @@ Decision Decide(const DecideInput& input) {
               ? "request the RDMA resources (e.g. openshift.io/<nic>rdma: 1 or nvidia.com/rdma-vf) "
                 "and the matching networks annotation, and check that the ports are ACTIVE with an "
                 "IPv4 address; or set HKIM_ON_NO_RDMA=tcp to run at TCP speed on purpose"
-              : "see memlock.too-low above; or set HKIM_ON_NO_RDMA=tcp to run at TCP speed on purpose";
+              : "see memlock.too-low above; or set HKIM_ON_NO_RDMA=tcp to run at TCP speed on "
+                "purpose";
       if (input.policy == Policy::kFail) {
         d.outcome = Outcome::kFail;
         d.exit_code = 1;
@@ -281,8 +292,9 @@ Decision Decide(const DecideInput& input) {
         d.outcome = Outcome::kTcpFallback;
         d.wanted = {{"NCCL_IB_DISABLE", "1"}, {"NCCL_SOCKET_IFNAME", kSocketIfname}};
         findings.push_back({Severity::kError, "", "rdma.tcp-fallback",
-                            d.reason + "; policy tcp: NCCL_IB_DISABLE=1, sockets on eth0 -- THE JOB "
-                                       "RUNS AT TCP SPEED (tens of times slower than RDMA)",
+                            d.reason +
+                                "; policy tcp: NCCL_IB_DISABLE=1, sockets on eth0 -- THE JOB "
+                                "RUNS AT TCP SPEED (tens of times slower than RDMA)",
                             fix});
       }
     }
@@ -290,16 +302,19 @@ Decision Decide(const DecideInput& input) {
     // GPUDirect: nvidia_peermem vs DMA-BUF.
     const std::string* dmabuf = user_value("NCCL_DMABUF_ENABLE");
     if (input.peermem_loaded) {
-      d.gpudirect = "nvidia_peermem loaded: GPUDirect RDMA works with or without DMA-BUF; "
-                    "NCCL_DMABUF_ENABLE does not matter";
+      d.gpudirect =
+          "nvidia_peermem loaded: GPUDirect RDMA works with or without DMA-BUF; "
+          "NCCL_DMABUF_ENABLE does not matter";
     } else {
-      d.gpudirect = "nvidia_peermem not loaded: GPUDirect RDMA needs DMA-BUF, so NCCL_DMABUF_ENABLE "
-                    "must stay 1 (NCCL's default)";
+      d.gpudirect =
+          "nvidia_peermem not loaded: GPUDirect RDMA needs DMA-BUF, so NCCL_DMABUF_ENABLE "
+          "must stay 1 (NCCL's default)";
       if (dmabuf != nullptr && *dmabuf == "0" && d.outcome == Outcome::kRdma) {
-        findings.push_back({Severity::kError, "env NCCL_DMABUF_ENABLE", "gpudirect.dmabuf-disabled",
-                            "NCCL_DMABUF_ENABLE=0 without nvidia_peermem: GPU data goes through host "
-                            "memory (measured 38.8 instead of 194.6 GB/s on Barcelona); kept as set",
-                            "remove NCCL_DMABUF_ENABLE=0 (or set 1), or load nvidia_peermem on the node"});
+        findings.push_back(
+            {Severity::kError, "env NCCL_DMABUF_ENABLE", "gpudirect.dmabuf-disabled",
+             "NCCL_DMABUF_ENABLE=0 without nvidia_peermem: GPU data goes through host "
+             "memory (measured 38.8 instead of 194.6 GB/s on Barcelona); kept as set",
+             "remove NCCL_DMABUF_ENABLE=0 (or set 1), or load nvidia_peermem on the node"});
       }
     }
 
@@ -308,9 +323,10 @@ Decision Decide(const DecideInput& input) {
           std::find(input.net_interfaces.begin(), input.net_interfaces.end(), "eth0") ==
               input.net_interfaces.end() &&
           user_value("NCCL_SOCKET_IFNAME") == nullptr) {
-        findings.push_back({Severity::kWarning, "/sys/class/net", "net.no-eth0",
-                            "no eth0 in this pod, but NCCL_SOCKET_IFNAME is set to =eth0",
-                            "set NCCL_SOCKET_IFNAME in the profile to the pod network's interface"});
+        findings.push_back(
+            {Severity::kWarning, "/sys/class/net", "net.no-eth0",
+             "no eth0 in this pod, but NCCL_SOCKET_IFNAME is set to =eth0",
+             "set NCCL_SOCKET_IFNAME in the profile to the pod network's interface"});
       }
     }
   }
@@ -327,13 +343,15 @@ Decision Decide(const DecideInput& input) {
     if (auto it = d.kept.find("NCCL_IB_HCA"); it != d.kept.end()) {
       std::set<std::string> theirs = HcaNames(it->second), ours = HcaNames(d.wanted["NCCL_IB_HCA"]);
       if (it->second[0] == '^') {
-        findings.push_back({Severity::kWarning, "env NCCL_IB_HCA", "env.kept-hca-mismatch",
-                            "kept the exclude list " + it->second + "; detected " + d.wanted["NCCL_IB_HCA"],
-                            "unset NCCL_IB_HCA and let the wrapper detect the devices"});
+        findings.push_back(
+            {Severity::kWarning, "env NCCL_IB_HCA", "env.kept-hca-mismatch",
+             "kept the exclude list " + it->second + "; detected " + d.wanted["NCCL_IB_HCA"],
+             "unset NCCL_IB_HCA and let the wrapper detect the devices"});
       } else if (theirs != ours) {
         findings.push_back({Severity::kError, "env NCCL_IB_HCA", "env.kept-hca-mismatch",
-                            "kept NCCL_IB_HCA=" + it->second + " but this pod's usable devices are " +
-                                d.wanted["NCCL_IB_HCA"] + " (device names differ per node and over time)",
+                            "kept NCCL_IB_HCA=" + it->second +
+                                " but this pod's usable devices are " + d.wanted["NCCL_IB_HCA"] +
+                                " (device names differ per node and over time)",
                             "unset NCCL_IB_HCA and let the wrapper detect the devices"});
       } else if (it->second[0] != '=') {
         findings.push_back({Severity::kWarning, "env NCCL_IB_HCA", "env.kept-hca-prefix",
@@ -345,16 +363,18 @@ Decision Decide(const DecideInput& input) {
     if (auto it = d.kept.find("NCCL_IB_GID_INDEX"); it != d.kept.end()) {
       auto ours = d.wanted.find("NCCL_IB_GID_INDEX");
       if (ours == d.wanted.end() ? it->second != "-1" : it->second != ours->second) {
-        findings.push_back({Severity::kError, "env NCCL_IB_GID_INDEX", "env.kept-gid-mismatch",
-                            "kept NCCL_IB_GID_INDEX=" + it->second + " but the RoCE v2 IPv4 GID is " +
-                                (ours == d.wanted.end() ? d.gid_decision : "at index " + ours->second),
-                            "unset NCCL_IB_GID_INDEX and let the wrapper (or NCCL >= 2.21) choose"});
+        findings.push_back(
+            {Severity::kError, "env NCCL_IB_GID_INDEX", "env.kept-gid-mismatch",
+             "kept NCCL_IB_GID_INDEX=" + it->second + " but the RoCE v2 IPv4 GID is " +
+                 (ours == d.wanted.end() ? d.gid_decision : "at index " + ours->second),
+             "unset NCCL_IB_GID_INDEX and let the wrapper (or NCCL >= 2.21) choose"});
       }
     }
     if (auto it = d.kept.find("NCCL_IB_DISABLE"); it != d.kept.end() && it->second != "0") {
-      findings.push_back({Severity::kError, "env NCCL_IB_DISABLE", "env.kept-ib-disabled",
-                          "kept NCCL_IB_DISABLE=" + it->second + ": NCCL will not use the RDMA devices",
-                          "unset NCCL_IB_DISABLE"});
+      findings.push_back(
+          {Severity::kError, "env NCCL_IB_DISABLE", "env.kept-ib-disabled",
+           "kept NCCL_IB_DISABLE=" + it->second + ": NCCL will not use the RDMA devices",
+           "unset NCCL_IB_DISABLE"});
     }
   } else if (d.outcome == Outcome::kTcpFallback || d.outcome == Outcome::kTcpMode) {
     if (auto it = d.kept.find("NCCL_IB_DISABLE"); it != d.kept.end() && it->second != "1") {

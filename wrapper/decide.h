@@ -32,10 +32,10 @@ struct DecideInput {
   const MemlockResult* memlock = nullptr;  ///< nullptr in tcp mode
   bool memlock_enforced = true;            ///< false on fixture trees (limits are this machine's)
   bool peermem_loaded = false;
-  std::vector<std::string> net_interfaces; ///< /sys/class/net entries (may be empty)
-  std::map<std::string, std::string> vars; ///< the current environment
+  std::vector<std::string> net_interfaces;  ///< /sys/class/net entries (may be empty)
+  std::map<std::string, std::string> vars;  ///< the current environment
   Policy policy = Policy::kFail;
-  bool tcp_mode = false;                   ///< HKIM_MODE=tcp
+  bool tcp_mode = false;  ///< HKIM_MODE=tcp
 };
 
 /// The verdict on one candidate device.
@@ -46,10 +46,10 @@ struct DeviceVerdict {
   std::string name_source;
   bool is_vf = false;
   bool usable = false;
-  std::string reason;        ///< why not usable ("" when usable)
-  int port = 0;              ///< port used
-  std::string transport;     ///< "RoCE" or "InfiniBand"
-  std::string state;         ///< of the first port
+  std::string reason;     ///< why not usable ("" when usable)
+  int port = 0;           ///< port used
+  std::string transport;  ///< "RoCE" or "InfiniBand"
+  std::string state;      ///< of the first port
   std::string rate;
   std::string netdev;
   int gid_index = -1;
@@ -64,21 +64,21 @@ struct DeviceVerdict {
 struct Decision {
   Outcome outcome = Outcome::kFail;
   Policy policy = Policy::kFail;
-  std::string allocation_source;               ///< AllocationSourceName of the detection
-  std::map<std::string, std::string> wanted;   ///< every variable decided
-  std::map<std::string, std::string> set;      ///< wanted and not already set: the job gains these
-  std::map<std::string, std::string> kept;     ///< wanted but already set: the user's value stays
+  std::string allocation_source;              ///< AllocationSourceName of the detection
+  std::map<std::string, std::string> wanted;  ///< every variable decided
+  std::map<std::string, std::string> set;     ///< wanted and not already set: the job gains these
+  std::map<std::string, std::string> kept;    ///< wanted but already set: the user's value stays
   std::vector<DeviceVerdict> devices;
-  std::vector<std::string> ignored_devices;    ///< visible, not allocated
-  std::string gid_decision;                    ///< why NCCL_IB_GID_INDEX is (not) set
-  std::string iommu_mode;                      ///< passthrough | translation | none | mixed | unknown
-  std::string gpudirect;                       ///< peermem / DMA-BUF verdict
+  std::vector<std::string> ignored_devices;  ///< visible, not allocated
+  std::string gid_decision;                  ///< why NCCL_IB_GID_INDEX is (not) set
+  std::string iommu_mode;                    ///< passthrough | translation | none | mixed | unknown
+  std::string gpudirect;                     ///< peermem / DMA-BUF verdict
   bool peermem_loaded = false;
-  std::string verbs;                           ///< verbs check summary
-  std::string reason;                          ///< why RDMA is not used (fallback / fail)
-  bool fully_usable = false;                   ///< `--check` exits 0 only when true
-  int exit_code = 0;                           ///< 0: the job may start; 1: it must not
-  Findings findings;                           ///< detection's, memlock's and the decision's own
+  std::string verbs;          ///< verbs check summary
+  std::string reason;         ///< why RDMA is not used (fallback / fail)
+  bool fully_usable = false;  ///< `--check` exits 0 only when true
+  int exit_code = 0;          ///< 0: the job may start; 1: it must not
+  Findings findings;          ///< detection's, memlock's and the decision's own
 };
 
 /// Pure: detection + probes + environment + policy → decision.

@@ -1,10 +1,10 @@
 #include "detect.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include <sys/stat.h>
 
 namespace hkim::wrapper {
 
@@ -57,15 +57,16 @@ Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
         if (!is_visible(allocated.rdma_dev)) {
           detection.findings.push_back(
               {Severity::kWarning, info_where, "detect.rdma-dev-not-visible",
-               "rdma_dev " + allocated.rdma_dev + " of " + allocated.pci_address + " is not under " +
-                   sysfs.root() + "/class/infiniband; looking under the PCI function",
+               "rdma_dev " + allocated.rdma_dev + " of " + allocated.pci_address +
+                   " is not under " + sysfs.root() +
+                   "/class/infiniband; looking under the PCI function",
                ""});
         } else if (!owner.empty() && owner != allocated.pci_address) {
-          detection.findings.push_back(
-              {Severity::kWarning, info_where, "detect.rdma-dev-mismatch",
-               "rdma_dev " + allocated.rdma_dev + " belongs to " + owner + ", not to the allocated " +
-                   allocated.pci_address + "; looking under the PCI function",
-               ""});
+          detection.findings.push_back({Severity::kWarning, info_where, "detect.rdma-dev-mismatch",
+                                        "rdma_dev " + allocated.rdma_dev + " belongs to " + owner +
+                                            ", not to the allocated " + allocated.pci_address +
+                                            "; looking under the PCI function",
+                                        ""});
         } else {
           name = allocated.rdma_dev;
           source = "_INFO rdma_dev";
@@ -83,7 +84,8 @@ Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
                      name + " in sysfs",
                  ""});
           }
-        } else if (std::string by_uverbs = sysfs.DeviceOfUverbs(allocated.uverbs); !by_uverbs.empty()) {
+        } else if (std::string by_uverbs = sysfs.DeviceOfUverbs(allocated.uverbs);
+                   !by_uverbs.empty()) {
           name = by_uverbs;
           source = "sysfs infiniband_verbs/" + allocated.uverbs;
           if (allocated.rdma_dev.empty()) {
@@ -100,7 +102,8 @@ Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
         detection.findings.push_back(
             {Severity::kWarning, "env " + allocated.resource_var, "detect.no-rdma-device",
              "allocated " + allocated.pci_address + " has no RDMA device in " + sysfs.root(),
-             "request an RDMA-enabled resource (SriovNetworkNodePolicy isRdma: true) and check that "
+             "request an RDMA-enabled resource (SriovNetworkNodePolicy isRdma: true) and check "
+             "that "
              "the rdma CNI moved the device into the pod"});
         continue;
       }
@@ -128,7 +131,8 @@ Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
       detection.findings.push_back(
           {Severity::kWarning, "", "detect.vf-fallback",
            "no PCIDEVICE_* variables from the SR-IOV device plugin; using the SR-IOV VFs in " +
-               sysfs.root() + "/class/infiniband (in a privileged pod these may include other pods' VFs)",
+               sysfs.root() +
+               "/class/infiniband (in a privileged pod these may include other pods' VFs)",
            "request the RDMA resources in the pod spec so the device plugin names them"});
       for (const std::string& name : vfs) add({name, sysfs.PciAddressOf(name), "", "sysfs VF", {}});
     } else if (!visible.empty()) {
@@ -138,7 +142,8 @@ Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
            "no PCIDEVICE_* variables and no SR-IOV VFs; using the usable RDMA devices in " +
                sysfs.root() + "/class/infiniband (host networking?)",
            "request the RDMA resources in the pod spec so the device plugin names them"});
-      for (const std::string& name : visible) add({name, sysfs.PciAddressOf(name), "", "sysfs", {}});
+      for (const std::string& name : visible)
+        add({name, sysfs.PciAddressOf(name), "", "sysfs", {}});
     }
   }
   for (auto& [name, candidate] : by_name) detection.candidates.push_back(std::move(candidate));

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace hkim::wrapper {
 namespace {
@@ -13,7 +12,8 @@ constexpr std::string_view kPrefix = "PCIDEVICE_";
 constexpr std::string_view kInfoSuffix = "_INFO";
 
 bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string Trim(const std::string& s) {
@@ -52,14 +52,20 @@ int JsonDepth(const std::string& text) {
   bool in_string = false, escaped = false;
   for (char c : text) {
     if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') max_depth = std::max(max_depth, ++depth);
-    else if (c == ']' || c == '}') --depth;
+    if (c == '"')
+      in_string = true;
+    else if (c == '[' || c == '{')
+      max_depth = std::max(max_depth, ++depth);
+    else if (c == ']' || c == '}')
+      --depth;
   }
   return max_depth;
 }
@@ -96,20 +102,20 @@ bool ParseInfo(const std::string& name, const std::string& value,
     return false;
   }
   if (JsonDepth(value) > kMaxInfoDepth) {
-    findings->push_back({Severity::kWarning, where, "env.info-json-malformed",
-                         "JSON nested deeper than " + std::to_string(kMaxInfoDepth) +
-                             " levels; ignoring it",
-                         "check the SR-IOV device plugin; device names will come from sysfs"});
+    findings->push_back(
+        {Severity::kWarning, where, "env.info-json-malformed",
+         "JSON nested deeper than " + std::to_string(kMaxInfoDepth) + " levels; ignoring it",
+         "check the SR-IOV device plugin; device names will come from sysfs"});
     return false;
   }
   nlohmann::json doc;
   try {
     doc = nlohmann::json::parse(value);
   } catch (const nlohmann::json::parse_error& e) {
-    findings->push_back({Severity::kWarning, where + ":" + Position(value, e.byte == 0 ? 0 : e.byte - 1),
-                         "env.info-json-malformed",
-                         "malformed JSON (" + std::string(e.what()) + "); ignoring it",
-                         "check the SR-IOV device plugin; device names will come from sysfs"});
+    findings->push_back(
+        {Severity::kWarning, where + ":" + Position(value, e.byte == 0 ? 0 : e.byte - 1),
+         "env.info-json-malformed", "malformed JSON (" + std::string(e.what()) + "); ignoring it",
+         "check the SR-IOV device plugin; device names will come from sysfs"});
     return false;
   } catch (const std::exception& e) {
     findings->push_back({Severity::kWarning, where, "env.info-json-malformed",
@@ -155,7 +161,8 @@ bool ParseInfo(const std::string& name, const std::string& value,
       }
     } else {
       findings->push_back({Severity::kWarning, where, "env.info-not-object",
-                           "entry for " + address + " is not an object; looking it up in sysfs", ""});
+                           "entry for " + address + " is not an object; looking it up in sysfs",
+                           ""});
     }
     (*out)[address] = entry;
   }
@@ -191,7 +198,8 @@ bool IsPciAddress(const std::string& text) {
 bool IsSafeDeviceName(const std::string& name) {
   if (name.empty() || name.size() > 64 || name == "." || name == "..") return false;
   for (char c : name) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) return false;
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
+      return false;
   }
   return true;
 }
@@ -231,16 +239,16 @@ EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
     bool have_info = false;
     auto info_it = infos.find(stem);
     if (info_it != infos.end()) {
-      have_info = ParseInfo(stem + std::string(kInfoSuffix), info_it->second, &info, &scan.findings);
+      have_info =
+          ParseInfo(stem + std::string(kInfoSuffix), info_it->second, &info, &scan.findings);
     }
     auto list_it = lists.find(stem);
     if (list_it == lists.end()) {
       // Only an _INFO variable: its keys are the allocation.
       if (have_info) {
-        scan.findings.push_back({Severity::kNote, "env " + stem + std::string(kInfoSuffix),
-                                 "env.info-without-list",
-                                 "no " + stem + " list variable; using the addresses of the _INFO JSON",
-                                 ""});
+        scan.findings.push_back(
+            {Severity::kNote, "env " + stem + std::string(kInfoSuffix), "env.info-without-list",
+             "no " + stem + " list variable; using the addresses of the _INFO JSON", ""});
         for (const auto& [address, entry] : info) add(address, stem, entry);
       }
       continue;
@@ -251,8 +259,8 @@ EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
     int count = 0;
     while (start <= value.size() && count < 4096) {
       size_t comma = value.find(',', start);
-      std::string token = Trim(value.substr(start, comma == std::string::npos ? std::string::npos
-                                                                               : comma - start));
+      std::string token =
+          Trim(value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
       start = comma == std::string::npos ? value.size() + 1 : comma + 1;
       if (token.empty()) continue;
       ++count;
@@ -266,9 +274,9 @@ EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
       listed.insert(address);
       auto entry = info.find(address);
       if (have_info && entry == info.end()) {
-        scan.findings.push_back({Severity::kNote, "env " + stem + std::string(kInfoSuffix),
-                                 "env.info-missing-address",
-                                 "no entry for " + address + "; its RDMA device comes from sysfs", ""});
+        scan.findings.push_back(
+            {Severity::kNote, "env " + stem + std::string(kInfoSuffix), "env.info-missing-address",
+             "no entry for " + address + "; its RDMA device comes from sysfs", ""});
       }
       add(address, stem, entry == info.end() ? InfoEntry{} : entry->second);
     }
@@ -282,8 +290,8 @@ EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
       }
     }
     if (listed.empty()) {
-      scan.findings.push_back({Severity::kWarning, "env " + stem, "env.empty-allocation",
-                               "lists no PCI address", ""});
+      scan.findings.push_back(
+          {Severity::kWarning, "env " + stem, "env.empty-allocation", "lists no PCI address", ""});
     }
   }
   return scan;

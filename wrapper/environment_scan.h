@@ -13,14 +13,15 @@ struct AllocatedDevice {
   std::string pci_address;   ///< normalised to lower case, e.g. "0000:1a:00.2"
   std::string resource_var;  ///< the PCIDEVICE_* variable that listed it
   std::string rdma_dev;      ///< `rdma.rdma_dev` from the _INFO JSON; empty on older plugins
-  std::string uverbs;        ///< "uverbs6" from `rdma.uverbs` (/dev/infiniband/uverbs6); may be empty
+  std::string uverbs;  ///< "uverbs6" from `rdma.uverbs` (/dev/infiniband/uverbs6); may be empty
 };
 
 /// Result of the first detection step: what the device-plugin variables say.
 struct EnvironmentScan {
-  bool plugin_vars_present = false;        ///< any PCIDEVICE_* variable at all
-  std::vector<AllocatedDevice> devices;    ///< unique by address, in variable-name then list order
-  std::map<std::string, std::string> vars; ///< the whole environment (first occurrence of a name wins)
+  bool plugin_vars_present = false;      ///< any PCIDEVICE_* variable at all
+  std::vector<AllocatedDevice> devices;  ///< unique by address, in variable-name then list order
+  std::map<std::string, std::string>
+      vars;  ///< the whole environment (first occurrence of a name wins)
   Findings findings;
 };
 

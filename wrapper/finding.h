@@ -12,7 +12,8 @@ enum class Severity { kError, kWarning, kNote };
 /// One thing the wrapper noticed, with everything an operator needs to act on it.
 struct Finding {
   Severity severity = Severity::kWarning;
-  std::string where;    ///< "env PCIDEVICE_X_INFO:1:17", a sysfs path, or "" when nowhere in particular
+  std::string
+      where;  ///< "env PCIDEVICE_X_INFO:1:17", a sysfs path, or "" when nowhere in particular
   std::string rule;     ///< stable id, e.g. "env.info-json-malformed", "port.not-active"
   std::string message;  ///< what is wrong or what was found, one sentence
   std::string fix;      ///< what to do about it; may be empty for notes

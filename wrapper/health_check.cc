@@ -7,10 +7,14 @@
 namespace hkim::wrapper {
 
 bool ParseHealthCheckMode(const std::string& value, HealthCheckMode* mode) {
-  if (value.empty() || value == "off") *mode = HealthCheckMode::kOff;
-  else if (value == "warn") *mode = HealthCheckMode::kWarn;
-  else if (value == "fail") *mode = HealthCheckMode::kFail;
-  else return false;
+  if (value.empty() || value == "off")
+    *mode = HealthCheckMode::kOff;
+  else if (value == "warn")
+    *mode = HealthCheckMode::kWarn;
+  else if (value == "fail")
+    *mode = HealthCheckMode::kFail;
+  else
+    return false;
   return true;
 }
 
@@ -21,8 +25,8 @@ HealthCheckResult RunHealthCheck(HealthCheckMode mode, const std::string& progra
   const char* policy = mode == HealthCheckMode::kFail ? "fail" : "warn";
   if (::access(program.c_str(), X_OK) != 0) {
     result.status = kExitNotFound;
-    result.message = std::string("health check: ") + program + " is missing or not executable (HKIM_NCCL_CHECK=" +
-                     policy + ")";
+    result.message = std::string("health check: ") + program +
+                     " is missing or not executable (HKIM_NCCL_CHECK=" + policy + ")";
   } else {
     std::string error;
     result.ran = true;
@@ -33,8 +37,8 @@ HealthCheckResult RunHealthCheck(HealthCheckMode mode, const std::string& progra
       result.message = "health check: hkim-nccl-check passed";
       return result;
     } else {
-      result.message = "health check: hkim-nccl-check failed with status " + std::to_string(result.status) +
-                       " (HKIM_NCCL_CHECK=" + policy + ")";
+      result.message = "health check: hkim-nccl-check failed with status " +
+                       std::to_string(result.status) + " (HKIM_NCCL_CHECK=" + policy + ")";
     }
   }
   if (mode == HealthCheckMode::kFail) {

@@ -14,10 +14,10 @@ bool ParseHealthCheckMode(const std::string& value, HealthCheckMode* mode);
 /// What happened with hkim-nccl-check.
 struct HealthCheckResult {
   bool ran = false;
-  int status = 0;        ///< its exit status (127 when missing)
-  bool proceed = true;   ///< the job may start
-  int exit_code = 0;     ///< the wrapper's exit status when !proceed
-  std::string message;   ///< one line for the banner
+  int status = 0;       ///< its exit status (127 when missing)
+  bool proceed = true;  ///< the job may start
+  int exit_code = 0;    ///< the wrapper's exit status when !proceed
+  std::string message;  ///< one line for the banner
 };
 
 /// Runs `program` (hkim-nccl-check beside the wrapper) as a child with the job's final

@@ -90,7 +90,8 @@ std::string SelfPath(const char* argv0) {
   char buffer[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
   if (n > 0) return std::string(buffer, static_cast<size_t>(n));
-  if (argv0 != nullptr && std::strchr(argv0, '/') != nullptr && ::realpath(argv0, buffer) != nullptr)
+  if (argv0 != nullptr && std::strchr(argv0, '/') != nullptr &&
+      ::realpath(argv0, buffer) != nullptr)
     return buffer;
   return "";
 }
@@ -110,10 +111,12 @@ int InstallTo(const std::string& self, const std::string& dir, std::vector<std::
   const std::string self_name = slash == std::string::npos ? self : self.substr(slash + 1);
   std::vector<std::string> names = {self_name};
   for (const std::string& name : ListDirectory(folder)) {
-    if (name.rfind("hkim-", 0) != 0 || name == self_name || name.find(".tmp-") != std::string::npos) continue;
+    if (name.rfind("hkim-", 0) != 0 || name == self_name || name.find(".tmp-") != std::string::npos)
+      continue;
     struct stat st;
     const std::string path = folder + "/" + name;
-    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111)) names.push_back(name);
+    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
+      names.push_back(name);
   }
   std::sort(names.begin(), names.end());
   for (const std::string& name : names) {

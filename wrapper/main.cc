@@ -12,7 +12,8 @@
 int main(int argc, char** argv) {
   using namespace hkim::wrapper;
   RunContext context;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) context.environ_entries.emplace_back(*e);
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e)
+    context.environ_entries.emplace_back(*e);
   std::string error;
   if (!ParseCommandLine(std::vector<std::string>(argv + 1, argv + argc),
                         ParseEnvironment(context.environ_entries), &context.options, &error)) {

@@ -85,10 +85,9 @@ MemlockResult RaiseMemlock(MemlockSystem& system) {
         result.steps.push_back(std::string("raising to unlimited failed: ") + std::strerror(error));
         if (current.soft != current.hard) {
           error = system.Set({current.hard, current.hard});
-          result.steps.push_back(error == 0 ? "raised soft limit to the hard limit (" +
-                                                  FormatBytes(current.hard) + ")"
-                                            : std::string("raising soft to hard failed: ") +
-                                                  std::strerror(error));
+          result.steps.push_back(
+              error == 0 ? "raised soft limit to the hard limit (" + FormatBytes(current.hard) + ")"
+                         : std::string("raising soft to hard failed: ") + std::strerror(error));
         }
       }
     }
@@ -104,8 +103,10 @@ MemlockResult RaiseMemlock(MemlockSystem& system) {
              (result.capabilities_known ? "" : " (capabilities unreadable)") +
              ": RDMA registrations larger than that per process fail with ENOMEM "
              "(NCCL: ibv_reg_mr failed, Cannot allocate memory)",
-         "one of: an SCC allowing SYS_RESOURCE with capabilities.add [IPC_LOCK, SYS_RESOURCE] so the "
-         "wrapper can raise the limit; running as UID 0 (runAsUser: 0, SCC runAsUser RunAsAny) with "
+         "one of: an SCC allowing SYS_RESOURCE with capabilities.add [IPC_LOCK, SYS_RESOURCE] so "
+         "the "
+         "wrapper can raise the limit; running as UID 0 (runAsUser: 0, SCC runAsUser RunAsAny) "
+         "with "
          "capabilities.add [IPC_LOCK] so the capability is effective; the CRI-O drop-in "
          "/etc/crio/crio.conf.d/99-memlock.conf with [crio.runtime] default_ulimits = "
          "[\"memlock=-1:-1\"] (a MachineConfig on OpenShift); or privileged: true"});

@@ -38,12 +38,12 @@ std::unique_ptr<MemlockSystem> MakeProcessMemlockSystem();
 struct MemlockResult {
   MemlockLimits before;
   MemlockLimits after;
-  bool cap_ipc_lock = false;        ///< CAP_IPC_LOCK effective (registrations are not limited)
-  bool cap_sys_resource = false;    ///< CAP_SYS_RESOURCE effective (hard limit can be raised)
+  bool cap_ipc_lock = false;      ///< CAP_IPC_LOCK effective (registrations are not limited)
+  bool cap_sys_resource = false;  ///< CAP_SYS_RESOURCE effective (hard limit can be raised)
   bool capabilities_known = false;
-  bool sufficient = false;          ///< unlimited, or CAP_IPC_LOCK effective
-  std::vector<std::string> steps;   ///< what was tried, in order, with the outcome
-  Findings findings;                ///< memlock.too-low (kError) with the exact fix
+  bool sufficient = false;         ///< unlimited, or CAP_IPC_LOCK effective
+  std::vector<std::string> steps;  ///< what was tried, in order, with the outcome
+  Findings findings;               ///< memlock.too-low (kError) with the exact fix
 };
 
 /// Raises the soft limit to the hard limit, tries unlimited for both, then reads the limit

@@ -68,7 +68,8 @@ int RunWrapper(const RunContext& context) {
     }
     input.detection = &detection;
     if (!real_sysfs) {
-      input.verbs_skipped_reason = "the sysfs root is " + sysfs.root() + ", not this machine's /sys";
+      input.verbs_skipped_reason =
+          "the sysfs root is " + sysfs.root() + ", not this machine's /sys";
     } else if (var("HKIM_VERBS") == "off") {
       input.verbs_skipped_reason = "HKIM_VERBS=off";
     } else {
@@ -93,7 +94,8 @@ int RunWrapper(const RunContext& context) {
   if (!options.report_file.empty()) {
     std::ofstream file(options.report_file, std::ios::trunc);
     file << json;
-    if (!file) err << "hkim-wrapper: warning: cannot write --report " << options.report_file << "\n";
+    if (!file)
+      err << "hkim-wrapper: warning: cannot write --report " << options.report_file << "\n";
   }
   auto emit_record = [&]() {
     if (options.report_file.empty()) err << json;
@@ -118,7 +120,8 @@ int RunWrapper(const RunContext& context) {
   const std::vector<std::string> env = BuildEnvironment(context.environ_entries, decision.set);
   if (health_mode != HealthCheckMode::kOff) {
     const size_t slash = context.self_path.rfind('/');
-    const std::string folder = slash == std::string::npos ? "." : context.self_path.substr(0, slash);
+    const std::string folder =
+        slash == std::string::npos ? "." : context.self_path.substr(0, slash);
     HealthCheckResult health = RunHealthCheck(health_mode, folder + "/hkim-nccl-check", env);
     err << "hkim-wrapper: " << health.message << "\n";
     if (!health.proceed) return health.exit_code;

@@ -47,7 +47,8 @@ std::string FormatBanner(const Decision& d, const MemlockResult* memlock) {
   }
   if (!d.ignored_devices.empty()) {
     out += "  ignored (not allocated to this pod): ";
-    for (size_t i = 0; i < d.ignored_devices.size(); ++i) out += (i ? "," : "") + d.ignored_devices[i];
+    for (size_t i = 0; i < d.ignored_devices.size(); ++i)
+      out += (i ? "," : "") + d.ignored_devices[i];
     out += "\n";
   }
   for (const auto& [name, value] : d.set) out += "  set  " + name + "=" + value + "\n";
@@ -109,12 +110,15 @@ std::string FormatJsonRecord(const Decision& d, const MemlockResult* memlock) {
   j["gpudirect"] = {{"nvidia_peermem", d.peermem_loaded}, {"verdict", d.gpudirect}};
   j["verbs"] = d.verbs;
   if (memlock != nullptr) {
-    j["memlock"] = {{"before", {{"soft", LimitJson(memlock->before.soft)}, {"hard", LimitJson(memlock->before.hard)}}},
-                    {"after", {{"soft", LimitJson(memlock->after.soft)}, {"hard", LimitJson(memlock->after.hard)}}},
-                    {"cap_ipc_lock", memlock->cap_ipc_lock},
-                    {"cap_sys_resource", memlock->cap_sys_resource},
-                    {"sufficient", memlock->sufficient},
-                    {"steps", memlock->steps}};
+    j["memlock"] = {
+        {"before",
+         {{"soft", LimitJson(memlock->before.soft)}, {"hard", LimitJson(memlock->before.hard)}}},
+        {"after",
+         {{"soft", LimitJson(memlock->after.soft)}, {"hard", LimitJson(memlock->after.hard)}}},
+        {"cap_ipc_lock", memlock->cap_ipc_lock},
+        {"cap_sys_resource", memlock->cap_sys_resource},
+        {"sufficient", memlock->sufficient},
+        {"steps", memlock->steps}};
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const Finding& f : d.findings) {
@@ -140,8 +144,8 @@ std::string FormatCheck(const Decision& d, const MemlockResult* memlock) {
   int problems = 0;
   for (const Finding& f : d.findings) problems += f.severity == Severity::kError;
   out += d.fully_usable ? "result: RDMA fully usable\n"
-                        : "result: RDMA NOT fully usable (" + std::string(OutcomeName(d.outcome)) + ", " +
-                              std::to_string(problems) + " problem(s))\n";
+                        : "result: RDMA NOT fully usable (" + std::string(OutcomeName(d.outcome)) +
+                              ", " + std::to_string(problems) + " problem(s))\n";
   return out;
 }
 

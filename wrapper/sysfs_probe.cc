@@ -70,8 +70,9 @@ std::vector<int> NumericEntries(const std::string& dir, size_t limit, long max_v
   std::vector<int> out;
   for (const std::string& name : ListDirectory(dir, limit)) {
     long v;
-    bool digits = !name.empty() && std::all_of(name.begin(), name.end(),
-                                               [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    bool digits = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
     if (digits && ParseInt(name, 0, max_value, &v)) out.push_back(static_cast<int>(v));
   }
   std::sort(out.begin(), out.end());
@@ -93,15 +94,19 @@ std::string Ipv4OfGid(const std::string& gid) {
     int v = 0;
     for (size_t i = at; i < at + 2; ++i) {
       char c = g[i];
-      if (c >= '0' && c <= '9') v = v * 16 + (c - '0');
-      else if (c >= 'a' && c <= 'f') v = v * 16 + (c - 'a' + 10);
-      else return -1;
+      if (c >= '0' && c <= '9')
+        v = v * 16 + (c - '0');
+      else if (c >= 'a' && c <= 'f')
+        v = v * 16 + (c - 'a' + 10);
+      else
+        return -1;
     }
     return v;
   };
   int a = byte(30), b = byte(32), c = byte(35), d = byte(37);
   if (a < 0 || b < 0 || c < 0 || d < 0) return "";
-  return std::to_string(a) + "." + std::to_string(b) + "." + std::to_string(c) + "." + std::to_string(d);
+  return std::to_string(a) + "." + std::to_string(b) + "." + std::to_string(c) + "." +
+         std::to_string(d);
 }
 
 }  // namespace
@@ -240,7 +245,8 @@ std::vector<std::string> SysfsProbe::NetInterfaces() const {
 
 std::string SysfsProbe::DeviceOfUverbs(const std::string& node) const {
   std::string ibdev;
-  if (!IsSafeDeviceName(node) || !ReadAttribute(Path("class/infiniband_verbs/" + node + "/ibdev"), &ibdev))
+  if (!IsSafeDeviceName(node) ||
+      !ReadAttribute(Path("class/infiniband_verbs/" + node + "/ibdev"), &ibdev))
     return "";
   return IsSafeDeviceName(ibdev) ? ibdev : "";
 }
@@ -264,7 +270,8 @@ DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings,
   }
   device.visible = true;
   device.pci_address = Lower(LinkBasename(base + "/device"));
-  if (!IsPciAddress(device.pci_address)) device.pci_address = IsPciAddress(pci_hint) ? pci_hint : "";
+  if (!IsPciAddress(device.pci_address))
+    device.pci_address = IsPciAddress(pci_hint) ? pci_hint : "";
   device.is_vf = LinkOrFileExists(base + "/device/physfn");
 
   std::string text;
@@ -327,7 +334,9 @@ DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings,
       if (port.phys_state.size() > 32) port.phys_state.resize(32);
     }
     if (ReadAttribute(port_dir + "/link_layer", &text) && text.size() <= 32) {
-      port.link_layer = Lower(text) == "ethernet" ? "Ethernet" : Lower(text) == "infiniband" ? "InfiniBand" : text;
+      port.link_layer = Lower(text) == "ethernet"     ? "Ethernet"
+                        : Lower(text) == "infiniband" ? "InfiniBand"
+                                                      : text;
     }
     if (ReadAttribute(port_dir + "/rate", &text) && text.size() <= 64) port.rate = text;
     if (port.link_layer == "Ethernet") SelectGid(port_dir, &device, &port);
@@ -348,7 +357,8 @@ bool SysfsProbe::NetdevOwnedBy(const std::string& netdev, const std::string& pci
   if (::realpath(Path("class/net/" + netdev).c_str(), resolved) != nullptr) {
     std::string path = resolved;
     const std::string tail = "/net/" + netdev;
-    if (path.size() > tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0)
+    if (path.size() > tail.size() &&
+        path.compare(path.size() - tail.size(), tail.size(), tail) == 0)
       owner = Lower(Basename(path.substr(0, path.size() - tail.size())));
   }
   if (!IsPciAddress(owner)) owner = Lower(LinkBasename(Path("class/net/" + netdev + "/device")));
@@ -356,7 +366,8 @@ bool SysfsProbe::NetdevOwnedBy(const std::string& netdev, const std::string& pci
   return owner == pci;
 }
 
-void SysfsProbe::SelectGid(const std::string& port_dir, DeviceProbe* device, PortProbe* port) const {
+void SysfsProbe::SelectGid(const std::string& port_dir, DeviceProbe* device,
+                           PortProbe* port) const {
   int ipv4_v2_elsewhere = 0, ipv4_v1_only = 0;
   std::string elsewhere_ndev;
   for (int index : NumericEntries(port_dir + "/gids", kMaxGids, 1 << 20)) {

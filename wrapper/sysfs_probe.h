@@ -16,31 +16,31 @@ void NaturalSort(std::vector<std::string>* names);
 /// What sysfs says about one port of an RDMA device.
 struct PortProbe {
   int number = 0;
-  int state_code = -1;        ///< 4 = ACTIVE; -1 when unreadable
-  std::string state;          ///< "ACTIVE", "DOWN", ... (text after "N: ")
-  std::string phys_state;     ///< "LinkUp", "Disabled", ...
-  std::string link_layer;     ///< "Ethernet", "InfiniBand", "Unknown" or ""
-  std::string rate;           ///< "400 Gb/sec (4X NDR)"
-  int gid_index = -1;         ///< RoCE: the RoCE v2 IPv4-mapped GID on the device's netdev; -1 none
-  std::string gid;            ///< that GID, as sysfs prints it
-  std::string gid_ipv4;       ///< its IPv4 address, dotted
-  std::string gid_problem;    ///< why no GID was chosen (RoCE ports only)
+  int state_code = -1;      ///< 4 = ACTIVE; -1 when unreadable
+  std::string state;        ///< "ACTIVE", "DOWN", ... (text after "N: ")
+  std::string phys_state;   ///< "LinkUp", "Disabled", ...
+  std::string link_layer;   ///< "Ethernet", "InfiniBand", "Unknown" or ""
+  std::string rate;         ///< "400 Gb/sec (4X NDR)"
+  int gid_index = -1;       ///< RoCE: the RoCE v2 IPv4-mapped GID on the device's netdev; -1 none
+  std::string gid;          ///< that GID, as sysfs prints it
+  std::string gid_ipv4;     ///< its IPv4 address, dotted
+  std::string gid_problem;  ///< why no GID was chosen (RoCE ports only)
   bool active() const { return state_code == 4; }
 };
 
 /// What sysfs says about one RDMA device.
 struct DeviceProbe {
-  std::string name;             ///< "mlx5_6"
-  bool visible = false;         ///< /sys/class/infiniband/<name> exists
-  std::string pci_address;      ///< of the function that owns it ("" when unknown)
-  bool is_vf = false;           ///< device/physfn exists
-  std::string netdev;           ///< the function's own netdev inside this pod ("" when none)
-  std::string netdev_source;    ///< "pci net/", "gid ndev" or ""
-  std::string netdev_operstate; ///< "up", "down", "unknown", ... ("" when unreadable)
+  std::string name;              ///< "mlx5_6"
+  bool visible = false;          ///< /sys/class/infiniband/<name> exists
+  std::string pci_address;       ///< of the function that owns it ("" when unknown)
+  bool is_vf = false;            ///< device/physfn exists
+  std::string netdev;            ///< the function's own netdev inside this pod ("" when none)
+  std::string netdev_source;     ///< "pci net/", "gid ndev" or ""
+  std::string netdev_operstate;  ///< "up", "down", "unknown", ... ("" when unreadable)
   int numa_node = -1;
-  std::string iommu_group;      ///< group number, "" when the device has none
-  std::string iommu_type;       ///< identity, DMA, DMA-FQ, ... ("" when unreadable)
-  std::vector<PortProbe> ports; ///< sorted by number
+  std::string iommu_group;       ///< group number, "" when the device has none
+  std::string iommu_type;        ///< identity, DMA, DMA-FQ, ... ("" when unreadable)
+  std::vector<PortProbe> ports;  ///< sorted by number
 };
 
 /// Reads the kernel's sysfs (or a fixture tree standing in for it) without ever following

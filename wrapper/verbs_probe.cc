@@ -67,7 +67,8 @@ VerbsProbe ProbeVerbs(const std::map<std::string, std::vector<int>>& ports_by_de
         if (port < 1 || port > 255) continue;
         int rc = query_port(context, static_cast<uint8_t>(port), &attr);
         if (rc != 0) {
-          device.error = "ibv_query_port(" + std::to_string(port) + ") failed: " + std::strerror(rc);
+          device.error =
+              "ibv_query_port(" + std::to_string(port) + ") failed: " + std::strerror(rc);
           device.port_active[port] = false;
         } else {
           device.port_active[port] = attr.state == IBV_PORT_ACTIVE;

@@ -18,9 +18,9 @@ struct VerbsDevice {
 /// wrapper runs in images without it (then `available` is false and sysfs alone decides).
 struct VerbsProbe {
   bool available = false;
-  std::string note;                              ///< e.g. "libibverbs.so.1 not found: ..."
-  int listed_count = 0;                          ///< devices in ibv_get_device_list()
-  std::map<std::string, VerbsDevice> devices;    ///< only the names asked for
+  std::string note;                            ///< e.g. "libibverbs.so.1 not found: ..."
+  int listed_count = 0;                        ///< devices in ibv_get_device_list()
+  std::map<std::string, VerbsDevice> devices;  ///< only the names asked for
 };
 
 /// Opens each named device and queries the given ports. `library` is the soname to dlopen.

@@ -11,8 +11,9 @@ using ::testing::ElementsAre;
 TEST(CommandLine, OptionsThenCommandAfterDoubleDash) {
   Options o;
   std::string error;
-  ASSERT_TRUE(ParseCommandLine({"--sysfs-root", "/tmp/x", "--on-no-rdma=tcp", "--", "torchrun", "--nnodes", "2"},
-                               {}, &o, &error))
+  ASSERT_TRUE(ParseCommandLine(
+      {"--sysfs-root", "/tmp/x", "--on-no-rdma=tcp", "--", "torchrun", "--nnodes", "2"}, {}, &o,
+      &error))
       << error;
   EXPECT_EQ(o.sysfs_root, "/tmp/x");
   EXPECT_EQ(o.on_no_rdma, Policy::kTcp);
@@ -23,7 +24,8 @@ TEST(CommandLine, EnvironmentGivesDefaultsAndFlagsWin) {
   Options o;
   std::string error;
   ASSERT_TRUE(ParseCommandLine({"--on-no-rdma", "fail", "--print-env"},
-                               {{"HKIM_ON_NO_RDMA", "tcp"}, {"HKIM_SYSFS_ROOT", "/fx"}}, &o, &error));
+                               {{"HKIM_ON_NO_RDMA", "tcp"}, {"HKIM_SYSFS_ROOT", "/fx"}}, &o,
+                               &error));
   EXPECT_EQ(o.on_no_rdma, Policy::kFail);
   EXPECT_EQ(o.sysfs_root, "/fx");
   Options o2;

@@ -53,9 +53,10 @@ TEST(Decide, BarcelonaNowExactMatchListAndGidIndex) {
   Decision d = s.Run();
   EXPECT_EQ(d.outcome, Outcome::kRdma);
   EXPECT_EQ(d.exit_code, 0);
-  EXPECT_THAT(d.set, UnorderedElementsAre(Pair("NCCL_IB_HCA", "=mlx5_6,mlx5_7,mlx5_10,mlx5_11"),
-                                          Pair("NCCL_IB_GID_INDEX", "3"), Pair("NCCL_IB_DISABLE", "0"),
-                                          Pair("NCCL_SOCKET_IFNAME", "=eth0")));
+  EXPECT_THAT(d.set,
+              UnorderedElementsAre(Pair("NCCL_IB_HCA", "=mlx5_6,mlx5_7,mlx5_10,mlx5_11"),
+                                   Pair("NCCL_IB_GID_INDEX", "3"), Pair("NCCL_IB_DISABLE", "0"),
+                                   Pair("NCCL_SOCKET_IFNAME", "=eth0")));
   EXPECT_TRUE(d.kept.empty());
   EXPECT_TRUE(d.fully_usable);
   EXPECT_EQ(d.iommu_mode, "passthrough");
@@ -118,7 +119,8 @@ TEST(Decide, DownNetdevDropsTheRoceDevice) {
   Scenario s;
   BuildPod(&s.fixture, BarcelonaDevices());
   auto devices = BarcelonaDevices();
-  s.fixture.WriteFile("devices/" + devices[1].bridges + "/" + devices[1].pci + "/net/net2/operstate", "down");
+  s.fixture.WriteFile(
+      "devices/" + devices[1].bridges + "/" + devices[1].pci + "/net/net2/operstate", "down");
   s.env = PluginEnvironment(devices, true, true);
   Decision d = s.Run();
   EXPECT_EQ(d.set.at("NCCL_IB_HCA"), "=mlx5_6,mlx5_10,mlx5_11");
@@ -144,7 +146,8 @@ TEST(Decide, OkeSixteenVfsHyphenatedResourceKeepsUserVariables) {
   Scenario s;
   BuildPod(&s.fixture, OkeDevices());
   s.env = PluginEnvironment(OkeDevices(), true, true, "NVIDIA_COM_RDMA-VF");
-  for (const char* v : {"NCCL_TOPO_FILE=/topo/topo.xml", "NCCL_SOCKET_IFNAME=eth0", "NCCL_IB_TC=41"})
+  for (const char* v :
+       {"NCCL_TOPO_FILE=/topo/topo.xml", "NCCL_SOCKET_IFNAME=eth0", "NCCL_IB_TC=41"})
     s.env.push_back(v);
   Decision d = s.Run();
   EXPECT_EQ(d.set.at("NCCL_IB_HCA"),
@@ -185,7 +188,8 @@ TEST(Decide, NothingAtAllFallsBackToTcpLoudlyUnderTcpPolicy) {
   Decision d = s.Run();
   EXPECT_EQ(d.outcome, Outcome::kTcpFallback);
   EXPECT_EQ(d.exit_code, 0);
-  EXPECT_THAT(d.set, UnorderedElementsAre(Pair("NCCL_IB_DISABLE", "1"), Pair("NCCL_SOCKET_IFNAME", "=eth0")));
+  EXPECT_THAT(d.set, UnorderedElementsAre(Pair("NCCL_IB_DISABLE", "1"),
+                                          Pair("NCCL_SOCKET_IFNAME", "=eth0")));
   EXPECT_TRUE(HasRule(d, "rdma.tcp-fallback"));
   EXPECT_FALSE(d.fully_usable);
 }
@@ -224,8 +228,9 @@ TEST(Decide, TranslatedIommuIsAProblemWithTheMachineConfigFix) {
   EXPECT_FALSE(d.fully_usable);
   bool found = false;
   for (const Finding& f : d.findings)
-    if (f.rule == "iommu.translation") found = f.fix.find("kernelArguments") != std::string::npos &&
-                                                f.fix.find("iommu=pt") != std::string::npos;
+    if (f.rule == "iommu.translation")
+      found = f.fix.find("kernelArguments") != std::string::npos &&
+              f.fix.find("iommu=pt") != std::string::npos;
   EXPECT_TRUE(found);
 }
 
@@ -250,7 +255,8 @@ TEST(Decide, SharedPrivilegedWithoutVariablesDropsForeignVfs) {
   foreign.gid_ndev = "net1";  // a name from the other pod's namespace
   s.fixture.AddDevice(foreign);
   s.fixture.Remove("class/net/net1");
-  s.fixture.Symlink("class/net/net1", "../../devices/" + BarcelonaDevices()[0].bridges + "/0000:1a:00.2/net/net1");
+  s.fixture.Symlink("class/net/net1",
+                    "../../devices/" + BarcelonaDevices()[0].bridges + "/0000:1a:00.2/net/net1");
   Decision d = s.Run();
   EXPECT_EQ(d.allocation_source, "sysfs-vf");
   EXPECT_EQ(d.set.at("NCCL_IB_HCA"), "=mlx5_6,mlx5_7,mlx5_10,mlx5_11");

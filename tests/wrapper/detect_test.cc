@@ -81,7 +81,8 @@ TEST(Detect, DeviceOnlyUnderItsPciFunctionIsStillProbed) {
   const std::string function = "devices/" + devices[0].bridges + "/" + devices[0].pci;
   fixture.Remove(function + "/infiniband_verbs");
   fixture.Remove("class/infiniband/mlx5_6");
-  Detection d = Detect(ScanEnvironment(PluginEnvironment({devices[0]}, true, false)), SysfsProbe(fixture.root()));
+  Detection d = Detect(ScanEnvironment(PluginEnvironment({devices[0]}, true, false)),
+                       SysfsProbe(fixture.root()));
   EXPECT_THAT(Names(d), ElementsAre("mlx5_6"));
   EXPECT_TRUE(d.candidates[0].probe.visible);  // probed through bus/pci/devices/<pci>/infiniband
   EXPECT_EQ(d.candidates[0].probe.netdev, "net1");
@@ -96,7 +97,8 @@ TEST(Detect, OldPluginNameFromTheUverbsNodeOfInfo) {
   fixture.Remove("bus/pci/devices/" + devices[0].pci);
   fixture.Symlink("class/infiniband/mlx5_6/device", "/nonexistent/unknown");
   fixture.WriteFile("class/infiniband_verbs/uverbs6/ibdev", "mlx5_6");
-  Detection d = Detect(ScanEnvironment(PluginEnvironment({devices[0]}, true, false)), SysfsProbe(fixture.root()));
+  Detection d = Detect(ScanEnvironment(PluginEnvironment({devices[0]}, true, false)),
+                       SysfsProbe(fixture.root()));
   EXPECT_THAT(Names(d), ElementsAre("mlx5_6"));
   EXPECT_EQ(d.candidates[0].name_source, "sysfs infiniband_verbs/uverbs6");
 }

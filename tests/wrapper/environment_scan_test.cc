@@ -48,22 +48,22 @@ TEST(EnvironmentScan, KeepsHyphenatedResourceNames) {
 TEST(EnvironmentScan, OldPluginWithoutInfoGivesAddressesOnly) {
   auto env = testing::PluginEnvironment(testing::BarcelonaDevices(), false, false);
   EnvironmentScan scan = ScanEnvironment(env);
-  EXPECT_THAT(Addresses(scan), ElementsAre("0000:1a:00.2=", "0000:1a:01.2=", "0000:9a:00.2=",
-                                           "0000:9a:01.2="));
+  EXPECT_THAT(Addresses(scan),
+              ElementsAre("0000:1a:00.2=", "0000:1a:01.2=", "0000:9a:00.2=", "0000:9a:01.2="));
 }
 
 TEST(EnvironmentScan, InfoWithoutRdmaDevGivesAddressesOnly) {
   auto env = testing::PluginEnvironment(testing::BarcelonaDevices(), true, false);
   EnvironmentScan scan = ScanEnvironment(env);
-  EXPECT_THAT(Addresses(scan), ElementsAre("0000:1a:00.2=", "0000:1a:01.2=", "0000:9a:00.2=",
-                                           "0000:9a:01.2="));
+  EXPECT_THAT(Addresses(scan),
+              ElementsAre("0000:1a:00.2=", "0000:1a:01.2=", "0000:9a:00.2=", "0000:9a:01.2="));
   EXPECT_TRUE(scan.findings.empty());
 }
 
 TEST(EnvironmentScan, MalformedJsonIsAWarningWithPositionAndTheListStillCounts) {
-  EnvironmentScan scan = ScanEnvironment(
-      {"PCIDEVICE_OPENSHIFT_IO_ENO5NP0RDMA=0000:1a:00.2",
-       "PCIDEVICE_OPENSHIFT_IO_ENO5NP0RDMA_INFO={\"0000:1a:00.2\":{\"rdma\":"});
+  EnvironmentScan scan =
+      ScanEnvironment({"PCIDEVICE_OPENSHIFT_IO_ENO5NP0RDMA=0000:1a:00.2",
+                       "PCIDEVICE_OPENSHIFT_IO_ENO5NP0RDMA_INFO={\"0000:1a:00.2\":{\"rdma\":"});
   EXPECT_THAT(Addresses(scan), ElementsAre("0000:1a:00.2="));
   ASSERT_EQ(scan.findings.size(), 1u);
   EXPECT_EQ(scan.findings[0].rule, "env.info-json-malformed");
@@ -79,24 +79,27 @@ TEST(EnvironmentScan, RejectsDeepNestingWithoutParsing) {
 }
 
 TEST(EnvironmentScan, WrongJsonShapesAreWarnings) {
-  EXPECT_TRUE(HasRule(ScanEnvironment({"PCIDEVICE_X=0000:1a:00.2", "PCIDEVICE_X_INFO=[1,2]"}).findings,
-                      "env.info-not-object"));
-  EXPECT_TRUE(HasRule(
-      ScanEnvironment({"PCIDEVICE_X=0000:1a:00.2", "PCIDEVICE_X_INFO={\"0000:1a:00.2\":{\"rdma\":{\"rdma_dev\":7}}}"})
-          .findings,
-      "env.bad-rdma-dev"));
+  EXPECT_TRUE(
+      HasRule(ScanEnvironment({"PCIDEVICE_X=0000:1a:00.2", "PCIDEVICE_X_INFO=[1,2]"}).findings,
+              "env.info-not-object"));
+  EXPECT_TRUE(
+      HasRule(ScanEnvironment({"PCIDEVICE_X=0000:1a:00.2",
+                               "PCIDEVICE_X_INFO={\"0000:1a:00.2\":{\"rdma\":{\"rdma_dev\":7}}}"})
+                  .findings,
+              "env.bad-rdma-dev"));
   // A name that would escape sysfs or break NCCL_IB_HCA is refused.
   EnvironmentScan scan = ScanEnvironment(
-      {"PCIDEVICE_X=0000:1a:00.2", "PCIDEVICE_X_INFO={\"0000:1a:00.2\":{\"rdma\":{\"rdma_dev\":\"../../etc\"}}}"});
+      {"PCIDEVICE_X=0000:1a:00.2",
+       "PCIDEVICE_X_INFO={\"0000:1a:00.2\":{\"rdma\":{\"rdma_dev\":\"../../etc\"}}}"});
   EXPECT_TRUE(HasRule(scan.findings, "env.bad-rdma-dev"));
   EXPECT_THAT(Addresses(scan), ElementsAre("0000:1a:00.2="));
 }
 
 TEST(EnvironmentScan, OnlyAllocatedAddressesCount) {
-  EnvironmentScan scan = ScanEnvironment(
-      {"PCIDEVICE_X=0000:1a:00.2",
-       "PCIDEVICE_X_INFO={\"0000:1a:00.2\":{\"rdma\":{\"rdma_dev\":\"mlx5_6\"}},"
-       "\"0000:1a:01.2\":{\"rdma\":{\"rdma_dev\":\"mlx5_7\"}}}"});
+  EnvironmentScan scan =
+      ScanEnvironment({"PCIDEVICE_X=0000:1a:00.2",
+                       "PCIDEVICE_X_INFO={\"0000:1a:00.2\":{\"rdma\":{\"rdma_dev\":\"mlx5_6\"}},"
+                       "\"0000:1a:01.2\":{\"rdma\":{\"rdma_dev\":\"mlx5_7\"}}}"});
   EXPECT_THAT(Addresses(scan), ElementsAre("0000:1a:00.2=mlx5_6"));
   EXPECT_TRUE(HasRule(scan.findings, "env.info-unknown-address"));
 }
@@ -117,8 +120,8 @@ TEST(EnvironmentScan, NoPluginVariables) {
 }
 
 TEST(EnvironmentScan, InfoWithoutListUsesItsKeys) {
-  EnvironmentScan scan = ScanEnvironment(
-      {"PCIDEVICE_X_INFO={\"0000:1a:00.2\":{\"rdma\":{\"rdma_dev\":\"mlx5_6\"}}}"});
+  EnvironmentScan scan =
+      ScanEnvironment({"PCIDEVICE_X_INFO={\"0000:1a:00.2\":{\"rdma\":{\"rdma_dev\":\"mlx5_6\"}}}"});
   EXPECT_THAT(Addresses(scan), ElementsAre("0000:1a:00.2=mlx5_6"));
   EXPECT_TRUE(HasRule(scan.findings, "env.info-without-list"));
 }

@@ -17,7 +17,8 @@ using ::testing::HasSubstr;
 // A stand-in for hkim-nccl-check: checks it got the job's environment, exits with `status`.
 std::string FakeCheck(const testing::SysfsFixture& dir, int status) {
   std::string path = dir.root() + "/hkim-nccl-check";
-  std::ofstream(path) << "#!/bin/sh\n[ \"$NCCL_IB_HCA\" = \"=mlx5_6\" ] || exit 99\nexit " << status << "\n";
+  std::ofstream(path) << "#!/bin/sh\n[ \"$NCCL_IB_HCA\" = \"=mlx5_6\" ] || exit 99\nexit " << status
+                      << "\n";
   ::chmod(path.c_str(), 0755);
   return path;
 }
@@ -46,7 +47,8 @@ TEST(HealthCheck, FailModeStopsWithTheChecksStatus) {
   auto r = RunHealthCheck(HealthCheckMode::kFail, FakeCheck(dir, 3), {"NCCL_IB_HCA==mlx5_6"});
   EXPECT_FALSE(r.proceed);
   EXPECT_EQ(r.exit_code, 3);
-  EXPECT_THAT(r.message, HasSubstr("failed with status 3 (HKIM_NCCL_CHECK=fail); the job is not started"));
+  EXPECT_THAT(r.message,
+              HasSubstr("failed with status 3 (HKIM_NCCL_CHECK=fail); the job is not started"));
 }
 
 TEST(HealthCheck, WarnModeGoesOn) {

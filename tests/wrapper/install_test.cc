@@ -37,7 +37,9 @@ TEST(InstallTo, CopiesItselfAndSiblingHkimProgramsKeepingModes) {
   ::chmod((dir.root() + "/bin/other-tool").c_str(), 0755);
   std::vector<std::string> installed;
   std::string error;
-  ASSERT_EQ(InstallTo(dir.root() + "/bin/hkim-wrapper", dir.root() + "/out/nested", &installed, &error), 0)
+  ASSERT_EQ(
+      InstallTo(dir.root() + "/bin/hkim-wrapper", dir.root() + "/out/nested", &installed, &error),
+      0)
       << error;
   EXPECT_THAT(installed, ElementsAre("hkim-nccl-check", "hkim-wrapper"));
   EXPECT_EQ(Slurp(dir.root() + "/out/nested/hkim-wrapper"), "wrapper bytes\n");
@@ -53,7 +55,8 @@ TEST(InstallTo, UnwritableTargetIsAnError) {
   dir.WriteFile("file", "a file, not a folder");
   std::vector<std::string> installed;
   std::string error;
-  EXPECT_EQ(InstallTo(dir.root() + "/bin/hkim-wrapper", dir.root() + "/file", &installed, &error), 2);
+  EXPECT_EQ(InstallTo(dir.root() + "/bin/hkim-wrapper", dir.root() + "/file", &installed, &error),
+            2);
   EXPECT_NE(error.find("cannot create"), std::string::npos);
 }
 

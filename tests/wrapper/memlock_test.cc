@@ -39,7 +39,8 @@ TEST(Memlock, NonRootWithBoundedIpcLockCannotRaiseAndSaysWhatFixesIt) {  // FIXT
   EXPECT_EQ(r.findings[0].rule, "memlock.too-low");
   EXPECT_NE(r.findings[0].message.find("8 MiB"), std::string::npos);
   EXPECT_NE(r.findings[0].message.find("ENOMEM"), std::string::npos);
-  for (const char* fix : {"SYS_RESOURCE", "UID 0", "IPC_LOCK", "default_ulimits", "memlock=-1:-1", "privileged"})
+  for (const char* fix :
+       {"SYS_RESOURCE", "UID 0", "IPC_LOCK", "default_ulimits", "memlock=-1:-1", "privileged"})
     EXPECT_NE(r.findings[0].fix.find(fix), std::string::npos) << fix;
 }
 

@@ -40,7 +40,8 @@ Decision SampleDecision() {
   d.gpudirect = "nvidia_peermem loaded";
   d.verbs = "skipped: test";
   d.findings.push_back({Severity::kError, "/sys/class/infiniband/mlx5_10", "device.unusable",
-                        "mlx5_10 (0000:9a:00.2) is not used: port 1 is DOWN (Disabled)", "check the link"});
+                        "mlx5_10 (0000:9a:00.2) is not used: port 1 is DOWN (Disabled)",
+                        "check the link"});
   return d;
 }
 
@@ -51,13 +52,16 @@ TEST(Report, PrintEnvIsSortedNameValueLinesOfWhatIsSet) {
 
 TEST(Report, BannerSaysFoundSetKeptAndEveryFindingWithItsFix) {
   std::string banner = FormatBanner(SampleDecision(), nullptr);
-  EXPECT_THAT(banner, HasSubstr("hkim-wrapper: rdma -- 1 usable of 2 RDMA device(s) (source device-plugin, policy fail)\n"));
-  EXPECT_THAT(banner, HasSubstr("  mlx5_6    0000:1a:00.2  RoCE       port 1 ACTIVE, 400 Gb/sec (4X NDR), net1, GID 3 (10.0.103.21), NUMA 0\n"));
+  EXPECT_THAT(banner, HasSubstr("hkim-wrapper: rdma -- 1 usable of 2 RDMA device(s) (source "
+                                "device-plugin, policy fail)\n"));
+  EXPECT_THAT(banner, HasSubstr("  mlx5_6    0000:1a:00.2  RoCE       port 1 ACTIVE, 400 Gb/sec "
+                                "(4X NDR), net1, GID 3 (10.0.103.21), NUMA 0\n"));
   EXPECT_THAT(banner, HasSubstr("NOT USED: port 1 is DOWN (Disabled)"));
   EXPECT_THAT(banner, HasSubstr("  set  NCCL_IB_HCA==mlx5_6,mlx5_7\n"));
   EXPECT_THAT(banner, HasSubstr("  kept NCCL_SOCKET_IFNAME=eth0 (user's value; detected =eth0)\n"));
-  EXPECT_THAT(banner, HasSubstr("/sys/class/infiniband/mlx5_10: error: mlx5_10 (0000:9a:00.2) is not used: "
-                                "port 1 is DOWN (Disabled) [device.unusable]\n  fix: check the link\n"));
+  EXPECT_THAT(banner,
+              HasSubstr("/sys/class/infiniband/mlx5_10: error: mlx5_10 (0000:9a:00.2) is not used: "
+                        "port 1 is DOWN (Disabled) [device.unusable]\n  fix: check the link\n"));
 }
 
 TEST(Report, JsonRecordIsOneParseableLine) {
@@ -87,7 +91,8 @@ TEST(Report, JsonSurvivesInvalidUtf8) {
 
 TEST(Report, CheckEndsWithTheVerdict) {
   Decision d = SampleDecision();
-  EXPECT_THAT(FormatCheck(d, nullptr), HasSubstr("result: RDMA NOT fully usable (rdma, 1 problem(s))\n"));
+  EXPECT_THAT(FormatCheck(d, nullptr),
+              HasSubstr("result: RDMA NOT fully usable (rdma, 1 problem(s))\n"));
   d.fully_usable = true;
   EXPECT_THAT(FormatCheck(d, nullptr), HasSubstr("result: RDMA fully usable\n"));
 }

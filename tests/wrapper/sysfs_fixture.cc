@@ -22,7 +22,8 @@ std::string Hex2(int v) {
 // a.b.c.d -> "0000:0000:0000:0000:0000:ffff:aabb:ccdd"
 std::string MappedGid(const std::string& ipv4) {
   int a, b, c, d;
-  if (std::sscanf(ipv4.c_str(), "%d.%d.%d.%d", &a, &b, &c, &d) != 4) throw std::runtime_error("bad ip");
+  if (std::sscanf(ipv4.c_str(), "%d.%d.%d.%d", &a, &b, &c, &d) != 4)
+    throw std::runtime_error("bad ip");
   return "0000:0000:0000:0000:0000:ffff:" + Hex2(a) + Hex2(b) + ":" + Hex2(c) + Hex2(d);
 }
 
@@ -165,13 +166,18 @@ std::vector<FixtureDevice> BarcelonaDevices(bool february) {
 
 std::vector<FixtureDevice> OkeDevices() {
   // FIXTURES.md B.2: netN, VF BDF, RDMA device, NUMA.
-  const struct { const char* pci; const char* name; int numa; } rows[] = {
-      {"0000:86:00.2", "mlx5_32", 1}, {"0000:0c:00.2", "mlx5_18", 0}, {"0000:a5:00.2", "mlx5_20", 1},
-      {"0000:2a:00.2", "mlx5_26", 0}, {"0000:bd:00.2", "mlx5_22", 1}, {"0000:41:00.2", "mlx5_28", 0},
-      {"0000:d5:00.2", "mlx5_24", 1}, {"0000:58:00.2", "mlx5_30", 0}, {"0000:86:01.2", "mlx5_33", 1},
-      {"0000:0c:01.2", "mlx5_19", 0}, {"0000:a5:01.2", "mlx5_21", 1}, {"0000:2a:01.2", "mlx5_27", 0},
-      {"0000:bd:01.2", "mlx5_23", 1}, {"0000:41:01.2", "mlx5_29", 0}, {"0000:d5:01.2", "mlx5_25", 1},
-      {"0000:58:01.2", "mlx5_31", 0}};
+  const struct {
+    const char* pci;
+    const char* name;
+    int numa;
+  } rows[] = {{"0000:86:00.2", "mlx5_32", 1}, {"0000:0c:00.2", "mlx5_18", 0},
+              {"0000:a5:00.2", "mlx5_20", 1}, {"0000:2a:00.2", "mlx5_26", 0},
+              {"0000:bd:00.2", "mlx5_22", 1}, {"0000:41:00.2", "mlx5_28", 0},
+              {"0000:d5:00.2", "mlx5_24", 1}, {"0000:58:00.2", "mlx5_30", 0},
+              {"0000:86:01.2", "mlx5_33", 1}, {"0000:0c:01.2", "mlx5_19", 0},
+              {"0000:a5:01.2", "mlx5_21", 1}, {"0000:2a:01.2", "mlx5_27", 0},
+              {"0000:bd:01.2", "mlx5_23", 1}, {"0000:41:01.2", "mlx5_29", 0},
+              {"0000:d5:01.2", "mlx5_25", 1}, {"0000:58:01.2", "mlx5_31", 0}};
   std::vector<FixtureDevice> out;
   for (int i = 0; i < 16; ++i) {
     FixtureDevice d;
@@ -205,16 +211,17 @@ std::vector<FixtureDevice> HostPfDevices(int count) {
   return out;
 }
 
-std::vector<std::string> PluginEnvironment(const std::vector<FixtureDevice>& devices, bool with_info,
-                                           bool with_rdma_dev, const std::string& one_resource) {
+std::vector<std::string> PluginEnvironment(const std::vector<FixtureDevice>& devices,
+                                           bool with_info, bool with_rdma_dev,
+                                           const std::string& one_resource) {
   std::vector<std::string> env;
   auto info_entry = [&](const FixtureDevice& d) {
     std::string n = d.name.substr(d.name.find_last_of('_') + 1);
     std::string rdma = "{\"issm\":\"/dev/infiniband/issm" + n +
                        "\",\"rdma_cm\":\"/dev/infiniband/rdma_cm\"," +
                        (with_rdma_dev ? "\"rdma_dev\":\"" + d.name + "\"," : std::string()) +
-                       "\"umad\":\"/dev/infiniband/umad" + n + "\",\"uverbs\":\"/dev/infiniband/uverbs" + n +
-                       "\"}";
+                       "\"umad\":\"/dev/infiniband/umad" + n +
+                       "\",\"uverbs\":\"/dev/infiniband/uverbs" + n + "\"}";
     return "\"" + d.pci + "\":{\"generic\":{\"deviceID\":\"" + d.pci + "\"},\"rdma\":" + rdma + "}";
   };
   if (!one_resource.empty()) {

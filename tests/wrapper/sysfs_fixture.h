@@ -17,21 +17,21 @@ struct GidSlot {
 /// An RDMA device the way the kernel lays it out (FIXTURES.md A.4-A.6): the PCI function under
 /// its bridges, the class/infiniband and bus/pci/devices symlinks, its netdev and GID table.
 struct FixtureDevice {
-  std::string name;                 ///< mlx5_6
-  std::string pci;                  ///< 0000:1a:00.2
-  std::string pf_pci;               ///< 0000:1a:00.0; "" = a PF itself (no physfn)
+  std::string name;    ///< mlx5_6
+  std::string pci;     ///< 0000:1a:00.2
+  std::string pf_pci;  ///< 0000:1a:00.0; "" = a PF itself (no physfn)
   std::string bridges = "pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0";
-  std::string netdev;               ///< net1; "" = no netdev in this pod
-  std::string ipv4;                 ///< 10.0.103.21: standard table gets it at 2 (v1) and 3 (v2)
-  std::string gid_ndev;             ///< ndev written in the table; default = netdev
+  std::string netdev;    ///< net1; "" = no netdev in this pod
+  std::string ipv4;      ///< 10.0.103.21: standard table gets it at 2 (v1) and 3 (v2)
+  std::string gid_ndev;  ///< ndev written in the table; default = netdev
   int numa_node = 0;
-  int iommu_group = -1;             ///< -1: no iommu_group link
+  int iommu_group = -1;  ///< -1: no iommu_group link
   std::string state = "4: ACTIVE";
   std::string phys_state = "5: LinkUp";
   std::string link_layer = "Ethernet";
   std::string rate = "400 Gb/sec (4X NDR)";
-  int gid_slots = 16;               ///< files 0..gid_slots-1 in gids/
-  std::map<int, GidSlot> gids;      ///< overrides; empty = the standard table (0,1 fe80; 2,3 IPv4)
+  int gid_slots = 16;           ///< files 0..gid_slots-1 in gids/
+  std::map<int, GidSlot> gids;  ///< overrides; empty = the standard table (0,1 fe80; 2,3 IPv4)
 };
 
 /// A temporary /sys tree, removed with the object.
@@ -69,8 +69,9 @@ std::vector<FixtureDevice> HostPfDevices(int count);
 /// The SR-IOV device plugin variables for `devices`, one resource per device
 /// (`PCIDEVICE_OPENSHIFT_IO_ENO<5+i>NP0RDMA`) or all under `one_resource` when given.
 /// with_info=false: no _INFO (plugin < v3.6); with_rdma_dev=false: _INFO without rdma_dev.
-std::vector<std::string> PluginEnvironment(const std::vector<FixtureDevice>& devices, bool with_info,
-                                           bool with_rdma_dev, const std::string& one_resource = "");
+std::vector<std::string> PluginEnvironment(const std::vector<FixtureDevice>& devices,
+                                           bool with_info, bool with_rdma_dev,
+                                           const std::string& one_resource = "");
 
 /// Adds every device, eth0, peermem and identity IOMMU groups: a healthy pod.
 void BuildPod(SysfsFixture* fixture, const std::vector<FixtureDevice>& devices);

@@ -9,8 +9,8 @@
 namespace hkim::wrapper {
 namespace {
 
-using ::testing::ElementsAre;
 using testing::BarcelonaDevices;
+using ::testing::ElementsAre;
 using testing::FixtureDevice;
 using testing::SysfsFixture;
 
@@ -52,7 +52,8 @@ TEST(SysfsProbe, FindsTheRdmaDeviceUnderAPciFunction) {
   EXPECT_TRUE(probe.RdmaDevicesOfPci("0000:1a:00.0").empty());  // the PF: host-owned
   EXPECT_TRUE(probe.RdmaDevicesOfPci("../../x").empty());
   // Only infiniband_verbs left (older layouts): still found.
-  fixture.Remove("devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0/0000:1a:01.2/infiniband");
+  fixture.Remove(
+      "devices/pci0000:15/0000:15:01.0/0000:16:00.0/0000:17:01.0/0000:1a:01.2/infiniband");
   EXPECT_THAT(probe.RdmaDevicesOfPci("0000:1a:01.2"), ElementsAre("mlx5_7"));
 }
 
@@ -75,9 +76,9 @@ TEST(SysfsProbe, GidMustBeRoceV2AndOnTheDevicesOwnNetdev) {
   SysfsFixture fixture;
   FixtureDevice d = BarcelonaDevices()[0];
   const std::string v4 = "0000:0000:0000:0000:0000:ffff:0a00:6715";
-  d.gids = {{2, {v4, "IB/RoCE v1", "net1"}},     // v1: no
-            {3, {v4, "RoCE v2", "eno5np0"}},     // someone else's netdev: no
-            {7, {v4, "RoCE v2", ""}},            // ndev EINVAL: no
+  d.gids = {{2, {v4, "IB/RoCE v1", "net1"}},  // v1: no
+            {3, {v4, "RoCE v2", "eno5np0"}},  // someone else's netdev: no
+            {7, {v4, "RoCE v2", ""}},         // ndev EINVAL: no
             {9, {"2010:0200:0000:0002:a288:c2ff:fe3b:506a", "RoCE v2", "net1"}},  // IPv6: no
             {11, {v4, "RoCE v2", "net1"}}};
   fixture.AddDevice(d);

@@ -35,7 +35,7 @@ std::string Slurp(const std::string& path) {
 
 // Runs `program` with exactly `env` (plus PATH), capturing stdout and stderr.
 Result RunProgram(const std::vector<std::string>& args, std::vector<std::string> env,
-           const std::string& program = HKIM_WRAPPER_BIN) {
+                  const std::string& program = HKIM_WRAPPER_BIN) {
   SysfsFixture io;
   const std::string out_path = io.root() + "/out", err_path = io.root() + "/err";
   env.push_back("PATH=/usr/local/bin:/usr/bin:/bin");
@@ -73,7 +73,8 @@ const char kBarcelonaNow[] =
 TEST(WrapperProgram, BarcelonaNowPrintEnv) {
   SysfsFixture fixture;
   BuildPod(&fixture, BarcelonaDevices());
-  Result r = RunProgram({"--sysfs-root", fixture.root(), "--print-env"}, PluginEnvironment(BarcelonaDevices(), true, true));
+  Result r = RunProgram({"--sysfs-root", fixture.root(), "--print-env"},
+                        PluginEnvironment(BarcelonaDevices(), true, true));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, kBarcelonaNow);
   EXPECT_THAT(r.err, HasSubstr("hkim-wrapper: rdma -- 4 usable of 4 RDMA device(s)"));
@@ -92,7 +93,8 @@ TEST(WrapperProgram, BarcelonaFebruaryPrintEnvThroughTheEnvironmentVariableRoot)
 TEST(WrapperProgram, OldPluginWithoutInfoGivesTheSameResult) {
   SysfsFixture fixture;
   BuildPod(&fixture, BarcelonaDevices());
-  Result r = RunProgram({"--sysfs-root", fixture.root(), "--print-env"}, PluginEnvironment(BarcelonaDevices(), false, false));
+  Result r = RunProgram({"--sysfs-root", fixture.root(), "--print-env"},
+                        PluginEnvironment(BarcelonaDevices(), false, false));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, kBarcelonaNow);
 }
@@ -113,10 +115,13 @@ TEST(WrapperProgram, SharedModeUsesOnlyTheAllocatedDevices) {
   SysfsFixture fixture;
   BuildPod(&fixture, BarcelonaDevices());
   for (const FixtureDevice& pf : HostPfDevices(6)) fixture.AddDevice(pf);
-  Result r = RunProgram({"--sysfs-root", fixture.root(), "--print-env"}, PluginEnvironment(BarcelonaDevices(), true, true));
+  Result r = RunProgram({"--sysfs-root", fixture.root(), "--print-env"},
+                        PluginEnvironment(BarcelonaDevices(), true, true));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, kBarcelonaNow);
-  EXPECT_THAT(r.err, HasSubstr("ignored (not allocated to this pod): mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5"));
+  EXPECT_THAT(
+      r.err,
+      HasSubstr("ignored (not allocated to this pod): mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5"));
 }
 
 TEST(WrapperProgram, OkeSixteenVfsWithAHyphenatedResourceAndUserVariables) {
@@ -139,10 +144,12 @@ TEST(WrapperProgram, PortDownDropsTheDeviceButStarts) {
   auto devices = BarcelonaDevices();
   devices[3].state = "1: DOWN";
   BuildPod(&fixture, devices);
-  Result r = RunProgram({"--sysfs-root", fixture.root(), "--print-env"}, PluginEnvironment(devices, true, true));
+  Result r = RunProgram({"--sysfs-root", fixture.root(), "--print-env"},
+                        PluginEnvironment(devices, true, true));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("NCCL_IB_HCA==mlx5_6,mlx5_7,mlx5_10\n"));
-  Result check = RunProgram({"--sysfs-root", fixture.root(), "--check"}, PluginEnvironment(devices, true, true));
+  Result check = RunProgram({"--sysfs-root", fixture.root(), "--check"},
+                            PluginEnvironment(devices, true, true));
   EXPECT_EQ(check.status, 1);
   EXPECT_THAT(check.out, HasSubstr("mlx5_11 (0000:9a:01.2) is not used: port 1 is DOWN"));
 }
@@ -150,7 +157,8 @@ TEST(WrapperProgram, PortDownDropsTheDeviceButStarts) {
 TEST(WrapperProgram, CheckPassesOnAHealthyPod) {
   SysfsFixture fixture;
   BuildPod(&fixture, BarcelonaDevices());
-  Result r = RunProgram({"--sysfs-root", fixture.root(), "--check"}, PluginEnvironment(BarcelonaDevices(), true, true));
+  Result r = RunProgram({"--sysfs-root", fixture.root(), "--check"},
+                        PluginEnvironment(BarcelonaDevices(), true, true));
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_THAT(r.out, HasSubstr("result: RDMA fully usable\n"));
 }
@@ -183,14 +191,16 @@ TEST(WrapperProgram, NothingAtAllRunsOverTcpUnderTheTcpPolicyLoudly) {
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "NCCL_IB_DISABLE=1\nNCCL_SOCKET_IFNAME==eth0\n");
   EXPECT_THAT(r.err, HasSubstr("THE JOB RUNS AT TCP SPEED"));
-  Result flag = RunProgram({"--sysfs-root", fixture.root(), "--on-no-rdma", "tcp", "--", "sh", "-c", "echo $NCCL_IB_DISABLE"}, {});
+  Result flag = RunProgram({"--sysfs-root", fixture.root(), "--on-no-rdma", "tcp", "--", "sh", "-c",
+                            "echo $NCCL_IB_DISABLE"},
+                           {});
   EXPECT_EQ(flag.status, 0);
   EXPECT_EQ(flag.out, "1\n");
 }
 
 TEST(WrapperProgram, TcpModeSkipsDetection) {
   Result r = RunProgram({"--sysfs-root", "/nonexistent", "--print-env"},
-                 {"HKIM_MODE=tcp", "NCCL_IB_DISABLE=1", "NCCL_SOCKET_IFNAME=eth0"});
+                        {"HKIM_MODE=tcp", "NCCL_IB_DISABLE=1", "NCCL_SOCKET_IFNAME=eth0"});
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out, "");
   EXPECT_THAT(r.err, HasSubstr("RDMA detection skipped"));
@@ -202,21 +212,27 @@ TEST(WrapperProgram, UserSetVariablesAreNeverOverridden) {
   auto env = PluginEnvironment(BarcelonaDevices(), true, true);
   env.push_back("NCCL_IB_HCA=mlx5_6");
   env.push_back("NCCL_IB_GID_INDEX=3");
-  Result r = RunProgram({"--sysfs-root", fixture.root(), "--", "sh", "-c", "echo $NCCL_IB_HCA $NCCL_IB_GID_INDEX $NCCL_IB_DISABLE"}, env);
+  Result r = RunProgram({"--sysfs-root", fixture.root(), "--", "sh", "-c",
+                         "echo $NCCL_IB_HCA $NCCL_IB_GID_INDEX $NCCL_IB_DISABLE"},
+                        env);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "mlx5_6 3 0\n");
-  EXPECT_THAT(r.err, HasSubstr("kept NCCL_IB_HCA=mlx5_6 (user's value; detected =mlx5_6,mlx5_7,mlx5_10,mlx5_11)"));
+  EXPECT_THAT(
+      r.err,
+      HasSubstr("kept NCCL_IB_HCA=mlx5_6 (user's value; detected =mlx5_6,mlx5_7,mlx5_10,mlx5_11)"));
 }
 
 TEST(WrapperProgram, ExecPassesTheEnvironmentAndTheExitStatus) {
   SysfsFixture fixture;
   BuildPod(&fixture, BarcelonaDevices());
   auto env = PluginEnvironment(BarcelonaDevices(), true, true);
-  Result r = RunProgram({"--sysfs-root", fixture.root(), "-q", "--", "sh", "-c", "echo \"$NCCL_IB_HCA\"; exit 42"}, env);
+  Result r = RunProgram(
+      {"--sysfs-root", fixture.root(), "-q", "--", "sh", "-c", "echo \"$NCCL_IB_HCA\"; exit 42"},
+      env);
   EXPECT_EQ(r.status, 42);
   EXPECT_EQ(r.out, "=mlx5_6,mlx5_7,mlx5_10,mlx5_11\n");
-  EXPECT_THAT(r.err, Not(HasSubstr("hkim-wrapper: rdma")));   // -q: no banner
-  EXPECT_THAT(r.err, HasSubstr("\"outcome\":\"rdma\""));      // but the JSON record
+  EXPECT_THAT(r.err, Not(HasSubstr("hkim-wrapper: rdma")));  // -q: no banner
+  EXPECT_THAT(r.err, HasSubstr("\"outcome\":\"rdma\""));     // but the JSON record
 }
 
 TEST(WrapperProgram, MissingCommandIs127AndNonExecutableIs126) {
@@ -225,9 +241,11 @@ TEST(WrapperProgram, MissingCommandIs127AndNonExecutableIs126) {
   auto env = PluginEnvironment(BarcelonaDevices(), true, true);
   Result missing = RunProgram({"--sysfs-root", fixture.root(), "--", "hkim-no-such-command"}, env);
   EXPECT_EQ(missing.status, 127);
-  EXPECT_THAT(missing.err, HasSubstr("cannot run 'hkim-no-such-command': command not found in PATH"));
+  EXPECT_THAT(missing.err,
+              HasSubstr("cannot run 'hkim-no-such-command': command not found in PATH"));
   fixture.WriteFile("not-executable", "#!/bin/sh\n");
-  Result denied = RunProgram({"--sysfs-root", fixture.root(), "--", fixture.root() + "/not-executable"}, env);
+  Result denied =
+      RunProgram({"--sysfs-root", fixture.root(), "--", fixture.root() + "/not-executable"}, env);
   EXPECT_EQ(denied.status, 126);
   EXPECT_THAT(denied.err, HasSubstr("Permission denied"));
 }
@@ -237,7 +255,7 @@ TEST(WrapperProgram, ReportFileHoldsTheJsonRecord) {
   BuildPod(&fixture, BarcelonaDevices());
   const std::string report = fixture.root() + "/report.json";
   Result r = RunProgram({"--sysfs-root", fixture.root(), "--report", report, "--", "true"},
-                 PluginEnvironment(BarcelonaDevices(), true, true));
+                        PluginEnvironment(BarcelonaDevices(), true, true));
   EXPECT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(Slurp(report));
   EXPECT_EQ(j["set"]["NCCL_IB_HCA"], "=mlx5_6,mlx5_7,mlx5_10,mlx5_11");
@@ -263,14 +281,18 @@ class HealthCheckProgram : public ::testing::Test {
     env_ = PluginEnvironment(BarcelonaDevices(), true, true);
   }
   void FakeCheck(int status) {
-    bin_.WriteFile("hkim-nccl-check", "#!/bin/sh\n[ \"$NCCL_IB_HCA\" = \"=mlx5_6,mlx5_7,mlx5_10,mlx5_11\" ] || exit 99\n"
-                                      "echo check-ran >&2\nexit " + std::to_string(status));
+    bin_.WriteFile(
+        "hkim-nccl-check",
+        "#!/bin/sh\n[ \"$NCCL_IB_HCA\" = \"=mlx5_6,mlx5_7,mlx5_10,mlx5_11\" ] || exit 99\n"
+        "echo check-ran >&2\nexit " +
+            std::to_string(status));
     ::chmod((bin_.root() + "/hkim-nccl-check").c_str(), 0755);
   }
   Result RunJob(const std::string& mode) {
     auto env = env_;
     env.push_back("HKIM_NCCL_CHECK=" + mode);
-    return RunProgram({"--sysfs-root", fixture_.root(), "--", "sh", "-c", "echo job-ran"}, env, bin_.root() + "/hkim-wrapper");
+    return RunProgram({"--sysfs-root", fixture_.root(), "--", "sh", "-c", "echo job-ran"}, env,
+                      bin_.root() + "/hkim-wrapper");
   }
   SysfsFixture fixture_, bin_;
   std::vector<std::string> env_;
@@ -282,7 +304,10 @@ TEST_F(HealthCheckProgram, FailingCheckStopsThePodWithItsStatus) {
   EXPECT_EQ(r.status, 5);
   EXPECT_EQ(r.out, "");
   EXPECT_THAT(r.err, HasSubstr("check-ran"));
-  EXPECT_THAT(r.err, HasSubstr("hkim-nccl-check failed with status 5 (HKIM_NCCL_CHECK=fail); the job is not started"));
+  EXPECT_THAT(
+      r.err,
+      HasSubstr(
+          "hkim-nccl-check failed with status 5 (HKIM_NCCL_CHECK=fail); the job is not started"));
 }
 
 TEST_F(HealthCheckProgram, WarnGoesOnAndPassingCheckStartsTheJob) {
@@ -308,12 +333,14 @@ TEST_F(HealthCheckProgram, MissingCheckFollowsThePolicy) {
 
 TEST_F(HealthCheckProgram, InstallToCopiesTheWrapperAndTheCheck) {
   FakeCheck(0);
-  Result r = RunProgram({"--install-to", bin_.root() + "/shared"}, {}, bin_.root() + "/hkim-wrapper");
+  Result r =
+      RunProgram({"--install-to", bin_.root() + "/shared"}, {}, bin_.root() + "/hkim-wrapper");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(::access((bin_.root() + "/shared/hkim-wrapper").c_str(), X_OK), 0);
   EXPECT_EQ(::access((bin_.root() + "/shared/hkim-nccl-check").c_str(), X_OK), 0);
   // The installed copy works.
-  Result copy = RunProgram({"--sysfs-root", fixture_.root(), "--print-env"}, env_, bin_.root() + "/shared/hkim-wrapper");
+  Result copy = RunProgram({"--sysfs-root", fixture_.root(), "--print-env"}, env_,
+                           bin_.root() + "/shared/hkim-wrapper");
   EXPECT_EQ(copy.status, 0);
   EXPECT_EQ(copy.out, kBarcelonaNow);
 }

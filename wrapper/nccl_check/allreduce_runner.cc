@@ -193,8 +193,8 @@ SizeResult AllReduceRunner::Run(std::uint64_t bytes, int iterations, int warmup)
     CheckCuda(cudaMemcpy(counters, d.counters, sizeof counters, cudaMemcpyDeviceToHost),
               "cudaMemcpy", d.index);
     result.wrong_elements += counters[0];
-    if (counters[0] != 0) result.first_wrong_index = std::min<std::uint64_t>(
-        result.first_wrong_index, counters[1]);
+    if (counters[0] != 0)
+      result.first_wrong_index = std::min<std::uint64_t>(result.first_wrong_index, counters[1]);
   }
   if (result.wrong_elements == 0) result.first_wrong_index = 0;
   SetTimes(result, slowest_ms / 1e3, setup_.world);

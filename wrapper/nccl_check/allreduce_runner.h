@@ -26,12 +26,12 @@ class GpuError : public std::runtime_error {
 
 /// How this process takes part.
 struct RunnerSetup {
-  int local_gpus = 1;                   ///< GPUs 0..local_gpus-1 of the visible ones
-  int first_rank = 0;                   ///< rank of local GPU 0
-  int world = 1;                        ///< all ranks of the job
-  std::optional<UniqueIdBytes> id;      ///< set in job scope; unset = ncclCommInitAll
-  std::uint64_t max_bytes = 0;          ///< buffers are sized for this
-  double collective_timeout_s = 120;    ///< a collective that takes longer aborts the check
+  int local_gpus = 1;                 ///< GPUs 0..local_gpus-1 of the visible ones
+  int first_rank = 0;                 ///< rank of local GPU 0
+  int world = 1;                      ///< all ranks of the job
+  std::optional<UniqueIdBytes> id;    ///< set in job scope; unset = ncclCommInitAll
+  std::uint64_t max_bytes = 0;        ///< buffers are sized for this
+  double collective_timeout_s = 120;  ///< a collective that takes longer aborts the check
 };
 
 /// Owns communicators, streams, events and buffers; frees them on destruction.

@@ -8,11 +8,11 @@ namespace hkim::nccl_check {
 
 /// One message size's measurement, as reported per size.
 struct SizeResult {
-  std::uint64_t bytes = 0;       ///< message size per rank
-  int iterations = 0;            ///< timed all-reduce calls
-  double time_us = 0;            ///< mean time of one all-reduce, microseconds
-  double algbw_gbps = 0;         ///< bytes / time, GB/s (1e9 B/s)
-  double busbw_gbps = 0;         ///< algbw * 2(n-1)/n, GB/s
+  std::uint64_t bytes = 0;              ///< message size per rank
+  int iterations = 0;                   ///< timed all-reduce calls
+  double time_us = 0;                   ///< mean time of one all-reduce, microseconds
+  double algbw_gbps = 0;                ///< bytes / time, GB/s (1e9 B/s)
+  double busbw_gbps = 0;                ///< algbw * 2(n-1)/n, GB/s
   std::uint64_t wrong_elements = 0;     ///< result elements that differ from the exact sum
   std::uint64_t first_wrong_index = 0;  ///< lowest wrong element index (valid if wrong > 0)
 };

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
+#include <type_traits>
+#include <utility>
 
 #include "size_range.h"
 
@@ -36,19 +39,26 @@ std::string_view ScopeName(Scope scope) { return scope == Scope::kJob ? "job" : 
 
 std::string_view PolicyName(Policy policy) {
   switch (policy) {
-    case Policy::kOff: return "off";
-    case Policy::kWarn: return "warn";
-    case Policy::kFail: break;
+    case Policy::kOff:
+      return "off";
+    case Policy::kWarn:
+      return "warn";
+    case Policy::kFail:
+      break;
   }
   return "fail";
 }
 
 std::string_view RequiredTransportName(RequiredTransport transport) {
   switch (transport) {
-    case RequiredTransport::kNetIb: return "NET/IB";
-    case RequiredTransport::kNetSocket: return "NET/Socket";
-    case RequiredTransport::kP2P: return "P2P";
-    case RequiredTransport::kAny: break;
+    case RequiredTransport::kNetIb:
+      return "NET/IB";
+    case RequiredTransport::kNetSocket:
+      return "NET/Socket";
+    case RequiredTransport::kP2P:
+      return "P2P";
+    case RequiredTransport::kAny:
+      break;
   }
   return "any";
 }
@@ -78,67 +88,93 @@ int PlanIterations(std::uint64_t bytes, std::uint64_t previous_bytes,
                    double previous_seconds_per_call, double budget_s) {
   const int by_size = IterationsFor(bytes);
   if (previous_bytes == 0 || previous_seconds_per_call <= 0 || budget_s <= 0) return by_size;
-  const double predicted = previous_seconds_per_call * static_cast<double>(bytes) /
-                           static_cast<double>(previous_bytes);
+  const double predicted =
+      previous_seconds_per_call * static_cast<double>(bytes) / static_cast<double>(previous_bytes);
   const double fitting = std::floor(budget_s / predicted);
   if (fitting >= by_size) return by_size;
   return std::max(1, static_cast<int>(fitting));
 }
 
 void ReadEnvironment(const EnvLookup& env, CheckConfig& config, std::vector<ConfigError>& errors) {
-  if (auto v = env("HKIM_NCCL_CHECK")) {
-    if (*v == "off") config.policy = Policy::kOff;
-    else if (*v == "warn") config.policy = Policy::kWarn;
-    else if (*v == "fail") config.policy = Policy::kFail;
-    else Bad(errors, "HKIM_NCCL_CHECK", *v, "is not one of off, warn, fail",
-             "set healthCheck mode in the profile to off, warn or fail");
-  }
-  if (auto v = env("HKIM_NCCL_CHECK_SCOPE")) {
-    if (*v == "local") config.scope = Scope::kLocal;
-    else if (*v == "job") config.scope = Scope::kJob;
-    else Bad(errors, "HKIM_NCCL_CHECK_SCOPE", *v, "is not one of local, job",
-             "use local (this pod's GPUs) or job (every pod of the StatefulSet)");
-  }
-  if (auto v = env("HKIM_NCCL_CHECK_MIN_BUSBW_GBPS")) {
-    const auto value = ParseDouble(*v);
-    if (value && *value >= 0) config.min_busbw_gbps = *value;
-    else Bad(errors, "HKIM_NCCL_CHECK_MIN_BUSBW_GBPS", *v, "is not a non-negative number",
-             "give the minimum bus bandwidth in GB/s (1e9 B/s), e.g. 150");
-  }
-  const auto read_bytes = [&](const char* name, std::uint64_t& field) {
-    if (auto v = env(name)) {
-      const auto value = ParseByteCount(*v);
-      if (value && *value > 0) field = *value;
-      else Bad(errors, name, *v, "is not a positive byte count",
-               "give bytes as an integer, optionally with K, M or G (binary), e.g. 1073741824 or 1G");
+  // Each variable: parse, store when valid, else one error naming the value and the fix.
+  const auto read = [&](const char* name, auto parse, const char* what, const char* fix) {
+    if (const auto text = env(name)) {
+      if (!parse(*text)) Bad(errors, name, *text, what, fix);
     }
   };
-  read_bytes("HKIM_NCCL_CHECK_AT_BYTES", config.at_bytes);
-  read_bytes("HKIM_NCCL_CHECK_MAX_BYTES", config.max_bytes);
-  if (auto v = env("HKIM_NCCL_CHECK_TRANSPORT")) {
-    if (*v == "any") config.transport = RequiredTransport::kAny;
-    else if (*v == "NET/IB") config.transport = RequiredTransport::kNetIb;
-    else if (*v == "NET/Socket") config.transport = RequiredTransport::kNetSocket;
-    else if (*v == "P2P") config.transport = RequiredTransport::kP2P;
-    else Bad(errors, "HKIM_NCCL_CHECK_TRANSPORT", *v, "is not one of any, NET/IB, NET/Socket, P2P",
-             "name the transport NCCL must use, spelled as NCCL logs it");
-  }
-  if (auto v = env("HKIM_REPLICAS")) {
-    const auto value = ParseInt(*v);
-    if (value && *value >= 1) config.replicas = *value;
-    else Bad(errors, "HKIM_REPLICAS", *v, "is not a positive integer",
-             "set it to the StatefulSet's replicas");
-  }
-  if (auto v = env("HKIM_POD_NAME")) {
-    config.pod_name = *v;
-  }
+  const auto choice =
+      [](auto& field,
+         std::initializer_list<std::pair<std::string_view, std::decay_t<decltype(field)>>>
+             choices) {
+        return [&field, options = std::vector(choices)](const std::string& text) {
+          for (const auto& [name, value] : options) {
+            if (text == name) {
+              field = value;
+              return true;
+            }
+          }
+          return false;
+        };
+      };
+  const auto bytes = [](std::uint64_t& field) {
+    return [&field](const std::string& text) {
+      const auto value = ParseByteCount(text);
+      if (!value || *value == 0) return false;
+      field = *value;
+      return true;
+    };
+  };
+  const char* const kBytesFix =
+      "give bytes as an integer, optionally with K, M or G (binary), e.g. 1073741824 or 1G";
+
+  read("HKIM_NCCL_CHECK",
+       choice(config.policy,
+              {{"off", Policy::kOff}, {"warn", Policy::kWarn}, {"fail", Policy::kFail}}),
+       "is not one of off, warn, fail", "set healthCheck mode in the profile to off, warn or fail");
+  read("HKIM_NCCL_CHECK_SCOPE",
+       choice(config.scope, {{"local", Scope::kLocal}, {"job", Scope::kJob}}),
+       "is not one of local, job",
+       "use local (this pod's GPUs) or job (every pod of the StatefulSet)");
+  read(
+      "HKIM_NCCL_CHECK_MIN_BUSBW_GBPS",
+      [&](const std::string& text) {
+        const auto value = ParseDouble(text);
+        if (!value || *value < 0) return false;
+        config.min_busbw_gbps = *value;
+        return true;
+      },
+      "is not a non-negative number", "give the minimum bus bandwidth in GB/s (1e9 B/s), e.g. 150");
+  read("HKIM_NCCL_CHECK_AT_BYTES", bytes(config.at_bytes), "is not a positive byte count",
+       kBytesFix);
+  read("HKIM_NCCL_CHECK_MAX_BYTES", bytes(config.max_bytes), "is not a positive byte count",
+       kBytesFix);
+  read("HKIM_NCCL_CHECK_TRANSPORT",
+       choice(config.transport, {{"any", RequiredTransport::kAny},
+                                 {"NET/IB", RequiredTransport::kNetIb},
+                                 {"NET/Socket", RequiredTransport::kNetSocket},
+                                 {"P2P", RequiredTransport::kP2P}}),
+       "is not one of any, NET/IB, NET/Socket, P2P",
+       "name the transport NCCL must use, spelled as NCCL logs it");
+  read(
+      "HKIM_REPLICAS",
+      [&](const std::string& text) {
+        const auto value = ParseInt(text);
+        if (!value || *value < 1) return false;
+        config.replicas = *value;
+        return true;
+      },
+      "is not a positive integer", "set it to the StatefulSet's replicas");
+  if (auto v = env("HKIM_POD_NAME")) config.pod_name = *v;
   if (auto v = env("MASTER_ADDR")) config.master_addr = *v;
-  if (auto v = env("HKIM_RENDEZVOUS_PORT")) {
-    const auto value = ParseInt(*v);
-    if (value && *value >= 1 && *value <= 65535) config.rendezvous_port = *value;
-    else Bad(errors, "HKIM_RENDEZVOUS_PORT", *v, "is not a TCP port (1-65535)",
-             "leave it unset for the default 29650 or give a free port");
-  }
+  read(
+      "HKIM_RENDEZVOUS_PORT",
+      [&](const std::string& text) {
+        const auto value = ParseInt(text);
+        if (!value || *value < 1 || *value > 65535) return false;
+        config.rendezvous_port = *value;
+        return true;
+      },
+      "is not a TCP port (1-65535)", "leave it unset for the default 29650 or give a free port");
 }
 
 void FinishConfig(CheckConfig& config, std::vector<ConfigError>& errors) {
@@ -166,8 +202,8 @@ void FinishConfig(CheckConfig& config, std::vector<ConfigError>& errors) {
     if (config.ordinal >= config.replicas) {
       errors.push_back({"HKIM_POD_NAME",
                         "pod ordinal " + std::to_string(config.ordinal) + " (from '" +
-                            config.pod_name + "') is not below HKIM_REPLICAS=" +
-                            std::to_string(config.replicas),
+                            config.pod_name +
+                            "') is not below HKIM_REPLICAS=" + std::to_string(config.replicas),
                         "set HKIM_REPLICAS to the StatefulSet's replicas"});
     }
   } else {
@@ -176,8 +212,9 @@ void FinishConfig(CheckConfig& config, std::vector<ConfigError>& errors) {
                       "job scope runs in StatefulSet pods, named <statefulset>-<ordinal>"});
   }
   if (config.replicas > 1 && config.master_addr.empty()) {
-    errors.push_back({"MASTER_ADDR", "MASTER_ADDR is not set; job scope needs rank 0's address",
-                      "set it to <statefulset>-0.<headless-service>.<namespace>.svc.cluster.local"});
+    errors.push_back(
+        {"MASTER_ADDR", "MASTER_ADDR is not set; job scope needs rank 0's address",
+         "set it to <statefulset>-0.<headless-service>.<namespace>.svc.cluster.local"});
   }
 }
 

@@ -27,26 +27,26 @@ inline constexpr int kDefaultRendezvousPort = 29650;
 
 /// Everything one run of the check needs to know.
 struct CheckConfig {
-  Policy policy = Policy::kFail;             ///< HKIM_NCCL_CHECK (reported; exit code decides)
-  Scope scope = Scope::kLocal;               ///< HKIM_NCCL_CHECK_SCOPE
-  double min_busbw_gbps = 0;                 ///< HKIM_NCCL_CHECK_MIN_BUSBW_GBPS; 0 = no minimum
-  std::uint64_t at_bytes = 0;                ///< HKIM_NCCL_CHECK_AT_BYTES; 0 = max_bytes
-  std::uint64_t min_bytes = std::uint64_t{1} << 20;  ///< smallest size tried (--min-bytes)
-  std::uint64_t max_bytes = std::uint64_t{1} << 30;  ///< HKIM_NCCL_CHECK_MAX_BYTES
+  Policy policy = Policy::kFail;  ///< HKIM_NCCL_CHECK (reported; exit code decides)
+  Scope scope = Scope::kLocal;    ///< HKIM_NCCL_CHECK_SCOPE
+  double min_busbw_gbps = 0;      ///< HKIM_NCCL_CHECK_MIN_BUSBW_GBPS; 0 = no minimum
+  std::uint64_t at_bytes = 0;     ///< HKIM_NCCL_CHECK_AT_BYTES; 0 = max_bytes
+  std::uint64_t min_bytes = std::uint64_t{1} << 20;       ///< smallest size tried (--min-bytes)
+  std::uint64_t max_bytes = std::uint64_t{1} << 30;       ///< HKIM_NCCL_CHECK_MAX_BYTES
   RequiredTransport transport = RequiredTransport::kAny;  ///< HKIM_NCCL_CHECK_TRANSPORT
   // Job identity (scope job).
-  int replicas = 1;                          ///< HKIM_REPLICAS
-  std::string pod_name;                      ///< HKIM_POD_NAME
-  int ordinal = 0;                           ///< numeric suffix of pod_name
-  std::string master_addr;                   ///< MASTER_ADDR
+  int replicas = 1;                              ///< HKIM_REPLICAS
+  std::string pod_name;                          ///< HKIM_POD_NAME
+  int ordinal = 0;                               ///< numeric suffix of pod_name
+  std::string master_addr;                       ///< MASTER_ADDR
   int rendezvous_port = kDefaultRendezvousPort;  ///< HKIM_RENDEZVOUS_PORT
-  double rendezvous_timeout_s = 300;         ///< how long rank 0 / peers wait for each other
+  double rendezvous_timeout_s = 300;             ///< how long rank 0 / peers wait for each other
   // Measurement.
-  int gpus = 0;                              ///< local GPUs to use; 0 = all visible
-  int iterations = 0;                        ///< timed calls per size; 0 = planned (PlanIterations)
-  double size_budget_s = 0.25;               ///< planned timed calls of one size stay within this
-  int warmup_iterations = 2;                 ///< untimed calls per size
-  std::string nccl_log_path;                 ///< keep NCCL's debug log here; empty = temp, removed
+  int gpus = 0;                 ///< local GPUs to use; 0 = all visible
+  int iterations = 0;           ///< timed calls per size; 0 = planned (PlanIterations)
+  double size_budget_s = 0.25;  ///< planned timed calls of one size stay within this
+  int warmup_iterations = 2;    ///< untimed calls per size
+  std::string nccl_log_path;    ///< keep NCCL's debug log here; empty = temp, removed
 };
 
 /// A setting that could not be read: which variable or flag, what was wrong, how to fix it.

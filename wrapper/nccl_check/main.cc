@@ -30,8 +30,9 @@ int main(int argc, char** argv) {
   std::vector<ConfigError> errors;
   hkim::nccl_check::ReadEnvironment(GetEnv, config, errors);
 
-  CLI::App app{"hkim-nccl-check: NCCL all-reduce health check (float32 sum, exact results, "
-               "nccl-tests bus bandwidth, transport from NCCL's own log)"};
+  CLI::App app{
+      "hkim-nccl-check: NCCL all-reduce health check (float32 sum, exact results, "
+      "nccl-tests bus bandwidth, transport from NCCL's own log)"};
   std::string scope, min_bytes, max_bytes, at_bytes, transport, json_path;
   std::optional<double> min_busbw;
   app.add_option("--scope", scope, "local | job (default: HKIM_NCCL_CHECK_SCOPE or local)");

@@ -11,10 +11,10 @@
 namespace hkim::nccl_check {
 
 /// Exit codes of hkim-nccl-check.
-inline constexpr int kExitPass = 0;       ///< every check passed
-inline constexpr int kExitFail = 1;       ///< wrong results, too little bandwidth or wrong transport
-inline constexpr int kExitError = 2;      ///< could not run: settings, rendezvous, CUDA or NCCL
-inline constexpr int kExitNoGpu = 3;      ///< no CUDA device is visible
+inline constexpr int kExitPass = 0;   ///< every check passed
+inline constexpr int kExitFail = 1;   ///< wrong results, too little bandwidth or wrong transport
+inline constexpr int kExitError = 2;  ///< could not run: settings, rendezvous, CUDA or NCCL
+inline constexpr int kExitNoGpu = 3;  ///< no CUDA device is visible
 
 /// Sets what NCCL reads from the environment before its first call: NCCL_NVLS_ENABLE=0 unless
 /// set (NVLink multicast stays off), and INFO-level debug output of INIT,NET,GRAPH into

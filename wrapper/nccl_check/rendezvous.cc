@@ -46,8 +46,8 @@ double SecondsUntil(Clock::time_point deadline) {
 }
 
 Clock::time_point After(double seconds) {
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                            std::chrono::duration<double>(seconds));
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 int PollMs(Clock::time_point deadline) {
@@ -169,9 +169,9 @@ RendezvousStatus RendezvousServer::Listen(const std::string& bind_address, int p
   const int rc = ::getaddrinfo(bind_address.empty() ? nullptr : bind_address.c_str(),
                                service.c_str(), &hints, &found);
   if (rc != 0) {
-    return Error("cannot resolve the rendezvous bind address '" + bind_address +
-                     "': " + ::gai_strerror(rc),
-                 "bind to a numeric address such as 0.0.0.0");
+    return Error(
+        "cannot resolve the rendezvous bind address '" + bind_address + "': " + ::gai_strerror(rc),
+        "bind to a numeric address such as 0.0.0.0");
   }
   std::string last_error = "no address";
   for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
@@ -195,9 +195,9 @@ RendezvousStatus RendezvousServer::Listen(const std::string& bind_address, int p
     ::close(fd);
   }
   ::freeaddrinfo(found);
-  return Error("cannot listen on port " + std::to_string(port) + " for the rendezvous: " +
-                   last_error,
-               "choose a free HKIM_RENDEZVOUS_PORT (the same in every pod of the job)");
+  return Error(
+      "cannot listen on port " + std::to_string(port) + " for the rendezvous: " + last_error,
+      "choose a free HKIM_RENDEZVOUS_PORT (the same in every pod of the job)");
 }
 
 RendezvousStatus RendezvousServer::Serve(const RendezvousIdentity& self, const UniqueIdBytes& id,
@@ -214,7 +214,8 @@ RendezvousStatus RendezvousServer::Serve(const RendezvousIdentity& self, const U
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) {
       std::string missing;
-      for (int ordinal : waiting) missing += (missing.empty() ? "" : ", ") + std::to_string(ordinal);
+      for (int ordinal : waiting)
+        missing += (missing.empty() ? "" : ", ") + std::to_string(ordinal);
       RendezvousStatus timeout = Error(
           "timed out after " + Seconds(timeout_s) + " s on port " + std::to_string(port_) +
               ": ordinal(s) " + missing + " of " + std::to_string(self.replicas) + " ('" +
@@ -230,8 +231,7 @@ RendezvousStatus RendezvousServer::Serve(const RendezvousIdentity& self, const U
                       SOCK_NONBLOCK | SOCK_CLOEXEC));
     if (peer.get() < 0) continue;
     const std::string who = PeerName(address);
-    const Clock::time_point io_deadline =
-        std::min(deadline, After(kPerConnectionTimeoutS));
+    const Clock::time_point io_deadline = std::min(deadline, After(kPerConnectionTimeoutS));
 
     // The magic first, so that a foreign peer is told apart without waiting for 28 bytes.
     char header[28];
@@ -239,8 +239,8 @@ RendezvousStatus RendezvousServer::Serve(const RendezvousIdentity& self, const U
     IoResult read = ReadAll(peer.get(), header, kMagic.size(), io_deadline, &got);
     const bool foreign = got == kMagic.size() && std::string_view(header, got) != kMagic;
     if (read == IoResult::kOk && !foreign) {
-      read = ReadAll(peer.get(), header + kMagic.size(), sizeof header - kMagic.size(),
-                     io_deadline);
+      read =
+          ReadAll(peer.get(), header + kMagic.size(), sizeof header - kMagic.size(), io_deadline);
     }
     if (read != IoResult::kOk || foreign) {
       if (foreign) {
@@ -276,13 +276,14 @@ RendezvousStatus RendezvousServer::Serve(const RendezvousIdentity& self, const U
       refusal = "HKIM_REPLICAS=" + std::to_string(replicas) + " there but " +
                 std::to_string(self.replicas) + " at rank 0";
     } else if (local_gpus != self.local_gpus) {
-      refusal = std::to_string(local_gpus) + " GPUs there but " +
-                std::to_string(self.local_gpus) + " at rank 0 (every pod needs the same count)";
+      refusal = std::to_string(local_gpus) + " GPUs there but " + std::to_string(self.local_gpus) +
+                " at rank 0 (every pod needs the same count)";
     } else if (ordinal <= 0 || ordinal >= self.replicas) {
       refusal = "ordinal " + std::to_string(ordinal) + " is not in 1.." +
                 std::to_string(self.replicas - 1);
     } else if (waiting.count(ordinal) == 0) {
-      refusal = "ordinal " + std::to_string(ordinal) + " already fetched the id (two pods claim it)";
+      refusal =
+          "ordinal " + std::to_string(ordinal) + " already fetched the id (two pods claim it)";
     }
 
     std::string answer(kMagic);
@@ -296,11 +297,10 @@ RendezvousStatus RendezvousServer::Serve(const RendezvousIdentity& self, const U
     }
     const IoResult sent = WriteAll(peer.get(), answer, io_deadline);
     if (!refusal.empty()) {
-      RendezvousStatus mismatch =
-          Error("refused the peer at " + who + " (ordinal " + std::to_string(ordinal) +
-                    "): " + refusal,
-                "every pod of the job must run the same profile: same HKIM_REPLICAS, GPU count "
-                "and StatefulSet");
+      RendezvousStatus mismatch = Error(
+          "refused the peer at " + who + " (ordinal " + std::to_string(ordinal) + "): " + refusal,
+          "every pod of the job must run the same profile: same HKIM_REPLICAS, GPU count "
+          "and StatefulSet");
       mismatch.warnings = status.warnings;
       return mismatch;
     }
@@ -373,8 +373,8 @@ RendezvousStatus FetchUniqueId(const RendezvousIdentity& self, const std::string
                      "every pod; MASTER_ADDR must name the pod with ordinal 0");
       }
       if (read == IoResult::kOk) {
-        read = ReadAll(fd.get(), header + kMagic.size(), sizeof header - kMagic.size(),
-                       io_deadline);
+        read =
+            ReadAll(fd.get(), header + kMagic.size(), sizeof header - kMagic.size(), io_deadline);
       }
       if (read != IoResult::kOk) {
         last_error = read == IoResult::kTimeout ? "connected, but rank 0 did not answer in time"

@@ -21,7 +21,7 @@ using UniqueIdBytes = std::array<char, kUniqueIdBytes>;
 
 /// Who a process is within the job; both sides must agree on job, replicas and local_gpus.
 struct RendezvousIdentity {
-  std::string job;     ///< the StatefulSet name (pod name without its ordinal)
+  std::string job;  ///< the StatefulSet name (pod name without its ordinal)
   int ordinal = 0;
   int replicas = 1;
   int local_gpus = 1;
@@ -53,8 +53,7 @@ class RendezvousServer {
   /// Returns when all have it, on a mismatched peer (which is told why), or after `timeout_s`
   /// (naming the ordinals that never came). Connections that do not speak the protocol are
   /// ignored with a warning.
-  RendezvousStatus Serve(const RendezvousIdentity& self, const UniqueIdBytes& id,
-                         double timeout_s);
+  RendezvousStatus Serve(const RendezvousIdentity& self, const UniqueIdBytes& id, double timeout_s);
 
  private:
   int fd_ = -1;

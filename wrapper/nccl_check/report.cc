@@ -22,19 +22,18 @@ std::string FormatTable(const CheckReport& report) {
   out += Format("# hkim-nccl-check: all-reduce float32 sum, scope %s, %d rank(s), %d local GPU(s)",
                 std::string(ScopeName(c.scope)).c_str(), report.ranks, report.local_gpus);
   if (c.scope == Scope::kJob) {
-    out += Format(", pod ordinal %d of %d (ranks %d..%d)", c.ordinal, c.replicas,
-                  report.first_rank, report.first_rank + report.local_gpus - 1);
+    out += Format(", pod ordinal %d of %d (ranks %d..%d)", c.ordinal, c.replicas, report.first_rank,
+                  report.first_rank + report.local_gpus - 1);
   }
   out += "\n# NCCL " + report.nccl_version + "\n";
   for (const std::string& gpu : report.gpus) out += "#   GPU " + gpu + "\n";
   out += Format("# %12s %12s %6s %12s %12s %12s %10s\n", "size", "count", "iters", "time(us)",
                 "algbw(GB/s)", "busbw(GB/s)", "#wrong");
   for (const SizeResult& r : report.results) {
-    out += Format("  %12s %12llu %6d %12.1f %12.2f %12.2f %10llu\n",
-                  FormatByteCount(r.bytes).c_str(),
-                  static_cast<unsigned long long>(r.bytes / sizeof(float)), r.iterations,
-                  r.time_us, r.algbw_gbps, r.busbw_gbps,
-                  static_cast<unsigned long long>(r.wrong_elements));
+    out +=
+        Format("  %12s %12llu %6d %12.1f %12.2f %12.2f %10llu\n", FormatByteCount(r.bytes).c_str(),
+               static_cast<unsigned long long>(r.bytes / sizeof(float)), r.iterations, r.time_us,
+               r.algbw_gbps, r.busbw_gbps, static_cast<unsigned long long>(r.wrong_elements));
   }
   out += "# transport: " + report.transport.Summary() + "\n";
   if (!report.transport.network.empty()) out += "# network: " + report.transport.network + "\n";

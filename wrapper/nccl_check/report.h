@@ -14,7 +14,7 @@ namespace hkim::nccl_check {
 /// Everything one run measured and decided.
 struct CheckReport {
   CheckConfig config;
-  int ranks = 0;                    ///< world size (all pods x local GPUs)
+  int ranks = 0;  ///< world size (all pods x local GPUs)
   int local_gpus = 0;
   int first_rank = 0;               ///< this process's first rank (ordinal x local GPUs)
   std::string nccl_version;         ///< from ncclGetVersion, "2.28.9"
@@ -22,8 +22,8 @@ struct CheckReport {
   std::vector<SizeResult> results;  ///< one per size, ascending
   TransportReport transport;
   Verdict verdict;
-  double init_seconds = 0;          ///< rendezvous + NCCL communicator set-up
-  double total_seconds = 0;         ///< the whole check, start to verdict
+  double init_seconds = 0;   ///< rendezvous + NCCL communicator set-up
+  double total_seconds = 0;  ///< the whole check, start to verdict
 };
 
 /// The human table: a header with the set-up, one row per size (size, count, time, algbw, busbw,

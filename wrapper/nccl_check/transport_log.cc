@@ -93,14 +93,22 @@ std::string Bracketed(const std::vector<std::string>& items) {
 
 std::string_view TransportName(Transport transport) {
   switch (transport) {
-    case Transport::kP2P: return "P2P";
-    case Transport::kShm: return "SHM";
-    case Transport::kNetIb: return "NET/IB";
-    case Transport::kNetSocket: return "NET/Socket";
-    case Transport::kNetOther: return "NET/other";
-    case Transport::kCollNet: return "CollNet";
-    case Transport::kNvls: return "NVLS";
-    case Transport::kUnknown: break;
+    case Transport::kP2P:
+      return "P2P";
+    case Transport::kShm:
+      return "SHM";
+    case Transport::kNetIb:
+      return "NET/IB";
+    case Transport::kNetSocket:
+      return "NET/Socket";
+    case Transport::kNetOther:
+      return "NET/other";
+    case Transport::kCollNet:
+      return "CollNet";
+    case Transport::kNvls:
+      return "NVLS";
+    case Transport::kUnknown:
+      break;
   }
   return "unknown";
 }

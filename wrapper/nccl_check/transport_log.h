@@ -38,15 +38,15 @@ struct Connection {
 
 /// What NCCL's log says about the transports of one communicator set.
 struct TransportReport {
-  std::vector<Connection> connections;          ///< in log order
-  std::map<std::string, int> via_counts;        ///< "NET/IB/3/GDRDMA" -> count (sorted)
-  std::map<Transport, int> transport_counts;    ///< class -> count
-  std::string network;                          ///< "IB", "Socket", ... from "Using network X"
-  std::vector<std::string> ib_devices;          ///< "mlx5_6:1/RoCE" from "NET/IB : Using [0].."
-  std::vector<std::string> socket_devices;      ///< "eth0:10.0.0.1<0>" from "NET/Socket : Using"
-  std::vector<std::string> graph_link_types;    ///< "NVL/PIX" from "Pattern .. type X/Y", unique
-  std::string nccl_version;                     ///< "2.28.9+cuda13.0" if logged
-  std::vector<std::string> warnings;            ///< "NCCL WARN" lines, message part
+  std::vector<Connection> connections;        ///< in log order
+  std::map<std::string, int> via_counts;      ///< "NET/IB/3/GDRDMA" -> count (sorted)
+  std::map<Transport, int> transport_counts;  ///< class -> count
+  std::string network;                        ///< "IB", "Socket", ... from "Using network X"
+  std::vector<std::string> ib_devices;        ///< "mlx5_6:1/RoCE" from "NET/IB : Using [0].."
+  std::vector<std::string> socket_devices;    ///< "eth0:10.0.0.1<0>" from "NET/Socket : Using"
+  std::vector<std::string> graph_link_types;  ///< "NVL/PIX" from "Pattern .. type X/Y", unique
+  std::string nccl_version;                   ///< "2.28.9+cuda13.0" if logged
+  std::vector<std::string> warnings;          ///< "NCCL WARN" lines, message part
 
   /// True when at least one connection used `transport`.
   bool Uses(Transport transport) const;

@@ -49,23 +49,22 @@ Verdict Decide(const CheckConfig& config, const std::vector<SizeResult>& results
   }
 
   if (ranks <= 1) {
-    verdict.notes.push_back("one rank: no link is crossed, bus bandwidth and transport are not "
-                            "measured");
+    verdict.notes.push_back(
+        "one rank: no link is crossed, bus bandwidth and transport are not "
+        "measured");
     return verdict;
   }
 
   if (config.min_busbw_gbps > 0) {
-    const auto at = std::find_if(results.begin(), results.end(), [&](const SizeResult& r) {
-      return r.bytes == config.at_bytes;
-    });
+    const auto at = std::find_if(results.begin(), results.end(),
+                                 [&](const SizeResult& r) { return r.bytes == config.at_bytes; });
     if (at == results.end()) {
       fail("no measurement at " + FormatByteCount(config.at_bytes) +
            ", where the minimum bus bandwidth applies");
     } else if (at->busbw_gbps < config.min_busbw_gbps) {
-      fail("bus bandwidth " + Fixed(at->busbw_gbps, 2) + " GB/s at " +
-           FormatByteCount(at->bytes) + " is below the minimum " +
-           Fixed(config.min_busbw_gbps, 2) + " GB/s (" + std::to_string(ranks) + " ranks, " +
-           transport.Summary() + ")");
+      fail("bus bandwidth " + Fixed(at->busbw_gbps, 2) + " GB/s at " + FormatByteCount(at->bytes) +
+           " is below the minimum " + Fixed(config.min_busbw_gbps, 2) + " GB/s (" +
+           std::to_string(ranks) + " ranks, " + transport.Summary() + ")");
     }
   }
 
@@ -76,8 +75,7 @@ Verdict Decide(const CheckConfig& config, const std::vector<SizeResult>& results
     if (config.transport == RequiredTransport::kAny) {
       verdict.notes.push_back(message);
     } else {
-      fail(message + "; " + std::string(RequiredTransportName(config.transport)) +
-           " is required");
+      fail(message + "; " + std::string(RequiredTransportName(config.transport)) + " is required");
     }
   } else if (!RequiredTransportSatisfied(config.transport, transport)) {
     fail("transport " + std::string(RequiredTransportName(config.transport)) +
