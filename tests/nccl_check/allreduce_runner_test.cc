@@ -66,8 +66,8 @@ TEST_F(Gpu, LocalAllReduceIsExactAtEverySize) {
   setup.world = setup.local_gpus;
   setup.max_bytes = std::uint64_t{16} << 20;
   AllReduceRunner runner(setup);
-  for (std::uint64_t bytes : {std::uint64_t{4}, std::uint64_t{4092}, std::uint64_t{1} << 20,
-                              std::uint64_t{16} << 20}) {
+  for (std::uint64_t bytes :
+       {std::uint64_t{4}, std::uint64_t{4092}, std::uint64_t{1} << 20, std::uint64_t{16} << 20}) {
     const SizeResult result = runner.Run(bytes, 3, 1);
     EXPECT_EQ(result.wrong_elements, 0u) << bytes << " bytes";
     EXPECT_GT(result.time_us, 0);

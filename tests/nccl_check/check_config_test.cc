@@ -73,10 +73,9 @@ TEST(ReadEnvironment, ReportsEachBadValueWithItsFix) {
 TEST(FinishConfig, JobScopeNeedsAnOrdinalBelowReplicasAndMasterAddr) {
   CheckConfig config;
   std::vector<ConfigError> errors;
-  ReadEnvironment(Env({{"HKIM_NCCL_CHECK_SCOPE", "job"},
-                       {"HKIM_REPLICAS", "2"},
-                       {"HKIM_POD_NAME", "train-2"}}),
-                  config, errors);
+  ReadEnvironment(
+      Env({{"HKIM_NCCL_CHECK_SCOPE", "job"}, {"HKIM_REPLICAS", "2"}, {"HKIM_POD_NAME", "train-2"}}),
+      config, errors);
   FinishConfig(config, errors);
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[0].message, "pod ordinal 2 (from 'train-2') is not below HKIM_REPLICAS=2");

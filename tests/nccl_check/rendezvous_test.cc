@@ -121,8 +121,7 @@ TEST(Rendezvous, PeerTimesOutWithTheLastError) {
 
 TEST(Rendezvous, PeerTimesOutWhenNoNameResolves) {
   UniqueIdBytes id{};
-  const RendezvousStatus fetched =
-      FetchUniqueId(Pod(1), "no-such-host.invalid", 29650, 0.3, id);
+  const RendezvousStatus fetched = FetchUniqueId(Pod(1), "no-such-host.invalid", 29650, 0.3, id);
   EXPECT_FALSE(fetched.ok);
   EXPECT_NE(fetched.error.find("cannot resolve 'no-such-host.invalid'"), std::string::npos)
       << fetched.error;
@@ -197,8 +196,8 @@ TEST(Rendezvous, TwoPodsClaimingOneOrdinalAreRefused) {
   ASSERT_TRUE(server.Listen("127.0.0.1", 0).ok);
   UniqueIdBytes first{}, second{};
   const int port = server.port();
-  auto serving = std::async(std::launch::async,
-                            [&server] { return server.Serve(Pod(0, 3), FakeId(), 10); });
+  auto serving =
+      std::async(std::launch::async, [&server] { return server.Serve(Pod(0, 3), FakeId(), 10); });
   EXPECT_TRUE(FetchUniqueId(Pod(1, 3), "127.0.0.1", port, 10, first).ok);
   const RendezvousStatus again = FetchUniqueId(Pod(1, 3), "127.0.0.1", port, 10, second);
   EXPECT_FALSE(again.ok);

@@ -25,19 +25,18 @@ CheckConfig Thresholds(double min_busbw, RequiredTransport transport) {
   return config;
 }
 
-const TransportReport kIb = ParseNcclLog(
-    "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\n");
-const TransportReport kSocket = ParseNcclLog(
-    "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/Socket/0\n");
+const TransportReport kIb =
+    ParseNcclLog("h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\n");
+const TransportReport kSocket =
+    ParseNcclLog("h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/Socket/0\n");
 const TransportReport kMixed = ParseNcclLog(
     "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\n"
     "h:1:2 [0] NCCL INFO Channel 01/0 : 0[0] -> 8[0] [send] via NET/Socket/0\n");
-const TransportReport kNvlink = ParseNcclLog(
-    "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n");
+const TransportReport kNvlink =
+    ParseNcclLog("h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n");
 
 TEST(Decide, PassesWhenBandwidthAndTransportMeetTheProfile) {
-  const Verdict v =
-      Decide(Thresholds(150, RequiredTransport::kNetIb), {Row(kGiB, 194.6)}, 16, kIb);
+  const Verdict v = Decide(Thresholds(150, RequiredTransport::kNetIb), {Row(kGiB, 194.6)}, 16, kIb);
   EXPECT_TRUE(v.passed);
   EXPECT_TRUE(v.failures.empty());
 }
@@ -52,21 +51,20 @@ TEST(Decide, FailsBelowTheMinimumWithTheNumbers) {
 }
 
 TEST(Decide, FailsASilentTcpFallbackEvenWithPlausibleBandwidth) {
-  const Verdict v =
-      Decide(Thresholds(50, RequiredTransport::kNetIb), {Row(kGiB, 83)}, 16, kSocket);
+  const Verdict v = Decide(Thresholds(50, RequiredTransport::kNetIb), {Row(kGiB, 83)}, 16, kSocket);
   EXPECT_FALSE(v.passed);
   ASSERT_EQ(v.failures.size(), 1u);
   EXPECT_EQ(v.failures[0], "transport NET/IB is required but NCCL used NET/Socket/0 x1");
 }
 
 TEST(Decide, FailsNetIbWhenSomeConnectionsFellBackToSockets) {
-  EXPECT_FALSE(Decide(Thresholds(0, RequiredTransport::kNetIb), {Row(kGiB, 90)}, 16, kMixed).passed);
+  EXPECT_FALSE(
+      Decide(Thresholds(0, RequiredTransport::kNetIb), {Row(kGiB, 90)}, 16, kMixed).passed);
 }
 
 TEST(Decide, FailsAnyWrongElement) {
-  const Verdict v =
-      Decide(Thresholds(0, RequiredTransport::kAny), {Row(1 << 20, 10, 3), Row(kGiB, 300)}, 2,
-             kNvlink);
+  const Verdict v = Decide(Thresholds(0, RequiredTransport::kAny),
+                           {Row(1 << 20, 10, 3), Row(kGiB, 300)}, 2, kNvlink);
   EXPECT_FALSE(v.passed);
   ASSERT_EQ(v.failures.size(), 1u);
   EXPECT_EQ(v.failures[0],
