@@ -98,9 +98,9 @@ TEST(Rendezvous, RankZeroTimesOutNamingTheMissingOrdinals) {
   ASSERT_TRUE(server.Listen("127.0.0.1", 0).ok);
   UniqueIdBytes id{};
   auto peer = FetchAsync(Pod(2, 4), server.port(), id);
-  const RendezvousStatus served = server.Serve(Pod(0, 4), FakeId(), 0.5);
+  const RendezvousStatus served = server.Serve(Pod(0, 4), FakeId(), 2);
   EXPECT_FALSE(served.ok);
-  EXPECT_EQ(served.error, "timed out after 0.5 s on port " + std::to_string(server.port()) +
+  EXPECT_EQ(served.error, "timed out after 2 s on port " + std::to_string(server.port()) +
                               ": ordinal(s) 1, 3 of 4 ('train') never fetched the NCCL unique id");
   EXPECT_NE(served.fix.find("HKIM_RENDEZVOUS_PORT"), std::string::npos);
   EXPECT_TRUE(peer.get().ok);
