@@ -167,11 +167,15 @@ Decision Decide(const DecideInput& input) {
     // Devices: the fallbacks over every visible device keep only the usable ones silently
     // enough (a host has many devices that are not for NCCL); allocated ones are reported.
     const bool host_fallback = detection.source == AllocationSource::kHostFallback;
+    const bool fallback = host_fallback || detection.source == AllocationSource::kVfFallback;
     for (const Candidate& candidate : detection.candidates) {
       DeviceVerdict verdict = Judge(candidate, input);
       if (!verdict.usable) {
+        // Without an allocation list, a device with no netdev in this pod is most likely another
+        // pod's (shared RDMA namespace): worth a note, not an error.
+        const bool foreign = fallback && candidate.probe.netdev.empty();
         findings.push_back(
-            {host_fallback ? Severity::kNote : Severity::kError,
+            {host_fallback || foreign ? Severity::kNote : Severity::kError,
              "/sys/class/infiniband/" + verdict.name, "device.unusable",
              verdict.name + (verdict.pci_address.empty() ? "" : " (" + verdict.pci_address + ")") +
                  " is not used: " + verdict.reason,
@@ -189,9 +193,12 @@ Decision Decide(const DecideInput& input) {
       (v.transport == "RoCE" ? roce : ib).push_back(&v);
     }
 
-    // IOMMU over the allocated devices.
+    // IOMMU over the devices NCCL will use (all candidates when none is usable).
+    const bool any_usable = std::any_of(d.devices.begin(), d.devices.end(),
+                                        [](const DeviceVerdict& v) { return v.usable; });
     std::set<std::string> modes;
     for (const DeviceVerdict& v : d.devices) {
+      if (any_usable && !v.usable) continue;
       if (v.iommu_group.empty())
         modes.insert("none");
       else if (v.iommu_type == "identity")
@@ -205,7 +212,7 @@ Decision Decide(const DecideInput& input) {
     if (modes.count("translation")) {
       std::vector<std::string> names;
       for (const DeviceVerdict& v : d.devices)
-        if (v.iommu_type == "DMA" || v.iommu_type == "DMA-FQ")
+        if ((!any_usable || v.usable) && (v.iommu_type == "DMA" || v.iommu_type == "DMA-FQ"))
           names.push_back(v.name + " (group " + v.iommu_group + ": " + v.iommu_type + ")");
       findings.push_back(
           {Severity::kError, "/sys/kernel/iommu_groups", "iommu.translation",

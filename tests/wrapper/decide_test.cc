@@ -260,6 +260,10 @@ TEST(Decide, SharedPrivilegedWithoutVariablesDropsForeignVfs) {
   Decision d = s.Run();
   EXPECT_EQ(d.allocation_source, "sysfs-vf");
   EXPECT_EQ(d.set.at("NCCL_IB_HCA"), "=mlx5_6,mlx5_7,mlx5_10,mlx5_11");
+  ASSERT_EQ(d.devices.size(), 5u);  // mlx5_6, mlx5_7, mlx5_8, mlx5_10, mlx5_11
+  EXPECT_EQ(d.devices[2].name, "mlx5_8");
+  EXPECT_FALSE(d.devices[2].usable);
+  EXPECT_TRUE(d.fully_usable);  // the foreign VF is a note, not a problem of this pod
 }
 
 }  // namespace
