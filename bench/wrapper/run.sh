@@ -24,16 +24,16 @@ theirs=$(bash "$here/seed_wrapper.sh" sh -c 'echo "$NCCL_IB_HCA"' 2>/dev/null | 
 echo "hkim-wrapper devices: $ours   bash peer devices: $theirs"
 [[ $ours == "$theirs" ]] || { echo "the two disagree; not timing" >&2; exit 1; }
 
-hyperfine -N --warmup 10 --min-runs 200 --export-json "$work/result.json" \
+hyperfine -N --warmup 10 --min-runs 200 --export-csv "$work/result.csv" \
   --command-name hkim-wrapper "$wrapper -q -- true" \
   --command-name seed-bash-wrapper "bash $here/seed_wrapper.sh true"
 
-python3 - "$work/result.json" <<'PY'
-import json, sys
-r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-ours, peer = r["hkim-wrapper"], r["seed-bash-wrapper"]
-print(f"hkim-wrapper      mean {ours['mean']*1e3:8.3f} ms  (median {ours['median']*1e3:.3f} ms)")
-print(f"seed bash wrapper mean {peer['mean']*1e3:8.3f} ms  (median {peer['median']*1e3:.3f} ms)")
-print(f"ratio: hkim-wrapper starts {peer['mean']/ours['mean']:.1f}x faster than the bash peer (mean), "
-      f"{peer['median']/ours['median']:.1f}x (median)")
-PY
+# CSV columns: command,mean,stddev,median,user,system,min,max (seconds)
+awk -F, '
+  $1 == "hkim-wrapper"      { om = $2; od = $4 }
+  $1 == "seed-bash-wrapper" { pm = $2; pd = $4 }
+  END {
+    printf "hkim-wrapper      mean %8.3f ms  (median %.3f ms)\n", om * 1e3, od * 1e3
+    printf "seed bash wrapper mean %8.3f ms  (median %.3f ms)\n", pm * 1e3, pd * 1e3
+    printf "ratio: hkim-wrapper starts %.1fx faster than the bash peer (mean), %.1fx (median)\n", pm / om, pd / od
+  }' "$work/result.csv"
