@@ -22,7 +22,10 @@ constexpr char kSchema[] = R"({
       "properties": {
         "name": {"type": "string", "pattern": "^[a-z0-9-]+$",
                  "description": "DNS-1123 name of the cluster"},
-        "platform": {"enum": ["openshift", "oke"], "description": "Target platform"}
+        "platform": {"enum": ["openshift", "oke"], "description": "Target platform"},
+        "level": {"description": "LOC..SYS or a legacy integer 0-5",
+                  "oneOf": [{"type": "string", "enum": ["LOC", "SYS"]},
+                            {"$ref": "#/definitions/small"}]}
       }
     },
     "rails": {
@@ -32,6 +35,7 @@ constexpr char kSchema[] = R"({
     }
   },
   "definitions": {
+    "small": {"type": "integer", "minimum": 0, "maximum": 5},
     "rail": {
       "type": "object",
       "additionalProperties": false,
@@ -104,7 +108,7 @@ TEST_F(ValidateTest, ListsAllowedKeysWhenNoneIsClose) {
             "  at /cluster/zzzzzz\n"
             " 3 |   zzzzzz: 1\n"
             "   |   ^\n"
-            "  fix: remove 'zzzzzz'; the keys allowed here are: name, platform\n"
+            "  fix: remove 'zzzzzz'; the keys allowed here are: level, name, platform\n"
             "1 error, 0 warnings\n");
 }
 
@@ -137,6 +141,33 @@ TEST_F(ValidateTest, ReportsEnumWithChoicesAndSuggestion) {
             "   |             ^\n"
             "  fix: did you mean 'openshift'?\n"
             "1 error, 0 warnings\n");
+}
+
+TEST_F(ValidateTest, ReportsOneOfThroughTheBranchThatFitsTheValueType) {
+  const std::string head = "cluster:\n  name: x\n  level: ";
+  const std::string tail = "\nrails:\n  - interface: e\n";
+  EXPECT_EQ(Check(head + "9" + tail),
+            "p.yaml:3:10: error: 9 is greater than the maximum of 5 [schema.maximum]\n"
+            "  at /cluster/level\n"
+            " 3 |   level: 9\n"
+            "   |          ^\n"
+            "  fix: LOC..SYS or a legacy integer 0-5\n"
+            "1 error, 0 warnings\n");
+  EXPECT_EQ(Check(head + "SIS" + tail),
+            "p.yaml:3:10: error: \"SIS\" is not one of: LOC, SYS [schema.enum]\n"
+            "  at /cluster/level\n"
+            " 3 |   level: SIS\n"
+            "   |          ^\n"
+            "  fix: did you mean 'SYS'?\n"
+            "1 error, 0 warnings\n");
+  EXPECT_EQ(Check(head + "true" + tail),
+            "p.yaml:3:10: error: true matches none of the allowed forms [schema.oneOf]\n"
+            "  at /cluster/level\n"
+            " 3 |   level: true\n"
+            "   |          ^\n"
+            "  fix: LOC..SYS or a legacy integer 0-5\n"
+            "1 error, 0 warnings\n");
+  EXPECT_EQ(Check(head + "3" + tail), "");
 }
 
 TEST_F(ValidateTest, ReportsPatternMismatch) {
