@@ -137,8 +137,9 @@ void Planner::PlanOkeCluster() {
   for (const std::string& ns : p_.namespaces) {
     PlannedObject& n = Add("oke/namespace.yaml.mustache", "v1", "Namespace", ns, "",
                            kWaveNodeAndOperators, false);
-    // IPC_LOCK (and privileged, if asked) are beyond the baseline Pod Security level.
-    n.context["pod_security_level"] = "privileged";
+    // Adding IPC_LOCK (and privileged, if asked) is beyond the baseline Pod Security level;
+    // tcp mode adds no capability.
+    n.context["pod_security_level"] = Rdma() ? "privileged" : "baseline";
   }
   if (!Rdma() || !p_.network.sriov_device_plugin) return;
   const SriovDevicePlugin& plugin = *p_.network.sriov_device_plugin;

@@ -83,6 +83,10 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
   }
   EXPECT_EQ(plan.objects.front().kind, "MachineConfig");
   EXPECT_EQ(plan.objects.back().kind, "StatefulSet");
+  for (const PlannedObject& o : plan.objects) {
+    // Only CRs of operator-installed CRDs skip the dry run; OpenShift's own kinds do not.
+    EXPECT_FALSE(o.context["metadata"]["skip_dry_run"].get<bool>()) << o.file_name;
+  }
   const PlannedObject* mc = Find(plan, "MachineConfig", "99-worker-iommu-passthrough");
   ASSERT_NE(mc, nullptr);
   EXPECT_EQ(mc->context["kernel_arguments"][0]["value"], "amd_iommu=on");
@@ -209,6 +213,7 @@ TEST(Plan, TcpModeDropsRailsAndSccAndUsesEth0) {
   EXPECT_EQ(env.at("NCCL_IB_DISABLE"), "1");
   EXPECT_EQ(env.at("NCCL_SOCKET_IFNAME"), "eth0");
   EXPECT_EQ(env.at("HKIM_MODE"), "tcp");
+  EXPECT_EQ(env.at("HKIM_NCCL_CHECK"), "warn");
   EXPECT_EQ(env.count("NCCL_IB_TC"), 0u);
   EXPECT_EQ(env.count("HKIM_ON_NO_RDMA"), 0u);
 }
@@ -228,6 +233,17 @@ TEST(Plan, EveryNamespaceGetsItsOwnAccessNetworksAndWorkload) {
   EXPECT_EQ(sccs, 1);  // cluster-scoped, granted per namespace through RBAC
   std::set<std::string> files;
   for (const PlannedObject& o : plan.objects) EXPECT_TRUE(files.insert(o.file_name).second);
+}
+
+TEST(Plan, OkeTcpModeNeedsNoOperatorObjectsAndOnlyBaselinePodSecurity) {
+  std::string text = Replace(ReadProfile("oke-h100"), "  mode: rdma", "  mode: tcp");
+  const BundlePlan plan = PlanBundle(BuildFrom(text));
+  for (const PlannedObject& o : plan.objects) {
+    EXPECT_NE(o.kind, "NicClusterPolicy");
+    EXPECT_NE(o.kind, "IPPool");
+    EXPECT_NE(o.kind, "NetworkAttachmentDefinition");
+  }
+  EXPECT_EQ(Find(plan, "Namespace", "gpu-training")->context["pod_security_level"], "baseline");
 }
 
 TEST(Plan, PrivilegedStrategyGrantsTheBuiltInSccInsteadOfMakingOne) {
