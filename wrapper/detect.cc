@@ -38,7 +38,17 @@ Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
                                     ""});
       return;
     }
-    candidate.probe = sysfs.ProbeDevice(candidate.name, &detection.findings, candidate.pci_address);
+    candidate.probe =
+        sysfs.ProbeDevice(candidate.name, &detection.findings, candidate.pci_address,
+                          /*trust_gid_ndev=*/detection.source == AllocationSource::kDevicePlugin);
+    if (candidate.probe.netdev_source == "gid ndev (not in class/net)") {
+      detection.findings.push_back(
+          {Severity::kWarning, sysfs.root() + "/class/infiniband/" + candidate.name,
+           "netdev.not-visible",
+           "no netdev of " + candidate.name + " is visible in this pod; trusting the GID table's " +
+               candidate.probe.netdev,
+           ""});
+    }
     by_name.emplace(candidate.name, std::move(candidate));
   };
 

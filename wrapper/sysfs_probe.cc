@@ -252,7 +252,7 @@ std::string SysfsProbe::DeviceOfUverbs(const std::string& node) const {
 }
 
 DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings,
-                                    const std::string& pci_hint) const {
+                                    const std::string& pci_hint, bool trust_gid_ndev) const {
   DeviceProbe device;
   device.name = name;
   if (!IsSafeDeviceName(name)) return device;
@@ -297,6 +297,17 @@ DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings,
     for (std::string& n : ListDirectory(Path("bus/pci/devices/" + device.pci_address + "/net"), 64))
       if (IsSafeDeviceName(n)) netdevs.push_back(std::move(n));
   }
+  if (netdevs.empty() && !device.pci_address.empty()) {
+    // class/net/<if> -> ../../devices/.../<pci>/net/<if>
+    const std::string marker = "/" + device.pci_address + "/net/";
+    for (const std::string& n : ListDirectory(Path("class/net"), 1024)) {
+      char target[PATH_MAX];
+      ssize_t len = ::readlink(Path("class/net/" + n).c_str(), target, sizeof(target) - 1);
+      if (len > 0 && IsSafeDeviceName(n) &&
+          Lower(std::string(target, static_cast<size_t>(len))).find(marker) != std::string::npos)
+        netdevs.push_back(n);
+    }
+  }
   NaturalSort(&netdevs);
   if (!netdevs.empty()) {
     device.netdev = netdevs.front();
@@ -339,7 +350,7 @@ DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings,
                                                       : text;
     }
     if (ReadAttribute(port_dir + "/rate", &text) && text.size() <= 64) port.rate = text;
-    if (port.link_layer == "Ethernet") SelectGid(port_dir, &device, &port);
+    if (port.link_layer == "Ethernet") SelectGid(port_dir, trust_gid_ndev, &device, &port);
     device.ports.push_back(port);
   }
   if (!device.netdev.empty()) {
@@ -366,7 +377,7 @@ bool SysfsProbe::NetdevOwnedBy(const std::string& netdev, const std::string& pci
   return owner == pci;
 }
 
-void SysfsProbe::SelectGid(const std::string& port_dir, DeviceProbe* device,
+void SysfsProbe::SelectGid(const std::string& port_dir, bool trust_gid_ndev, DeviceProbe* device,
                            PortProbe* port) const {
   int ipv4_v2_elsewhere = 0, ipv4_v1_only = 0;
   std::string elsewhere_ndev;
@@ -383,12 +394,15 @@ void SysfsProbe::SelectGid(const std::string& port_dir, DeviceProbe* device,
       continue;
     }
     if (!ReadAttribute(port_dir + "/gid_attrs/ndevs/" + i, &ndev) || ndev.empty()) continue;
-    if (device->netdev.empty() && IsSafeDeviceName(ndev) && Exists(Path("class/net/" + ndev)) &&
-        NetdevOwnedBy(ndev, device->pci_address)) {
-      // No netdev under the PCI function: accept the GID's netdev when this pod can see it and
-      // it is not another function's (in shared mode a foreign table can name "net1" too).
+    if (device->netdev.empty() && IsSafeDeviceName(ndev) &&
+        (Exists(Path("class/net/" + ndev)) ? NetdevOwnedBy(ndev, device->pci_address)
+                                           : trust_gid_ndev)) {
+      // No netdev found for the PCI function: accept the GID's netdev when it is not another
+      // function's (in shared mode a foreign table can name "net1" too). A netdev this pod
+      // cannot see at all is accepted only for allocated devices (trust_gid_ndev).
       device->netdev = ndev;
-      device->netdev_source = "gid ndev";
+      device->netdev_source =
+          Exists(Path("class/net/" + ndev)) ? "gid ndev" : "gid ndev (not in class/net)";
     }
     if (ndev != device->netdev) {
       ++ipv4_v2_elsewhere;

@@ -65,8 +65,10 @@ class SysfsProbe {
 
   /// Probes one device: ports, link layer, rate, netdev, NUMA, IOMMU, RoCE v2 IPv4 GID.
   /// `pci_hint`: where to look (<pci>/infiniband/<device>) when class/infiniband lacks it.
+  /// `trust_gid_ndev`: for a device allocated by the device plugin whose netdev cannot be found
+  /// at all, accept the netdev its GID table names (otherwise no GID can be chosen).
   DeviceProbe ProbeDevice(const std::string& device, Findings* findings,
-                          const std::string& pci_hint = "") const;
+                          const std::string& pci_hint = "", bool trust_gid_ndev = false) const;
 
   /// The device a uverbs node serves (class/infiniband_verbs/<node>/ibdev), "" when unknown.
   std::string DeviceOfUverbs(const std::string& node) const;
@@ -80,7 +82,8 @@ class SysfsProbe {
  private:
   std::string Path(const std::string& relative) const { return root_ + "/" + relative; }
   bool NetdevOwnedBy(const std::string& netdev, const std::string& pci) const;
-  void SelectGid(const std::string& port_dir, DeviceProbe* device, PortProbe* port) const;
+  void SelectGid(const std::string& port_dir, bool trust_gid_ndev, DeviceProbe* device,
+                 PortProbe* port) const;
 
   std::string root_;
 };

@@ -103,6 +103,36 @@ TEST(Detect, OldPluginNameFromTheUverbsNodeOfInfo) {
   EXPECT_EQ(d.candidates[0].name_source, "sysfs infiniband_verbs/uverbs6");
 }
 
+TEST(Detect, MinimalTreeWithoutNetdevsTrustsTheGidTableForAllocatedDevices) {
+  SysfsFixture fixture;
+  auto devices = BarcelonaDevices();
+  BuildPod(&fixture, devices);
+  for (const FixtureDevice& dev : devices) {
+    fixture.Remove("devices/" + dev.bridges + "/" + dev.pci + "/net");
+    fixture.Remove("class/net/" + dev.netdev);
+  }
+  Detection d =
+      Detect(ScanEnvironment(PluginEnvironment(devices, true, true)), SysfsProbe(fixture.root()));
+  ASSERT_EQ(d.candidates.size(), 4u);
+  EXPECT_EQ(d.candidates[2].probe.netdev, "net3");
+  EXPECT_EQ(d.candidates[2].probe.ports[0].gid_index, 3);
+  EXPECT_EQ(d.findings.back().rule, "netdev.not-visible");
+  // Without the allocation list the same tree gives nothing: those could be anyone's VFs.
+  Detection fallback = Detect(ScanEnvironment({}), SysfsProbe(fixture.root()));
+  EXPECT_EQ(fallback.candidates[0].probe.ports[0].gid_index, -1);
+}
+
+TEST(Detect, NetdevFoundThroughClassNetWhenThePciFolderHasNoNet) {
+  SysfsFixture fixture;
+  auto devices = BarcelonaDevices();
+  BuildPod(&fixture, devices);
+  fixture.Remove("devices/" + devices[0].bridges + "/" + devices[0].pci + "/net");  // link dangles
+  Detection d =
+      Detect(ScanEnvironment(PluginEnvironment(devices, true, true)), SysfsProbe(fixture.root()));
+  EXPECT_EQ(d.candidates[0].probe.netdev, "net1");
+  EXPECT_EQ(d.candidates[0].probe.netdev_source, "pci net/");
+}
+
 TEST(Detect, WithoutPluginVariablesUsesVfs) {
   SysfsFixture fixture;
   BuildPod(&fixture, BarcelonaDevices());
