@@ -77,20 +77,25 @@ MemlockResult RaiseMemlock(MemlockSystem& system) {
   } else {
     MemlockLimits current = result.before;
     result.steps.push_back("found " + Describe(current));
-    if (current.soft != kUnlimited || current.hard != kUnlimited) {
-      error = system.Set({kUnlimited, kUnlimited});
+    // 1. soft up to hard: always allowed.
+    if (current.soft != current.hard && current.soft != kUnlimited) {
+      error = system.Set({current.hard, current.hard});
       if (error == 0) {
-        result.steps.push_back("raised to unlimited");
+        result.steps.push_back("raised the soft limit to the hard limit (" +
+                               FormatBytes(current.hard) + ")");
+        current.soft = current.hard;
       } else {
-        result.steps.push_back(std::string("raising to unlimited failed: ") + std::strerror(error));
-        if (current.soft != current.hard) {
-          error = system.Set({current.hard, current.hard});
-          result.steps.push_back(
-              error == 0 ? "raised soft limit to the hard limit (" + FormatBytes(current.hard) + ")"
-                         : std::string("raising soft to hard failed: ") + std::strerror(error));
-        }
+        result.steps.push_back(std::string("raising soft to hard failed: ") + std::strerror(error));
       }
     }
+    // 2. both to unlimited: needs CAP_SYS_RESOURCE unless the hard limit already is.
+    if (current.soft != kUnlimited || current.hard != kUnlimited) {
+      error = system.Set({kUnlimited, kUnlimited});
+      result.steps.push_back(error == 0 ? std::string("raised to unlimited")
+                                        : std::string("raising to unlimited failed: ") +
+                                              std::strerror(error));
+    }
+    // 3. verify.
     if (system.Get(&result.after) != 0) result.after = current;
     result.steps.push_back("now " + Describe(result.after));
   }
