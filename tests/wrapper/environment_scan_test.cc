@@ -78,6 +78,13 @@ TEST(EnvironmentScan, RejectsDeepNestingWithoutParsing) {
   EXPECT_EQ(scan.devices.size(), 1u);
 }
 
+TEST(EnvironmentScan, OversizedInfoIsSkipped) {
+  EnvironmentScan scan = ScanEnvironment(
+      {"PCIDEVICE_X=0000:1a:00.2", "PCIDEVICE_X_INFO=" + std::string(kMaxInfoBytes + 1, ' ')});
+  EXPECT_TRUE(HasRule(scan.findings, "env.info-too-large"));
+  EXPECT_EQ(scan.devices.size(), 1u);
+}
+
 TEST(EnvironmentScan, WrongJsonShapesAreWarnings) {
   EXPECT_TRUE(
       HasRule(ScanEnvironment({"PCIDEVICE_X=0000:1a:00.2", "PCIDEVICE_X_INFO=[1,2]"}).findings,

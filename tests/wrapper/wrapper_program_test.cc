@@ -264,6 +264,27 @@ TEST(WrapperProgram, ReportFileHoldsTheJsonRecord) {
   EXPECT_THAT(r.err, Not(HasSubstr("\"outcome\"")));
 }
 
+TEST(WrapperProgram, HostileInputIsReportedNeverACrash) {
+  SysfsFixture fixture;
+  auto devices = BarcelonaDevices();
+  devices[1].gids = {{3, {"zzzz", "RoCE v2\n\x01", std::string(5000, 'n')}}};
+  BuildPod(&fixture, devices);
+  fixture.Symlink("class/infiniband/mlx5_99", "mlx5_99");  // a link to itself
+  fixture.WriteFile("class/infiniband/mlx5_6/ports/1/rate", std::string(100000, 'r'));
+  auto env = PluginEnvironment(devices, true, true);
+  env.push_back("PCIDEVICE_JUNK=\x01\x02,0000:zz:00.0,,,../../etc/passwd");
+  env.push_back("PCIDEVICE_JUNK_INFO=" + std::string(2000, '{'));
+  env.push_back("PCIDEVICE_BIG_INFO=" +
+                std::string(100000, '['));  // exec limits a value to 128 KiB
+  env.push_back("PCIDEVICE_ARR_INFO={\"0000:1a:00.2\":[1,2,{\"rdma\":null}]}");
+  Result r = RunProgram({"--sysfs-root", fixture.root(), "--print-env"}, env);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("NCCL_IB_HCA==mlx5_6,mlx5_10,mlx5_11\n"));  // mlx5_7: no usable GID
+  for (const char* rule :
+       {"env.bad-pci-address", "env.info-json-malformed", "env.info-not-object", "device.unusable"})
+    EXPECT_THAT(r.err, HasSubstr(rule));
+}
+
 TEST(WrapperProgram, UsageErrorsExit2) {
   Result r = RunProgram({"--on-no-rdma", "maybe", "--", "true"}, {});
   EXPECT_EQ(r.status, 2);
