@@ -90,8 +90,9 @@ Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
           if (allocated.rdma_dev.empty()) {
             detection.findings.push_back(
                 {Severity::kNote, "env " + allocated.resource_var, "detect.name-from-sysfs",
-                 allocated.pci_address + " has no rdma_dev in _INFO (older device plugin); found " +
-                     name + " in sysfs",
+                 allocated.pci_address +
+                     " has no rdma_dev (no _INFO, or a device plugin before v3.10); found " + name +
+                     " in sysfs",
                  ""});
           }
         } else if (std::string by_uverbs = sysfs.DeviceOfUverbs(allocated.uverbs);
@@ -101,8 +102,9 @@ Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
           if (allocated.rdma_dev.empty()) {
             detection.findings.push_back(
                 {Severity::kNote, "env " + allocated.resource_var, "detect.name-from-sysfs",
-                 allocated.pci_address + " has no rdma_dev in _INFO (older device plugin); found " +
-                     name + " in sysfs",
+                 allocated.pci_address +
+                     " has no rdma_dev (no _INFO, or a device plugin before v3.10); found " + name +
+                     " in sysfs",
                  ""});
           }
         }
