@@ -160,7 +160,7 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
       change.file_name = name;
       describe(change, file->content);
       diff.changes.push_back(std::move(change));
-    } else if (it->second != file->content) {
+    } else if (it->second != FileText(*file)) {  // what WriteBundleDir wrote (with # Source:)
       BundleChange change;
       change.kind = BundleChange::Kind::kChanged;
       change.file_name = name;
@@ -171,7 +171,7 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
         change.disruption = DisruptionOf(old_kind);
         change.disruptive = !change.disruption.empty();
       }
-      change.unified_diff = UnifiedDiff(it->second, file->content, "a/" + name, "b/" + name);
+      change.unified_diff = UnifiedDiff(it->second, FileText(*file), "a/" + name, "b/" + name);
       diff.changes.push_back(std::move(change));
     }
   }
