@@ -5,6 +5,7 @@
 #include <yaml-cpp/parser.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <regex>
@@ -91,6 +92,12 @@ class JsonBuilder : public YAML::EventHandler {
   void OnDocumentEnd() override {}
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    // An empty value (`cluster:` and nothing) is marked where the next token starts, often the
+    // next line; point at its key instead, which is where the user would type the value.
+    if (!stack_.empty() && stack_.back().value.is_object() && !stack_.back().expecting_key) {
+      AddValue(stack_.back().key_mark, anchor, nullptr);
+      return;
+    }
     AddValue(mark, anchor, nullptr);
   }
 
@@ -286,6 +293,13 @@ SourceLocation SourceMap::FindKey(const std::string& json_pointer) const {
 }
 
 std::optional<LoadedProfile> LoadProfile(const std::string& path, DiagnosticSink& sink) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 0, 0}, "", "io.read",
+                           "is a directory, not a profile file",
+                           "give the path of a profile, e.g. profiles/<cluster>.yaml"});
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 0, 0}, "", "io.read",

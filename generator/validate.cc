@@ -412,7 +412,10 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
     }
     d.message = "expected " + (expected.empty() ? std::string("another type")
                                                  : Join(expected, " or ")) +
-                ", got " + (value ? TypeName(*value) + " " + shown : "a different type");
+                ", got " +
+                (!value             ? std::string("a different type")
+                 : value->is_null() ? std::string("nothing (null)")
+                                    : TypeName(*value) + " " + shown);
   } else if (StartsWith(text, "Expected number greater than or equal to")) {
     d.rule = "schema.minimum";
     const nlohmann::json* limit = Keyword(rule_schema, "minimum");
