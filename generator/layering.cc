@@ -307,10 +307,11 @@ class ChainLoader {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
+    const bool readable = in && !std::filesystem::is_directory(path);  // a directory "opens"
     std::optional<LoadedProfile> loaded =
-        in ? LoadProfileFromText(path, text.str(), sink_) : LoadProfile(path, sink_);
+        readable ? LoadProfileFromText(path, text.str(), sink_) : LoadProfile(path, sink_);
     if (!loaded) {
-      if (in) failed_texts_[path] = LoadProfileFromTextLines(text.str());
+      if (readable) failed_texts_[path] = LoadProfileFromTextLines(text.str());
       return false;
     }
     std::optional<json> extends = TakeExtends(*loaded);

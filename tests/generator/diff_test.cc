@@ -34,8 +34,13 @@ RenderedBundle Bundle(std::map<std::string, std::string> files) {
   return bundle;
 }
 
+/// A rendered file as WriteBundleDir leaves it on disk (FileText: headed "# Source: ...").
+std::string OnDisk(const std::string& content) {
+  return "# Source: templates/t.mustache\n" + content;
+}
+
 TEST(BundleDiff, IdenticalDirectoryHasNoChanges) {
-  BundleDiff diff = DiffBundle(Bundle({{"a.yaml", kService}}), {{"a.yaml", kService}});
+  BundleDiff diff = DiffBundle(Bundle({{"a.yaml", kService}}), {{"a.yaml", OnDisk(kService)}});
   EXPECT_FALSE(diff.HasChanges());
   EXPECT_EQ(FormatBundleDiff(diff, "out/lab"), "out/lab: no changes\n");
 }
@@ -44,7 +49,7 @@ TEST(BundleDiff, AddedChangedAndRemovedFilesAreListedByName) {
   std::string changed = kService;
   changed.replace(changed.find("None"), 4, "10.0.0.1");
   BundleDiff diff = DiffBundle(Bundle({{"b.yaml", changed}, {"c.yaml", kService}}),
-                               {{"a.yaml", kService}, {"b.yaml", kService}});
+                               {{"a.yaml", OnDisk(kService)}, {"b.yaml", OnDisk(kService)}});
   ASSERT_EQ(diff.changes.size(), 3u);
   EXPECT_EQ(diff.changes[0].kind, BundleChange::Kind::kRemoved);
   EXPECT_EQ(diff.changes[0].file_name, "a.yaml");
@@ -52,7 +57,7 @@ TEST(BundleDiff, AddedChangedAndRemovedFilesAreListedByName) {
   EXPECT_EQ(diff.changes[1].object_kind, "Service");
   EXPECT_EQ(diff.changes[1].object_name, "job-headless");
   EXPECT_EQ(diff.changes[1].unified_diff,
-            "--- a/b.yaml\n+++ b/b.yaml\n@@ -3,4 +3,4 @@\n metadata:\n   name: job-headless\n"
+            "--- a/b.yaml\n+++ b/b.yaml\n@@ -4,4 +4,4 @@\n metadata:\n   name: job-headless\n"
             " spec:\n-  clusterIP: None\n+  clusterIP: 10.0.0.1\n");
   EXPECT_EQ(diff.changes[2].kind, BundleChange::Kind::kAdded);
   EXPECT_FALSE(diff.HasDisruptiveChanges());
