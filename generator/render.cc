@@ -85,7 +85,8 @@ bool NeedsQuotes(std::string_view s) {
   if (s.back() == ' ' || s.back() == '\t' || s.back() == ':') return true;
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7f) return true;
+    // Control characters, and any non-ASCII: YAML 1.1 readers take NEL, LS and PS as line breaks.
+    if (c < 0x20 || c >= 0x7f) return true;
     // Flow indicators would end the scalar inside [..] or {..}; ": " and " #" anywhere.
     if (c == ',' || c == '[' || c == ']' || c == '{' || c == '}') return true;
     if (c == ':' && i + 1 < s.size() && (s[i + 1] == ' ' || s[i + 1] == '\t')) return true;
@@ -378,8 +379,20 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
 std::string YamlQuoteString(std::string_view value) {
   if (!NeedsQuotes(value)) return std::string(value);
   std::string out = "\"";
-  for (char ch : value) {
+  for (size_t i = 0; i < value.size(); ++i) {
+    const char ch = value[i];
     unsigned char c = static_cast<unsigned char>(ch);
+    // Unicode line breaks would be folded inside double quotes: write them as escapes.
+    if (value.compare(i, 2, "\xc2\x85") == 0) {
+      out += "\\u0085";
+      ++i;
+      continue;
+    }
+    if (value.compare(i, 3, "\xe2\x80\xa8") == 0 || value.compare(i, 3, "\xe2\x80\xa9") == 0) {
+      out += value[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
+      i += 2;
+      continue;
+    }
     switch (c) {
       case '"':
         out += "\\\"";

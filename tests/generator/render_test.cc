@@ -80,13 +80,16 @@ TEST(YamlQuote, QuotesEverythingThatWouldChangeMeaningOrStructure) {
   EXPECT_EQ(YamlQuoteString("a,b"), "\"a,b\"");
   EXPECT_EQ(YamlQuoteString("back\\slash\t"), "\"back\\\\slash\\t\"");
   EXPECT_EQ(YamlQuoteString(std::string("bell\x07", 5)), "\"bell\\x07\"");
+  EXPECT_EQ(YamlQuoteString("caf\xc3\xa9"), "\"caf\xc3\xa9\"");
+  EXPECT_EQ(YamlQuoteString("a\xc2\x85" "b\xe2\x80\xa8" "c\xe2\x80\xa9" "d"), "\"a\\u0085b\\u2028c\\u2029d\"");
 }
 
 TEST(YamlQuote, EveryQuotedValueReadsBackAsTheSameSingleString) {
   for (std::string value : {"a: b", "# c", "x #y", "{{ z }}", "'q'", "\"dq\"", "line1\nline2",
                             "- item", "* star", "& amp", "! bang", "yes", "No", "ON", "null",
                             "~", "9000", "-3", "1.5", "true", ":", "key:", "@at", "`tick`",
-                            "%pct", "|pipe", ">gt", "[a]", "{a: 1}", "tab\there", "ünï"}) {
+                            "%pct", "|pipe", ">gt", "[a]", "{a: 1}", "tab\there", "ünï",
+                            "nel\xc2\x85" "ls\xe2\x80\xa8" "ps\xe2\x80\xa9", "\x7f"}) {
     std::string yaml = "k: " + YamlQuoteString(value) + "\n";
     YAML::Node node = YAML::Load(yaml);
     ASSERT_TRUE(node.IsMap()) << yaml;
