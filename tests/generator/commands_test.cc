@@ -20,13 +20,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
+struct CliRun {
   int status = -1;
   std::string out;  // stdout and stderr
 };
 
-Run Hkimgen(const std::string& args) {
-  Run run;
+CliRun Hkimgen(const std::string& args) {
+  CliRun run;
   const std::string command = std::string(HKIM_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return run;
@@ -107,7 +107,7 @@ gitops:
 TEST_F(Commands, ValidateAcceptsALayeredProfile) {
   Write("base/lab.yaml", kBase);
   const std::string profile = Write("lab.yaml", kProfile);
-  Run run = Hkimgen("validate " + profile);
+  CliRun run = Hkimgen("validate " + profile);
   EXPECT_EQ(run.status, 0) << run.out;
   EXPECT_NE(run.out.find("lab.yaml: valid"), std::string::npos) << run.out;
 }
@@ -117,7 +117,7 @@ TEST_F(Commands, ValidateLocatesAnErrorInTheBaseFile) {
   broken.replace(broken.find("cross_nic: 0"), 12, "cross_nic: 2");
   Write("base/lab.yaml", broken);
   const std::string profile = Write("lab.yaml", kProfile);
-  Run run = Hkimgen("validate " + profile);
+  CliRun run = Hkimgen("validate " + profile);
   EXPECT_EQ(run.status, 1) << run.out;
   EXPECT_NE(run.out.find("base/lab.yaml:18:14: error: NCCL_CROSS_NIC is 2"), std::string::npos)
       << run.out;
@@ -130,7 +130,7 @@ TEST_F(Commands, SchemaErrorsInTheBaseFileAreLocatedThere) {
   broken.replace(broken.find("gpus_per_node: 4"), 16, "gpus_per_node: four");
   Write("base/lab.yaml", broken);
   const std::string profile = Write("lab.yaml", kProfile);
-  Run run = Hkimgen("validate " + profile + " --output json");
+  CliRun run = Hkimgen("validate " + profile + " --output json");
   EXPECT_EQ(run.status, 1) << run.out;
   nlohmann::json report = nlohmann::json::parse(run.out);
   ASSERT_EQ(report["diagnostics"].size(), 1u) << run.out;
@@ -144,14 +144,14 @@ TEST_F(Commands, WarningsPassUnlessStrict) {
   Write("base/lab.yaml", kBase);
   const std::string profile = Write("lab.yaml", kProfile);
   EXPECT_EQ(Hkimgen("lint " + profile + " --set workload.gpus_per_pod=2").status, 0);
-  Run strict = Hkimgen("lint " + profile + " --set workload.gpus_per_pod=2 --strict");
+  CliRun strict = Hkimgen("lint " + profile + " --set workload.gpus_per_pod=2 --strict");
   EXPECT_EQ(strict.status, 1) << strict.out;
   EXPECT_NE(strict.out.find("warning:"), std::string::npos);
   EXPECT_NE(strict.out.find("[lint.gpus-idle]"), std::string::npos);
 }
 
 TEST_F(Commands, LintListsItsRules) {
-  Run run = Hkimgen("lint --list-rules");
+  CliRun run = Hkimgen("lint --list-rules");
   EXPECT_EQ(run.status, 0);
   EXPECT_NE(run.out.find("lint.cross-nic-isolated      error"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("lint.privileged"), std::string::npos);
@@ -160,7 +160,7 @@ TEST_F(Commands, LintListsItsRules) {
 TEST_F(Commands, ExplainShowsEachLayer) {
   Write("base/lab.yaml", kBase);
   const std::string profile = Write("lab.yaml", kProfile);
-  Run run = Hkimgen("explain " + profile + " nccl.cross_nic --set nccl.cross_nic=0");
+  CliRun run = Hkimgen("explain " + profile + " nccl.cross_nic --set nccl.cross_nic=0");
   EXPECT_EQ(run.status, 0) << run.out;
   EXPECT_NE(run.out.find("nccl.cross_nic = 0\n"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("base/lab.yaml:18:14\n"), std::string::npos) << run.out;
@@ -175,18 +175,18 @@ TEST_F(Commands, DiffExitCodesAndTheDisruptiveFlag) {
   // Nothing rendered yet: everything would be added.
   EXPECT_EQ(Hkimgen("diff " + profile + " -o " + out).status, 2);
   ASSERT_EQ(Hkimgen("render " + profile + " -o " + out).status, 0);
-  Run same = Hkimgen("diff " + profile + " -o " + out);
+  CliRun same = Hkimgen("diff " + profile + " -o " + out);
   EXPECT_EQ(same.status, 0) << same.out;
   EXPECT_NE(same.out.find("no changes"), std::string::npos);
   // A different IOMMU kernel argument changes the MachineConfig: nodes reboot.
-  Run changed = Hkimgen("diff " + profile + " -o " + out + " --set node_shape.cpu_vendor=intel");
+  CliRun changed = Hkimgen("diff " + profile + " -o " + out + " --set node_shape.cpu_vendor=intel");
   EXPECT_EQ(changed.status, 2) << changed.out;
   EXPECT_NE(changed.out.find("(MachineConfig 99-worker-iommu-passthrough) [disruptive: "),
             std::string::npos)
       << changed.out;
-  EXPECT_NE(changed.out.find("-    - amd_iommu=on\n+    - intel_iommu=on\n"), std::string::npos)
+  EXPECT_NE(changed.out.find("-  - amd_iommu=on\n+  - intel_iommu=on\n"), std::string::npos)
       << changed.out;
-  Run json = Hkimgen("diff " + profile + " -o " + out + " --set workload.replicas=3 --output json");
+  CliRun json = Hkimgen("diff " + profile + " -o " + out + " --set workload.replicas=3 --output json");
   EXPECT_EQ(json.status, 2);
   nlohmann::json plan = nlohmann::json::parse(json.out);
   EXPECT_EQ(plan["summary"]["changed"], 1);
@@ -201,13 +201,13 @@ TEST_F(Commands, RenderTakesLayersToo) {
   Write("base/lab.yaml", kBase);
   const std::string profile = Write("lab.yaml", kProfile);
   const std::string extra = Write("big.yaml", "workload:\n  replicas: 8\n");
-  Run run = Hkimgen("render " + profile + " -f " + extra);
+  CliRun run = Hkimgen("render " + profile + " -f " + extra);
   EXPECT_EQ(run.status, 0) << run.out;
   EXPECT_NE(run.out.find("replicas: 8"), std::string::npos);
 }
 
 TEST_F(Commands, SchemaPrintsTheEmbeddedSchema) {
-  Run run = Hkimgen("schema");
+  CliRun run = Hkimgen("schema");
   EXPECT_EQ(run.status, 0);
   EXPECT_EQ(nlohmann::json::parse(run.out),
             nlohmann::json::parse(ReadFile(fs::path(HKIM_SOURCE_DIR) / "schemas/profile.schema.json")));
@@ -215,9 +215,9 @@ TEST_F(Commands, SchemaPrintsTheEmbeddedSchema) {
 
 TEST_F(Commands, InitWritesAProfileThatValidates) {
   const std::string file = (dir_ / "new.yaml").string();
-  Run init = Hkimgen("init --platform openshift --shape barcelona-h100-cx7 --name lab -o " + file);
+  CliRun init = Hkimgen("init --platform openshift --shape barcelona-h100-cx7 --name lab -o " + file);
   ASSERT_EQ(init.status, 0) << init.out;
-  Run validate = Hkimgen("validate --strict " + file);
+  CliRun validate = Hkimgen("validate --strict " + file);
   EXPECT_EQ(validate.status, 0) << validate.out;
   EXPECT_EQ(Hkimgen("init --platform openshift --shape barcelona-h100-cx7 -o " + file).status, 1)
       << "refuses to overwrite";
@@ -243,6 +243,52 @@ TEST(Init, EveryStarterProfileValidatesWithoutFindings) {
       }
     }
   }
+}
+
+// The shipped bases (profiles/base/): each platform base with each of its shapes, plus the
+// few lines a cluster adds, validates without a finding.
+TEST(BaseProfiles, PlatformAndShapeBasesComposeIntoCleanProfiles) {
+  const fs::path base = fs::path(HKIM_SOURCE_DIR) / "profiles/base";
+  const fs::path dir = fs::temp_directory_path() / "hkim-base-profiles";
+  fs::create_directories(dir);
+  const std::string cluster_tail = R"(
+cluster: {name: lab}
+namespaces: [team-a]
+workload: {name: train, image: quay.io/x/train:1, replicas: 2, command: [sleep, infinity]}
+gitops: {repo_url: https://example.com/r.git, path: out/lab}
+)";
+  std::vector<std::pair<std::string, std::string>> cases = {
+      {"openshift.yaml", "barcelona-h100-cx7.yaml"},
+      {"oke.yaml", "BM.GPU.H100.8.yaml"},
+      {"oke.yaml", "BM.GPU.A100-v2.8.yaml"},
+      {"oke.yaml", "BM.GPU4.8.yaml"}};
+  for (const auto& [platform, shape] : cases) {
+    std::string text = "extends: [" + (base / platform).string() + ", " +
+                       (base / "shapes" / shape).string() + "]\n" + cluster_tail;
+    if (platform == "openshift.yaml") {
+      text += "network:\n  rails:\n";
+      for (int i = 0; i < 4; ++i) {
+        text += "    - {name: eno" + std::to_string(5 + i) +
+                "np0, ipam: {type: whereabouts, range: 10.0." + std::to_string(103 + i) +
+                ".0/24}}\n";
+      }
+    }
+    const fs::path file = dir / ("lab-" + shape);
+    std::ofstream(file) << text;
+    DiagnosticSink sink;
+    auto checked = CheckProfile(LayerInputs{file.string(), {}, {}}, sink);
+    ASSERT_TRUE(checked) << shape;
+    EXPECT_TRUE(checked->profile) << platform << " + " << shape;
+    for (const Diagnostic& d : sink.diagnostics()) {
+      ADD_FAILURE() << platform << " + " << shape << ": " << d.location.file << ":"
+                    << d.location.line << ": " << d.rule << " " << d.message;
+    }
+    if (checked->profile) {
+      EXPECT_EQ(checked->profile->node_shape.name + ".yaml", shape);
+      EXPECT_EQ(checked->layered.layers.size(), 3u);
+    }
+  }
+  fs::remove_all(dir);
 }
 
 // docs/profile-reference.md is generated from the schema; regenerate it when the schema changes.

@@ -101,7 +101,7 @@ network:
   ASSERT_EQ(d["network"]["rails"].size(), 1u);
   EXPECT_EQ(d["network"]["rails"][0]["name"], "eno6np0");
   // The remaining item moved from index 1 to 0: its locations moved with it.
-  EXPECT_EQ(l.merged.locations.Find("/network/rails/0/mtu_bytes").line, 16);
+  EXPECT_EQ(l.merged.locations.Find("/network/rails/0/mtu_bytes").line, 15);
   EXPECT_EQ(l.merged.locations.Find("/network/rails/0/mtu_bytes").file, "base.yaml");
 }
 
@@ -174,7 +174,7 @@ TEST(Layering, SetAssignmentsAreTypedAndLocatedInTheirArgument) {
   SourceLocation at = l.merged.locations.Find("/network/rails/1/mtu_bytes");
   EXPECT_EQ(at.file, "--set");
   EXPECT_EQ(at.line, 3);
-  EXPECT_EQ(at.column, 38);
+  EXPECT_EQ(at.column, 39);
   EXPECT_EQ(l.layers.back().path, "--set");
   EXPECT_EQ(l.origins.at("/nccl/ib_tc").size(), 2u);
 }

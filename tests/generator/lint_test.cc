@@ -149,7 +149,7 @@ TEST(Lint, DefaultValuesAreReportedWhereTheUserCouldWriteThem) {
   ASSERT_EQ(sink.diagnostics().size(), 1u) << Dump(sink);
   EXPECT_EQ(sink.diagnostics()[0].rule, "lint.cross-nic-isolated");
   EXPECT_EQ(sink.diagnostics()[0].location.file, "lab.yaml");
-  EXPECT_EQ(sink.diagnostics()[0].location.line, 19);  // `nccl:`
+  EXPECT_EQ(sink.diagnostics()[0].location.line, 20);  // the `nccl:` mapping (its first key)
 }
 
 // --- network -------------------------------------------------------------------------------
