@@ -464,6 +464,7 @@ void ModelBuilder::ReadGitOps(const json& g, GitOps& out) {
   out.path = String(g, "path");
   out.revision = String(g, "revision", out.revision);
   out.destination_server = String(g, "destination_server", out.destination_server);
+  out.destination_namespace = String(g, "destination_namespace");
   out.automated_sync = Boolean(g, "automated_sync", false);
 }
 
@@ -634,6 +635,11 @@ void ModelBuilder::CheckCrossFields(const Profile& p) {
     }
   }
 
+  if (p.network.fabric == Fabric::kInfiniBand && p.nccl.gid_policy == GidPolicy::kIndex) {
+    Error("/nccl/gid_policy", "model.gid-infiniband",
+          "NCCL_IB_GID_INDEX selects a RoCE GID; on an InfiniBand fabric NCCL uses GID 0",
+          "use gid_policy: auto (or fabric: roce-v2 if the rails are RoCE)");
+  }
   if (p.nccl.gid_policy == GidPolicy::kIndex && !p.nccl.gid_index) {
     Error("/nccl/gid_policy", "model.gid-index", "gid_policy is index but gid_index is missing",
           "add gid_index: 3, or use gid_policy: auto");
@@ -708,6 +714,8 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
       static_cast<int>(Integer(section("wrapper"), "rendezvous_port", 29650));
   ReadHealthCheck(section("health_check"), profile.health_check);
   ReadGitOps(section("gitops"), profile.gitops);
+  if (profile.gitops.destination_namespace.empty() && !profile.namespaces.empty())
+    profile.gitops.destination_namespace = profile.namespaces.front();
   const int read_errors = errors_;
   CheckCrossFields(profile);
   if ((keep_after_cross_field_errors ? read_errors : errors_) > 0) return std::nullopt;

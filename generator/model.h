@@ -239,6 +239,7 @@ struct GitOps {
   std::string path;
   std::string revision = "HEAD";
   std::string destination_server = "https://kubernetes.default.svc";
+  std::string destination_namespace;  ///< default: the profile's first namespace
   bool automated_sync = false;
   std::string pointer = "/gitops";
 };

@@ -480,7 +480,7 @@ BundlePlan Planner::Plan() {
   app.context["path"] = p_.gitops.path;
   app.context["revision"] = p_.gitops.revision;
   app.context["server"] = p_.gitops.destination_server;
-  app.context["destination_namespace"] = p_.namespaces.empty() ? "" : p_.namespaces.front();
+  app.context["destination_namespace"] = p_.gitops.destination_namespace;
   app.context["automated"] = p_.gitops.automated_sync;
   return plan_;
 }

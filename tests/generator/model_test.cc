@@ -108,6 +108,7 @@ TEST(Model, MinimalProfileGetsTheSchemaDefaults) {
   EXPECT_EQ(p.health_check.at_bytes, int64_t{1} << 30);
   EXPECT_EQ(p.gitops.revision, "HEAD");
   EXPECT_EQ(p.gitops.argocd_namespace, "argocd");
+  EXPECT_EQ(p.gitops.destination_namespace, "team-a");
 }
 
 // model.cc hard-codes the defaults; they must say what the schema says.
@@ -203,6 +204,15 @@ TEST(Model, GidIndexPolicyNeedsAnIndex) {
   Built ok = Build(std::string(kMinimal) + "nccl:\n  gid_policy: index\n  gid_index: 3\n");
   ASSERT_TRUE(ok.profile) << Dump(ok.sink);
   EXPECT_EQ(ok.profile->nccl.gid_index, 3);
+}
+
+TEST(Model, GidIndexIsRoceOnly) {
+  Built b = Build(Replace(kMinimal, "fabric: roce-v2", "fabric: infiniband") +
+                  "nccl:\n  gid_policy: index\n  gid_index: 0\n");
+  const Diagnostic* d = FindRule(b.sink, "model.gid-infiniband");
+  ASSERT_NE(d, nullptr) << Dump(b.sink);
+  EXPECT_EQ(d->location.line, 30);
+  EXPECT_EQ(d->location.column, 15);
 }
 
 TEST(Model, ExtraEnvCannotShadowATypedSetting) {
