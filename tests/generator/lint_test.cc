@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <regex>
 #include <set>
 
 #include "layering.h"
@@ -330,6 +333,37 @@ TEST(Lint, EveryFaultOfABrokenProfileIsReportedOnce) {
                                                 "model.gpus-per-pod"}))
       << Dump(sink);
   EXPECT_EQ(sink.ErrorCount(), 4);
+}
+
+// tests/generator/lint_cases/*.yaml: broken profiles (some layered over base/) whose
+// `# expect: RULE FILE:LINE:COL` lines list every diagnostic they must produce, and no other.
+TEST(LintCases, EachCaseReportsExactlyItsExpectedFaults) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(HKIM_SOURCE_DIR) / "tests/generator/lint_cases";
+  std::vector<fs::path> cases;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() == ".yaml") cases.push_back(entry.path());
+  }
+  std::sort(cases.begin(), cases.end());
+  ASSERT_GE(cases.size(), 4u);
+  static const std::regex kExpect(R"(^# expect: (\S+) (\S+)$)");
+  for (const fs::path& file : cases) {
+    std::multiset<std::string> expected, actual;
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+      std::smatch m;
+      if (std::regex_match(line, m, kExpect)) expected.insert(m[1].str() + " " + m[2].str());
+    }
+    ASSERT_FALSE(expected.empty()) << file;
+    DiagnosticSink sink;
+    CheckProfile(LayerInputs{file.string(), {}, {}}, sink);
+    for (const Diagnostic& d : sink.diagnostics()) {
+      EXPECT_FALSE(d.fix.empty()) << file << ": " << d.rule;
+      actual.insert(d.rule + " " + fs::relative(d.location.file, dir).generic_string() + ":" +
+                    std::to_string(d.location.line) + ":" + std::to_string(d.location.column));
+    }
+    EXPECT_EQ(actual, expected) << file;
+  }
 }
 
 TEST(NcclNameList, ParsesExcludeExactAndPorts) {
