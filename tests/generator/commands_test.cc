@@ -12,6 +12,7 @@
 #include "commands/init_command.h"
 #include "embedded_files.h"
 #include "load.h"
+#include "pipeline.h"
 #include "profile_check.h"
 #include "schema_doc.h"
 
@@ -289,6 +290,83 @@ gitops: {repo_url: https://example.com/r.git, path: out/lab}
     }
   }
   fs::remove_all(dir);
+}
+
+// The shipped Barcelona profile, rewritten as base + shape + what is Barcelona's own, renders
+// the same bundle byte for byte. If the shipped profile changes, change this copy with it (or
+// make the shipped profile extend the bases).
+TEST(BaseProfiles, LayeredBarcelonaRendersLikeTheShippedProfile) {
+  const fs::path source = HKIM_SOURCE_DIR;
+  const fs::path file = fs::temp_directory_path() / "hkim-layered-barcelona.yaml";
+  std::ofstream(file) << "extends: [" << (source / "profiles/base/openshift.yaml").string() << ", "
+                      << (source / "profiles/base/shapes/barcelona-h100-cx7.yaml").string()
+                      << "]\n"
+                      << R"(cluster:
+  name: barcelona
+namespaces: [nccl-test]
+network:
+  rails:
+    - {name: eno5np0, nad_name: eno5np0-network, ipam: {type: whereabouts, range: 10.0.103.0/24, routes: [192.168.77.0/24]}}
+    - {name: eno6np0, nad_name: eno6np0-network, ipam: {type: whereabouts, range: 10.0.104.0/24, routes: [192.168.78.0/24]}}
+    - {name: eno7np0, nad_name: eno7np0-network, ipam: {type: whereabouts, range: 10.0.105.0/24, routes: [192.168.79.0/24]}}
+    - {name: eno8np0, nad_name: eno8np0-network, ipam: {type: whereabouts, range: 10.0.106.0/24, routes: [192.168.80.0/24]}}
+nccl:
+  ib_tc: 106
+  ib_sl: 0
+  ib_timeout: 23
+  ib_retry_count: 7
+  gdr_level: 5
+  debug: INFO
+  extra_env:
+    NCCL_DEBUG_SUBSYS: INIT,NET
+    NCCL_NET_GDR_READ: "1"
+    NCCL_IB_AR_THRESHOLD: "8192"
+    NCCL_IB_PCI_RELAXED_ORDERING: "1"
+    NCCL_MIN_NCHANNELS: "8"
+    NCCL_MAX_NCHANNELS: "16"
+    NCCL_PROTO: Simple
+    NCCL_ALGO: Ring
+    NCCL_BUFFSIZE: "8388608"
+    NCCL_NTHREADS: "640"
+    NCCL_LL_THRESHOLD: "0"
+    NCCL_TREE_THRESHOLD: "0"
+    NCCL_NSOCKS_PERTHREAD: "8"
+    NCCL_NVLS_ENABLE: "0"
+    NCCL_NET_SHARED_BUFFERS: "1"
+    NCCL_NET_OVERHEAD: "0"
+    NCCL_IGNORE_CPU_AFFINITY: "1"
+security:
+  service_account: h-kim-sa
+  scc_name: nccl-rdma-scc
+workload:
+  name: h-kim
+  image: quay.io/jschless/ml-dev-env:prism-pytorch-25.06
+  replicas: 2
+  command: ["sleep", "infinity"]
+  shm_size: 32Gi
+  master_port: 29500
+  service_name: h-kim-headless
+  resources:
+    requests: {cpu: "32", memory: 1200Gi}
+    limits: {cpu: "64", memory: 1200Gi}
+health_check:
+  min_busbw_gbps: 50
+  at_bytes: 1Gi
+  max_bytes: 1Gi
+  transport: any
+gitops:
+  argocd_namespace: openshift-gitops
+  project: default
+  repo_url: https://github.com/hkim/hkimgen-bundles.git
+  path: out/barcelona-h100-cx7
+  revision: main
+)";
+  DiagnosticSink sink;
+  auto layered = RenderProfileLayers(LayerInputs{file.string(), {}, {}}, sink);
+  auto shipped = RenderProfileFile((source / "profiles/barcelona-h100-cx7.yaml").string(), sink);
+  fs::remove(file);
+  ASSERT_TRUE(layered && shipped) << (sink.diagnostics().empty() ? "" : sink.diagnostics()[0].message);
+  EXPECT_EQ(BundleStream(*layered), BundleStream(*shipped));
 }
 
 // docs/profile-reference.md is generated from the schema; regenerate it when the schema changes.
