@@ -18,8 +18,9 @@ std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, Diagnosti
   return profile;
 }
 
-std::optional<CheckedProfile> CheckProfile(const LayerInputs& inputs, DiagnosticSink& sink,
-                                           SourceTexts* sources) {
+std::optional<CheckedProfile> CheckLayeredProfile(const LayerInputs& inputs,
+                                                  DiagnosticSink& sink,
+                                                  SourceTexts* sources) {
   std::optional<LayeredProfile> layered = LoadLayeredProfile(inputs, sink, sources);
   if (!layered) return std::nullopt;
   CheckedProfile checked{std::move(*layered), std::nullopt};

@@ -22,8 +22,9 @@ struct CheckedProfile {
 /// Runs the checks in order and stops after the first stage that reported errors (layering and
 /// YAML, then schema, then model); lint runs when the model was built. Returns nullopt only
 /// when the layers could not be loaded. `sources` receives every file's lines for the formatter.
-std::optional<CheckedProfile> CheckProfile(const LayerInputs& inputs, DiagnosticSink& sink,
-                                           SourceTexts* sources = nullptr);
+std::optional<CheckedProfile> CheckLayeredProfile(const LayerInputs& inputs,
+                                                  DiagnosticSink& sink,
+                                                  SourceTexts* sources = nullptr);
 
 /// Validate → model → lint for a document already merged. Returns the profile when every stage
 /// passed (lint warnings allowed); lint also runs after the model's cross-field errors.

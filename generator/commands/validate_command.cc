@@ -47,7 +47,7 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
     LayerInputs inputs = options.layers;
     inputs.profile_path = profile;
     const int errors_before = sink.ErrorCount();
-    CheckProfile(inputs, sink, &sources);
+    CheckLayeredProfile(inputs, sink, &sources);
     results.emplace_back(profile, sink.ErrorCount() == errors_before);
   }
   int status = ExitCodeFor(sink);

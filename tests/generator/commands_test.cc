@@ -277,7 +277,7 @@ gitops: {repo_url: https://example.com/r.git, path: out/lab}
     const fs::path file = dir / ("lab-" + shape);
     std::ofstream(file) << text;
     DiagnosticSink sink;
-    auto checked = CheckProfile(LayerInputs{file.string(), {}, {}}, sink);
+    auto checked = CheckLayeredProfile(LayerInputs{file.string(), {}, {}}, sink);
     ASSERT_TRUE(checked) << shape;
     EXPECT_TRUE(checked->profile) << platform << " + " << shape;
     for (const Diagnostic& d : sink.diagnostics()) {

@@ -356,7 +356,7 @@ TEST(LintCases, EachCaseReportsExactlyItsExpectedFaults) {
     }
     ASSERT_FALSE(expected.empty()) << file;
     DiagnosticSink sink;
-    CheckProfile(LayerInputs{file.string(), {}, {}}, sink);
+    CheckLayeredProfile(LayerInputs{file.string(), {}, {}}, sink);
     for (const Diagnostic& d : sink.diagnostics()) {
       EXPECT_FALSE(d.fix.empty()) << file << ": " << d.rule;
       actual.insert(d.rule + " " + fs::relative(d.location.file, dir).generic_string() + ":" +
