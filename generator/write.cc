@@ -117,9 +117,16 @@ bool CheckBundleDir(const RenderedBundle& bundle, const std::string& dir, Diagno
 }
 
 bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink) {
-  const fs::path target = fs::path(dir).lexically_normal();
+  fs::path target = fs::path(dir).lexically_normal();
+  if (!target.has_filename()) target = target.parent_path();  // "out/x/" names out/x
   const std::map<std::string, std::string> wanted = Wanted(bundle);
   std::error_code ec;
+  if (target.empty() || target.filename() == "." || target.filename() == ".." ||
+      target == target.root_path()) {
+    sink.Report(IoError(dir, "cannot be replaced as a whole",
+                        "name a directory of its own, e.g. -o out/<cluster>"));
+    return false;
+  }
   const bool exists = fs::exists(target, ec);
   if (exists && !fs::is_directory(target, ec)) {
     sink.Report(IoError(dir, "exists and is not a directory", "remove it or choose another -o"));

@@ -116,6 +116,25 @@ TEST_F(WriteTest, FailureLeavesExistingDirectoryByteIdentical) {
   ExpectNoLeftovers();
 }
 
+TEST_F(WriteTest, TrailingSlashNamesTheSameDirectory) {
+  DiagnosticSink sink;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_ + "/", sink))
+      << FormatDiagnostics(sink, {});
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}}), dir_ + "/", sink))
+      << FormatDiagnostics(sink, {});
+  EXPECT_EQ(Read(dir_ + "/a.yaml"), "# Source: templates/t/x.mustache\na: 2\n");
+  ExpectNoLeftovers();
+}
+
+TEST_F(WriteTest, RefusesDirectoriesThatCannotBeSwapped) {
+  for (const std::string dir : {".", "..", "/", "out/.."}) {
+    DiagnosticSink sink;
+    EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir, sink)) << dir;
+    ASSERT_EQ(sink.ErrorCount(), 1) << dir;
+    EXPECT_EQ(sink.diagnostics()[0].message, "cannot be replaced as a whole");
+  }
+}
+
 TEST_F(WriteTest, RefusesToReplaceAFile) {
   fs::create_directories(root_ / "out");
   std::ofstream(dir_) << "not a directory";
