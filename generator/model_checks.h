@@ -1,0 +1,16 @@
+#pragma once
+
+// Cross-field checks of the model stage (model_checks.cc), split from model.cc for size.
+
+#include "diagnostics.h"
+#include "load.h"
+#include "model.h"
+
+namespace hkim {
+
+/// Reports every cross-field problem of `profile` (GPUs per pod over GPUs per node, duplicate
+/// rails or NADs, overlapping rail ranges, platform-only settings on the wrong platform, ...) to
+/// `sink`, located through `loaded`'s source map. Returns the number of errors reported.
+int CheckProfile(const Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink);
+
+}  // namespace hkim
