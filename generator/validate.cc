@@ -2,165 +2,16 @@
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
 #include <algorithm>
-#include <mutex>
 #include <set>
 #include <tuple>
 
-#include "embedded_files.h"
-
 namespace hkim {
 
-struct ProfileSchema::Impl {
-  nlohmann::json document;
-  valijson::Schema schema;
-};
-
-ProfileSchema::ProfileSchema(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-ProfileSchema::ProfileSchema(ProfileSchema&&) noexcept = default;
-ProfileSchema& ProfileSchema::operator=(ProfileSchema&&) noexcept = default;
-ProfileSchema::~ProfileSchema() = default;
-
-const nlohmann::json& ProfileSchema::document() const { return impl_->document; }
-
-std::optional<ProfileSchema> ProfileSchema::Parse(const std::string& name, const std::string& text,
-                                                  DiagnosticSink& sink) {
-  auto impl = std::make_unique<Impl>();
-  try {
-    impl->document = nlohmann::json::parse(text);
-    valijson::SchemaParser parser;
-    valijson::adapters::NlohmannJsonAdapter adapter(impl->document);
-    parser.populateSchema(adapter, impl->schema);
-  } catch (const std::exception& e) {
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{name, 0, 0}, "", "schema.invalid",
-                           std::string("the schema cannot be used: ") + e.what(),
-                           "fix the schema file and rebuild"});
-    return std::nullopt;
-  }
-  return ProfileSchema(std::move(impl));
-}
-
-const ProfileSchema* ProfileSchema::Embedded(DiagnosticSink& sink) {
-  static constexpr const char* kName = "schemas/profile.schema.json";
-  static std::once_flag once;
-  static std::optional<ProfileSchema> schema;
-  static DiagnosticSink parse_errors;
-  std::call_once(once, [] {
-    if (const std::string_view* text = FindEmbeddedFile(kName)) {
-      schema = Parse(kName, std::string(*text), parse_errors);
-    } else {
-      parse_errors.Report(Diagnostic{Severity::kError, SourceLocation{kName, 0, 0}, "",
-                                     "schema.missing", "no schema was embedded at build time",
-                                     "add schemas/profile.schema.json and rebuild"});
-    }
-  });
-  for (const Diagnostic& d : parse_errors.diagnostics()) sink.Report(d);
-  return schema ? &*schema : nullptr;
-}
-
 namespace {
-
-std::vector<std::string> SplitPointer(const std::string& pointer) {
-  std::vector<std::string> tokens;
-  if (pointer.empty()) return tokens;
-  size_t start = 1;
-  while (true) {
-    size_t slash = pointer.find('/', start);
-    std::string token = pointer.substr(start, slash == std::string::npos ? std::string::npos
-                                                                          : slash - start);
-    std::string unescaped;
-    for (size_t i = 0; i < token.size(); ++i) {
-      if (token[i] == '~' && i + 1 < token.size()) {
-        unescaped += token[i + 1] == '1' ? '/' : '~';
-        ++i;
-      } else {
-        unescaped += token[i];
-      }
-    }
-    tokens.push_back(unescaped);
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  return tokens;
-}
-
-std::string EscapeToken(const std::string& token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-/// Follows local "$ref"s ("#/definitions/rail").
-const nlohmann::json* Resolve(const nlohmann::json& root, const nlohmann::json* node) {
-  for (int depth = 0; node && depth < 32; ++depth) {
-    if (!node->is_object()) return node;
-    auto ref = node->find("$ref");
-    if (ref == node->end() || !ref->is_string()) return node;
-    const std::string target = ref->get<std::string>();
-    if (target.rfind("#", 0) != 0) return node;
-    try {
-      node = &root.at(nlohmann::json::json_pointer(target.substr(1)));
-    } catch (const std::exception&) {
-      return nullptr;
-    }
-  }
-  return node;
-}
-
-/// The node and every sub-schema that also applies to the same instance.
-void CollectBranches(const nlohmann::json& root, const nlohmann::json* node,
-                     std::vector<const nlohmann::json*>& out, int depth = 0) {
-  node = Resolve(root, node);
-  if (!node || !node->is_object() || depth > 16) return;
-  out.push_back(node);
-  for (const char* list : {"allOf", "anyOf", "oneOf"}) {
-    auto it = node->find(list);
-    if (it != node->end() && it->is_array()) {
-      for (const auto& sub : *it) CollectBranches(root, &sub, out, depth + 1);
-    }
-  }
-  for (const char* single : {"then", "else"}) {
-    auto it = node->find(single);
-    if (it != node->end()) CollectBranches(root, &*it, out, depth + 1);
-  }
-}
-
-const nlohmann::json* Child(const nlohmann::json& root, const nlohmann::json* node,
-                            const std::string& token, bool parent_is_array) {
-  std::vector<const nlohmann::json*> branches;
-  CollectBranches(root, node, branches);
-  for (const nlohmann::json* b : branches) {
-    if (parent_is_array) {
-      auto items = b->find("items");
-      if (items != b->end() && items->is_object()) return Resolve(root, &*items);
-    } else {
-      auto props = b->find("properties");
-      if (props != b->end() && props->is_object()) {
-        auto p = props->find(token);
-        if (p != props->end()) return Resolve(root, &*p);
-      }
-    }
-  }
-  if (!parent_is_array) {
-    for (const nlohmann::json* b : branches) {
-      auto extra = b->find("additionalProperties");
-      if (extra != b->end() && extra->is_object()) return Resolve(root, &*extra);
-    }
-  }
-  return nullptr;
-}
 
 std::string Describe(const nlohmann::json& value) {
   std::string text = value.dump();
@@ -204,23 +55,6 @@ std::string Join(const std::vector<std::string>& items, const std::string& separ
   }
   return out;
 }
-
-/// The schema's advice for a value: `x-fix`, else `description`.
-std::string SchemaFix(const nlohmann::json* schema) {
-  if (!schema || !schema->is_object()) return "";
-  for (const char* key : {"x-fix", "description"}) {
-    auto it = schema->find(key);
-    if (it != schema->end() && it->is_string()) return it->get<std::string>();
-  }
-  return "";
-}
-
-const nlohmann::json* Keyword(const nlohmann::json* schema, const char* key) {
-  if (!schema || !schema->is_object()) return nullptr;
-  auto it = schema->find(key);
-  return it == schema->end() ? nullptr : &*it;
-}
-
 /// The text between the last pair of single quotes in a valijson message.
 std::string QuotedName(const std::string& description) {
   size_t end = description.rfind('\'');
@@ -247,33 +81,6 @@ bool IsWrapper(const std::string& d) {
 
 }  // namespace
 
-const nlohmann::json* ProfileSchema::SchemaFor(const std::string& json_pointer) const {
-  const nlohmann::json& root = impl_->document;
-  const nlohmann::json* node = Resolve(root, &root);
-  for (const std::string& token : SplitPointer(json_pointer)) {
-    if (!node) return nullptr;
-    bool is_index = !token.empty() && std::all_of(token.begin(), token.end(), ::isdigit);
-    // An object schema with that property wins; else an array schema's items.
-    const nlohmann::json* child = Child(root, node, token, false);
-    if (!child && is_index) child = Child(root, node, token, true);
-    node = child;
-  }
-  return node;
-}
-
-std::vector<std::string> ProfileSchema::AllowedKeys(const std::string& json_pointer) const {
-  std::set<std::string> keys;
-  std::vector<const nlohmann::json*> branches;
-  CollectBranches(impl_->document, SchemaFor(json_pointer), branches);
-  for (const nlohmann::json* b : branches) {
-    auto props = b->find("properties");
-    if (props != b->end() && props->is_object()) {
-      for (const auto& [key, value] : props->items()) keys.insert(key);
-    }
-  }
-  return {keys.begin(), keys.end()};
-}
-
 std::string ContextToPointer(const std::vector<std::string>& context) {
   std::string pointer;
   for (const std::string& part : context) {
@@ -282,37 +89,9 @@ std::string ContextToPointer(const std::vector<std::string>& context) {
     if (token.size() >= 2 && token.front() == '[' && token.back() == ']') {
       token = token.substr(1, token.size() - 2);
     }
-    pointer += "/" + EscapeToken(token);
+    pointer += "/" + EscapeJsonPointerToken(token);
   }
   return pointer;
-}
-
-std::string ClosestMatch(const std::string& word, const std::vector<std::string>& candidates) {
-  auto distance = [](const std::string& a, const std::string& b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-      size_t diagonal = row[0];
-      row[0] = i;
-      for (size_t j = 1; j <= b.size(); ++j) {
-        size_t above = row[j];
-        size_t cost = std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1;
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
-        diagonal = above;
-      }
-    }
-    return row[b.size()];
-  };
-  std::string best;
-  size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
-  for (const std::string& candidate : candidates) {  // sorted: ties go to the first
-    size_t d = distance(word, candidate);
-    if (d < best_distance) {
-      best = candidate;
-      best_distance = d;
-    }
-  }
-  return best;
 }
 
 namespace {
@@ -379,7 +158,7 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
     const std::string key = QuotedName(text);
     const std::string parent = d.data_path;
     const std::string schema_parent = schema_pointer;
-    d.data_path = parent + "/" + EscapeToken(key);
+    d.data_path = parent + "/" + EscapeJsonPointerToken(key);
     d.location = profile.locations.FindKey(d.data_path);
     d.rule = "schema.unknown-key";
     d.message = "unknown key '" + key + "'";
@@ -395,8 +174,8 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
     }
   } else if (StartsWith(text, "Missing required property")) {
     const std::string key = QuotedName(text);
-    d.data_path = d.data_path + "/" + EscapeToken(key);
-    const std::string schema_child = schema_pointer + "/" + EscapeToken(key);
+    d.data_path = d.data_path + "/" + EscapeJsonPointerToken(key);
+    const std::string schema_child = schema_pointer + "/" + EscapeJsonPointerToken(key);
     d.rule = "schema.required";
     d.message = "missing required key '" + key + "'";
     std::string advice = SchemaFix(schema.SchemaFor(schema_child));
@@ -404,7 +183,7 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
   } else if (StartsWith(text, "Value type not permitted")) {
     d.rule = "schema.type";
     std::vector<std::string> expected;
-    if (const nlohmann::json* type = Keyword(rule_schema, "type")) {
+    if (const nlohmann::json* type = SchemaKeyword(rule_schema, "type")) {
       if (type->is_string()) expected.push_back(SchemaTypeName(type->get<std::string>()));
       if (type->is_array()) {
         for (const auto& t : *type) expected.push_back(SchemaTypeName(t.get<std::string>()));
@@ -418,28 +197,28 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
                                     : TypeName(*value) + " " + shown);
   } else if (StartsWith(text, "Expected number greater than or equal to")) {
     d.rule = "schema.minimum";
-    const nlohmann::json* limit = Keyword(rule_schema, "minimum");
+    const nlohmann::json* limit = SchemaKeyword(rule_schema, "minimum");
     d.message = shown + " is less than the minimum of " +
                 (limit ? limit->dump() : text.substr(text.rfind(' ') + 1));
   } else if (StartsWith(text, "Expected number greater than")) {
     d.rule = "schema.exclusiveMinimum";
-    const nlohmann::json* limit = Keyword(rule_schema, "exclusiveMinimum");
+    const nlohmann::json* limit = SchemaKeyword(rule_schema, "exclusiveMinimum");
     d.message = shown + " must be greater than " +
                 (limit ? limit->dump() : text.substr(text.rfind(' ') + 1));
   } else if (StartsWith(text, "Expected number less than or equal to")) {
     d.rule = "schema.maximum";
-    const nlohmann::json* limit = Keyword(rule_schema, "maximum");
+    const nlohmann::json* limit = SchemaKeyword(rule_schema, "maximum");
     d.message = shown + " is greater than the maximum of " +
                 (limit ? limit->dump() : text.substr(text.rfind(' ') + 1));
   } else if (StartsWith(text, "Expected number less than")) {
     d.rule = "schema.exclusiveMaximum";
-    const nlohmann::json* limit = Keyword(rule_schema, "exclusiveMaximum");
+    const nlohmann::json* limit = SchemaKeyword(rule_schema, "exclusiveMaximum");
     d.message = shown + " must be less than " +
                 (limit ? limit->dump() : text.substr(text.rfind(' ') + 1));
   } else if (StartsWith(text, "Failed to match against any enum values")) {
     d.rule = "schema.enum";
     std::vector<std::string> options;
-    if (const nlohmann::json* e = Keyword(rule_schema, "enum"); e && e->is_array()) {
+    if (const nlohmann::json* e = SchemaKeyword(rule_schema, "enum"); e && e->is_array()) {
       for (const auto& option : *e) {
         options.push_back(option.is_string() ? option.get<std::string>() : option.dump());
       }
@@ -451,25 +230,25 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
     }
   } else if (StartsWith(text, "Failed to match regex")) {
     d.rule = "schema.pattern";
-    const nlohmann::json* pattern = Keyword(rule_schema, "pattern");
+    const nlohmann::json* pattern = SchemaKeyword(rule_schema, "pattern");
     d.message = shown + " does not match the pattern " +
                 (pattern && pattern->is_string() ? pattern->get<std::string>() : "required");
   } else if (StartsWith(text, "String should be no fewer than")) {
     d.rule = "schema.minLength";
-    const nlohmann::json* limit = Keyword(rule_schema, "minLength");
+    const nlohmann::json* limit = SchemaKeyword(rule_schema, "minLength");
     d.message = shown + " is shorter than " + (limit ? limit->dump() : "allowed") + " characters";
   } else if (StartsWith(text, "String should be no more than")) {
     d.rule = "schema.maxLength";
-    const nlohmann::json* limit = Keyword(rule_schema, "maxLength");
+    const nlohmann::json* limit = SchemaKeyword(rule_schema, "maxLength");
     d.message = shown + " is longer than " + (limit ? limit->dump() : "allowed") + " characters";
   } else if (StartsWith(text, "Array should contain no fewer than")) {
     d.rule = "schema.minItems";
-    const nlohmann::json* limit = Keyword(rule_schema, "minItems");
+    const nlohmann::json* limit = SchemaKeyword(rule_schema, "minItems");
     d.message = "the list has " + std::to_string(value ? value->size() : 0) +
                 " items; at least " + (limit ? limit->dump() : "more") + " are needed";
   } else if (StartsWith(text, "Array should contain no more than")) {
     d.rule = "schema.maxItems";
-    const nlohmann::json* limit = Keyword(rule_schema, "maxItems");
+    const nlohmann::json* limit = SchemaKeyword(rule_schema, "maxItems");
     d.message = "the list has " + std::to_string(value ? value->size() : 0) +
                 " items; at most " + (limit ? limit->dump() : "fewer") + " are allowed";
   } else if (text.find("violate uniqueness") != std::string::npos) {
@@ -478,7 +257,7 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
                 ")";
   } else if (StartsWith(text, "Failed to match expected value set by 'const'")) {
     d.rule = "schema.const";
-    const nlohmann::json* expected = Keyword(rule_schema, "const");
+    const nlohmann::json* expected = SchemaKeyword(rule_schema, "const");
     d.message = shown + " must be " + (expected ? expected->dump() : "a fixed value");
   } else if (StartsWith(text, "Failed to validate against any schemas allowed by anyOf")) {
     d.rule = "schema.anyOf";
@@ -533,7 +312,7 @@ bool TypeMatches(const nlohmann::json& branch, const nlohmann::json& value) {
 bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
                      DiagnosticSink& sink) {
   std::vector<RawError> errors;
-  if (!Collect(schema.impl_->schema, profile.document, "", errors, profile, sink)) return false;
+  if (!Collect(schema.compiled(), profile.document, "", errors, profile, sink)) return false;
   if (errors.empty()) return true;
 
   // A oneOf/anyOf reports the failures of every branch, most of them noise ("expected string"
@@ -564,10 +343,10 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
     const std::string fix = SchemaFix(node);
     std::vector<const nlohmann::json*> fitting;
     for (const char* list : {"oneOf", "anyOf"}) {
-      const nlohmann::json* branches = Keyword(node, list);
+      const nlohmann::json* branches = SchemaKeyword(node, list);
       if (!branches || !branches->is_array() || !value) continue;
       for (const auto& branch : *branches) {
-        const nlohmann::json* resolved = Resolve(root, &branch);
+        const nlohmann::json* resolved = ResolveSchemaRef(root, &branch);
         if (resolved && resolved->is_object() && TypeMatches(*resolved, *value)) {
           fitting.push_back(resolved);
         }
@@ -583,7 +362,7 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
       DiagnosticSink ignored;
       std::optional<ProfileSchema> sub = ProfileSchema::Parse("branch", branch.dump(), ignored);
       std::vector<RawError> branch_errors;
-      if (sub && Collect(sub->impl_->schema, *value, pointer, branch_errors, profile, sink)) {
+      if (sub && Collect(sub->compiled(), *value, pointer, branch_errors, profile, sink)) {
         for (const RawError& e : branch_errors) {
           found.push_back(ToDiagnostic(e.text, e.pointer, e.pointer.substr(pointer.size()), *sub,
                                        profile, fix));
@@ -595,7 +374,7 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
       d.severity = Severity::kError;
       d.data_path = pointer;
       d.location = profile.locations.Find(pointer);
-      d.rule = Keyword(node, "anyOf") ? "schema.anyOf" : "schema.oneOf";
+      d.rule = SchemaKeyword(node, "anyOf") ? "schema.anyOf" : "schema.oneOf";
       d.message = (value ? Describe(*value) : std::string("the value")) +
                   " matches none of the allowed forms";
       d.fix = fix.empty() ? "see schemas/profile.schema.json for this field" : fix;

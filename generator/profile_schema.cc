@@ -1,0 +1,236 @@
+#include "profile_schema.h"
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+
+#include <algorithm>
+#include <mutex>
+#include <set>
+
+#include "embedded_files.h"
+
+namespace hkim {
+
+struct ProfileSchema::Impl {
+  nlohmann::json document;
+  valijson::Schema schema;
+};
+
+ProfileSchema::ProfileSchema(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ProfileSchema::ProfileSchema(ProfileSchema&&) noexcept = default;
+ProfileSchema& ProfileSchema::operator=(ProfileSchema&&) noexcept = default;
+ProfileSchema::~ProfileSchema() = default;
+
+const nlohmann::json& ProfileSchema::document() const { return impl_->document; }
+
+std::optional<ProfileSchema> ProfileSchema::Parse(const std::string& name, const std::string& text,
+                                                  DiagnosticSink& sink) {
+  auto impl = std::make_unique<Impl>();
+  try {
+    impl->document = nlohmann::json::parse(text);
+    valijson::SchemaParser parser;
+    valijson::adapters::NlohmannJsonAdapter adapter(impl->document);
+    parser.populateSchema(adapter, impl->schema);
+  } catch (const std::exception& e) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{name, 0, 0}, "", "schema.invalid",
+                           std::string("the schema cannot be used: ") + e.what(),
+                           "fix the schema file and rebuild"});
+    return std::nullopt;
+  }
+  return ProfileSchema(std::move(impl));
+}
+
+const ProfileSchema* ProfileSchema::Embedded(DiagnosticSink& sink) {
+  static constexpr const char* kName = "schemas/profile.schema.json";
+  static std::once_flag once;
+  static std::optional<ProfileSchema> schema;
+  static DiagnosticSink parse_errors;
+  std::call_once(once, [] {
+    if (const std::string_view* text = FindEmbeddedFile(kName)) {
+      schema = Parse(kName, std::string(*text), parse_errors);
+    } else {
+      parse_errors.Report(Diagnostic{Severity::kError, SourceLocation{kName, 0, 0}, "",
+                                     "schema.missing", "no schema was embedded at build time",
+                                     "add schemas/profile.schema.json and rebuild"});
+    }
+  });
+  for (const Diagnostic& d : parse_errors.diagnostics()) sink.Report(d);
+  return schema ? &*schema : nullptr;
+}
+
+const valijson::Schema& ProfileSchema::compiled() const { return impl_->schema; }
+
+std::string EscapeJsonPointerToken(const std::string& token) {
+  std::string out;
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/// Follows local "$ref"s ("#/definitions/rail").
+const nlohmann::json* ResolveSchemaRef(const nlohmann::json& root, const nlohmann::json* node) {
+  for (int depth = 0; node && depth < 32; ++depth) {
+    if (!node->is_object()) return node;
+    auto ref = node->find("$ref");
+    if (ref == node->end() || !ref->is_string()) return node;
+    const std::string target = ref->get<std::string>();
+    if (target.rfind("#", 0) != 0) return node;
+    try {
+      node = &root.at(nlohmann::json::json_pointer(target.substr(1)));
+    } catch (const std::exception&) {
+      return nullptr;
+    }
+  }
+  return node;
+}
+
+/// The schema's advice for a value: `x-fix`, else `description`.
+std::string SchemaFix(const nlohmann::json* schema) {
+  if (!schema || !schema->is_object()) return "";
+  for (const char* key : {"x-fix", "description"}) {
+    auto it = schema->find(key);
+    if (it != schema->end() && it->is_string()) return it->get<std::string>();
+  }
+  return "";
+}
+
+const nlohmann::json* SchemaKeyword(const nlohmann::json* schema, const char* key) {
+  if (!schema || !schema->is_object()) return nullptr;
+  auto it = schema->find(key);
+  return it == schema->end() ? nullptr : &*it;
+}
+
+namespace {
+
+std::vector<std::string> SplitPointer(const std::string& pointer) {
+  std::vector<std::string> tokens;
+  if (pointer.empty()) return tokens;
+  size_t start = 1;
+  while (true) {
+    size_t slash = pointer.find('/', start);
+    std::string token = pointer.substr(start, slash == std::string::npos ? std::string::npos
+                                                                          : slash - start);
+    std::string unescaped;
+    for (size_t i = 0; i < token.size(); ++i) {
+      if (token[i] == '~' && i + 1 < token.size()) {
+        unescaped += token[i + 1] == '1' ? '/' : '~';
+        ++i;
+      } else {
+        unescaped += token[i];
+      }
+    }
+    tokens.push_back(unescaped);
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return tokens;
+}
+
+/// The node and every sub-schema that also applies to the same instance.
+void CollectBranches(const nlohmann::json& root, const nlohmann::json* node,
+                     std::vector<const nlohmann::json*>& out, int depth = 0) {
+  node = ResolveSchemaRef(root, node);
+  if (!node || !node->is_object() || depth > 16) return;
+  out.push_back(node);
+  for (const char* list : {"allOf", "anyOf", "oneOf"}) {
+    auto it = node->find(list);
+    if (it != node->end() && it->is_array()) {
+      for (const auto& sub : *it) CollectBranches(root, &sub, out, depth + 1);
+    }
+  }
+  for (const char* single : {"then", "else"}) {
+    auto it = node->find(single);
+    if (it != node->end()) CollectBranches(root, &*it, out, depth + 1);
+  }
+}
+
+const nlohmann::json* Child(const nlohmann::json& root, const nlohmann::json* node,
+                            const std::string& token, bool parent_is_array) {
+  std::vector<const nlohmann::json*> branches;
+  CollectBranches(root, node, branches);
+  for (const nlohmann::json* b : branches) {
+    if (parent_is_array) {
+      auto items = b->find("items");
+      if (items != b->end() && items->is_object()) return ResolveSchemaRef(root, &*items);
+    } else {
+      auto props = b->find("properties");
+      if (props != b->end() && props->is_object()) {
+        auto p = props->find(token);
+        if (p != props->end()) return ResolveSchemaRef(root, &*p);
+      }
+    }
+  }
+  if (!parent_is_array) {
+    for (const nlohmann::json* b : branches) {
+      auto extra = b->find("additionalProperties");
+      if (extra != b->end() && extra->is_object()) return ResolveSchemaRef(root, &*extra);
+    }
+  }
+  return nullptr;
+}
+}  // namespace
+
+const nlohmann::json* ProfileSchema::SchemaFor(const std::string& json_pointer) const {
+  const nlohmann::json& root = impl_->document;
+  const nlohmann::json* node = ResolveSchemaRef(root, &root);
+  for (const std::string& token : SplitPointer(json_pointer)) {
+    if (!node) return nullptr;
+    bool is_index = !token.empty() && std::all_of(token.begin(), token.end(), ::isdigit);
+    // An object schema with that property wins; else an array schema's items.
+    const nlohmann::json* child = Child(root, node, token, false);
+    if (!child && is_index) child = Child(root, node, token, true);
+    node = child;
+  }
+  return node;
+}
+
+std::vector<std::string> ProfileSchema::AllowedKeys(const std::string& json_pointer) const {
+  std::set<std::string> keys;
+  std::vector<const nlohmann::json*> branches;
+  CollectBranches(impl_->document, SchemaFor(json_pointer), branches);
+  for (const nlohmann::json* b : branches) {
+    auto props = b->find("properties");
+    if (props != b->end() && props->is_object()) {
+      for (const auto& [key, value] : props->items()) keys.insert(key);
+    }
+  }
+  return {keys.begin(), keys.end()};
+}
+
+std::string ClosestMatch(const std::string& word, const std::vector<std::string>& candidates) {
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        size_t above = row[j];
+        size_t cost = std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1;
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+        diagonal = above;
+      }
+    }
+    return row[b.size()];
+  };
+  std::string best;
+  size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
+  for (const std::string& candidate : candidates) {  // sorted: ties go to the first
+    size_t d = distance(word, candidate);
+    if (d < best_distance) {
+      best = candidate;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+}  // namespace hkim
