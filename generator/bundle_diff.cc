@@ -301,7 +301,8 @@ std::string FormatBundleDiff(const BundleDiff& diff, const std::string& dir) {
     if (!change.unified_diff.empty()) out << "\n" << change.unified_diff;
   }
   Counts c = Count(diff);
-  out << "\n" << dir << ": " << c.added << " to add, " << c.changed << " to change, " << c.removed
+  out << "\n"
+      << dir << ": " << c.added << " to add, " << c.changed << " to change, " << c.removed
       << " to remove";
   if (c.disruptive > 0) {
     out << "; " << c.disruptive << " disruptive (nodes will drain or reboot)";

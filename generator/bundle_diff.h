@@ -24,7 +24,7 @@ struct BundleChange {
   /// True when applying the change drains or reboots nodes (MachineConfig, SR-IOV node
   /// policies, the Network Operator's cluster policy).
   bool disruptive = false;
-  std::string disruption;   ///< why, one sentence; empty unless disruptive
+  std::string disruption;    ///< why, one sentence; empty unless disruptive
   std::string unified_diff;  ///< `diff -u` style text ("--- a/F", "+++ b/F", hunks); empty for
                              ///< added and removed files
 };

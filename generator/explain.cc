@@ -41,10 +41,12 @@ std::string Where(const SourceLocation& at) {
 std::optional<Explanation> Explain(const LayeredProfile& layered, const ProfileSchema& schema,
                                    const std::string& path, DiagnosticSink& sink) {
   std::string error;
-  std::optional<std::string> pointer =
-      UserPathToPointer(path, layered.merged.document, &error);
+  std::optional<std::string> pointer = UserPathToPointer(path, layered.merged.document, &error);
   if (!pointer) {
-    sink.Report(Diagnostic{Severity::kError, {}, "", "explain.bad-path",
+    sink.Report(Diagnostic{Severity::kError,
+                           {},
+                           "",
+                           "explain.bad-path",
                            "cannot explain '" + path + "': " + error,
                            "write the path as --set takes it, e.g. network.rails[0].mtu_bytes or "
                            "network.rails[name=eno5np0].ipam.range"});
@@ -62,8 +64,12 @@ std::optional<Explanation> Explain(const LayeredProfile& layered, const ProfileS
         fix = "did you mean '" + (parent_path.empty() ? "" : parent_path + ".") + guess + "'?";
       }
     }
-    sink.Report(Diagnostic{Severity::kError, {}, *pointer, "explain.unknown-path",
-                           "'" + path + "' is not a field of the profile schema", fix});
+    sink.Report(Diagnostic{Severity::kError,
+                           {},
+                           *pointer,
+                           "explain.unknown-path",
+                           "'" + path + "' is not a field of the profile schema",
+                           fix});
     return std::nullopt;
   }
   Explanation e;
@@ -123,7 +129,8 @@ std::string FormatExplanation(const Explanation& e) {
       out << '\n';
     }
   } else {
-    out << "  set by  default" << (e.has_default ? " (the schema's)" : " (none: hkimgen derives it or leaves it out)")
+    out << "  set by  default"
+        << (e.has_default ? " (the schema's)" : " (none: hkimgen derives it or leaves it out)")
         << '\n';
   }
   if (e.has_default && e.is_set) out << "  default " << e.default_value.dump() << '\n';

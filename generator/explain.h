@@ -16,11 +16,11 @@ namespace hkim {
 
 /// Everything known about one path of a profile.
 struct Explanation {
-  std::string path;           ///< as the user wrote it
-  std::string pointer;        ///< the JSON pointer it resolves to in the merged profile
-  bool is_set = false;        ///< some layer sets it
-  nlohmann::json value;       ///< the final value (merged), or the schema default when unset
-  bool has_default = false;   ///< the schema states a default
+  std::string path;          ///< as the user wrote it
+  std::string pointer;       ///< the JSON pointer it resolves to in the merged profile
+  bool is_set = false;       ///< some layer sets it
+  nlohmann::json value;      ///< the final value (merged), or the schema default when unset
+  bool has_default = false;  ///< the schema states a default
   nlohmann::json default_value;
   /// Each layer that set the value, in order applied; the last one wins.
   std::vector<SourceLocation> set_by;

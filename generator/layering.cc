@@ -11,12 +11,12 @@
 namespace hkim {
 namespace {
 
-using nlohmann::json;
 using layering_internal::EscapeToken;
-using layering_internal::FromJson;
 using layering_internal::Flatten;
+using layering_internal::FromJson;
 using layering_internal::ItemName;
 using layering_internal::Node;
+using nlohmann::json;
 
 constexpr char kExtendsKey[] = "extends";
 constexpr char kRemoveKey[] = "$remove";
@@ -63,9 +63,8 @@ class Merger {
                     [](const Node& item) { return ItemName(item) != nullptr; })) {
       for (const Node& item : over.items) {
         const std::string& name = *ItemName(item);
-        auto it = std::find_if(below.items.begin(), below.items.end(), [&](const Node& b) {
-          return *ItemName(b) == name;
-        });
+        auto it = std::find_if(below.items.begin(), below.items.end(),
+                               [&](const Node& b) { return *ItemName(b) == name; });
         if (IsRemoveMarker(item)) {
           if (it != below.items.end()) {
             below.items.erase(it);
@@ -127,9 +126,11 @@ class Merger {
                      ? it->second.key_location
                      : item.value_location;
     d.rule = "layering.remove-missing";
-    d.message = "`$remove` names item '" + name + "', but no layer below defines an item of that name";
-    d.fix = "check the name against the base profile (`hkimgen explain` shows the merged list), "
-            "or delete this item";
+    d.message =
+        "`$remove` names item '" + name + "', but no layer below defines an item of that name";
+    d.fix =
+        "check the name against the base profile (`hkimgen explain` shows the merged list), "
+        "or delete this item";
     sink_->Report(std::move(d));
   }
 
@@ -169,8 +170,7 @@ class ChainLoader {
   explicit ChainLoader(DiagnosticSink& sink) : sink_(sink) {}
 
   // Appends `path` and (first) its bases to `out`. `via` locates the `extends:` that named it.
-  bool Load(const std::string& path, const SourceLocation* via,
-            std::vector<LoadedProfile>& out) {
+  bool Load(const std::string& path, const SourceLocation* via, std::vector<LoadedProfile>& out) {
     const std::string key = Normalize(path);
     if (std::find(stack_.begin(), stack_.end(), key) != stack_.end()) {
       Report(via, "layering.extends-cycle",
@@ -205,9 +205,8 @@ class ChainLoader {
       std::vector<std::pair<std::string, SourceLocation>> bases;
       if (extends->is_string()) {
         bases.push_back({extends->get<std::string>(), at});
-      } else if (extends->is_array() &&
-                 std::all_of(extends->begin(), extends->end(),
-                             [](const json& v) { return v.is_string(); })) {
+      } else if (extends->is_array() && std::all_of(extends->begin(), extends->end(),
+                                                    [](const json& v) { return v.is_string(); })) {
         for (size_t i = 0; i < extends->size(); ++i) {
           bases.push_back({(*extends)[i].get<std::string>(),
                            loaded->locations.Find("/extends/" + std::to_string(i))});
@@ -269,8 +268,7 @@ std::optional<LayeredProfile> MergeReporting(std::vector<LoadedProfile> layers,
   Node root;
   root.is_object = true;
   for (size_t i = 0; i < layers.size(); ++i) {
-    merger.Merge(root, FromJson(layers[i].document, "", static_cast<int>(i),
-                                layers[i].locations));
+    merger.Merge(root, FromJson(layers[i].document, "", static_cast<int>(i), layers[i].locations));
   }
   Flatten(root, "", out.merged.document, out.merged.locations, out.origins);
   out.layers = std::move(layers);
@@ -280,15 +278,14 @@ std::optional<LayeredProfile> MergeReporting(std::vector<LoadedProfile> layers,
 
 }  // namespace
 
-std::optional<LayeredProfile> MergeLayers(std::vector<LoadedProfile> layers,
-                                          DiagnosticSink& sink) {
+std::optional<LayeredProfile> MergeLayers(std::vector<LoadedProfile> layers, DiagnosticSink& sink) {
   for (LoadedProfile& layer : layers) {
     TakeExtends(layer);
     EraseLocationsUnder(layer.locations, "/extends");
   }
   std::string path = layers.empty() ? "" : layers.back().path;
-  std::vector<std::string> lines = layers.empty() ? std::vector<std::string>{}
-                                                  : layers.back().source_lines;
+  std::vector<std::string> lines =
+      layers.empty() ? std::vector<std::string>{} : layers.back().source_lines;
   std::optional<LayeredProfile> out = MergeReporting(std::move(layers), sink);
   if (!out) return std::nullopt;
   out->merged.path = path;

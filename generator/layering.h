@@ -71,8 +71,7 @@ std::optional<LayeredProfile> LoadLayeredProfile(const LayerInputs& inputs, Diag
 /// The same, for already-loaded layers (tests, editors): merges `layers` in order, the last one
 /// being the profile. `extends:` keys in them are dropped here (resolving them is
 /// LoadLayeredProfile's job). Returns nullopt after reporting `$remove` of a missing item.
-std::optional<LayeredProfile> MergeLayers(std::vector<LoadedProfile> layers,
-                                          DiagnosticSink& sink);
+std::optional<LayeredProfile> MergeLayers(std::vector<LoadedProfile> layers, DiagnosticSink& sink);
 
 /// Applies `--set` assignments to an already merged profile, as a last layer (path
 /// kSetLayerFile). Paths use dots for map keys (`\\.` for a literal dot), `[N]` for list

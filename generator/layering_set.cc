@@ -11,15 +11,14 @@
 namespace hkim {
 namespace {
 
-using nlohmann::json;
 using layering_internal::EscapeToken;
-using layering_internal::SplitPointer;
+using layering_internal::Flatten;
 using layering_internal::FromJson;
 using layering_internal::FromMerged;
-using layering_internal::Flatten;
 using layering_internal::ItemName;
 using layering_internal::Node;
-
+using layering_internal::SplitPointer;
+using nlohmann::json;
 
 struct PathStep {
   enum Kind { kKey, kIndex, kName } kind = kKey;
@@ -93,7 +92,8 @@ std::optional<std::vector<PathStep>> ParseUserPath(const std::string& path, std:
 
 json TypedScalar(const std::string& text) {
   static const std::regex kInt("[-+]?[0-9]+");
-  static const std::regex kFloat("[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+");
+  static const std::regex kFloat(
+      "[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+");
   if (text == "null" || text == "~" || text == "Null" || text == "NULL") return nullptr;
   if (text == "true" || text == "True" || text == "TRUE") return true;
   if (text == "false" || text == "False" || text == "FALSE") return false;
@@ -120,9 +120,8 @@ json TypedValue(const std::string& text) {
     size_t start = 0;
     while (true) {
       size_t comma = inner.find(',', start);
-      list.push_back(TypedScalar(inner.substr(start, comma == std::string::npos
-                                                          ? std::string::npos
-                                                          : comma - start)));
+      list.push_back(TypedScalar(
+          inner.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
@@ -335,9 +334,8 @@ std::optional<std::string> UserPathToPointer(const std::string& path, const json
       node = step.index < node->size() ? &(*node)[step.index] : nullptr;
     } else {
       pointer += "/" + EscapeToken(step.text);
-      node = node != nullptr && node->is_object() && node->contains(step.text)
-                 ? &(*node)[step.text]
-                 : nullptr;
+      node = node != nullptr && node->is_object() && node->contains(step.text) ? &(*node)[step.text]
+                                                                               : nullptr;
     }
   }
   return pointer;

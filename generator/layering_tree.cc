@@ -26,8 +26,8 @@ std::vector<std::string> SplitPointer(const std::string& pointer) {
   size_t start = 1;
   while (true) {
     size_t slash = pointer.find('/', start);
-    std::string raw = pointer.substr(start, slash == std::string::npos ? std::string::npos
-                                                                       : slash - start);
+    std::string raw =
+        pointer.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
     std::string token;
     for (size_t i = 0; i < raw.size(); ++i) {
       if (raw[i] == '~' && i + 1 < raw.size()) {
@@ -51,8 +51,8 @@ Node FromJson(const json& value, const std::string& pointer, int layer, const So
   if (value_it != map.values.end()) node.value_location = value_it->second;
   auto key_it = map.keys.find(pointer);
   if (key_it != map.keys.end()) node.key_location = key_it->second;
-  node.origins.push_back({layer, node.value_location.known() ? node.value_location
-                                                              : map.Find(pointer)});
+  node.origins.push_back(
+      {layer, node.value_location.known() ? node.value_location : map.Find(pointer)});
   if (value.is_object()) {
     node.is_object = true;
     for (const auto& [key, child] : value.items()) {

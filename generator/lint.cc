@@ -78,8 +78,8 @@ NcclNameList ParseNcclNameList(const std::string& value) {
   size_t start = 0;
   while (start <= rest.size()) {
     size_t comma = rest.find(',', start);
-    std::string token = rest.substr(start, comma == std::string::npos ? std::string::npos
-                                                                      : comma - start);
+    std::string token =
+        rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     token = token.substr(0, token.find(':'));
     if (!token.empty()) list.names.push_back(token);
     if (comma == std::string::npos) break;

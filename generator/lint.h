@@ -49,9 +49,9 @@ class LintReporter {
 
 /// One lint rule.
 struct LintRule {
-  const char* id;        ///< stable: "lint.subnet-overlap"; never reused for another meaning
-  Severity severity;     ///< errors fail validate/lint/render; warnings only with --strict
-  const char* summary;   ///< what it checks, one line (for `hkimgen lint --list-rules`)
+  const char* id;       ///< stable: "lint.subnet-overlap"; never reused for another meaning
+  Severity severity;    ///< errors fail validate/lint/render; warnings only with --strict
+  const char* summary;  ///< what it checks, one line (for `hkimgen lint --list-rules`)
   void (*check)(const LintContext& context, LintReporter& report);
 };
 

@@ -18,8 +18,7 @@ std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, Diagnosti
   return profile;
 }
 
-std::optional<CheckedProfile> CheckLayeredProfile(const LayerInputs& inputs,
-                                                  DiagnosticSink& sink,
+std::optional<CheckedProfile> CheckLayeredProfile(const LayerInputs& inputs, DiagnosticSink& sink,
                                                   SourceTexts* sources) {
   std::optional<LayeredProfile> layered = LoadLayeredProfile(inputs, sink, sources);
   if (!layered) return std::nullopt;

@@ -22,8 +22,7 @@ struct CheckedProfile {
 /// Runs the checks in order and stops after the first stage that reported errors (layering and
 /// YAML, then schema, then model); lint runs when the model was built. Returns nullopt only
 /// when the layers could not be loaded. `sources` receives every file's lines for the formatter.
-std::optional<CheckedProfile> CheckLayeredProfile(const LayerInputs& inputs,
-                                                  DiagnosticSink& sink,
+std::optional<CheckedProfile> CheckLayeredProfile(const LayerInputs& inputs, DiagnosticSink& sink,
                                                   SourceTexts* sources = nullptr);
 
 /// Validate → model → lint for a document already merged. Returns the profile when every stage

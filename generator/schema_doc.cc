@@ -60,8 +60,8 @@ std::string TypeOf(const json& root, const json& schema) {
     const json* items = Resolve(root, &schema["items"], nullptr);
     if (items != nullptr) type = "list of " + TypeOf(root, *items);
   }
-  if (type == "object" && !schema.contains("properties") && schema.contains("additionalProperties") &&
-      schema["additionalProperties"].is_object()) {
+  if (type == "object" && !schema.contains("properties") &&
+      schema.contains("additionalProperties") && schema["additionalProperties"].is_object()) {
     const json* values = Resolve(root, &schema["additionalProperties"], nullptr);
     if (values != nullptr) type = "map of " + TypeOf(root, *values);
   }
@@ -90,7 +90,8 @@ std::string Constraints(const json& schema) {
     }
     parts.push_back("one of: " + values);
   }
-  if (schema.contains("pattern")) parts.push_back("pattern `" + schema["pattern"].get<std::string>() + "`");
+  if (schema.contains("pattern"))
+    parts.push_back("pattern `" + schema["pattern"].get<std::string>() + "`");
   if (schema.contains("format")) parts.push_back("format " + schema["format"].get<std::string>());
   if (schema.contains("minLength")) parts.push_back("at least " + num("minLength") + " characters");
   if (schema.contains("maxLength")) parts.push_back("at most " + num("maxLength") + " characters");
@@ -122,8 +123,8 @@ class Collector {
                                                          : "";
       field.required = required;
       field.constraints = Constraints(*schema);
-      field.description = OneLine(own.value(
-          "description", schema->value("description", schema->value("title", ""))));
+      field.description = OneLine(
+          own.value("description", schema->value("description", schema->value("title", ""))));
       out.push_back(std::move(field));
     }
     // Properties of the object itself and of allOf / if-then-else branches, merged by name.
@@ -166,8 +167,9 @@ class Collector {
     }
     if (schema->contains("items") && (*schema)["items"].is_object()) {
       const json* items = Resolve(root_, &(*schema)["items"], nullptr);
-      if (items != nullptr && (items->contains("properties") || items->contains("items") ||
-                               items->contains("allOf") || items->contains("additionalProperties"))) {
+      if (items != nullptr &&
+          (items->contains("properties") || items->contains("items") || items->contains("allOf") ||
+           items->contains("additionalProperties"))) {
         VisitChildren(*items, path + "[]", seen, out);
       }
     }
@@ -209,8 +211,8 @@ SchemaField DescribeSchema(const json& root, const json& sub_schema, const std::
                        : schema->contains("default") ? (*schema)["default"].dump()
                                                      : "";
   field.constraints = Constraints(*schema);
-  field.description = OneLine(
-      own.value("description", schema->value("description", schema->value("title", ""))));
+  field.description =
+      OneLine(own.value("description", schema->value("description", schema->value("title", ""))));
   return field;
 }
 
@@ -227,7 +229,8 @@ std::string ProfileReferenceMarkdown(const json& schema) {
          " do not edit. Regenerate with:\n"
          "     ./build/hkimgen schema --format markdown > docs/profile-reference.md\n"
          "     The test ProfileReference.DocIsCurrent fails when this file is stale. -->\n\n";
-  if (schema.contains("description")) out << OneLine(schema["description"].get<std::string>()) << "\n\n";
+  if (schema.contains("description"))
+    out << OneLine(schema["description"].get<std::string>()) << "\n\n";
   out << "Editors: put `# yaml-language-server: $schema=<path to schemas/profile.schema.json>` on"
          " the first line of a profile for completion and checking; `hkimgen schema` prints the"
          " schema this binary embeds.\n\n"
@@ -268,8 +271,8 @@ std::string ProfileReferenceMarkdown(const json& schema) {
   for (const SchemaField& f : CollectSchemaFields(schema)) {
     out << "| `" << Cell(f.path) << "` | " << Cell(f.type) << " | "
         << (f.default_text.empty() ? "" : "`" + Cell(f.default_text) + "`") << " | "
-        << (f.required ? "yes" : "") << " | " << Cell(f.description) << " | "
-        << Cell(f.constraints) << " |\n";
+        << (f.required ? "yes" : "") << " | " << Cell(f.description) << " | " << Cell(f.constraints)
+        << " |\n";
   }
   return out.str();
 }

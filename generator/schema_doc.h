@@ -13,12 +13,12 @@ namespace hkim {
 /// One documented field of the profile, in schema order of appearance (depth first, properties
 /// sorted by name).
 struct SchemaField {
-  std::string path;         ///< dotted user path, lists as `[]`, maps as `<key>`: "rails[].mtu"
-  std::string type;         ///< "integer", "string (enum)", "list of object", ...
+  std::string path;          ///< dotted user path, lists as `[]`, maps as `<key>`: "rails[].mtu"
+  std::string type;          ///< "integer", "string (enum)", "list of object", ...
   std::string default_text;  ///< the default as JSON text, or "" when none
-  bool required = false;    ///< required by its parent object
-  std::string constraints;  ///< "1 ≤ value ≤ 9216", "one of: a, b", "pattern: ^...$", ...
-  std::string description;  ///< the schema's description (or title), one paragraph
+  bool required = false;     ///< required by its parent object
+  std::string constraints;   ///< "1 ≤ value ≤ 9216", "one of: a, b", "pattern: ^...$", ...
+  std::string description;   ///< the schema's description (or title), one paragraph
 };
 
 /// The row of one sub-schema (as ProfileSchema::SchemaFor returns it) of `root`, for `path`:

@@ -29,8 +29,9 @@ void SetupDiffCommand(CLI::App& app) {
       "diff", "Plan: what rendering the profile would change in an existing bundle directory");
   command->add_option("PROFILE", options->layers.profile_path, "Cluster profile (YAML)")
       ->required();
-  command->add_option("-o,--output-dir", options->output_dir,
-                      "The bundle directory to compare with (as written by render -o)")
+  command
+      ->add_option("-o,--output-dir", options->output_dir,
+                   "The bundle directory to compare with (as written by render -o)")
       ->required();
   AddLayerOptions(command, options->layers);
   AddOutputFormatOption(command, options->format);
@@ -45,8 +46,7 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
   DiagnosticSink sink;
   SourceTexts sources;
   std::optional<BundleDiff> diff;
-  if (std::optional<LayeredProfile> layered =
-          LoadLayeredProfile(options.layers, sink, &sources)) {
+  if (std::optional<LayeredProfile> layered = LoadLayeredProfile(options.layers, sink, &sources)) {
     if (std::optional<RenderedBundle> bundle = RenderLoadedProfile(layered->merged, sink)) {
       if (auto existing = ReadBundleDirectory(options.output_dir, sink)) {
         diff = DiffBundle(*bundle, *existing);

@@ -28,9 +28,10 @@ void SetupExplainCommand(CLI::App& app) {
       "explain", "Show a profile value, every layer that set it, and what the field means");
   command->add_option("PROFILE", options->layers.profile_path, "Cluster profile (YAML)")
       ->required();
-  command->add_option("PATH", options->path,
-                      "Field path: network.rails[0].mtu_bytes, network.rails[name=X], or a "
-                      "JSON pointer")
+  command
+      ->add_option("PATH", options->path,
+                   "Field path: network.rails[0].mtu_bytes, network.rails[name=X], or a "
+                   "JSON pointer")
       ->required();
   AddLayerOptions(command, options->layers);
   AddOutputFormatOption(command, options->format);
@@ -45,8 +46,7 @@ int RunExplainCommand(const ExplainOptions& options, std::ostream& out, std::ost
   DiagnosticSink sink;
   SourceTexts sources;
   std::optional<Explanation> explanation;
-  if (std::optional<LayeredProfile> layered =
-          LoadLayeredProfile(options.layers, sink, &sources)) {
+  if (std::optional<LayeredProfile> layered = LoadLayeredProfile(options.layers, sink, &sources)) {
     if (const ProfileSchema* schema = ProfileSchema::Embedded(sink)) {
       explanation = Explain(*layered, *schema, options.path, sink);
     }

@@ -47,7 +47,8 @@ void WriteOpenShiftNetwork(std::ostringstream& y, const std::string& shape, cons
   y << "network:\n"
        "  fabric: roce-v2\n"
        "  # One rail per NIC port: an SR-IOV resource (from your SriovNetworkNodePolicy) and the\n"
-       "  # NetworkAttachmentDefinition hkimgen renders for it in every namespace. Give every rail\n"
+       "  # NetworkAttachmentDefinition hkimgen renders for it in every namespace. Give every "
+       "rail\n"
        "  # its own subnet: rails sharing one range made 8-node runs hang on Barcelona.\n"
        "  rails:\n";
   for (int i = 0; i < f.nics; ++i) {
@@ -66,7 +67,8 @@ void WriteOpenShiftNetwork(std::ostringstream& y, const std::string& shape, cons
 void WriteOkeNetwork(std::ostringstream& y, const ShapeFacts& f) {
   y << "network:\n"
        "  fabric: roce-v2\n"
-       "  # The NVIDIA Network Operator's SR-IOV device plugin advertises the VFs as one resource;\n"
+       "  # The NVIDIA Network Operator's SR-IOV device plugin advertises the VFs as one "
+       "resource;\n"
        "  # hkimgen renders the NicClusterPolicy and the nv-ipam IPPool.\n"
        "  sriov_device_plugin:\n"
        "    resource_prefix: nvidia.com\n"
@@ -238,8 +240,7 @@ void SetupInitCommand(CLI::App& app) {
   command->add_option("--shape", options->shape, "GPU node shape")
       ->required()
       ->check(CLI::IsMember(InitShapes()));
-  command->add_option("--name", options->name, "Cluster name (a DNS label)")
-      ->capture_default_str();
+  command->add_option("--name", options->name, "Cluster name (a DNS label)")->capture_default_str();
   command->add_option("-o,--output", options->output, "Write to FILE instead of stdout");
   command->add_flag("--force", options->force, "Overwrite FILE when it exists");
   command->footer(R"(

@@ -16,8 +16,8 @@ struct InitOptions {
   std::string platform;  ///< openshift | oke | kubernetes
   std::string shape;     ///< a known node shape (InitShapes())
   std::string name = "my-cluster";
-  std::string output;    ///< -o FILE; empty: stdout
-  bool force = false;    ///< overwrite FILE
+  std::string output;  ///< -o FILE; empty: stdout
+  bool force = false;  ///< overwrite FILE
 };
 
 /// The node shapes init knows (the topology presets), sorted.

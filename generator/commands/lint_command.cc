@@ -28,9 +28,8 @@ void PrintLintRules(const std::string& format, std::ostream& out) {
   if (format == "json") {
     nlohmann::json rules = nlohmann::json::array();
     for (const LintRule& rule : LintRules()) {
-      rules.push_back({{"id", rule.id},
-                       {"severity", SeverityName(rule.severity)},
-                       {"summary", rule.summary}});
+      rules.push_back(
+          {{"id", rule.id}, {"severity", SeverityName(rule.severity)}, {"summary", rule.summary}});
     }
     out << rules.dump(2) << '\n';
     return;
@@ -38,7 +37,8 @@ void PrintLintRules(const std::string& format, std::ostream& out) {
   size_t width = 4;
   for (const LintRule& rule : LintRules()) width = std::max(width, std::string(rule.id).size());
   out << std::left << std::setw(static_cast<int>(width) + 2) << "RULE" << std::setw(10)
-      << "SEVERITY" << "CHECKS\n";
+      << "SEVERITY"
+      << "CHECKS\n";
   for (const LintRule& rule : LintRules()) {
     out << std::left << std::setw(static_cast<int>(width) + 2) << rule.id << std::setw(10)
         << SeverityName(rule.severity) << rule.summary << '\n';

@@ -26,8 +26,8 @@ Exit status: 0 valid (warnings alone pass unless --strict), 1 invalid, 2 I/O or 
 
 void SetupValidateCommand(CLI::App& app) {
   auto options = std::make_shared<ValidateOptions>();
-  CLI::App* command =
-      app.add_subcommand("validate", "Check profiles (schema, model and lint rules); write nothing");
+  CLI::App* command = app.add_subcommand(
+      "validate", "Check profiles (schema, model and lint rules); write nothing");
   command->add_option("PROFILE", options->profiles, "Cluster profiles (YAML)")->required();
   AddLayerOptions(command, options->layers);
   command->add_flag("--strict", options->strict, "Warnings fail too (exit 1)");

@@ -15,8 +15,8 @@ namespace hkim {
 /// Everything `validate` (and `lint`) take from the command line.
 struct ValidateOptions {
   std::vector<std::string> profiles;
-  LayerInputs layers;        ///< -f / --set, applied to every profile; profile_path unused
-  bool strict = false;       ///< warnings fail too (exit 1)
+  LayerInputs layers;   ///< -f / --set, applied to every profile; profile_path unused
+  bool strict = false;  ///< warnings fail too (exit 1)
   std::string format = "text";
 };
 

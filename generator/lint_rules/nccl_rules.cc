@@ -186,10 +186,10 @@ std::string SelectsNothing(const ListSetting& s, const NcclNameList& list) {
   if (list.exclude) {
     const bool hca = s.variable == "NCCL_IB_HCA";
     // Device names are prefixes for NCCL: "^mlx5" drops every mlx5 device there may be.
-    bool drops_family = hca && std::any_of(list.names.begin(), list.names.end(),
-                                           [&](const std::string& n) {
-                                             return !list.exact && std::string("mlx5_").rfind(n, 0) == 0;
-                                           });
+    bool drops_family =
+        hca && std::any_of(list.names.begin(), list.names.end(), [&](const std::string& n) {
+          return !list.exact && std::string("mlx5_").rfind(n, 0) == 0;
+        });
     if (kept.empty() || drops_family) {
       return s.variable + "=" + s.value + " excludes every " + (hca ? "HCA" : "interface") +
              ": a leading '^' means exclude, and each name is a prefix (not a regular "
@@ -252,7 +252,8 @@ void CheckHcaRails(const LintContext& c, LintReporter& r) {
   std::vector<std::string> pinned;
   std::string pointer;
   if (!p.nccl.ib_hca.empty()) {
-    for (const std::string& entry : p.nccl.ib_hca) pinned.push_back(entry.substr(0, entry.find(':')));
+    for (const std::string& entry : p.nccl.ib_hca)
+      pinned.push_back(entry.substr(0, entry.find(':')));
     pointer = p.nccl.pointer + "/ib_hca";
   } else if (auto env = ExplicitEnv(p, "NCCL_IB_HCA")) {
     NcclNameList list = ParseNcclNameList(env->value);
@@ -271,12 +272,13 @@ void CheckHcaRails(const LintContext& c, LintReporter& r) {
   for (const std::string& n : pinned) listed += (listed.empty() ? "" : ",") + n;
   if (static_cast<int>(pinned.size()) != vfs) {
     r.Report(pointer,
-             "NCCL_IB_HCA is pinned to " + std::to_string(pinned.size()) + " device(s) (" +
-                 listed + "), but each pod gets " + std::to_string(vfs) +
+             "NCCL_IB_HCA is pinned to " + std::to_string(pinned.size()) + " device(s) (" + listed +
+                 "), but each pod gets " + std::to_string(vfs) +
                  " rail devices: NCCL uses only the listed ones that exist (a stale 4-name list "
                  "cut Barcelona from 94.8 to 52 GB/s)",
              "remove nccl.ib_hca so hkim-wrapper lists the devices each pod really gets, or list "
-             "exactly " + std::to_string(vfs));
+             "exactly " +
+                 std::to_string(vfs));
     return;
   }
   if (hints.size() == p.network.rails.size() && !hints.empty()) {

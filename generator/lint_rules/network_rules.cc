@@ -20,9 +20,8 @@ void CheckRailResourcePrefix(const LintContext& c, LintReporter& r) {
   static const std::regex kOpenShiftName("openshift\\.io/[A-Za-z0-9_]+");
   for (const Rail& rail : p.network.rails) {
     if (std::regex_match(rail.resource_name, kOpenShiftName)) continue;
-    std::string suggestion = "openshift.io/" + (rail.interface_name.empty() ? rail.name
-                                                                            : rail.interface_name) +
-                             "rdma";
+    std::string suggestion =
+        "openshift.io/" + (rail.interface_name.empty() ? rail.name : rail.interface_name) + "rdma";
     suggestion.erase(std::remove(suggestion.begin() + 13, suggestion.end(), '-'), suggestion.end());
     r.Report(rail.pointer + "/resource_name",
              "rail '" + rail.name + "' requests '" + rail.resource_name +
@@ -51,21 +50,23 @@ void CheckPodResourceRail(const LintContext& c, LintReporter& r) {
     attached[rail.resource_name] += rail.attachments_per_pod;
   }
   std::set<std::string> reported;
-  for (const auto& [section, quantities] :
-       {std::pair{"requests", &p.workload.resource_requests},
-        std::pair{"limits", &p.workload.resource_limits}}) {
+  for (const auto& [section, quantities] : {std::pair{"requests", &p.workload.resource_requests},
+                                            std::pair{"limits", &p.workload.resource_limits}}) {
     for (const auto& [name, quantity] : *quantities) {
       if (!LooksLikeRailResource(p, name) || reported.count(name)) continue;
-      const std::string pointer = p.workload.pointer + "/resources/" + section + "/" +
-                                  PointerToken(name);
+      const std::string pointer =
+          p.workload.pointer + "/resources/" + section + "/" + PointerToken(name);
       // A rail's own resource here is model.generated-resource.
       if (attached.count(name) == 0) {
         reported.insert(name);
         std::string rails;
-        for (const auto& [resource, count] : attached) rails += (rails.empty() ? "" : ", ") + resource;
+        for (const auto& [resource, count] : attached)
+          rails += (rails.empty() ? "" : ", ") + resource;
         r.Report(pointer,
-                 "the pods request '" + name + "', but no rail attaches a network of that "
-                 "resource" + (rails.empty() ? std::string() : " (the rails use " + rails + ")") +
+                 "the pods request '" + name +
+                     "', but no rail attaches a network of that "
+                     "resource" +
+                     (rails.empty() ? std::string() : " (the rails use " + rails + ")") +
                      ": the device is allocated but never plugged into the pod, or the pod "
                      "stays Pending on nodes without it",
                  "remove '" + name + "' from workload.resources." + section +
@@ -221,8 +222,8 @@ void CheckSubnetOverlap(const LintContext& c, LintReporter& r) {
       if (!a || !a->Overlaps(*b)) continue;
       const bool same = a->address == b->address && a->prefix == b->prefix;
       r.Report(pools[j].pointer,
-               pools[j].label + (same ? " is the same as " : " overlaps ") + pools[i].label +
-                   " (" + WhereIs(c, pools[i].pointer) +
+               pools[j].label + (same ? " is the same as " : " overlaps ") + pools[i].label + " (" +
+                   WhereIs(c, pools[i].pointer) +
                    "): two rails hand out addresses from one network, so routes and RoCE GIDs "
                    "collide (2-node runs work, 8-node runs hang after \"Connected all rings\")",
                "give every rail its own subnet, e.g. one /24 per rail");

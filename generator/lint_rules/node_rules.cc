@@ -75,11 +75,9 @@ void CheckIommuVendor(const LintContext& c, LintReporter& r) {
 std::vector<LintRule> NodeLintRules() {
   return {
       {"lint.gpus-idle", Severity::kWarning,
-       "one pod per node uses every GPU of the node (gpus_per_pod = gpus_per_node)",
-       CheckGpusIdle},
+       "one pod per node uses every GPU of the node (gpus_per_pod = gpus_per_node)", CheckGpusIdle},
       {"lint.iommu-rdma", Severity::kError,
-       "RDMA needs the IOMMU in passthrough (or off): iommu.policy is not skip",
-       CheckIommuRdma},
+       "RDMA needs the IOMMU in passthrough (or off): iommu.policy is not skip", CheckIommuRdma},
       {"lint.iommu-vendor", Severity::kError,
        "the IOMMU kernel arguments match the CPU vendor (amd_iommu=on on AMD, intel_iommu=on on "
        "Intel)",

@@ -15,8 +15,7 @@ void CheckPrivileged(const LintContext& c, LintReporter& r) {
     r.Report(p.security.pointer + "/memlock_strategy",
              "memlock_strategy privileged runs the job under the privileged SCC: every "
              "capability, every host device, any UID",
-             "use memlock_strategy: sys-resource-scc: hkimgen renders SCC '" +
-                 p.security.scc_name +
+             "use memlock_strategy: sys-resource-scc: hkimgen renders SCC '" + p.security.scc_name +
                  "' that allows only IPC_LOCK and SYS_RESOURCE, enough to lift memlock");
   } else {
     r.Report(p.security.pointer + "/memlock_strategy",
@@ -38,8 +37,8 @@ void CheckMemlockUid(const LintContext& c, LintReporter& r) {
   r.Report(p.security.pointer + "/run_as_user",
            "memlock_strategy " + std::string(ToString(p.security.memlock_strategy)) +
                " relies on added capabilities (IPC_LOCK, SYS_RESOURCE), but they are not "
-               "effective for UID " + uid +
-               ": memlock stays at the runtime's 8 MiB and memory registration fails",
+               "effective for UID " +
+               uid + ": memlock stays at the runtime's 8 MiB and memory registration fails",
            "remove security.run_as_user (or set 0), or use memlock_strategy: crio-ulimits, "
            "which lifts memlock for every UID");
 }

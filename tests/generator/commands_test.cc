@@ -50,8 +50,8 @@ class Commands : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("hkim-commands-" + std::string(
-                                   ::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("hkim-commands-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "base");
   }
@@ -187,7 +187,8 @@ TEST_F(Commands, DiffExitCodesAndTheDisruptiveFlag) {
       << changed.out;
   EXPECT_NE(changed.out.find("-  - amd_iommu=on\n+  - intel_iommu=on\n"), std::string::npos)
       << changed.out;
-  CliRun json = Hkimgen("diff " + profile + " -o " + out + " --set workload.replicas=3 --output json");
+  CliRun json =
+      Hkimgen("diff " + profile + " -o " + out + " --set workload.replicas=3 --output json");
   EXPECT_EQ(json.status, 2);
   nlohmann::json plan = nlohmann::json::parse(json.out);
   EXPECT_EQ(plan["summary"]["changed"], 1);
@@ -210,13 +211,15 @@ TEST_F(Commands, RenderTakesLayersToo) {
 TEST_F(Commands, SchemaPrintsTheEmbeddedSchema) {
   CliRun run = Hkimgen("schema");
   EXPECT_EQ(run.status, 0);
-  EXPECT_EQ(nlohmann::json::parse(run.out),
-            nlohmann::json::parse(ReadFile(fs::path(HKIM_SOURCE_DIR) / "schemas/profile.schema.json")));
+  EXPECT_EQ(
+      nlohmann::json::parse(run.out),
+      nlohmann::json::parse(ReadFile(fs::path(HKIM_SOURCE_DIR) / "schemas/profile.schema.json")));
 }
 
 TEST_F(Commands, InitWritesAProfileThatValidates) {
   const std::string file = (dir_ / "new.yaml").string();
-  CliRun init = Hkimgen("init --platform openshift --shape barcelona-h100-cx7 --name lab -o " + file);
+  CliRun init =
+      Hkimgen("init --platform openshift --shape barcelona-h100-cx7 --name lab -o " + file);
   ASSERT_EQ(init.status, 0) << init.out;
   CliRun validate = Hkimgen("validate --strict " + file);
   EXPECT_EQ(validate.status, 0) << validate.out;
@@ -299,8 +302,7 @@ TEST(BaseProfiles, LayeredBarcelonaRendersLikeTheShippedProfile) {
   const fs::path source = HKIM_SOURCE_DIR;
   const fs::path file = fs::temp_directory_path() / "hkim-layered-barcelona.yaml";
   std::ofstream(file) << "extends: [" << (source / "profiles/base/openshift.yaml").string() << ", "
-                      << (source / "profiles/base/shapes/barcelona-h100-cx7.yaml").string()
-                      << "]\n"
+                      << (source / "profiles/base/shapes/barcelona-h100-cx7.yaml").string() << "]\n"
                       << R"(cluster:
   name: barcelona
 namespaces: [nccl-test]
@@ -365,7 +367,8 @@ gitops:
   auto layered = RenderProfileLayers(LayerInputs{file.string(), {}, {}}, sink);
   auto shipped = RenderProfileFile((source / "profiles/barcelona-h100-cx7.yaml").string(), sink);
   fs::remove(file);
-  ASSERT_TRUE(layered && shipped) << (sink.diagnostics().empty() ? "" : sink.diagnostics()[0].message);
+  ASSERT_TRUE(layered && shipped) << (sink.diagnostics().empty() ? ""
+                                                                 : sink.diagnostics()[0].message);
   EXPECT_EQ(BundleStream(*layered), BundleStream(*shipped));
 }
 

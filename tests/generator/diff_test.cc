@@ -1,8 +1,8 @@
 // diff: added / changed / removed files against a bundle directory, unified diffs, and the
 // disruptive flag on changes that drain or reboot nodes.
-#include "bundle_diff.h"
-
 #include <gtest/gtest.h>
+
+#include "bundle_diff.h"
 
 namespace hkim {
 namespace {

@@ -36,8 +36,9 @@ network:
 )"};
 
 TEST(Explain, LayeredValueListsEveryLayerThatSetIt) {
-  LayeredProfile l = Layers({kBase, {"p.yaml", "extends: base/openshift.yaml\nnccl:\n  ib_timeout: 23\n"}},
-                            {"nccl.ib_timeout=24"});
+  LayeredProfile l =
+      Layers({kBase, {"p.yaml", "extends: base/openshift.yaml\nnccl:\n  ib_timeout: 23\n"}},
+             {"nccl.ib_timeout=24"});
   DiagnosticSink sink;
   auto e = Explain(l, Schema(), "nccl.ib_timeout", sink);
   ASSERT_TRUE(e);
@@ -69,7 +70,8 @@ TEST(Explain, UnsetValueComesFromTheSchemaDefault) {
 }
 
 TEST(Explain, NamedListItemPathsResolveThroughLayers) {
-  LayeredProfile l = Layers({kBase, {"p.yaml", "network:\n  rails:\n    - name: eno5np0\n      mtu_bytes: 4200\n"}});
+  LayeredProfile l = Layers(
+      {kBase, {"p.yaml", "network:\n  rails:\n    - name: eno5np0\n      mtu_bytes: 4200\n"}});
   DiagnosticSink sink;
   auto e = Explain(l, Schema(), "network.rails[name=eno5np0].mtu_bytes", sink);
   ASSERT_TRUE(e);

@@ -154,13 +154,11 @@ TEST(Layering, OriginsListEveryLayerThatSetAValueInOrder) {
 TEST(Layering, SetAssignmentsAreTypedAndLocatedInTheirArgument) {
   LayeredProfile l = Merge({Load("base.yaml", kBase)});
   DiagnosticSink sink;
-  ASSERT_TRUE(ApplySetAssignments({"nccl.ib_tc=41", "nccl.debug=INFO",
-                                   "network.rails[name=eno6np0].mtu_bytes=4200",
-                                   "network.rails[1].ipam.range=10.0.114.0/24",
-                                   "workload.command={python,train.py}", "nccl.cross_nic=null",
-                                   "nccl.extra_env.NCCL_IB_HCA==mlx5_6,mlx5_7",
-                                   "cluster.name=\"007\""},
-                                  l, sink));
+  ASSERT_TRUE(ApplySetAssignments(
+      {"nccl.ib_tc=41", "nccl.debug=INFO", "network.rails[name=eno6np0].mtu_bytes=4200",
+       "network.rails[1].ipam.range=10.0.114.0/24", "workload.command={python,train.py}",
+       "nccl.cross_nic=null", "nccl.extra_env.NCCL_IB_HCA==mlx5_6,mlx5_7", "cluster.name=\"007\""},
+      l, sink));
   EXPECT_EQ(sink.diagnostics().size(), 0u);
   const json& d = l.merged.document;
   EXPECT_EQ(d["nccl"]["ib_tc"], 41);
@@ -191,9 +189,8 @@ TEST(Layering, SetCreatesANamedItemThatDoesNotExist) {
 TEST(Layering, MalformedSetAssignmentsAreLocatedErrors) {
   LayeredProfile l = Merge({Load("base.yaml", kBase)});
   DiagnosticSink sink;
-  EXPECT_FALSE(ApplySetAssignments({"nccl.ib_tc", "network.rails[7].mtu_bytes=1", "a..b=1",
-                                    "nccl.ib_tc[0]=1"},
-                                   l, sink));
+  EXPECT_FALSE(ApplySetAssignments(
+      {"nccl.ib_tc", "network.rails[7].mtu_bytes=1", "a..b=1", "nccl.ib_tc[0]=1"}, l, sink));
   ASSERT_EQ(sink.ErrorCount(), 4);
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(sink.diagnostics()[i].rule, "layering.set-syntax");

@@ -122,7 +122,9 @@ void ExpectOnly(const DiagnosticSink& sink, const std::string& rule, const std::
   EXPECT_TRUE(d.location.known()) << Dump(sink);
 }
 
-void ExpectClean(const DiagnosticSink& sink) { EXPECT_TRUE(sink.diagnostics().empty()) << Dump(sink); }
+void ExpectClean(const DiagnosticSink& sink) {
+  EXPECT_TRUE(sink.diagnostics().empty()) << Dump(sink);
+}
 
 TEST(Lint, TheBaseProfilesAreClean) {
   ExpectClean(Check(kOpenShift, {}));
@@ -184,8 +186,7 @@ TEST(Lint, IpPoolCapacity) {
   ExpectOnly(Check(kOpenShift, {"network.rails[0].ipam.range=10.0.1.0/30", "workload.replicas=3"}),
              "lint.ip-pool-capacity", "/network/rails/0/ipam/range");
   // Every namespace's NAD allocates from the same whereabouts range.
-  ExpectOnly(Check(kOpenShift, {"network.rails[1].ipam.range=10.0.2.0/29",
-                                "namespaces={a,b,c,d}"}),
+  ExpectOnly(Check(kOpenShift, {"network.rails[1].ipam.range=10.0.2.0/29", "namespaces={a,b,c,d}"}),
              "lint.ip-pool-capacity", "/network/rails/1/ipam/range");
   // nv-ipam: 2 nodes need 2 blocks of 100 addresses.
   ExpectOnly(Check(kOke, {"network.rails[0].ipam.pool.subnet=192.168.0.0/25",
@@ -216,8 +217,7 @@ TEST(Lint, SubnetOverlapOfAnNvIpamPool) {
 // --- NCCL ----------------------------------------------------------------------------------
 
 TEST(Lint, CrossNicOnIsolatedRails) {
-  ExpectOnly(Check(kOpenShift, {"nccl.cross_nic=2"}), "lint.cross-nic-isolated",
-             "/nccl/cross_nic");
+  ExpectOnly(Check(kOpenShift, {"nccl.cross_nic=2"}), "lint.cross-nic-isolated", "/nccl/cross_nic");
   ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_CROSS_NIC=\"1\""}), "lint.cross-nic-isolated",
              "/workload/env/NCCL_CROSS_NIC");
   // A route to the other rail's subnet: not isolated, cross-NIC traffic can flow.
@@ -231,20 +231,20 @@ TEST(Lint, GpudirectAndDmabuf) {
              "lint.gpudirect-dmabuf", "/workload/env/NCCL_DMABUF_ENABLE");
   ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_DMABUF_ENABLE=\"0\""}), "lint.gpudirect-dmabuf",
              "/workload/env/NCCL_DMABUF_ENABLE");
-  ExpectOnly(Check(kOpenShift, {"nccl.gpudirect=nvidia-peermem",
-                                "workload.env.NCCL_DMABUF_ENABLE=\"1\""}),
-             "lint.gpudirect-dmabuf", "/workload/env/NCCL_DMABUF_ENABLE");
+  ExpectOnly(
+      Check(kOpenShift, {"nccl.gpudirect=nvidia-peermem", "workload.env.NCCL_DMABUF_ENABLE=\"1\""}),
+      "lint.gpudirect-dmabuf", "/workload/env/NCCL_DMABUF_ENABLE");
   ExpectOnly(Check(kOpenShift, {"nccl.gpudirect=dmabuf", "nccl.gdr_level=LOC"}),
              "lint.gpudirect-dmabuf", "/nccl/gdr_level");
-  ExpectClean(Check(kOpenShift, {"nccl.gpudirect=nvidia-peermem",
-                                 "workload.env.NCCL_DMABUF_ENABLE=\"0\""}));
+  ExpectClean(Check(kOpenShift,
+                    {"nccl.gpudirect=nvidia-peermem", "workload.env.NCCL_DMABUF_ENABLE=\"0\""}));
   ExpectClean(Check(kOpenShift, {"nccl.gpudirect=dmabuf", "nccl.gdr_level=SYS"}));
 }
 
 TEST(Lint, NcclListThatExcludesEverything) {
   // The h-kim StatefulSet's "^mlx5_" meant as a regex: it excludes every HCA.
-  ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_IB_HCA=^mlx5_"}),
-             "lint.nccl-list-excludes-all", "/workload/env/NCCL_IB_HCA");
+  ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_IB_HCA=^mlx5_"}), "lint.nccl-list-excludes-all",
+             "/workload/env/NCCL_IB_HCA");
   ExpectOnly(Check(kOpenShift, {"nccl.socket_ifname=^eth,net"}), "lint.nccl-list-excludes-all",
              "/nccl/socket_ifname");
   ExpectOnly(Check(kOpenShift, {"nccl.socket_ifname=eno5np0"}), "lint.nccl-list-excludes-all",
@@ -265,8 +265,7 @@ TEST(Lint, NcclListPrefixThatMatchesTooMuch) {
 TEST(Lint, PinnedHcasAgainstRails) {
   ExpectOnly(Check(kOpenShift, {"nccl.ib_hca={mlx5_6}"}), "lint.hca-rails", "/nccl/ib_hca");
   // The stale February list on July's nodes.
-  ExpectOnly(Check(kOpenShift, {"nccl.ib_hca={mlx5_6,mlx5_10}"}), "lint.hca-rails",
-             "/nccl/ib_hca");
+  ExpectOnly(Check(kOpenShift, {"nccl.ib_hca={mlx5_6,mlx5_10}"}), "lint.hca-rails", "/nccl/ib_hca");
   ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_IB_HCA==mlx5_6,mlx5_7,mlx5_8"}),
              "lint.hca-rails", "/workload/env/NCCL_IB_HCA");
   ExpectClean(Check(kOpenShift, {"nccl.ib_hca={mlx5_6,mlx5_7}"}));
@@ -283,16 +282,17 @@ TEST(Lint, GpusPerPodBelowGpusPerNode) {
 TEST(Lint, RdmaWithoutIommuPassthrough) {
   ExpectOnly(Check(kOpenShift, {"iommu.policy=skip"}), "lint.iommu-rdma", "/iommu/policy");
   ExpectClean(Check(kOpenShift, {"iommu.policy=already-configured"}));
-  ExpectClean(Check(kOpenShift, {"iommu.policy=skip", "workload.mode=tcp",
-                                 "network.rails=null"}));
+  ExpectClean(Check(kOpenShift, {"iommu.policy=skip", "workload.mode=tcp", "network.rails=null"}));
 }
 
 TEST(Lint, IommuKernelArgumentsMatchTheCpuVendor) {
-  ExpectOnly(Check(kOpenShift, {"node_shape.name=barcelona-h100-cx7", "node_shape.cpu_vendor=intel"}),
-             "lint.iommu-vendor", "/node_shape/cpu_vendor");
+  ExpectOnly(
+      Check(kOpenShift, {"node_shape.name=barcelona-h100-cx7", "node_shape.cpu_vendor=intel"}),
+      "lint.iommu-vendor", "/node_shape/cpu_vendor");
   ExpectClean(Check(kOpenShift, {"node_shape.name=barcelona-h100-cx7"}));  // amd
-  ExpectClean(Check(kOpenShift, {"node_shape.name=barcelona-h100-cx7", "node_shape.cpu_vendor=intel",
-                                 "iommu.policy=already-configured"}));
+  ExpectClean(
+      Check(kOpenShift, {"node_shape.name=barcelona-h100-cx7", "node_shape.cpu_vendor=intel",
+                         "iommu.policy=already-configured"}));
 }
 
 // --- security ------------------------------------------------------------------------------
@@ -308,8 +308,8 @@ TEST(Lint, PrivilegedNamesTheSaferScc) {
 TEST(Lint, MemlockStrategyThatCannotLiftMemlock) {
   ExpectOnly(Check(kOpenShift, {"security.run_as_user=1000"}), "lint.memlock-uid",
              "/security/run_as_user");
-  ExpectClean(Check(kOpenShift, {"security.run_as_user=1000",
-                                 "security.memlock_strategy=crio-ulimits"}));
+  ExpectClean(
+      Check(kOpenShift, {"security.run_as_user=1000", "security.memlock_strategy=crio-ulimits"}));
 }
 
 TEST(Lint, LatestImageTags) {
@@ -323,14 +323,14 @@ TEST(Lint, LatestImageTags) {
 // --- several faults ------------------------------------------------------------------------
 
 TEST(Lint, EveryFaultOfABrokenProfileIsReportedOnce) {
-  DiagnosticSink sink = Check(kOpenShift, {"nccl.cross_nic=2", "workload.env.NCCL_IB_HCA=^mlx5_",
-                                           "iommu.policy=skip", "workload.gpus_per_pod=8",
-                                           "security.memlock_strategy=privileged"});
+  DiagnosticSink sink =
+      Check(kOpenShift, {"nccl.cross_nic=2", "workload.env.NCCL_IB_HCA=^mlx5_", "iommu.policy=skip",
+                         "workload.gpus_per_pod=8", "security.memlock_strategy=privileged"});
   std::multiset<std::string> rules;
   for (const Diagnostic& d : sink.diagnostics()) rules.insert(d.rule);
   EXPECT_EQ(rules, (std::multiset<std::string>{"lint.cross-nic-isolated", "lint.iommu-rdma",
-                                                "lint.nccl-list-excludes-all", "lint.privileged",
-                                                "model.gpus-per-pod"}))
+                                               "lint.nccl-list-excludes-all", "lint.privileged",
+                                               "model.gpus-per-pod"}))
       << Dump(sink);
   EXPECT_EQ(sink.ErrorCount(), 4);
 }
