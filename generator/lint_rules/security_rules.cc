@@ -43,6 +43,20 @@ void CheckMemlockUid(const LintContext& c, LintReporter& r) {
            "which lifts memlock for every UID");
 }
 
+void CheckMemlockUidUnset(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (p.workload.mode != WorkloadMode::kRdma || p.security.run_as_user ||
+      p.security.memlock_strategy != MemlockStrategy::kSysResourceScc) {
+    return;
+  }
+  r.Report(p.security.pointer + "/memlock_strategy",
+           "sys-resource-scc lifts memlock through added capabilities (IPC_LOCK, SYS_RESOURCE), "
+           "which only take effect for UID 0, but security.run_as_user is unset: with an image "
+           "that runs as another user memlock stays at 8 MiB (IPC_LOCK granted, memlock still "
+           "8 MiB on Barcelona)",
+           "set security.run_as_user: 0, or use memlock_strategy: crio-ulimits");
+}
+
 // The tag of an image reference: "" when it has none, "@" for a digest.
 std::string ImageTag(const std::string& image) {
   if (image.find('@') != std::string::npos) return "@";
@@ -86,6 +100,9 @@ std::vector<LintRule> SecurityLintRules() {
        CheckPrivileged},
       {"lint.memlock-uid", Severity::kError,
        "the memlock strategy can lift memlock for the container's UID", CheckMemlockUid},
+      {"lint.memlock-uid-unset", Severity::kWarning,
+       "sys-resource-scc states the UID (capabilities only take effect for UID 0)",
+       CheckMemlockUidUnset},
       {"lint.image-latest", Severity::kWarning, "images are pinned (no latest or missing tag)",
        CheckImageLatest},
   };

@@ -312,6 +312,13 @@ TEST(Lint, MemlockStrategyThatCannotLiftMemlock) {
       Check(kOpenShift, {"security.run_as_user=1000", "security.memlock_strategy=crio-ulimits"}));
 }
 
+TEST(Lint, MemlockStrategyWithoutAUid) {
+  ExpectOnly(Check(kOpenShift, {"security.run_as_user=null"}), "lint.memlock-uid-unset",
+             "/security/memlock_strategy", Severity::kWarning);
+  ExpectClean(Check(kOpenShift, {"security.run_as_user=null",
+                                 "security.memlock_strategy=crio-ulimits"}));
+}
+
 TEST(Lint, LatestImageTags) {
   ExpectOnly(Check(kOpenShift, {"workload.image=quay.io/x/train:latest"}), "lint.image-latest",
              "/workload/image", Severity::kWarning);
