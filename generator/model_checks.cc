@@ -120,6 +120,7 @@ void Checker::Run(const Profile& p) {
                 "range " + rail.ipam.range + " overlaps " + other.ipam.range + " of rail '" +
                     other.name + "'; two rails sharing addresses made 8-node runs hang",
                 "give every rail its own subnet");
+          break;  // one report per rail, naming the first rail it collides with
         }
       }
     } else {
