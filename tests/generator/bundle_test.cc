@@ -97,7 +97,7 @@ TEST_P(ShippedBundle, RendersByteIdenticalTwice) {
   ASSERT_EQ(first.status, 0) << first.err;
   EXPECT_FALSE(first.out.empty());
   EXPECT_EQ(first.out, second.out);
-  EXPECT_EQ(first.err, "");
+  EXPECT_EQ(first.err, "") << "shipped profiles must render without errors or warnings";
   // Nothing machine-specific leaks into the output.
   EXPECT_EQ(first.out.find(kSource.string()), std::string::npos);
   char host[256] = {};
