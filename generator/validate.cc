@@ -135,6 +135,22 @@ bool IsAtOrBelow(const std::string& pointer, const std::string& base) {
   return pointer == base || pointer.rfind(base + "/", 0) == 0;
 }
 
+/// For rules with a numeric or textual bound, what to change the value to ("" for other rules).
+std::string BoundAction(const std::string& rule, const nlohmann::json* rule_schema) {
+  auto bound = [&](const char* keyword) {
+    const nlohmann::json* limit = SchemaKeyword(rule_schema, keyword);
+    return limit ? (limit->is_string() ? limit->get<std::string>() : limit->dump()) : "";
+  };
+  if (rule == "schema.minimum") return "use a value of at least " + bound("minimum");
+  if (rule == "schema.maximum") return "use a value of at most " + bound("maximum");
+  if (rule == "schema.exclusiveMinimum") return "use a value above " + bound("exclusiveMinimum");
+  if (rule == "schema.exclusiveMaximum") return "use a value below " + bound("exclusiveMaximum");
+  if (rule == "schema.pattern") return "write a value matching " + bound("pattern");
+  if (rule == "schema.minLength") return "use at least " + bound("minLength") + " characters";
+  if (rule == "schema.maxLength") return "use at most " + bound("maxLength") + " characters";
+  return "";
+}
+
 /// Turns one valijson message into a diagnostic. `pointer` is the instance's place in the
 /// profile; `schema_pointer` the same place relative to `schema` (they differ when `schema` is
 /// one branch of a oneOf/anyOf, checked on its own).
@@ -278,6 +294,15 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
   } else {
     d.rule = "schema.other";
     d.message = text;
+  }
+  if (!SchemaKeyword(rule_schema, "x-fix")) {
+    // A description says what a field is, not what to do: lead with the bound that was broken.
+    if (std::string action = BoundAction(d.rule, rule_schema); !action.empty()) {
+      const nlohmann::json* description = SchemaKeyword(rule_schema, "description");
+      const std::string about =
+          description && description->is_string() ? description->get<std::string>() : fallback_fix;
+      d.fix = action + (about.empty() ? "" : " (" + about + ")");
+    }
   }
   if (d.fix.empty()) d.fix = fallback_fix;
   if (d.fix.empty()) d.fix = "see schemas/profile.schema.json for this field";

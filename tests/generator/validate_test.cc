@@ -151,7 +151,7 @@ TEST_F(ValidateTest, ReportsOneOfThroughTheBranchThatFitsTheValueType) {
             "  at /cluster/level\n"
             " 3 |   level: 9\n"
             "   |          ^\n"
-            "  fix: LOC..SYS or a legacy integer 0-5\n"
+            "  fix: use a value of at most 5 (LOC..SYS or a legacy integer 0-5)\n"
             "1 error, 0 warnings\n");
   EXPECT_EQ(Check(head + "SIS" + tail),
             "p.yaml:3:10: error: \"SIS\" is not one of: LOC, SYS [schema.enum]\n"
