@@ -12,11 +12,11 @@ enum class Severity { kError, kWarning, kNote };
 /// One finding about the user's input, with everything needed to act on it.
 struct Diagnostic {
   Severity severity = Severity::kError;
-  SourceLocation location;   ///< where in which file; may be unknown (line 0)
-  std::string data_path;     ///< JSON pointer into the profile, e.g. "/rails/2/mtu"
-  std::string rule;          ///< stable id: "schema.minimum", "yaml.duplicate-key", "lint.hca-prefix"...
-  std::string message;       ///< what is wrong, one sentence
-  std::string fix;           ///< what to do about it, one sentence ("did you mean ..." for typos)
+  SourceLocation location;  ///< where in which file; may be unknown (line 0)
+  std::string data_path;    ///< JSON pointer into the profile, e.g. "/rails/2/mtu"
+  std::string rule;     ///< stable id: "schema.minimum", "yaml.duplicate-key", "lint.hca-prefix"...
+  std::string message;  ///< what is wrong, one sentence
+  std::string fix;      ///< what to do about it, one sentence ("did you mean ..." for typos)
 };
 
 /// Collects every diagnostic of a stage; the pipeline stops after a stage that reported errors.

@@ -65,10 +65,14 @@ std::string FormatDiagnostics(const DiagnosticSink& sink, const SourceTexts& sou
 }
 
 nlohmann::json DiagnosticToJson(const Diagnostic& d) {
-  return nlohmann::json{{"file", d.location.file},   {"line", d.location.line},
-                        {"column", d.location.column}, {"severity", SeverityName(d.severity)},
-                        {"rule", d.rule},            {"message", d.message},
-                        {"path", d.data_path},       {"fix", d.fix}};
+  return nlohmann::json{{"file", d.location.file},
+                        {"line", d.location.line},
+                        {"column", d.location.column},
+                        {"severity", SeverityName(d.severity)},
+                        {"rule", d.rule},
+                        {"message", d.message},
+                        {"path", d.data_path},
+                        {"fix", d.fix}};
 }
 
 nlohmann::json DiagnosticsToJson(const DiagnosticSink& sink) {

@@ -11,7 +11,6 @@
 namespace hkim {
 namespace {
 
-using layering_internal::EscapeToken;
 using layering_internal::Flatten;
 using layering_internal::FromJson;
 using layering_internal::ItemName;

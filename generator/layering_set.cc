@@ -11,7 +11,6 @@
 namespace hkim {
 namespace {
 
-using layering_internal::EscapeToken;
 using layering_internal::Flatten;
 using layering_internal::FromJson;
 using layering_internal::FromMerged;
@@ -333,7 +332,7 @@ std::optional<std::string> UserPathToPointer(const std::string& path, const json
       pointer += "/" + std::to_string(step.index);
       node = step.index < node->size() ? &(*node)[step.index] : nullptr;
     } else {
-      pointer += "/" + EscapeToken(step.text);
+      pointer += "/" + EscapeJsonPointerToken(step.text);
       node = node != nullptr && node->is_object() && node->contains(step.text) ? &(*node)[step.text]
                                                                                : nullptr;
     }

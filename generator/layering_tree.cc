@@ -6,20 +6,6 @@ namespace hkim::layering_internal {
 
 using nlohmann::json;
 
-std::string EscapeToken(const std::string& token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::vector<std::string> SplitPointer(const std::string& pointer) {
   std::vector<std::string> tokens;
   if (pointer.empty()) return tokens;
@@ -56,7 +42,7 @@ Node FromJson(const json& value, const std::string& pointer, int layer, const So
   if (value.is_object()) {
     node.is_object = true;
     for (const auto& [key, child] : value.items()) {
-      node.members[key] = FromJson(child, pointer + "/" + EscapeToken(key), layer, map);
+      node.members[key] = FromJson(child, pointer + "/" + EscapeJsonPointerToken(key), layer, map);
     }
   } else if (value.is_array()) {
     node.is_array = true;
@@ -75,7 +61,7 @@ Node FromMerged(const json& value, const std::string& pointer, const LayeredProf
   std::function<void(Node&, const std::string&)> restore = [&](Node& n, const std::string& p) {
     auto it = layered.origins.find(p);
     n.origins = it == layered.origins.end() ? std::vector<ValueOrigin>{} : it->second;
-    for (auto& [key, child] : n.members) restore(child, p + "/" + EscapeToken(key));
+    for (auto& [key, child] : n.members) restore(child, p + "/" + EscapeJsonPointerToken(key));
     for (size_t i = 0; i < n.items.size(); ++i) restore(n.items[i], p + "/" + std::to_string(i));
   };
   restore(node, pointer);
@@ -90,7 +76,7 @@ void Flatten(const Node& node, const std::string& pointer, json& out, SourceMap&
   if (node.is_object) {
     out = json::object();
     for (const auto& [key, child] : node.members) {
-      Flatten(child, pointer + "/" + EscapeToken(key), out[key], map, origins);
+      Flatten(child, pointer + "/" + EscapeJsonPointerToken(key), out[key], map, origins);
     }
   } else if (node.is_array) {
     out = json::array();

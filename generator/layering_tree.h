@@ -27,8 +27,6 @@ struct Node {
   bool IsNull() const { return !is_object && !is_array && scalar.is_null(); }
 };
 
-/// Escapes one JSON pointer token (~ and /).
-std::string EscapeToken(const std::string& token);
 /// Splits a JSON pointer into unescaped tokens ("" → none).
 std::vector<std::string> SplitPointer(const std::string& pointer);
 /// The tree of `value` (at `pointer` of a layer), locations from `map`, origin `layer`.

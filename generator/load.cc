@@ -13,22 +13,13 @@
 #include <sstream>
 
 namespace hkim {
-namespace {
 
-/// Escapes one JSON-pointer reference token (RFC 6901).
-std::string EscapePointerToken(const std::string& token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+std::string EscapeJsonPointerToken(const std::string& token) {
+  // nlohmann's json_pointer escapes a token appended with operator/.
+  return (nlohmann::json::json_pointer() / token).to_string().substr(1);
 }
+
+namespace {
 
 std::string ParentPointer(const std::string& pointer) {
   auto slash = pointer.rfind('/');
@@ -157,8 +148,8 @@ class JsonBuilder : public YAML::EventHandler {
   void CheckCollectionTag(const YAML::Mark& mark, const std::string& tag) {
     if (tag != "?" && tag != "!" && tag != "tag:yaml.org,2002:map" &&
         tag != "tag:yaml.org,2002:seq" && !tag.empty()) {
-      Error(mark, CurrentPointer(), "yaml.unsupported-tag", "the tag '" + tag + "' is not supported",
-            "remove the tag");
+      Error(mark, CurrentPointer(), "yaml.unsupported-tag",
+            "the tag '" + tag + "' is not supported", "remove the tag");
     }
   }
 
@@ -167,7 +158,7 @@ class JsonBuilder : public YAML::EventHandler {
     if (stack_.empty()) return "";
     const Frame& top = stack_.back();
     if (top.value.is_array()) return top.pointer + "/" + std::to_string(top.value.size());
-    return top.pointer + "/" + EscapePointerToken(top.key);
+    return top.pointer + "/" + EscapeJsonPointerToken(top.key);
   }
 
   /// Handles a scalar in key position; returns true when it was consumed as a key.
@@ -190,7 +181,7 @@ class JsonBuilder : public YAML::EventHandler {
     } else {
       top.key = value.dump();  // 9000: or true: as a key: JSON keys are strings
     }
-    const std::string pointer = top.pointer + "/" + EscapePointerToken(top.key);
+    const std::string pointer = top.pointer + "/" + EscapeJsonPointerToken(top.key);
     if (!top.seen_keys.insert(top.key).second) {
       const YAML::Mark& first = top.key_marks[top.key];
       top.key_valid = false;

@@ -33,6 +33,10 @@ struct LoadedProfile {
   std::vector<std::string> source_lines;
 };
 
+/// Escapes one JSON-pointer reference token (RFC 6901: "~" -> "~0", "/" -> "~1"), so that a
+/// mapping key can be appended to a pointer as "/" + token.
+std::string EscapeJsonPointerToken(const std::string& token);
+
 /// Reads and parses one YAML file. Syntax errors, duplicate keys, anchors/tags it does not
 /// support and non-mapping roots are reported to `sink` with file:line:col; returns nullopt then.
 std::optional<LoadedProfile> LoadProfile(const std::string& path, DiagnosticSink& sink);

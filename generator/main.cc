@@ -14,8 +14,9 @@
 int main(int argc, char** argv) {
   CLI::App app{"hkimgen: validated GPU cluster profiles -> GitOps bundles for NCCL over RDMA"};
   app.require_subcommand(1);
-  app.footer("Run `hkimgen render --help` for examples. Exit status: 0 ok, 1 invalid input, "
-             "2 I/O or internal failure.");
+  app.footer(
+      "Run `hkimgen render --help` for examples. Exit status: 0 ok, 1 invalid input, "
+      "2 I/O or internal failure.");
   hkim::SetupRenderCommand(app);
   hkim::SetupValidateCommand(app);
   hkim::SetupLintCommand(app);

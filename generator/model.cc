@@ -17,15 +17,16 @@ namespace hkim {
 
 const char* ToString(Platform value) {
   switch (value) {
-    case Platform::kOpenShift: return "openshift";
-    case Platform::kOke: return "oke";
-    case Platform::kKubernetes: return "kubernetes";
+    case Platform::kOpenShift:
+      return "openshift";
+    case Platform::kOke:
+      return "oke";
+    case Platform::kKubernetes:
+      return "kubernetes";
   }
   return "?";
 }
-const char* ToString(Fabric value) {
-  return value == Fabric::kRoceV2 ? "roce-v2" : "infiniband";
-}
+const char* ToString(Fabric value) { return value == Fabric::kRoceV2 ? "roce-v2" : "infiniband"; }
 const char* ToString(IpamType value) {
   return value == IpamType::kWhereabouts ? "whereabouts" : "nv-ipam";
 }
@@ -33,25 +34,34 @@ const char* ToString(CpuVendor value) { return value == CpuVendor::kIntel ? "int
 const char* ToString(GidPolicy value) { return value == GidPolicy::kAuto ? "auto" : "index"; }
 const char* ToString(GpuDirect value) {
   switch (value) {
-    case GpuDirect::kAuto: return "auto";
-    case GpuDirect::kDmaBuf: return "dmabuf";
-    case GpuDirect::kNvidiaPeermem: return "nvidia-peermem";
+    case GpuDirect::kAuto:
+      return "auto";
+    case GpuDirect::kDmaBuf:
+      return "dmabuf";
+    case GpuDirect::kNvidiaPeermem:
+      return "nvidia-peermem";
   }
   return "?";
 }
 const char* ToString(MemlockStrategy value) {
   switch (value) {
-    case MemlockStrategy::kSysResourceScc: return "sys-resource-scc";
-    case MemlockStrategy::kPrivileged: return "privileged";
-    case MemlockStrategy::kCrioUlimits: return "crio-ulimits";
+    case MemlockStrategy::kSysResourceScc:
+      return "sys-resource-scc";
+    case MemlockStrategy::kPrivileged:
+      return "privileged";
+    case MemlockStrategy::kCrioUlimits:
+      return "crio-ulimits";
   }
   return "?";
 }
 const char* ToString(IommuPolicy value) {
   switch (value) {
-    case IommuPolicy::kPassthrough: return "passthrough";
-    case IommuPolicy::kAlreadyConfigured: return "already-configured";
-    case IommuPolicy::kSkip: return "skip";
+    case IommuPolicy::kPassthrough:
+      return "passthrough";
+    case IommuPolicy::kAlreadyConfigured:
+      return "already-configured";
+    case IommuPolicy::kSkip:
+      return "skip";
   }
   return "?";
 }
@@ -59,9 +69,12 @@ const char* ToString(WorkloadMode value) { return value == WorkloadMode::kRdma ?
 const char* ToString(OnNoRdma value) { return value == OnNoRdma::kFail ? "fail" : "tcp"; }
 const char* ToString(HealthCheckMode value) {
   switch (value) {
-    case HealthCheckMode::kOff: return "off";
-    case HealthCheckMode::kWarn: return "warn";
-    case HealthCheckMode::kFail: return "fail";
+    case HealthCheckMode::kOff:
+      return "off";
+    case HealthCheckMode::kWarn:
+      return "warn";
+    case HealthCheckMode::kFail:
+      return "fail";
   }
   return "?";
 }
@@ -75,16 +88,26 @@ std::optional<int64_t> ParseByteSize(const std::string& text) {
   if (digits == 0) return std::nullopt;
   const std::string unit = text.substr(digits);
   int64_t multiplier = 1;
-  if (unit.empty()) multiplier = 1;
-  else if (unit == "k") multiplier = 1000;
-  else if (unit == "M") multiplier = 1000 * 1000;
-  else if (unit == "G") multiplier = 1000LL * 1000 * 1000;
-  else if (unit == "T") multiplier = 1000LL * 1000 * 1000 * 1000;
-  else if (unit == "Ki") multiplier = 1LL << 10;
-  else if (unit == "Mi") multiplier = 1LL << 20;
-  else if (unit == "Gi") multiplier = 1LL << 30;
-  else if (unit == "Ti") multiplier = 1LL << 40;
-  else return std::nullopt;
+  if (unit.empty())
+    multiplier = 1;
+  else if (unit == "k")
+    multiplier = 1000;
+  else if (unit == "M")
+    multiplier = 1000 * 1000;
+  else if (unit == "G")
+    multiplier = 1000LL * 1000 * 1000;
+  else if (unit == "T")
+    multiplier = 1000LL * 1000 * 1000 * 1000;
+  else if (unit == "Ki")
+    multiplier = 1LL << 10;
+  else if (unit == "Mi")
+    multiplier = 1LL << 20;
+  else if (unit == "Gi")
+    multiplier = 1LL << 30;
+  else if (unit == "Ti")
+    multiplier = 1LL << 40;
+  else
+    return std::nullopt;
   int64_t number = 0;
   for (size_t i = 0; i < digits; ++i) {
     if (number > (std::numeric_limits<int64_t>::max() - 9) / 10) return std::nullopt;
@@ -196,8 +219,7 @@ void ModelBuilder::ReadTopology(const json& topology, const std::string& pointer
   const json* numa = Child(topology, "numa_nodes");
   if (!preset.empty() && numa) {
     Error(pointer + "/numa_nodes", "model.topology-preset-and-custom",
-          "a topology has both a preset and numa_nodes",
-          "remove either `preset` or `numa_nodes`");
+          "a topology has both a preset and numa_nodes", "remove either `preset` or `numa_nodes`");
     return;
   }
   if (!preset.empty()) {
@@ -207,7 +229,8 @@ void ModelBuilder::ReadTopology(const json& topology, const std::string& pointer
     } else if (auto found = TopologyPreset(preset)) {
       out = *found;
     } else {
-      Error(pointer + "/preset", "model.topology-preset", "unknown topology preset '" + preset + "'",
+      Error(pointer + "/preset", "model.topology-preset",
+            "unknown topology preset '" + preset + "'",
             "use one of the presets listed in the schema");
       return;
     }
@@ -268,8 +291,8 @@ void ModelBuilder::ReadNodeShape(const json& shape, Profile& profile) {
   out.name = String(shape, "name");
   out.gpus_per_node = static_cast<int>(Integer(shape, "gpus_per_node", 0));
   out.nics_per_node = static_cast<int>(Integer(shape, "nics_per_node", 0));
-  out.cpu_vendor = String(shape, "cpu_vendor", "intel") == "amd" ? CpuVendor::kAmd
-                                                                 : CpuVendor::kIntel;
+  out.cpu_vendor =
+      String(shape, "cpu_vendor", "intel") == "amd" ? CpuVendor::kAmd : CpuVendor::kIntel;
   out.node_selector = StringMap(shape, "node_selector");
   if (const json* tolerations = Child(shape, "tolerations")) {
     int i = 0;
@@ -297,8 +320,8 @@ void ModelBuilder::ReadNodeShape(const json& shape, Profile& profile) {
 
 void ModelBuilder::ReadNetwork(const json& network, Profile& profile) {
   Network& out = profile.network;
-  out.fabric = String(network, "fabric", "roce-v2") == "infiniband" ? Fabric::kInfiniBand
-                                                                    : Fabric::kRoceV2;
+  out.fabric =
+      String(network, "fabric", "roce-v2") == "infiniband" ? Fabric::kInfiniBand : Fabric::kRoceV2;
   if (const json* rails = Child(network, "rails")) {
     int i = 0;
     for (const json& r : *rails) {
@@ -320,7 +343,7 @@ void ModelBuilder::ReadNetwork(const json& network, Profile& profile) {
       const json& i_json = ipam ? *ipam : empty;
       rail.ipam.pointer = rail.pointer + "/ipam";
       rail.ipam.type = String(i_json, "type", "whereabouts") == "nv-ipam" ? IpamType::kNvIpam
-                                                                         : IpamType::kWhereabouts;
+                                                                          : IpamType::kWhereabouts;
       rail.ipam.range = String(i_json, "range");
       rail.ipam.gateway = String(i_json, "gateway");
       rail.ipam.routes = Strings(i_json, "routes");
@@ -362,8 +385,8 @@ void ModelBuilder::ReadNetwork(const json& network, Profile& profile) {
 }
 
 void ModelBuilder::ReadNccl(const json& nccl, NcclSettings& out) {
-  out.gid_policy = String(nccl, "gid_policy", "auto") == "index" ? GidPolicy::kIndex
-                                                                 : GidPolicy::kAuto;
+  out.gid_policy =
+      String(nccl, "gid_policy", "auto") == "index" ? GidPolicy::kIndex : GidPolicy::kAuto;
   if (const json* index = Child(nccl, "gid_index"); index && index->is_number_integer())
     out.gid_index = index->get<int>();
   out.ib_tc = static_cast<int>(Integer(nccl, "ib_tc", 0));
@@ -429,12 +452,12 @@ void ModelBuilder::ReadHealthCheck(const json& check, HealthCheck& out) {
   out.mode = mode == "off"    ? HealthCheckMode::kOff
              : mode == "fail" ? HealthCheckMode::kFail
                               : HealthCheckMode::kWarn;
-  out.scope = String(check, "scope", "local") == "job" ? HealthCheckScope::kJob
-                                                       : HealthCheckScope::kLocal;
+  out.scope =
+      String(check, "scope", "local") == "job" ? HealthCheckScope::kJob : HealthCheckScope::kLocal;
   if (const json* bw = Child(check, "min_busbw_gbps"); bw && bw->is_number())
     out.min_busbw_gbps = bw->get<double>();
-  for (auto [key, target] : {std::pair{"at_bytes", &out.at_bytes},
-                             std::pair{"max_bytes", &out.max_bytes}}) {
+  for (auto [key, target] :
+       {std::pair{"at_bytes", &out.at_bytes}, std::pair{"max_bytes", &out.max_bytes}}) {
     const json* value = Child(check, key);
     if (!value) continue;
     const std::string text = ScalarText(*value);
@@ -442,7 +465,8 @@ void ModelBuilder::ReadHealthCheck(const json& check, HealthCheck& out) {
       *target = *bytes;
     } else {
       Error(std::string("/health_check/") + key, "model.byte-size",
-            "'" + text + "' is not a byte size", "write an integer with an optional unit, e.g. 1Gi");
+            "'" + text + "' is not a byte size",
+            "write an integer with an optional unit, e.g. 1Gi");
     }
   }
   out.transport = String(check, "transport", "any");

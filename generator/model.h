@@ -53,12 +53,12 @@ struct Toleration {
 
 /// One NIC under a PCIe switch, in the topology description.
 struct TopologyNic {
-  std::string bus_id;                      ///< 0000:0c:00.0
-  std::vector<std::string> rdma_devices;   ///< one per port, as the pod sees them
+  std::string bus_id;                     ///< 0000:0c:00.0
+  std::vector<std::string> rdma_devices;  ///< one per port, as the pod sees them
 };
 
 struct PcieSwitch {
-  std::string bus_id;                 ///< upstream port of the switch
+  std::string bus_id;  ///< upstream port of the switch
   std::vector<std::string> gpu_bus_ids;
   std::vector<TopologyNic> nics;
 };
@@ -72,13 +72,13 @@ struct NumaNode {
 /// Which GPUs and NICs share a PCIe switch (from a preset or the profile). Empty
 /// `numa_nodes` means "no topology file".
 struct NodeTopology {
-  std::string preset;             ///< preset name, or "custom", or "none"
+  std::string preset;  ///< preset name, or "custom", or "none"
   CpuVendor cpu_vendor = CpuVendor::kIntel;
-  int cpu_family = 0;             ///< x86 family id for the <cpu> element (0 = omit)
-  int cpu_model = 0;              ///< x86 model id (0 = omit)
-  std::string gpu_pci_device;     ///< 0x2330
-  int gpu_sm = 0;                 ///< 90 Hopper, 80 Ampere
-  std::string nic_pci_device;     ///< 0x1021
+  int cpu_family = 0;          ///< x86 family id for the <cpu> element (0 = omit)
+  int cpu_model = 0;           ///< x86 model id (0 = omit)
+  std::string gpu_pci_device;  ///< 0x2330
+  int gpu_sm = 0;              ///< 90 Hopper, 80 Ampere
+  std::string nic_pci_device;  ///< 0x1021
   int64_t nic_speed_mbps = 0;
   std::vector<NumaNode> numa_nodes;
   std::string pointer;
@@ -175,9 +175,9 @@ struct NcclSettings {
   std::string gdr_level;  ///< as written ("SYS" or "5"); empty = NCCL's default
   GpuDirect gpudirect = GpuDirect::kAuto;
   std::optional<int> socket_nthreads;
-  std::string socket_ifname;         ///< empty = detected by the wrapper
-  std::vector<std::string> ib_hca;   ///< empty = detected by the wrapper
-  std::string debug;                 ///< empty = unset
+  std::string socket_ifname;                     ///< empty = detected by the wrapper
+  std::vector<std::string> ib_hca;               ///< empty = detected by the wrapper
+  std::string debug;                             ///< empty = unset
   std::map<std::string, std::string> extra_env;  ///< sorted
   std::string pointer = "/nccl";
 };
@@ -208,7 +208,7 @@ struct Workload {
   WorkloadMode mode = WorkloadMode::kRdma;
   OnNoRdma on_no_rdma = OnNoRdma::kFail;
   int master_port = 29500;
-  std::string service_name;  ///< default <name>-headless
+  std::string service_name;                              ///< default <name>-headless
   std::map<std::string, std::string> resource_requests;  ///< quantities as strings, sorted
   std::map<std::string, std::string> resource_limits;
   std::map<std::string, std::string> env;

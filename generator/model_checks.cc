@@ -16,9 +16,12 @@ namespace {
 std::string Escape(const std::string& key) {
   std::string out;
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -132,8 +135,7 @@ void Checker::Run(const Profile& p) {
               "per_node_block_size " + std::to_string(rail.ipam.pool->per_node_block_size) +
                   " is smaller than the " + std::to_string(rail.attachments_per_pod) +
                   " addresses one pod takes",
-              "raise per_node_block_size to at least " +
-                  std::to_string(rail.attachments_per_pod));
+              "raise per_node_block_size to at least " + std::to_string(rail.attachments_per_pod));
       }
       if (!rail.ipam.range.empty()) {
         Error(rail.ipam.pointer + "/range", "model.ipam-range",
@@ -168,8 +170,8 @@ void Checker::Run(const Profile& p) {
       for (const Rail& rail : p.network.rails) {
         if (rail.resource_name != resource) {
           Error(rail.pointer + "/resource_name", "model.resource-mismatch",
-                "rail resource '" + rail.resource_name +
-                    "' is not the device plugin's resource '" + resource + "'",
+                "rail resource '" + rail.resource_name + "' is not the device plugin's resource '" +
+                    resource + "'",
                 "set resource_name: " + resource);
         }
       }
@@ -231,11 +233,11 @@ void Checker::Run(const Profile& p) {
   }
   for (const auto& [name, value] : p.nccl.extra_env) {
     static const std::set<std::string> kTyped = {
-        "NCCL_IB_GID_INDEX", "NCCL_IB_TC",          "NCCL_IB_SL",
-        "NCCL_IB_TIMEOUT",   "NCCL_IB_RETRY_CNT",   "NCCL_IB_QPS_PER_CONNECTION",
-        "NCCL_CROSS_NIC",    "NCCL_NET_GDR_LEVEL",  "NCCL_DMABUF_ENABLE",
-        "NCCL_IB_HCA",       "NCCL_SOCKET_IFNAME",  "NCCL_SOCKET_NTHREADS",
-        "NCCL_DEBUG",        "NCCL_TOPO_FILE",      "NCCL_IB_SPLIT_DATA_ON_QPS",
+        "NCCL_IB_GID_INDEX", "NCCL_IB_TC",         "NCCL_IB_SL",
+        "NCCL_IB_TIMEOUT",   "NCCL_IB_RETRY_CNT",  "NCCL_IB_QPS_PER_CONNECTION",
+        "NCCL_CROSS_NIC",    "NCCL_NET_GDR_LEVEL", "NCCL_DMABUF_ENABLE",
+        "NCCL_IB_HCA",       "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_NTHREADS",
+        "NCCL_DEBUG",        "NCCL_TOPO_FILE",     "NCCL_IB_SPLIT_DATA_ON_QPS",
         "NCCL_IB_DISABLE"};
     if (kTyped.count(name) || name.rfind("HKIM_", 0) == 0) {
       Error("/nccl/extra_env/" + Escape(name), "model.extra-env-typed",

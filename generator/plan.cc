@@ -103,13 +103,13 @@ class Planner {
 void Planner::PlanOpenShiftCluster() {
   const std::string& role = p_.iommu.machine_config_role;
   if (p_.iommu.policy == IommuPolicy::kPassthrough) {
-    PlannedObject& mc = Add("openshift/machineconfig-iommu.yaml.mustache",
-                            "machineconfiguration.openshift.io/v1", "MachineConfig",
-                            "99-" + role + "-iommu-passthrough", "", kWaveNodeAndOperators, false);
+    PlannedObject& mc =
+        Add("openshift/machineconfig-iommu.yaml.mustache", "machineconfiguration.openshift.io/v1",
+            "MachineConfig", "99-" + role + "-iommu-passthrough", "", kWaveNodeAndOperators, false);
     mc.context["role"] = role;
     mc.context["kernel_arguments"] = json::array(
-        {json{{"value", p_.node_shape.cpu_vendor == CpuVendor::kAmd ? "amd_iommu=on"
-                                                                     : "intel_iommu=on"}},
+        {json{{"value",
+               p_.node_shape.cpu_vendor == CpuVendor::kAmd ? "amd_iommu=on" : "intel_iommu=on"}},
          json{{"value", "iommu=pt"}}});
   }
   if (Rdma() && p_.security.memlock_strategy == MemlockStrategy::kCrioUlimits) {
@@ -119,33 +119,33 @@ void Planner::PlanOpenShiftCluster() {
     mc.context["role"] = role;
   }
   if (Rdma() && p_.security.memlock_strategy != MemlockStrategy::kPrivileged) {
-    PlannedObject& scc = Add("openshift/scc.yaml.mustache", "security.openshift.io/v1",
-                             "SecurityContextConstraints", p_.security.scc_name, "",
-                             kWaveClusterPolicy, false);
+    PlannedObject& scc =
+        Add("openshift/scc.yaml.mustache", "security.openshift.io/v1", "SecurityContextConstraints",
+            p_.security.scc_name, "", kWaveClusterPolicy, false);
     json caps = json::array({json{{"value", "IPC_LOCK"}}});
     if (p_.security.memlock_strategy == MemlockStrategy::kSysResourceScc)
       caps.push_back(json{{"value", "SYS_RESOURCE"}});
     scc.context["allowed_capabilities"] = caps;
     scc.context["host_ipc"] = p_.security.host_ipc;
-    scc.context["description"] =
-        "hkimgen: lets " + p_.security.service_account +
-        " lock memory for RDMA (" + ToString(p_.security.memlock_strategy) + ")";
+    scc.context["description"] = "hkimgen: lets " + p_.security.service_account +
+                                 " lock memory for RDMA (" +
+                                 ToString(p_.security.memlock_strategy) + ")";
   }
 }
 
 void Planner::PlanOkeCluster() {
   for (const std::string& ns : p_.namespaces) {
-    PlannedObject& n = Add("oke/namespace.yaml.mustache", "v1", "Namespace", ns, "",
-                           kWaveNodeAndOperators, false);
+    PlannedObject& n =
+        Add("oke/namespace.yaml.mustache", "v1", "Namespace", ns, "", kWaveNodeAndOperators, false);
     // Adding IPC_LOCK (and privileged, if asked) is beyond the baseline Pod Security level;
     // tcp mode adds no capability.
     n.context["pod_security_level"] = Rdma() ? "privileged" : "baseline";
   }
   if (!Rdma() || !p_.network.sriov_device_plugin) return;
   const SriovDevicePlugin& plugin = *p_.network.sriov_device_plugin;
-  PlannedObject& policy = Add("oke/nicclusterpolicy.yaml.mustache", "mellanox.com/v1alpha1",
-                              "NicClusterPolicy", "nic-cluster-policy", "",
-                              kWaveNodeAndOperators, true);
+  PlannedObject& policy =
+      Add("oke/nicclusterpolicy.yaml.mustache", "mellanox.com/v1alpha1", "NicClusterPolicy",
+          "nic-cluster-policy", "", kWaveNodeAndOperators, true);
   ordered_json selectors = {{"vendors", plugin.vendor_ids},
                             {"devices", plugin.device_ids},
                             {"drivers", plugin.drivers},
@@ -173,9 +173,8 @@ void Planner::PlanOkeCluster() {
     const auto key = std::make_pair(pool.namespace_name, pool.name);
     if (std::find(pools_done.begin(), pools_done.end(), key) != pools_done.end()) continue;
     pools_done.push_back(key);
-    PlannedObject& object = Add("oke/ippool.yaml.mustache", "nv-ipam.nvidia.com/v1alpha1",
-                                "IPPool", pool.name, pool.namespace_name, kWaveClusterPolicy,
-                                true);
+    PlannedObject& object = Add("oke/ippool.yaml.mustache", "nv-ipam.nvidia.com/v1alpha1", "IPPool",
+                                pool.name, pool.namespace_name, kWaveClusterPolicy, true);
     object.context["subnet"] = pool.subnet;
     object.context["per_node_block_size"] = pool.per_node_block_size;
     object.context["has_gateway"] = !pool.gateway.empty();
@@ -220,17 +219,19 @@ ordered_json Planner::NadConfig(const Rail& rail) const {
     return config;
   }
   // OKE: sriov + tuning (ARP sysctls, MTU) + rdma + sbr, as oci-hpc-oke's oci-rdma-sriov.
-  ordered_json sriov = {{"type", "sriov"}, {"name", "sriov-network"},
-                {"spoofchk", rail.spoof_check ? "on" : "off"}, {"ipam", ipam}};
+  ordered_json sriov = {{"type", "sriov"},
+                        {"name", "sriov-network"},
+                        {"spoofchk", rail.spoof_check ? "on" : "off"},
+                        {"ipam", ipam}};
   if (rail.vlan) sriov["vlan"] = rail.vlan;
   ordered_json tuning = {{"type", "tuning"},
-                 {"sysctl",
-                  {{"net.ipv4.conf.all.arp_announce", "2"},
-                   {"net.ipv4.conf.all.arp_filter", "1"},
-                   {"net.ipv4.conf.all.arp_ignore", "1"},
-                   {"net.ipv4.conf.all.rp_filter", "0"},
-                   {"net.ipv4.conf.all.accept_local", "1"}}},
-                 {"mtu", rail.mtu_bytes}};
+                         {"sysctl",
+                          {{"net.ipv4.conf.all.arp_announce", "2"},
+                           {"net.ipv4.conf.all.arp_filter", "1"},
+                           {"net.ipv4.conf.all.arp_ignore", "1"},
+                           {"net.ipv4.conf.all.rp_filter", "0"},
+                           {"net.ipv4.conf.all.accept_local", "1"}}},
+                         {"mtu", rail.mtu_bytes}};
   ordered_json config = ordered_json::object();
   config["cniVersion"] = rail.cni_version;
   config["name"] = rail.nad_name;
@@ -308,8 +309,8 @@ json Planner::StatefulSetContext(const std::string& ns) const {
   c["wrapper_install_command"] =
       json::array({json{{"value", "/hkim/bin/hkim-wrapper"}}, json{{"value", "--install-to"}},
                    json{{"value", kWrapperDir}}});
-  json command = json::array({json{{"value", std::string(kWrapperDir) + "/hkim-wrapper"}},
-                              json{{"value", "--"}}});
+  json command = json::array(
+      {json{{"value", std::string(kWrapperDir) + "/hkim-wrapper"}}, json{{"value", "--"}}});
   for (const std::string& arg : w.command) command.push_back(json{{"value", arg}});
   c["command"] = command;
   c["master_port"] = w.master_port;
@@ -368,8 +369,7 @@ json Planner::StatefulSetContext(const std::string& ns) const {
   c["has_tolerations"] = !tolerations.empty();
   c["tolerations"] = tolerations;
 
-  const bool privileged =
-      Rdma() && p_.security.memlock_strategy == MemlockStrategy::kPrivileged;
+  const bool privileged = Rdma() && p_.security.memlock_strategy == MemlockStrategy::kPrivileged;
   json caps = json::array();
   if (Rdma()) {
     caps.push_back(json{{"value", "IPC_LOCK"}});
@@ -400,13 +400,12 @@ void Planner::PlanNamespace(const std::string& ns) {
                                   ? std::string("privileged")
                                   : s.scc_name;
       const std::string role_name = s.service_account + "-use-scc-" + scc;
-      PlannedObject& role = Add("openshift/role-scc.yaml.mustache",
-                                "rbac.authorization.k8s.io/v1", "Role", role_name, ns,
-                                kWaveNamespaceAccess, false);
+      PlannedObject& role = Add("openshift/role-scc.yaml.mustache", "rbac.authorization.k8s.io/v1",
+                                "Role", role_name, ns, kWaveNamespaceAccess, false);
       role.context["scc"] = scc;
-      PlannedObject& binding = Add("openshift/rolebinding-scc.yaml.mustache",
-                                   "rbac.authorization.k8s.io/v1", "RoleBinding", role_name, ns,
-                                   kWaveNamespaceAccess, false);
+      PlannedObject& binding =
+          Add("openshift/rolebinding-scc.yaml.mustache", "rbac.authorization.k8s.io/v1",
+              "RoleBinding", role_name, ns, kWaveNamespaceAccess, false);
       binding.context["role"] = role_name;
       binding.context["service_account"] = s.service_account;
     }
@@ -448,8 +447,10 @@ void Planner::PlanNamespace(const std::string& ns) {
 
 BundlePlan Planner::Plan() {
   plan_.bundle_name = p_.cluster_name;
-  if (p_.IsOpenShift()) PlanOpenShiftCluster();
-  else PlanOkeCluster();
+  if (p_.IsOpenShift())
+    PlanOpenShiftCluster();
+  else
+    PlanOkeCluster();
   for (const std::string& ns : p_.namespaces) PlanNamespace(ns);
 
   std::stable_sort(plan_.objects.begin(), plan_.objects.end(),
@@ -464,7 +465,8 @@ BundlePlan Planner::Plan() {
   k.kind = "Kustomization";
   k.file_name = "kustomization.yaml";
   json files = json::array();
-  for (const PlannedObject& object : plan_.objects) files.push_back(json{{"file", object.file_name}});
+  for (const PlannedObject& object : plan_.objects)
+    files.push_back(json{{"file", object.file_name}});
   k.context["resources"] = files;
 
   PlannedObject& app = plan_.application;

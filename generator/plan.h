@@ -20,9 +20,9 @@ struct PlannedObject {
   nlohmann::json context;      ///< the data the template is rendered with
 };
 
-/// Every object of one bundle, in output order (by sync wave, then kind, then namespace, then name),
-/// plus the bundle-level files that are not API objects of the workload (kustomization.yaml and
-/// the Argo CD Application that points at the bundle).
+/// Every object of one bundle, in output order (by sync wave, then kind, then namespace, then
+/// name), plus the bundle-level files that are not API objects of the workload (kustomization.yaml
+/// and the Argo CD Application that points at the bundle).
 struct BundlePlan {
   std::string bundle_name;  ///< profile's cluster name; names the Argo CD Application
   std::vector<PlannedObject> objects;

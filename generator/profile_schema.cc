@@ -1,12 +1,11 @@
 #include "profile_schema.h"
 
-#include <valijson/adapters/nlohmann_json_adapter.hpp>
-#include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
-
 #include <algorithm>
 #include <mutex>
 #include <set>
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
 
 #include "embedded_files.h"
 
@@ -61,20 +60,6 @@ const ProfileSchema* ProfileSchema::Embedded(DiagnosticSink& sink) {
 
 const valijson::Schema& ProfileSchema::compiled() const { return impl_->schema; }
 
-std::string EscapeJsonPointerToken(const std::string& token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 /// Follows local "$ref"s ("#/definitions/rail").
 const nlohmann::json* ResolveSchemaRef(const nlohmann::json& root, const nlohmann::json* node) {
   for (int depth = 0; node && depth < 32; ++depth) {
@@ -116,8 +101,8 @@ std::vector<std::string> SplitPointer(const std::string& pointer) {
   size_t start = 1;
   while (true) {
     size_t slash = pointer.find('/', start);
-    std::string token = pointer.substr(start, slash == std::string::npos ? std::string::npos
-                                                                          : slash - start);
+    std::string token =
+        pointer.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
     std::string unescaped;
     for (size_t i = 0; i < token.size(); ++i) {
       if (token[i] == '~' && i + 1 < token.size()) {

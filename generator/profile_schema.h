@@ -62,9 +62,6 @@ std::string SchemaFix(const nlohmann::json* schema);
 /// `schema[key]`, or nullptr when `schema` is not an object or has no such key.
 const nlohmann::json* SchemaKeyword(const nlohmann::json* schema, const char* key);
 
-/// Escapes one JSON-pointer reference token (RFC 6901: "~" -> "~0", "/" -> "~1").
-std::string EscapeJsonPointerToken(const std::string& token);
-
 /// The candidate closest to `word` by edit distance, when close enough to be a likely typo
 /// (distance <= max(1, len/3)); empty otherwise.
 std::string ClosestMatch(const std::string& word, const std::vector<std::string>& candidates);

@@ -59,10 +59,10 @@ std::string MarkSections(const std::string& text) {
 /// Words that YAML 1.1 readers (kubectl, Argo CD) or 1.2 readers take as non-strings.
 bool IsSpecialWord(std::string_view s) {
   static const std::set<std::string_view> kWords = {
-      "y",    "Y",    "yes",  "Yes",   "YES",   "n",     "N",     "no",    "No",  "NO",
-      "true", "True", "TRUE", "false", "False", "FALSE", "on",    "On",    "ON",  "off",
-      "Off",  "OFF",  "null", "Null",  "NULL",  "~",     ".inf",  ".Inf",  ".INF", "-.inf",
-      "-.Inf", "-.INF", "+.inf", ".nan", ".NaN", ".NAN", "=",    "<<"};
+      "y",     "Y",     "yes",   "Yes",   "YES",   "n",     "N",    "no",   "No",   "NO",
+      "true",  "True",  "TRUE",  "false", "False", "FALSE", "on",   "On",   "ON",   "off",
+      "Off",   "OFF",   "null",  "Null",  "NULL",  "~",     ".inf", ".Inf", ".INF", "-.inf",
+      "-.Inf", "-.INF", "+.inf", ".nan",  ".NaN",  ".NAN",  "=",    "<<"};
   return kWords.count(s) > 0;
 }
 
@@ -158,8 +158,7 @@ namespace {
 /// the caller then turns into an error).
 class StrictContext : public mustache::basic_context<std::string> {
  public:
-  StrictContext(const mustache::data* root, const TemplateSet& templates)
-      : templates_(templates) {
+  StrictContext(const mustache::data* root, const TemplateSet& templates) : templates_(templates) {
     push(root);
   }
 
@@ -245,8 +244,12 @@ const mustache::data StrictContext::kFalseSection{false};
 
 Diagnostic TemplateError(const std::string& template_name, int line, const std::string& rule,
                          const std::string& message, const std::string& fix) {
-  return Diagnostic{Severity::kError, SourceLocation{"templates/" + template_name, line, 0}, "",
-                    rule, message, fix};
+  return Diagnostic{Severity::kError,
+                    SourceLocation{"templates/" + template_name, line, 0},
+                    "",
+                    rule,
+                    message,
+                    fix};
 }
 
 std::optional<RenderedFile> RenderOne(const PlannedObject& object, const TemplateSet& templates,
@@ -358,10 +361,10 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
   for (const PlannedObject* object : order) {
     if (!file_names.insert(object->file_name).second || object->file_name.empty() ||
         object->file_name.find('/') != std::string::npos) {
-      sink.Report(TemplateError(object->template_name, 0, "render.file-name",
-                                "file name '" + object->file_name +
-                                    "' is empty, nested or used twice in the bundle",
-                                "give every planned object its own plain file name"));
+      sink.Report(TemplateError(
+          object->template_name, 0, "render.file-name",
+          "file name '" + object->file_name + "' is empty, nested or used twice in the bundle",
+          "give every planned object its own plain file name"));
       ok = false;
       continue;
     }

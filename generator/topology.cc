@@ -60,8 +60,8 @@ PcieSwitch QuadSwitch(const char* switch_bus, const PairSpec& a, const PairSpec&
 NodeTopology H100Oci() {
   // BM.GPU.H100.8: Sapphire Rapids (family 6 model 143), 2 NUMA nodes, one dual-port CX-7 per
   // GPU; VF names mlx5_18..33 as in oci-hpc-oke@3c67f9ba manifests/topology/BM.GPU.H100.8.xml.
-  NodeTopology t = Describe("BM.GPU.H100.8", CpuVendor::kIntel, 6, 143, "0x2330", 90, "0x1021",
-                            180000);
+  NodeTopology t =
+      Describe("BM.GPU.H100.8", CpuVendor::kIntel, 6, 143, "0x2330", 90, "0x1021", 180000);
   NumaNode n0{0, "00000000,000000ff,ffffffff,ffff0000,00000000,00ffffff,ffffffff", {}};
   n0.pcie_switches = {
       PairSwitch("0000:08:00.0", {"0000:0f:00.0", "0000:0c:00.0", "mlx5_18", "mlx5_19"}),
@@ -82,11 +82,10 @@ NodeTopology H100Oci() {
 // switch holding two GPUs and two dual-port NICs.
 NodeTopology A100Oci(const char* preset, int cpu_model, int family, const char* gpu_device,
                      const char* const gpus[8], const char* const nics[8]) {
-  NodeTopology t = Describe(preset, CpuVendor::kAmd, family, cpu_model, gpu_device, 80, "0x1019",
-                            100000);
-  const char* nets[8][2] = {{"mlx5_18", "mlx5_19"}, {"mlx5_26", "mlx5_27"},
-                            {"mlx5_28", "mlx5_29"}, {"mlx5_30", "mlx5_31"},
-                            {"mlx5_32", "mlx5_33"}, {"mlx5_20", "mlx5_21"},
+  NodeTopology t =
+      Describe(preset, CpuVendor::kAmd, family, cpu_model, gpu_device, 80, "0x1019", 100000);
+  const char* nets[8][2] = {{"mlx5_18", "mlx5_19"}, {"mlx5_26", "mlx5_27"}, {"mlx5_28", "mlx5_29"},
+                            {"mlx5_30", "mlx5_31"}, {"mlx5_32", "mlx5_33"}, {"mlx5_20", "mlx5_21"},
                             {"mlx5_22", "mlx5_23"}, {"mlx5_24", "mlx5_25"}};
   const int numa_ids[4] = {3, 1, 7, 5};
   const char* switches[4] = {"0000:08:00.0", "0000:43:00.0", "0000:85:00.0", "0000:bf:00.0"};
@@ -107,8 +106,8 @@ NodeTopology Barcelona() {
   // NUMA 0, GPU2/3 + the others on NUMA 1. The GPU addresses are an assumption (one GPU behind
   // the root complex of each NIC); check with NCCL_TOPO_DUMP_FILE and override with a custom
   // description if they differ. CPU masks are unknown, so no affinity is written.
-  NodeTopology t = Describe("barcelona-h100-cx7", CpuVendor::kAmd, 175, 160, "0x2330", 90,
-                            "0x1021", 400000);
+  NodeTopology t =
+      Describe("barcelona-h100-cx7", CpuVendor::kAmd, 175, 160, "0x2330", 90, "0x1021", 400000);
   NumaNode n0{0, "", {}};
   n0.pcie_switches = {
       PairSwitch("0000:01:00.0", {"0000:05:00.0", "0000:03:00.0", "mlx5_6", nullptr}),
@@ -176,8 +175,8 @@ std::vector<std::string> CheckTopology(const NodeTopology& topology) {
   std::set<std::string> nets;
   auto claim = [&](const std::string& bus, const std::string& what) {
     auto [it, inserted] = addresses.emplace(bus, what);
-    if (!inserted) problems.push_back("PCI address " + bus + " is used by " + it->second +
-                                      " and by " + what);
+    if (!inserted)
+      problems.push_back("PCI address " + bus + " is used by " + it->second + " and by " + what);
   };
   for (const NumaNode& node : topology.numa_nodes) {
     for (const PcieSwitch& s : node.pcie_switches) {
@@ -224,8 +223,8 @@ std::string RenderTopologyXml(const NodeTopology& t) {
         out << "        <pci busid=\"" << gpu << "\" class=\"0x030200\" vendor=\"0x10de\" device=\""
             << t.gpu_pci_device << "\" subsystem_vendor=\"0x10de\" subsystem_device=\"0x16c1\" "
             << "link_speed=\"32.0 GT/s PCIe\" link_width=\"16\">\n";
-        out << "          <gpu dev=\"" << gpu_dev << "\" sm=\"" << t.gpu_sm << "\" rank=\"" << gpu_dev
-            << "\" gdr=\"1\"/>\n";
+        out << "          <gpu dev=\"" << gpu_dev << "\" sm=\"" << t.gpu_sm << "\" rank=\""
+            << gpu_dev << "\" gdr=\"1\"/>\n";
         out << "        </pci>\n      </pci>\n";
         ++gpu_dev;
       }

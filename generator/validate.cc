@@ -1,13 +1,12 @@
 #include "validate.h"
 
+#include <algorithm>
+#include <set>
+#include <tuple>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
-
-#include <algorithm>
-#include <set>
-#include <tuple>
 
 namespace hkim {
 
@@ -64,9 +63,7 @@ std::string QuotedName(const std::string& description) {
   return description.substr(start + 1, end - start - 1);
 }
 
-bool StartsWith(const std::string& text, const char* prefix) {
-  return text.rfind(prefix, 0) == 0;
-}
+bool StartsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
 /// Messages valijson adds for a parent whose child failed; the child's own error says it all.
 bool IsWrapper(const std::string& d) {
@@ -205,8 +202,8 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
         for (const auto& t : *type) expected.push_back(SchemaTypeName(t.get<std::string>()));
       }
     }
-    d.message = "expected " + (expected.empty() ? std::string("another type")
-                                                 : Join(expected, " or ")) +
+    d.message = "expected " +
+                (expected.empty() ? std::string("another type") : Join(expected, " or ")) +
                 ", got " +
                 (!value             ? std::string("a different type")
                  : value->is_null() ? std::string("nothing (null)")
@@ -229,8 +226,8 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
   } else if (StartsWith(text, "Expected number less than")) {
     d.rule = "schema.exclusiveMaximum";
     const nlohmann::json* limit = SchemaKeyword(rule_schema, "exclusiveMaximum");
-    d.message = shown + " must be less than " +
-                (limit ? limit->dump() : text.substr(text.rfind(' ') + 1));
+    d.message =
+        shown + " must be less than " + (limit ? limit->dump() : text.substr(text.rfind(' ') + 1));
   } else if (StartsWith(text, "Failed to match against any enum values")) {
     d.rule = "schema.enum";
     std::vector<std::string> options;
@@ -260,17 +257,17 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
   } else if (StartsWith(text, "Array should contain no fewer than")) {
     d.rule = "schema.minItems";
     const nlohmann::json* limit = SchemaKeyword(rule_schema, "minItems");
-    d.message = "the list has " + std::to_string(value ? value->size() : 0) +
-                " items; at least " + (limit ? limit->dump() : "more") + " are needed";
+    d.message = "the list has " + std::to_string(value ? value->size() : 0) + " items; at least " +
+                (limit ? limit->dump() : "more") + " are needed";
   } else if (StartsWith(text, "Array should contain no more than")) {
     d.rule = "schema.maxItems";
     const nlohmann::json* limit = SchemaKeyword(rule_schema, "maxItems");
-    d.message = "the list has " + std::to_string(value ? value->size() : 0) +
-                " items; at most " + (limit ? limit->dump() : "fewer") + " are allowed";
+    d.message = "the list has " + std::to_string(value ? value->size() : 0) + " items; at most " +
+                (limit ? limit->dump() : "fewer") + " are allowed";
   } else if (text.find("violate uniqueness") != std::string::npos) {
     d.rule = "schema.uniqueItems";
-    d.message = "the list holds the same item twice (" + text.substr(0, text.find(" violate")) +
-                ")";
+    d.message =
+        "the list holds the same item twice (" + text.substr(0, text.find(" violate")) + ")";
   } else if (StartsWith(text, "Failed to match expected value set by 'const'")) {
     d.rule = "schema.const";
     const nlohmann::json* expected = SchemaKeyword(rule_schema, "const");

@@ -32,8 +32,8 @@ Exit status: 0 ok, 1 invalid profile (or stale DIR with --check), 2 I/O or inter
 
 void SetupRenderCommand(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
-  CLI::App* render = app.add_subcommand(
-      "render", "Validate a cluster profile and render its GitOps bundle");
+  CLI::App* render =
+      app.add_subcommand("render", "Validate a cluster profile and render its GitOps bundle");
   render->add_option("PROFILE", options->profile, "Cluster profile (YAML), e.g. profiles/x.yaml")
       ->required();
   render->add_option("-o,--output-dir", options->output_dir,
@@ -50,8 +50,7 @@ void SetupRenderCommand(CLI::App& app) {
   render->add_flag("--check", options->check,
                    "With -o: compare DIR with the render and exit 1 naming stale, missing and "
                    "extra files; writes nothing");
-  render->add_option("--output", options->diagnostics_format,
-                     "Diagnostics format on stderr")
+  render->add_option("--output", options->diagnostics_format, "Diagnostics format on stderr")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   render->footer(kFooter);
@@ -65,12 +64,15 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   DiagnosticSink sink;
   SourceTexts sources;
   if (options.check && options.output_dir.empty()) {
-    sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage", "--check needs -o DIR",
+    sink.Report(Diagnostic{Severity::kError,
+                           {},
+                           "",
+                           "cli.usage",
+                           "--check needs -o DIR",
                            "add -o with the directory to compare"});
-  } else if (std::optional<RenderedBundle> bundle =
-                 RenderProfileLayers(LayerInputs{options.profile, options.extra_files,
-                                                 options.set_values},
-                                     sink, &sources)) {
+  } else if (std::optional<RenderedBundle> bundle = RenderProfileLayers(
+                 LayerInputs{options.profile, options.extra_files, options.set_values}, sink,
+                 &sources)) {
     WriteStage(*bundle, WriteTarget{options.output_dir, options.check}, out, sink);
   }
   if (options.diagnostics_format == "json") {

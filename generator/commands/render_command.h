@@ -11,9 +11,9 @@ namespace hkim {
 
 /// Everything `render` takes from the command line.
 struct RenderOptions {
-  std::string profile;      ///< path of the profile YAML, as given (never made absolute)
-  std::string output_dir;   ///< -o DIR; empty: the YAML stream on stdout
-  bool check = false;       ///< --check: compare DIR with the render, write nothing
+  std::string profile;     ///< path of the profile YAML, as given (never made absolute)
+  std::string output_dir;  ///< -o DIR; empty: the YAML stream on stdout
+  bool check = false;      ///< --check: compare DIR with the render, write nothing
   std::string diagnostics_format = "text";  ///< --output text|json (diagnostics on stderr)
   std::vector<std::string> extra_files;     ///< -f FILE: layers over the profile (layering.h)
   std::vector<std::string> set_values;      ///< --set PATH=VALUE, applied last

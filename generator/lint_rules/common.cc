@@ -5,11 +5,13 @@ namespace hkim {
 std::optional<ProfileEnv> ExplicitEnv(const Profile& profile, const std::string& name) {
   auto workload = profile.workload.env.find(name);
   if (workload != profile.workload.env.end()) {
-    return ProfileEnv{workload->second, profile.workload.pointer + "/env/" + PointerToken(name)};
+    return ProfileEnv{workload->second,
+                      profile.workload.pointer + "/env/" + EscapeJsonPointerToken(name)};
   }
   auto extra = profile.nccl.extra_env.find(name);
   if (extra != profile.nccl.extra_env.end()) {
-    return ProfileEnv{extra->second, profile.nccl.pointer + "/extra_env/" + PointerToken(name)};
+    return ProfileEnv{extra->second,
+                      profile.nccl.pointer + "/extra_env/" + EscapeJsonPointerToken(name)};
   }
   return std::nullopt;
 }
@@ -19,20 +21,6 @@ int RailAttachmentsPerPod(const Profile& profile) {
   int total = 0;
   for (const Rail& rail : profile.network.rails) total += rail.attachments_per_pod;
   return total;
-}
-
-std::string PointerToken(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 std::string WhereIs(const LintContext& context, const std::string& json_pointer) {

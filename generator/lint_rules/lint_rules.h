@@ -31,9 +31,6 @@ std::optional<ProfileEnv> ExplicitEnv(const Profile& profile, const std::string&
 /// tcp mode.
 int RailAttachmentsPerPod(const Profile& profile);
 
-/// Escapes a key for a JSON pointer token.
-std::string PointerToken(const std::string& key);
-
 /// "file:line" of a JSON pointer, for messages that name a second place.
 std::string WhereIs(const LintContext& context, const std::string& json_pointer);
 

@@ -55,7 +55,7 @@ void CheckPodResourceRail(const LintContext& c, LintReporter& r) {
     for (const auto& [name, quantity] : *quantities) {
       if (!LooksLikeRailResource(p, name) || reported.count(name)) continue;
       const std::string pointer =
-          p.workload.pointer + "/resources/" + section + "/" + PointerToken(name);
+          p.workload.pointer + "/resources/" + section + "/" + EscapeJsonPointerToken(name);
       // A rail's own resource here is model.generated-resource.
       if (attached.count(name) == 0) {
         reported.insert(name);

@@ -32,8 +32,8 @@ struct CliRun {
 /// Runs a shell command from the source root, capturing its output in `scratch`.
 CliRun Shell(const std::string& command, const fs::path& scratch) {
   const fs::path out = scratch / "stdout", err = scratch / "stderr";
-  const std::string line = "cd '" + kSource.string() + "' && " + command + " >'" +
-                           out.string() + "' 2>'" + err.string() + "'";
+  const std::string line = "cd '" + kSource.string() + "' && " + command + " >'" + out.string() +
+                           "' 2>'" + err.string() + "'";
   CliRun run;
   int raw = std::system(line.c_str());
   run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -60,8 +60,8 @@ class ShippedBundle : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     scratch_ = fs::temp_directory_path() /
-               ("hkim-bundle-test-" + std::to_string(getpid()) + "-" + Sanitized(GetParam()) +
-                "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+               ("hkim-bundle-test-" + std::to_string(getpid()) + "-" + Sanitized(GetParam()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(scratch_);
     fs::create_directories(scratch_);
   }
@@ -75,9 +75,7 @@ class ShippedBundle : public ::testing::TestWithParam<std::string> {
   }
   std::string profile() const { return "profiles/" + GetParam() + ".yaml"; }
   std::string bundle() const { return "out/" + GetParam(); }
-  CliRun Hkimgen(const std::string& args) {
-    return Shell("'" HKIM_BINARY "' " + args, scratch_);
-  }
+  CliRun Hkimgen(const std::string& args) { return Shell("'" HKIM_BINARY "' " + args, scratch_); }
 
   fs::path scratch_;
 };

@@ -1,6 +1,7 @@
+#include "diagnostics.h"
+
 #include <gtest/gtest.h>
 
-#include "diagnostics.h"
 #include "diagnostics_format.h"
 
 namespace hkim {

@@ -315,8 +315,8 @@ TEST(Lint, MemlockStrategyThatCannotLiftMemlock) {
 TEST(Lint, MemlockStrategyWithoutAUid) {
   ExpectOnly(Check(kOpenShift, {"security.run_as_user=null"}), "lint.memlock-uid-unset",
              "/security/memlock_strategy", Severity::kWarning);
-  ExpectClean(Check(kOpenShift, {"security.run_as_user=null",
-                                 "security.memlock_strategy=crio-ulimits"}));
+  ExpectClean(
+      Check(kOpenShift, {"security.run_as_user=null", "security.memlock_strategy=crio-ulimits"}));
 }
 
 TEST(Lint, LatestImageTags) {

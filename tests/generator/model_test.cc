@@ -192,7 +192,8 @@ TEST(Model, MoreAttachmentsThanNicsIsAnError) {
   Built b = Build(Replace(kMinimal, "  nics_per_node: 2", "  nics_per_node: 1"));
   const Diagnostic* d = FindRule(b.sink, "model.too-many-attachments");
   ASSERT_NE(d, nullptr) << Dump(b.sink);
-  EXPECT_EQ(d->message, "a pod attaches 2 rail interfaces but a node has 1 (node_shape.nics_per_node)");
+  EXPECT_EQ(d->message,
+            "a pod attaches 2 rail interfaces but a node has 1 (node_shape.nics_per_node)");
 }
 
 TEST(Model, GidIndexPolicyNeedsAnIndex) {
@@ -246,8 +247,8 @@ TEST(Model, RdmaModeNeedsRails) {
   Built b = Build(text);
   const Diagnostic* d = FindRule(b.sink, "model.rdma-without-rails");
   ASSERT_NE(d, nullptr) << Dump(b.sink);
-  Built tcp = Build(Replace(text, "  command: [python, train.py]",
-                            "  command: [python, train.py]\n  mode: tcp"));
+  Built tcp = Build(
+      Replace(text, "  command: [python, train.py]", "  command: [python, train.py]\n  mode: tcp"));
   ASSERT_TRUE(tcp.profile) << Dump(tcp.sink);
   EXPECT_FALSE(tcp.profile->UsesRails());
 }
@@ -301,7 +302,8 @@ TEST(Model, ByteSizesParseWithUnits) {
 
 TEST(Model, ShippedProfilesBuild) {
   for (const char* name : {"barcelona-h100-cx7", "oke-h100", "oke-a100"}) {
-    std::ifstream in(std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" / (std::string(name) + ".yaml"));
+    std::ifstream in(std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" /
+                     (std::string(name) + ".yaml"));
     std::stringstream text;
     text << in.rdbuf();
     Built b = Build(text.str());

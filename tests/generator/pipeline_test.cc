@@ -43,8 +43,8 @@ struct CliRun {
 /// Runs the built hkimgen from the source root (so paths in messages are the relative ones).
 CliRun Hkimgen(const std::string& args, const fs::path& scratch) {
   const fs::path out = scratch / "stdout", err = scratch / "stderr";
-  const std::string command = "cd '" + kSource.string() + "' && '" HKIM_BINARY "' " + args +
-                              " >'" + out.string() + "' 2>'" + err.string() + "'";
+  const std::string command = "cd '" + kSource.string() + "' && '" HKIM_BINARY "' " + args + " >'" +
+                              out.string() + "' 2>'" + err.string() + "'";
   CliRun run;
   int raw = std::system(command.c_str());
   run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -76,8 +76,8 @@ TEST(ExitCode, IsZeroOneOrTwoByWhatWentWrong) {
   DiagnosticSink stale;
   stale.Report(Diagnostic{Severity::kError, {}, "", "write.stale", "m", ""});
   EXPECT_EQ(ExitCodeFor(stale), 1);
-  for (const char* rule : {"io.read", "io.write", "template.missing-key", "render.invalid-yaml",
-                           "schema.missing"}) {
+  for (const char* rule :
+       {"io.read", "io.write", "template.missing-key", "render.invalid-yaml", "schema.missing"}) {
     DiagnosticSink failure;
     failure.Report(Diagnostic{Severity::kError, {}, "", "schema.type", "m", ""});
     failure.Report(Diagnostic{Severity::kError, {}, "", rule, "m", ""});
@@ -162,12 +162,9 @@ TEST_F(Scratch, ValuesWithYamlSyntaxRenderAsOneScalarEach) {
   const std::string profile = "tests/generator/malformed/ok-special-values.yaml";
   CliRun run = Hkimgen("render " + profile, dir_);
   ASSERT_EQ(run.status, 0) << run.err;
-  const std::vector<std::string> wanted = {"python",
-                                           "--note=a: b # not a comment",
-                                           "line1\nline2: {{x}} 'q' \"dq\"",
-                                           "- dash",
-                                           "yes",
-                                           "9000"};
+  const std::vector<std::string> wanted = {
+      "python", "--note=a: b # not a comment", "line1\nline2: {{x}} 'q' \"dq\"", "- dash", "yes",
+      "9000"};
   int statefulsets = 0;
   for (const YAML::Node& doc : YAML::LoadAll(run.out)) {
     ASSERT_TRUE(doc.IsMap());

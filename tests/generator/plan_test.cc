@@ -61,20 +61,20 @@ std::map<std::string, std::string> Env(const PlannedObject& configmap) {
 TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
   const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
   EXPECT_EQ(plan.bundle_name, "barcelona");
-  EXPECT_EQ(Files(plan), (std::vector<std::string>{
-                             "00-machineconfig-99-worker-iommu-passthrough.yaml",
-                             "10-securitycontextconstraints-nccl-rdma-scc.yaml",
-                             "20-networkattachmentdefinition-nccl-test-eno5np0-network.yaml",
-                             "20-networkattachmentdefinition-nccl-test-eno6np0-network.yaml",
-                             "20-networkattachmentdefinition-nccl-test-eno7np0-network.yaml",
-                             "20-networkattachmentdefinition-nccl-test-eno8np0-network.yaml",
-                             "20-role-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
-                             "20-rolebinding-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
-                             "20-serviceaccount-nccl-test-h-kim-sa.yaml",
-                             "30-configmap-nccl-test-h-kim-nccl-env.yaml",
-                             "30-configmap-nccl-test-h-kim-nccl-topology.yaml",
-                             "40-service-nccl-test-h-kim-headless.yaml",
-                             "50-statefulset-nccl-test-h-kim.yaml"}));
+  EXPECT_EQ(
+      Files(plan),
+      (std::vector<std::string>{
+          "00-machineconfig-99-worker-iommu-passthrough.yaml",
+          "10-securitycontextconstraints-nccl-rdma-scc.yaml",
+          "20-networkattachmentdefinition-nccl-test-eno5np0-network.yaml",
+          "20-networkattachmentdefinition-nccl-test-eno6np0-network.yaml",
+          "20-networkattachmentdefinition-nccl-test-eno7np0-network.yaml",
+          "20-networkattachmentdefinition-nccl-test-eno8np0-network.yaml",
+          "20-role-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
+          "20-rolebinding-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
+          "20-serviceaccount-nccl-test-h-kim-sa.yaml", "30-configmap-nccl-test-h-kim-nccl-env.yaml",
+          "30-configmap-nccl-test-h-kim-nccl-topology.yaml",
+          "40-service-nccl-test-h-kim-headless.yaml", "50-statefulset-nccl-test-h-kim.yaml"}));
   int last_wave = -1;
   for (const PlannedObject& o : plan.objects) {
     EXPECT_GE(o.sync_wave, last_wave) << o.file_name;
@@ -120,8 +120,8 @@ TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
   ASSERT_NE(policy, nullptr);
   EXPECT_EQ(policy->sync_wave, 0);
   EXPECT_TRUE(policy->context["metadata"]["skip_dry_run"].get<bool>());
-  const auto config = nlohmann::json::parse(
-      policy->context["sriov_device_plugin"]["config"].get<std::string>());
+  const auto config =
+      nlohmann::json::parse(policy->context["sriov_device_plugin"]["config"].get<std::string>());
   EXPECT_EQ(config["resourceList"][0]["resourceName"], "sriov_rdma_vf");
   EXPECT_EQ(config["resourceList"][0]["resourcePrefix"], "nvidia.com");
   EXPECT_EQ(config["resourceList"][0]["selectors"]["devices"], nlohmann::json({"101e"}));
@@ -164,11 +164,13 @@ TEST(Plan, StatefulSetFollowsThePodRuntimeContract) {
   EXPECT_EQ(c["command"][0]["value"], "/opt/hkim/bin/hkim-wrapper");
   EXPECT_EQ(c["command"][1]["value"], "--");
   EXPECT_EQ(c["command"][2]["value"], "sleep");
-  EXPECT_EQ(c["env"][0], nlohmann::json({{"name", "MASTER_ADDR"},
-                                         {"value", "h-kim-0.h-kim-headless.nccl-test.svc.cluster.local"}}));
+  EXPECT_EQ(c["env"][0],
+            nlohmann::json({{"name", "MASTER_ADDR"},
+                            {"value", "h-kim-0.h-kim-headless.nccl-test.svc.cluster.local"}}));
   EXPECT_EQ(c["env"][2], nlohmann::json({{"name", "HKIM_REPLICAS"}, {"value", "2"}}));
   EXPECT_EQ(c["networks"], "eno5np0-network,eno6np0-network,eno7np0-network,eno8np0-network");
-  EXPECT_EQ(c["capabilities"], nlohmann::json::parse(R"([{"value":"IPC_LOCK"},{"value":"SYS_RESOURCE"}])"));
+  EXPECT_EQ(c["capabilities"],
+            nlohmann::json::parse(R"([{"value":"IPC_LOCK"},{"value":"SYS_RESOURCE"}])"));
   EXPECT_EQ(c["shm_size"], "32Gi");
   EXPECT_EQ(c["replicas"], 2);
 }
@@ -247,8 +249,8 @@ TEST(Plan, OkeTcpModeNeedsNoOperatorObjectsAndOnlyBaselinePodSecurity) {
 }
 
 TEST(Plan, PrivilegedStrategyGrantsTheBuiltInSccInsteadOfMakingOne) {
-  std::string text = Replace(ReadProfile("barcelona-h100-cx7"), "memlock_strategy: sys-resource-scc",
-                             "memlock_strategy: privileged");
+  std::string text = Replace(ReadProfile("barcelona-h100-cx7"),
+                             "memlock_strategy: sys-resource-scc", "memlock_strategy: privileged");
   const BundlePlan plan = PlanBundle(BuildFrom(text));
   for (const PlannedObject& o : plan.objects) EXPECT_NE(o.kind, "SecurityContextConstraints");
   const PlannedObject* role = Find(plan, "Role", "h-kim-sa-use-scc-privileged");
@@ -258,14 +260,14 @@ TEST(Plan, PrivilegedStrategyGrantsTheBuiltInSccInsteadOfMakingOne) {
 }
 
 TEST(Plan, CrioUlimitsOnOpenShiftAddsTheMemlockMachineConfig) {
-  std::string text = Replace(ReadProfile("barcelona-h100-cx7"), "memlock_strategy: sys-resource-scc",
-                             "memlock_strategy: crio-ulimits");
+  std::string text =
+      Replace(ReadProfile("barcelona-h100-cx7"), "memlock_strategy: sys-resource-scc",
+              "memlock_strategy: crio-ulimits");
   const BundlePlan plan = PlanBundle(BuildFrom(text));
   EXPECT_NE(Find(plan, "MachineConfig", "99-worker-crio-memlock"), nullptr);
   const PlannedObject* scc = Find(plan, "SecurityContextConstraints", "nccl-rdma-scc");
   ASSERT_NE(scc, nullptr);
-  EXPECT_EQ(scc->context["allowed_capabilities"],
-            nlohmann::json::array({{{"value", "IPC_LOCK"}}}));
+  EXPECT_EQ(scc->context["allowed_capabilities"], nlohmann::json::array({{{"value", "IPC_LOCK"}}}));
 }
 
 TEST(Plan, IsAPureFunctionOfTheProfile) {

@@ -69,7 +69,8 @@ std::map<std::string, std::string> ContainerEnv(const YAML::Node& container) {
 
 std::map<std::string, std::string> Data(const YAML::Node& configmap) {
   std::map<std::string, std::string> data;
-  for (const auto& kv : configmap["data"]) data[kv.first.as<std::string>()] = kv.second.as<std::string>();
+  for (const auto& kv : configmap["data"])
+    data[kv.first.as<std::string>()] = kv.second.as<std::string>();
   return data;
 }
 
@@ -104,8 +105,8 @@ class BarcelonaReference : public ::testing::Test {
 TEST_F(BarcelonaReference, NadsCarryTheSameResourceAndCniConfig) {
   for (const char* nic : {"eno5np0", "eno6np0", "eno7np0", "eno8np0"}) {
     const std::string name = std::string(nic) + "-network";
-    const YAML::Node ref = Reference("k8s__network-attachments__base__" + name + ".yaml")
-        ["NetworkAttachmentDefinition/" + name];
+    const YAML::Node ref = Reference("k8s__network-attachments__base__" + name +
+                                     ".yaml")["NetworkAttachmentDefinition/" + name];
     const YAML::Node ours = Get("NetworkAttachmentDefinition/nccl-test/" + name);
     const char* annotation = "k8s.v1.cni.cncf.io/resourceName";
     EXPECT_EQ(ours["metadata"]["annotations"][annotation].as<std::string>(),
@@ -120,8 +121,8 @@ TEST_F(BarcelonaReference, NadsCarryTheSameResourceAndCniConfig) {
 }
 
 TEST_F(BarcelonaReference, StatefulSetMatchesTheGoldStandardPodShape) {
-  const YAML::Node gold = Reference("deployments__ops__GOLD-STANDARD-NCCL-BENCHMARK.yaml")
-      ["StatefulSet/nccl-benchmark"];
+  const YAML::Node gold = Reference(
+      "deployments__ops__GOLD-STANDARD-NCCL-BENCHMARK.yaml")["StatefulSet/nccl-benchmark"];
   const YAML::Node sts = Get("StatefulSet/nccl-test/h-kim");
   EXPECT_EQ(sts["spec"]["podManagementPolicy"].as<std::string>(),
             gold["spec"]["podManagementPolicy"].as<std::string>());
@@ -132,15 +133,17 @@ TEST_F(BarcelonaReference, StatefulSetMatchesTheGoldStandardPodShape) {
   const YAML::Node gold_pod = gold["spec"]["template"]["spec"];
   EXPECT_EQ(pod["serviceAccountName"].as<std::string>(),
             gold_pod["serviceAccountName"].as<std::string>());
-  const YAML::Node anti = pod["affinity"]["podAntiAffinity"]
-                             ["requiredDuringSchedulingIgnoredDuringExecution"][0];
+  const YAML::Node anti =
+      pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0];
   EXPECT_EQ(anti["topologyKey"].as<std::string>(),
-            gold_pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
-                    [0]["topologyKey"].as<std::string>());
+            gold_pod["affinity"]["podAntiAffinity"]
+                    ["requiredDuringSchedulingIgnoredDuringExecution"][0]["topologyKey"]
+                        .as<std::string>());
   // Same GPU product constraint (a nodeSelector here, nodeAffinity In [...] there).
   EXPECT_EQ(pod["nodeSelector"]["nvidia.com/gpu.product"].as<std::string>(),
             gold_pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
-                    ["nodeSelectorTerms"][0]["matchExpressions"][0]["values"][0].as<std::string>());
+                    ["nodeSelectorTerms"][0]["matchExpressions"][0]["values"][0]
+                        .as<std::string>());
   // GPU, rail, CPU and memory requests and limits are the gold standard's.
   const YAML::Node container = pod["containers"][0];
   const YAML::Node gold_container = gold_pod["containers"][0];
@@ -156,8 +159,8 @@ TEST_F(BarcelonaReference, StatefulSetMatchesTheGoldStandardPodShape) {
 }
 
 TEST_F(BarcelonaReference, StatefulSetKeepsTheHKimShmTolerationsAndMasterAddress) {
-  const YAML::Node hkim = Reference("deployments__archived__h-kim__generated__statefulset-h-kim.yaml")
-      ["StatefulSet/h-kim"];
+  const YAML::Node hkim = Reference(
+      "deployments__archived__h-kim__generated__statefulset-h-kim.yaml")["StatefulSet/h-kim"];
   const YAML::Node pod = Get("StatefulSet/nccl-test/h-kim")["spec"]["template"]["spec"];
   const YAML::Node ref_pod = hkim["spec"]["template"]["spec"];
   auto volume = [](const YAML::Node& p, const std::string& mount) {
@@ -170,7 +173,8 @@ TEST_F(BarcelonaReference, StatefulSetKeepsTheHKimShmTolerationsAndMasterAddress
   };
   const YAML::Node shm = volume(pod, "/dev/shm"), ref_shm = volume(ref_pod, "/dev/shm");
   ASSERT_TRUE(shm && ref_shm);
-  EXPECT_EQ(shm["emptyDir"]["medium"].as<std::string>(), ref_shm["emptyDir"]["medium"].as<std::string>());
+  EXPECT_EQ(shm["emptyDir"]["medium"].as<std::string>(),
+            ref_shm["emptyDir"]["medium"].as<std::string>());
   EXPECT_EQ(shm["emptyDir"]["sizeLimit"].as<std::string>(),
             ref_shm["emptyDir"]["sizeLimit"].as<std::string>());
   ASSERT_EQ(pod["tolerations"].size(), ref_pod["tolerations"].size());
@@ -195,8 +199,8 @@ TEST_F(BarcelonaReference, StatefulSetKeepsTheHKimShmTolerationsAndMasterAddress
 }
 
 TEST_F(BarcelonaReference, NcclEnvironmentIsTheGoldStandards) {
-  const YAML::Node gold = Reference("deployments__ops__GOLD-STANDARD-NCCL-BENCHMARK.yaml")
-      ["StatefulSet/nccl-benchmark"];
+  const YAML::Node gold = Reference(
+      "deployments__ops__GOLD-STANDARD-NCCL-BENCHMARK.yaml")["StatefulSet/nccl-benchmark"];
   const auto gold_env = ContainerEnv(gold["spec"]["template"]["spec"]["containers"][0]);
   const auto ours = Data(Get("ConfigMap/nccl-test/h-kim-nccl-env"));
   // Detected per pod by hkim-wrapper instead of pinned (device names drifted on this cluster);
@@ -220,8 +224,8 @@ TEST_F(BarcelonaReference, NcclEnvironmentIsTheGoldStandards) {
 }
 
 TEST_F(BarcelonaReference, SccLiftsMemlockLikeTheMemlockTemplateAndIsGrantedByRbac) {
-  const YAML::Node ref = Reference("k8s__scc-modification-for-memlock.yaml")
-      ["SecurityContextConstraints/nccl-rdma-scc"];
+  const YAML::Node ref = Reference(
+      "k8s__scc-modification-for-memlock.yaml")["SecurityContextConstraints/nccl-rdma-scc"];
   const YAML::Node scc = Get("SecurityContextConstraints//nccl-rdma-scc");
   EXPECT_EQ(Strings(scc["allowedCapabilities"]), Strings(ref["allowedCapabilities"]));
   for (const char* field : {"allowPrivilegedContainer", "allowHostNetwork", "allowHostPID",
@@ -250,7 +254,8 @@ TEST_F(BarcelonaReference, MachineConfigIsTheLiveIommuPassthrough) {
   EXPECT_EQ(mc["metadata"]["labels"][role].as<std::string>(),
             ref["metadata"]["labels"][role].as<std::string>());
   const std::set<std::string> args = Strings(mc["spec"]["kernelArguments"]);
-  for (const std::string& arg : Strings(ref["spec"]["kernelArguments"])) EXPECT_TRUE(args.count(arg)) << arg;
+  for (const std::string& arg : Strings(ref["spec"]["kernelArguments"]))
+    EXPECT_TRUE(args.count(arg)) << arg;
   EXPECT_TRUE(args.count("amd_iommu=on"));  // AMD hosts: iommu=pt alone left no IOMMU groups
 }
 
@@ -305,14 +310,18 @@ TEST_P(OkeReference, WorkerPodShapeMatchesTheTestJob) {
   EXPECT_EQ(Strings(pod["containers"][0]["securityContext"]["capabilities"]["add"]),
             Strings(ref["containers"][0]["securityContext"]["capabilities"]["add"]));
   ASSERT_EQ(pod["tolerations"].size(), 1u);
-  EXPECT_EQ(pod["tolerations"][0]["key"].as<std::string>(), ref["tolerations"][0]["key"].as<std::string>());
+  EXPECT_EQ(pod["tolerations"][0]["key"].as<std::string>(),
+            ref["tolerations"][0]["key"].as<std::string>());
   EXPECT_EQ(pod["tolerations"][0]["operator"].as<std::string>(),
             ref["tolerations"][0]["operator"].as<std::string>());
   YAML::Node shm, ref_shm;
-  for (const YAML::Node& v : pod["volumes"]) if (v["name"].as<std::string>() == "dshm") shm = v;
-  for (const YAML::Node& v : ref["volumes"]) if (v["name"].as<std::string>() == "shm") ref_shm = v;
+  for (const YAML::Node& v : pod["volumes"])
+    if (v["name"].as<std::string>() == "dshm") shm = v;
+  for (const YAML::Node& v : ref["volumes"])
+    if (v["name"].as<std::string>() == "shm") ref_shm = v;
   ASSERT_TRUE(shm && ref_shm);
-  EXPECT_EQ(shm["emptyDir"]["medium"].as<std::string>(), ref_shm["emptyDir"]["medium"].as<std::string>());
+  EXPECT_EQ(shm["emptyDir"]["medium"].as<std::string>(),
+            ref_shm["emptyDir"]["medium"].as<std::string>());
   EXPECT_EQ(shm["emptyDir"]["sizeLimit"].as<std::string>(),
             ref_shm["emptyDir"]["sizeLimit"].as<std::string>());
 }
@@ -347,11 +356,13 @@ TEST_P(OkeReference, DevicePluginResourceIsTheHelmValues) {
   const std::string device = GetParam().second;
   const YAML::Node policy = bundle_["NicClusterPolicy//nic-cluster-policy"];
   ASSERT_TRUE(policy);
-  const auto config = nlohmann::json::parse(policy["spec"]["sriovDevicePlugin"]["config"].as<std::string>());
+  const auto config =
+      nlohmann::json::parse(policy["spec"]["sriovDevicePlugin"]["config"].as<std::string>());
   const auto& resource = config["resourceList"][0];
   // Seed 004: [{"name": "sriov_rdma_vf", "drivers": ["mlx5_core"], "devices": ["101e"], ...}]
-  const std::string helm = "{\"name\": \"sriov_rdma_vf\", \"drivers\": [\"mlx5_core\"], \"devices\": [\"" +
-                           device + "\"], \"isRdma\": [true]}";
+  const std::string helm =
+      "{\"name\": \"sriov_rdma_vf\", \"drivers\": [\"mlx5_core\"], \"devices\": [\"" + device +
+      "\"], \"isRdma\": [true]}";
   ASSERT_NE(seed_.find(helm), std::string::npos) << helm;
   EXPECT_EQ(resource["resourceName"], "sriov_rdma_vf");
   EXPECT_EQ(resource["resourcePrefix"], "nvidia.com");
@@ -363,7 +374,8 @@ TEST_P(OkeReference, DevicePluginResourceIsTheHelmValues) {
 
 TEST_P(OkeReference, NadAndIpPoolAreOracles) {
   const YAML::Node ref_nad = YAML::Load(YamlBlock(facts_, "---\napiVersion: k8s.cni.cncf.io/v1"));
-  const YAML::Node ref_pool = YAML::Load(YamlBlock(facts_, "apiVersion: nv-ipam.nvidia.com/v1alpha1"));
+  const YAML::Node ref_pool =
+      YAML::Load(YamlBlock(facts_, "apiVersion: nv-ipam.nvidia.com/v1alpha1"));
   ASSERT_TRUE(ref_nad.IsMap() && ref_pool.IsMap()) << "FACTS.md §6.2 blocks not found";
   const YAML::Node nad = bundle_["NetworkAttachmentDefinition/gpu-training/oci-rdma-sriov"];
   ASSERT_TRUE(nad);

@@ -48,7 +48,8 @@ std::string ReadBack(const std::string& yaml, const std::string& key) {
 TEST(YamlQuote, LeavesSafeWordsPlain) {
   EXPECT_EQ(YamlQuoteString("eno5np0"), "eno5np0");
   EXPECT_EQ(YamlQuoteString("openshift.io/eno5np0rdma"), "openshift.io/eno5np0rdma");
-  EXPECT_EQ(YamlQuoteString("nvcr.io/nvidia/pytorch:24.05-py3"), "nvcr.io/nvidia/pytorch:24.05-py3");
+  EXPECT_EQ(YamlQuoteString("nvcr.io/nvidia/pytorch:24.05-py3"),
+            "nvcr.io/nvidia/pytorch:24.05-py3");
   EXPECT_EQ(YamlQuoteString("a b"), "a b");
   EXPECT_EQ(YamlQuoteString("00-machineconfig.yaml"), "00-machineconfig.yaml");
   EXPECT_EQ(YamlQuoteString("10.0.103.0/24"), "10.0.103.0/24");
@@ -81,15 +82,49 @@ TEST(YamlQuote, QuotesEverythingThatWouldChangeMeaningOrStructure) {
   EXPECT_EQ(YamlQuoteString("back\\slash\t"), "\"back\\\\slash\\t\"");
   EXPECT_EQ(YamlQuoteString(std::string("bell\x07", 5)), "\"bell\\x07\"");
   EXPECT_EQ(YamlQuoteString("caf\xc3\xa9"), "\"caf\xc3\xa9\"");
-  EXPECT_EQ(YamlQuoteString("a\xc2\x85" "b\xe2\x80\xa8" "c\xe2\x80\xa9" "d"), "\"a\\u0085b\\u2028c\\u2029d\"");
+  EXPECT_EQ(YamlQuoteString("a\xc2\x85"
+                            "b\xe2\x80\xa8"
+                            "c\xe2\x80\xa9"
+                            "d"),
+            "\"a\\u0085b\\u2028c\\u2029d\"");
 }
 
 TEST(YamlQuote, EveryQuotedValueReadsBackAsTheSameSingleString) {
-  for (std::string value : {"a: b", "# c", "x #y", "{{ z }}", "'q'", "\"dq\"", "line1\nline2",
-                            "- item", "* star", "& amp", "! bang", "yes", "No", "ON", "null",
-                            "~", "9000", "-3", "1.5", "true", ":", "key:", "@at", "`tick`",
-                            "%pct", "|pipe", ">gt", "[a]", "{a: 1}", "tab\there", "ünï",
-                            "nel\xc2\x85" "ls\xe2\x80\xa8" "ps\xe2\x80\xa9", "\x7f"}) {
+  for (std::string value : {"a: b",
+                            "# c",
+                            "x #y",
+                            "{{ z }}",
+                            "'q'",
+                            "\"dq\"",
+                            "line1\nline2",
+                            "- item",
+                            "* star",
+                            "& amp",
+                            "! bang",
+                            "yes",
+                            "No",
+                            "ON",
+                            "null",
+                            "~",
+                            "9000",
+                            "-3",
+                            "1.5",
+                            "true",
+                            ":",
+                            "key:",
+                            "@at",
+                            "`tick`",
+                            "%pct",
+                            "|pipe",
+                            ">gt",
+                            "[a]",
+                            "{a: 1}",
+                            "tab\there",
+                            "ünï",
+                            "nel\xc2\x85"
+                            "ls\xe2\x80\xa8"
+                            "ps\xe2\x80\xa9",
+                            "\x7f"}) {
     std::string yaml = "k: " + YamlQuoteString(value) + "\n";
     YAML::Node node = YAML::Load(yaml);
     ASSERT_TRUE(node.IsMap()) << yaml;
@@ -140,8 +175,7 @@ TEST(Render, IteratesListsAndTestsBooleans) {
        {"gateway", nullptr},
        {"args", {"--x", "y"}}});
   ASSERT_TRUE(text);
-  EXPECT_EQ(*text,
-            "rails:\n  - eno5np0\n  - eno6np0\nmode: rdma\nargs:\n  - \"--x\"\n  - \"y\"\n");
+  EXPECT_EQ(*text, "rails:\n  - eno5np0\n  - eno6np0\nmode: rdma\nargs:\n  - \"--x\"\n  - \"y\"\n");
 }
 
 TEST(Render, ReadsDottedNamesAndOuterKeysInsideSections) {
@@ -153,8 +187,8 @@ TEST(Render, ReadsDottedNamesAndOuterKeysInsideSections) {
 
 TEST(Render, ReportsMissingKeyInsteadOfRenderingEmpty) {
   std::string errors;
-  EXPECT_FALSE(RenderText("name: {{nmae}}\n{{#flag}}\nx: 1\n{{/flag}}\n", {{"name", "a"}},
-                          &errors));
+  EXPECT_FALSE(
+      RenderText("name: {{nmae}}\n{{#flag}}\nx: 1\n{{/flag}}\n", {{"name", "a"}}, &errors));
   EXPECT_EQ(errors,
             "templates/t/x.yaml.mustache: error: missing key 'nmae' while rendering 10-x.yaml "
             "[template.missing-key]\n"

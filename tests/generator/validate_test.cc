@@ -75,9 +75,9 @@ class ValidateTest : public ::testing::Test {
 
 TEST_F(ValidateTest, AcceptsValidProfile) {
   bool valid = false;
-  EXPECT_EQ(Check("cluster:\n  name: barcelona\nrails:\n  - interface: eno5np0\n    mtu: 9000\n",
-                  &valid),
-            "");
+  EXPECT_EQ(
+      Check("cluster:\n  name: barcelona\nrails:\n  - interface: eno5np0\n    mtu: 9000\n", &valid),
+      "");
   EXPECT_TRUE(valid);
 }
 

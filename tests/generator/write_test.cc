@@ -68,9 +68,10 @@ TEST_F(WriteTest, WritesEveryFileWithItsSourceHeader) {
   ASSERT_TRUE(WriteBundleDir(Bundle({{"10-a.yaml", "a: 1\n"}, {"kustomization.yaml", "k: 1\n"}}),
                              dir_, sink))
       << FormatDiagnostics(sink, {});
-  EXPECT_EQ(Snapshot(dir_), (std::map<std::string, std::string>{
-                                {"10-a.yaml", "# Source: templates/t/x.mustache\na: 1\n"},
-                                {"kustomization.yaml", "# Source: templates/t/x.mustache\nk: 1\n"}}));
+  EXPECT_EQ(Snapshot(dir_),
+            (std::map<std::string, std::string>{
+                {"10-a.yaml", "# Source: templates/t/x.mustache\na: 1\n"},
+                {"kustomization.yaml", "# Source: templates/t/x.mustache\nk: 1\n"}}));
   ExpectNoLeftovers();
 }
 
@@ -108,8 +109,8 @@ TEST_F(WriteTest, FailureLeavesExistingDirectoryByteIdentical) {
   ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
   const auto before = Snapshot(dir_);
   // A name that cannot be created inside the staging directory makes the write fail midway.
-  EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}, {"no/such/dir.yaml", "x\n"}}), dir_,
-                              sink));
+  EXPECT_FALSE(
+      WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}, {"no/such/dir.yaml", "x\n"}}), dir_, sink));
   ASSERT_EQ(sink.ErrorCount(), 1);
   EXPECT_EQ(sink.diagnostics()[0].rule, "io.write");
   EXPECT_EQ(Snapshot(dir_), before);
@@ -154,13 +155,15 @@ TEST_F(WriteTest, CheckNamesStaleMissingAndExtraFilesAndWritesNothing) {
   const std::string fix =
       "  fix: run `hkimgen render PROFILE -o " + dir_ + "` and commit the result\n";
   EXPECT_EQ(FormatDiagnostics(sink, {}),
-            dir_ + "/a.yaml: error: out of date: differs from what the profile renders to "
-                   "[write.stale]\n" + fix +
-            dir_ + "/c.yaml: error: missing: the profile renders this file [write.missing]\n" +
-            fix +
-            dir_ + "/b.yaml: error: extra: the profile does not render this file "
-                   "[write.extra]\n" + fix +
-            "3 errors, 0 warnings\n");
+            dir_ +
+                "/a.yaml: error: out of date: differs from what the profile renders to "
+                "[write.stale]\n" +
+                fix + dir_ +
+                "/c.yaml: error: missing: the profile renders this file [write.missing]\n" + fix +
+                dir_ +
+                "/b.yaml: error: extra: the profile does not render this file "
+                "[write.extra]\n" +
+                fix + "3 errors, 0 warnings\n");
   EXPECT_EQ(Snapshot(dir_), before);
 }
 

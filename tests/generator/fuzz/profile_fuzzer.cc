@@ -26,9 +26,8 @@ bool ValidUtf8WithoutNul(const std::string& s) {
     }
     // Overlong forms, surrogates, non-characters and C1 controls are not YAML-printable.
     if ((length == 2 && code < 0x80) || (length == 3 && code < 0x800) ||
-        (length == 4 && code < 0x10000) || (code >= 0xd800 && code <= 0xdfff) ||
-        code == 0xfffe || code == 0xffff || code > 0x10ffff || (code >= 0x80 && code < 0xa0 &&
-                                                                   code != 0x85)) {
+        (length == 4 && code < 0x10000) || (code >= 0xd800 && code <= 0xdfff) || code == 0xfffe ||
+        code == 0xffff || code > 0x10ffff || (code >= 0x80 && code < 0xa0 && code != 0x85)) {
       return false;
     }
     i += length;
