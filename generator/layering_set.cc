@@ -16,7 +16,6 @@ using layering_internal::FromJson;
 using layering_internal::FromMerged;
 using layering_internal::ItemName;
 using layering_internal::Node;
-using layering_internal::SplitPointer;
 using nlohmann::json;
 
 struct PathStep {
@@ -28,7 +27,7 @@ struct PathStep {
 std::optional<std::vector<PathStep>> ParseUserPath(const std::string& path, std::string* error) {
   std::vector<PathStep> steps;
   if (!path.empty() && path[0] == '/') {
-    for (const std::string& token : SplitPointer(path)) {
+    for (const std::string& token : SplitJsonPointer(path)) {
       PathStep step;
       if (!token.empty() && std::all_of(token.begin(), token.end(), ::isdigit)) {
         step.kind = PathStep::kIndex;
@@ -287,7 +286,7 @@ bool ApplySetAssignments(const std::vector<std::string>& assignments, LayeredPro
 
 std::string PointerToDotted(const std::string& json_pointer) {
   std::string out;
-  for (const std::string& token : SplitPointer(json_pointer)) {
+  for (const std::string& token : SplitJsonPointer(json_pointer)) {
     if (!token.empty() && std::all_of(token.begin(), token.end(), ::isdigit)) {
       out += "[" + token + "]";
     } else {

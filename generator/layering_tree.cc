@@ -6,30 +6,6 @@ namespace hkim::layering_internal {
 
 using nlohmann::json;
 
-std::vector<std::string> SplitPointer(const std::string& pointer) {
-  std::vector<std::string> tokens;
-  if (pointer.empty()) return tokens;
-  size_t start = 1;
-  while (true) {
-    size_t slash = pointer.find('/', start);
-    std::string raw =
-        pointer.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-    std::string token;
-    for (size_t i = 0; i < raw.size(); ++i) {
-      if (raw[i] == '~' && i + 1 < raw.size()) {
-        token += raw[i + 1] == '1' ? '/' : '~';
-        ++i;
-      } else {
-        token += raw[i];
-      }
-    }
-    tokens.push_back(token);
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  return tokens;
-}
-
 // JSON pointers are computed only once, when the tree is flattened: merged list items move.
 Node FromJson(const json& value, const std::string& pointer, int layer, const SourceMap& map) {
   Node node;

@@ -27,8 +27,6 @@ struct Node {
   bool IsNull() const { return !is_object && !is_array && scalar.is_null(); }
 };
 
-/// Splits a JSON pointer into unescaped tokens ("" → none).
-std::vector<std::string> SplitPointer(const std::string& pointer);
 /// The tree of `value` (at `pointer` of a layer), locations from `map`, origin `layer`.
 Node FromJson(const nlohmann::json& value, const std::string& pointer, int layer,
               const SourceMap& map);

@@ -37,6 +37,9 @@ struct LoadedProfile {
 /// mapping key can be appended to a pointer as "/" + token.
 std::string EscapeJsonPointerToken(const std::string& token);
 
+/// The unescaped reference tokens of a JSON pointer ("/a/b~1c" -> {"a", "b/c"}; "" -> {}).
+std::vector<std::string> SplitJsonPointer(const std::string& pointer);
+
 /// Reads and parses one YAML file. Syntax errors, duplicate keys, anchors/tags it does not
 /// support and non-mapping roots are reported to `sink` with file:line:col; returns nullopt then.
 std::optional<LoadedProfile> LoadProfile(const std::string& path, DiagnosticSink& sink);

@@ -132,15 +132,7 @@ class ModelBuilder {
  private:
   void Error(const std::string& pointer, const std::string& rule, const std::string& message,
              const std::string& fix) {
-    Diagnostic d;
-    d.severity = Severity::kError;
-    d.location = loaded_.locations.Find(pointer);
-    if (!d.location.known() && d.location.file.empty()) d.location.file = loaded_.path;
-    d.data_path = pointer;
-    d.rule = rule;
-    d.message = message;
-    d.fix = fix;
-    sink_.Report(std::move(d));
+    ReportModelError(loaded_, sink_, pointer, rule, message, fix);
     ++errors_;
   }
 

@@ -11,20 +11,21 @@
 #include <utility>
 
 namespace hkim {
-namespace {
 
-std::string Escape(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
+void ReportModelError(const LoadedProfile& loaded, DiagnosticSink& sink, const std::string& pointer,
+                      const std::string& rule, const std::string& message, const std::string& fix) {
+  Diagnostic d;
+  d.severity = Severity::kError;
+  d.location = loaded.locations.Find(pointer);
+  if (!d.location.known() && d.location.file.empty()) d.location.file = loaded.path;
+  d.data_path = pointer;
+  d.rule = rule;
+  d.message = message;
+  d.fix = fix;
+  sink.Report(std::move(d));
 }
+
+namespace {
 
 class Checker {
  public:
@@ -35,15 +36,7 @@ class Checker {
  private:
   void Error(const std::string& pointer, const std::string& rule, const std::string& message,
              const std::string& fix) {
-    Diagnostic d;
-    d.severity = Severity::kError;
-    d.location = loaded_.locations.Find(pointer);
-    if (!d.location.known() && d.location.file.empty()) d.location.file = loaded_.path;
-    d.data_path = pointer;
-    d.rule = rule;
-    d.message = message;
-    d.fix = fix;
-    sink_.Report(std::move(d));
+    ReportModelError(loaded_, sink_, pointer, rule, message, fix);
     ++errors_;
   }
 
@@ -202,7 +195,7 @@ void Checker::Run(const Profile& p) {
     const char* which = map == &p.workload.resource_requests ? "requests" : "limits";
     for (const auto& [name, value] : *map) {
       if (name == "nvidia.com/gpu" || resources.count(name)) {
-        Error("/workload/resources/" + std::string(which) + "/" + Escape(name),
+        Error("/workload/resources/" + std::string(which) + "/" + EscapeJsonPointerToken(name),
               "model.generated-resource",
               "'" + name + "' is set by hkimgen from gpus_per_pod and the rails",
               "remove it from workload.resources");
@@ -211,7 +204,7 @@ void Checker::Run(const Profile& p) {
   }
   for (const auto& [name, value] : p.workload.env) {
     if (name == "MASTER_ADDR" || name == "MASTER_PORT" || name.rfind("HKIM_", 0) == 0) {
-      Error("/workload/env/" + Escape(name), "model.reserved-env",
+      Error("/workload/env/" + EscapeJsonPointerToken(name), "model.reserved-env",
             "'" + name + "' is set by hkimgen (pod runtime contract)",
             "remove it from workload.env");
     }
@@ -240,7 +233,7 @@ void Checker::Run(const Profile& p) {
         "NCCL_DEBUG",        "NCCL_TOPO_FILE",     "NCCL_IB_SPLIT_DATA_ON_QPS",
         "NCCL_IB_DISABLE"};
     if (kTyped.count(name) || name.rfind("HKIM_", 0) == 0) {
-      Error("/nccl/extra_env/" + Escape(name), "model.extra-env-typed",
+      Error("/nccl/extra_env/" + EscapeJsonPointerToken(name), "model.extra-env-typed",
             "'" + name + "' has its own setting (or is set by hkimgen); extra_env would hide it",
             "use the nccl setting for it instead of extra_env");
     }

@@ -13,4 +13,9 @@ namespace hkim {
 /// `sink`, located through `loaded`'s source map. Returns the number of errors reported.
 int CheckProfile(const Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink);
 
+/// Reports one model-stage error at `pointer`, located through `loaded`'s source map (the
+/// profile's file when the pointer has no line, e.g. a default value).
+void ReportModelError(const LoadedProfile& loaded, DiagnosticSink& sink, const std::string& pointer,
+                      const std::string& rule, const std::string& message, const std::string& fix);
+
 }  // namespace hkim

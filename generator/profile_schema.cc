@@ -8,6 +8,7 @@
 #include <valijson/schema_parser.hpp>
 
 #include "embedded_files.h"
+#include "load.h"
 
 namespace hkim {
 
@@ -95,30 +96,6 @@ const nlohmann::json* SchemaKeyword(const nlohmann::json* schema, const char* ke
 
 namespace {
 
-std::vector<std::string> SplitPointer(const std::string& pointer) {
-  std::vector<std::string> tokens;
-  if (pointer.empty()) return tokens;
-  size_t start = 1;
-  while (true) {
-    size_t slash = pointer.find('/', start);
-    std::string token =
-        pointer.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
-    std::string unescaped;
-    for (size_t i = 0; i < token.size(); ++i) {
-      if (token[i] == '~' && i + 1 < token.size()) {
-        unescaped += token[i + 1] == '1' ? '/' : '~';
-        ++i;
-      } else {
-        unescaped += token[i];
-      }
-    }
-    tokens.push_back(unescaped);
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  return tokens;
-}
-
 /// The node and every sub-schema that also applies to the same instance.
 void CollectBranches(const nlohmann::json& root, const nlohmann::json* node,
                      std::vector<const nlohmann::json*>& out, int depth = 0) {
@@ -166,7 +143,7 @@ const nlohmann::json* Child(const nlohmann::json& root, const nlohmann::json* no
 const nlohmann::json* ProfileSchema::SchemaFor(const std::string& json_pointer) const {
   const nlohmann::json& root = impl_->document;
   const nlohmann::json* node = ResolveSchemaRef(root, &root);
-  for (const std::string& token : SplitPointer(json_pointer)) {
+  for (const std::string& token : SplitJsonPointer(json_pointer)) {
     if (!node) return nullptr;
     bool is_index = !token.empty() && std::all_of(token.begin(), token.end(), ::isdigit);
     // An object schema with that property wins; else an array schema's items.
