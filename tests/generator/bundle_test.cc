@@ -10,36 +10,21 @@
 #include <fstream>
 #include <sstream>
 
+#include "test_files.h"
+
 namespace {
 
 namespace fs = std::filesystem;
+using hkim::test_files::CommandRun;
+using hkim::test_files::ReadFile;
+using hkim::test_files::RunShell;
 
 const fs::path kSource = HKIM_SOURCE_DIR;
 const fs::path kShared = HKIM_SHARED_DIR;
 
-std::string Read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
-
 /// Runs a shell command from the source root, capturing its output in `scratch`.
-CliRun Shell(const std::string& command, const fs::path& scratch) {
-  const fs::path out = scratch / "stdout", err = scratch / "stderr";
-  const std::string line = "cd '" + kSource.string() + "' && " + command + " >'" + out.string() +
-                           "' 2>'" + err.string() + "'";
-  CliRun run;
-  int raw = std::system(line.c_str());
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  run.out = Read(out);
-  run.err = Read(err);
-  return run;
+CommandRun Shell(const std::string& command, const fs::path& scratch) {
+  return RunShell(command, kSource, scratch);
 }
 
 bool OnPath(const std::string& program) {
@@ -75,7 +60,9 @@ class ShippedBundle : public ::testing::TestWithParam<std::string> {
   }
   std::string profile() const { return "profiles/" + GetParam() + ".yaml"; }
   std::string bundle() const { return "out/" + GetParam(); }
-  CliRun Hkimgen(const std::string& args) { return Shell("'" HKIM_BINARY "' " + args, scratch_); }
+  CommandRun Hkimgen(const std::string& args) {
+    return Shell("'" HKIM_BINARY "' " + args, scratch_);
+  }
 
   fs::path scratch_;
 };
@@ -84,14 +71,14 @@ TEST_P(ShippedBundle, CommittedOutputIsCurrent) {
   ASSERT_TRUE(fs::is_directory(kSource / bundle()))
       << bundle() << " is missing: run `hkimgen render " << profile() << " -o " << bundle()
       << "` and commit it";
-  CliRun run = Hkimgen("render " + profile() + " -o " + bundle() + " --check");
+  CommandRun run = Hkimgen("render " + profile() + " -o " + bundle() + " --check");
   EXPECT_EQ(run.status, 0) << run.err << "refresh with: hkimgen render " << profile() << " -o "
                            << bundle();
 }
 
 TEST_P(ShippedBundle, RendersByteIdenticalTwice) {
-  CliRun first = Hkimgen("render " + profile());
-  CliRun second = Hkimgen("render " + profile());
+  CommandRun first = Hkimgen("render " + profile());
+  CommandRun second = Hkimgen("render " + profile());
   ASSERT_EQ(first.status, 0) << first.err;
   EXPECT_FALSE(first.out.empty());
   EXPECT_EQ(first.out, second.out);
@@ -103,11 +90,11 @@ TEST_P(ShippedBundle, RendersByteIdenticalTwice) {
     EXPECT_EQ(first.out.find(host), std::string::npos) << "host name in output";
   }
   // A directory render from elsewhere holds the same bytes as the committed bundle.
-  CliRun dir = Hkimgen("render " + profile() + " -o '" + (scratch_ / "b").string() + "'");
+  CommandRun dir = Hkimgen("render " + profile() + " -o '" + (scratch_ / "b").string() + "'");
   ASSERT_EQ(dir.status, 0) << dir.err;
   for (const auto& entry : fs::directory_iterator(scratch_ / "b")) {
     const fs::path committed = kSource / bundle() / entry.path().filename();
-    EXPECT_EQ(Read(entry.path()), Read(committed)) << entry.path().filename();
+    EXPECT_EQ(ReadFile(entry.path()), ReadFile(committed)) << entry.path().filename();
   }
 }
 
@@ -130,7 +117,7 @@ TEST_P(ShippedBundle, EveryFileValidatesAgainstUpstreamSchemas) {
   std::sort(names.begin(), names.end());
   ASSERT_FALSE(names.empty()) << bundle() << " is missing or empty";
   for (const std::string& name : names) files += " '" + bundle() + "/" + name + "'";
-  CliRun run = Shell("'" + tool.string() + "' --quiet" + files, scratch_);
+  CommandRun run = Shell("'" + tool.string() + "' --quiet" + files, scratch_);
   if (run.status == 2 && (run.err.find("npm ci failed") != std::string::npos ||
                           run.err.find("needs node and npm") != std::string::npos)) {
     GTEST_SKIP() << "skipped: validate-upstream could not install its npm packages: " << run.err;
@@ -140,7 +127,7 @@ TEST_P(ShippedBundle, EveryFileValidatesAgainstUpstreamSchemas) {
 
 TEST_P(ShippedBundle, KubectlKustomizeBuildsTheDirectory) {
   if (!OnPath("kubectl")) GTEST_SKIP() << "skipped: kubectl is not installed";
-  CliRun run = Shell("kubectl kustomize " + bundle(), scratch_);
+  CommandRun run = Shell("kubectl kustomize " + bundle(), scratch_);
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_NE(run.out.find("kind: StatefulSet"), std::string::npos);
 }

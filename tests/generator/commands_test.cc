@@ -15,11 +15,13 @@
 #include "pipeline.h"
 #include "profile_check.h"
 #include "schema_doc.h"
+#include "test_files.h"
 
 namespace hkim {
 namespace {
 
 namespace fs = std::filesystem;
+using hkim::test_files::ReadFile;
 
 struct CliRun {
   int status = -1;
@@ -37,13 +39,6 @@ CliRun Hkimgen(const std::string& args) {
   const int raw = pclose(pipe);
   run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   return run;
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 class Commands : public ::testing::Test {

@@ -11,46 +11,23 @@
 #include <sstream>
 
 #include "diagnostics_format.h"
+#include "test_files.h"
 
 namespace hkim {
 namespace {
 
 namespace fs = std::filesystem;
+using hkim::test_files::CommandRun;
+using hkim::test_files::ReadFile;
+using hkim::test_files::RunShell;
+using hkim::test_files::SnapshotDir;
 
 const fs::path kSource = HKIM_SOURCE_DIR;
 const fs::path kCorpus = kSource / "tests/generator/malformed";
 
-std::string Read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::map<std::string, std::string> Snapshot(const fs::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file()) files[fs::relative(entry.path(), dir).string()] = Read(entry);
-  }
-  return files;
-}
-
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
-
 /// Runs the built hkimgen from the source root (so paths in messages are the relative ones).
-CliRun Hkimgen(const std::string& args, const fs::path& scratch) {
-  const fs::path out = scratch / "stdout", err = scratch / "stderr";
-  const std::string command = "cd '" + kSource.string() + "' && '" HKIM_BINARY "' " + args + " >'" +
-                              out.string() + "' 2>'" + err.string() + "'";
-  CliRun run;
-  int raw = std::system(command.c_str());
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  run.out = Read(out);
-  run.err = Read(err);
-  return run;
+CommandRun Hkimgen(const std::string& args, const fs::path& scratch) {
+  return RunShell("'" HKIM_BINARY "' " + args, kSource, scratch);
 }
 
 class Scratch : public ::testing::Test {
@@ -97,7 +74,7 @@ TEST_F(Scratch, StopsAfterLoadAndKeepsTheSourceLines) {
 }
 
 TEST_F(Scratch, MissingProfileIsAnIoFailure) {
-  CliRun run = Hkimgen("render tests/generator/malformed/no-such-profile.yaml", dir_);
+  CommandRun run = Hkimgen("render tests/generator/malformed/no-such-profile.yaml", dir_);
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.err,
             "tests/generator/malformed/no-such-profile.yaml: error: cannot open the profile "
@@ -106,7 +83,7 @@ TEST_F(Scratch, MissingProfileIsAnIoFailure) {
 }
 
 TEST_F(Scratch, CheckWithoutDirectoryIsAUsageError) {
-  CliRun run = Hkimgen("render tests/generator/malformed/ok-special-values.yaml --check", dir_);
+  CommandRun run = Hkimgen("render tests/generator/malformed/ok-special-values.yaml --check", dir_);
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err,
             "error: --check needs -o DIR [cli.usage]\n  fix: add -o with the directory to "
@@ -114,7 +91,7 @@ TEST_F(Scratch, CheckWithoutDirectoryIsAUsageError) {
 }
 
 TEST_F(Scratch, JsonDiagnosticsForTools) {
-  CliRun run = Hkimgen("render tests/generator/malformed/unknown-key.yaml --output json", dir_);
+  CommandRun run = Hkimgen("render tests/generator/malformed/unknown-key.yaml --output json", dir_);
   EXPECT_EQ(run.status, 1);
   nlohmann::json errors = nlohmann::json::parse(run.err);
   ASSERT_EQ(errors.size(), 1u);
@@ -132,7 +109,7 @@ TEST_F(Scratch, MalformedCorpusExitsOneWithLocatedMessageAndTouchesNothing) {
   fs::create_directories(out);
   std::ofstream(out / "10-keep.yaml") << "kind: ConfigMap\n";
   std::ofstream(out / "kustomization.yaml") << "resources: [10-keep.yaml]\n";
-  const auto before = Snapshot(out);
+  const auto before = SnapshotDir(out);
   std::vector<fs::path> cases;
   for (const auto& entry : fs::directory_iterator(kCorpus)) {
     const std::string name = entry.path().filename().string();
@@ -145,7 +122,7 @@ TEST_F(Scratch, MalformedCorpusExitsOneWithLocatedMessageAndTouchesNothing) {
   for (const fs::path& profile : cases) {
     SCOPED_TRACE(profile.filename().string());
     const std::string relative = fs::relative(profile, kSource).string();
-    CliRun run = Hkimgen("render " + relative + " -o '" + out.string() + "'", dir_);
+    CommandRun run = Hkimgen("render " + relative + " -o '" + out.string() + "'", dir_);
     EXPECT_EQ(run.status, 1);
     // Located: the first line names file:line:col.
     EXPECT_EQ(run.err.rfind(relative + ":", 0), 0u) << run.err;
@@ -153,14 +130,14 @@ TEST_F(Scratch, MalformedCorpusExitsOneWithLocatedMessageAndTouchesNothing) {
     fs::path expected = profile;
     expected.replace_extension(".expected");
     if (update) std::ofstream(expected, std::ios::binary) << run.err;
-    EXPECT_EQ(run.err, Read(expected));
-    EXPECT_EQ(Snapshot(out), before);
+    EXPECT_EQ(run.err, ReadFile(expected));
+    EXPECT_EQ(SnapshotDir(out), before);
   }
 }
 
 TEST_F(Scratch, ValuesWithYamlSyntaxRenderAsOneScalarEach) {
   const std::string profile = "tests/generator/malformed/ok-special-values.yaml";
-  CliRun run = Hkimgen("render " + profile, dir_);
+  CommandRun run = Hkimgen("render " + profile, dir_);
   ASSERT_EQ(run.status, 0) << run.err;
   const std::vector<std::string> wanted = {
       "python", "--note=a: b # not a comment", "line1\nline2: {{x}} 'q' \"dq\"", "- dash", "yes",
@@ -187,14 +164,15 @@ TEST_F(Scratch, ValuesWithYamlSyntaxRenderAsOneScalarEach) {
 
 TEST_F(Scratch, DirectoryRenderMatchesTheStreamAndIsReproducible) {
   const std::string profile = "tests/generator/malformed/ok-special-values.yaml";
-  CliRun first = Hkimgen("render " + profile + " -o '" + (dir_ / "a").string() + "'", dir_);
+  CommandRun first = Hkimgen("render " + profile + " -o '" + (dir_ / "a").string() + "'", dir_);
   ASSERT_EQ(first.status, 0) << first.err;
   EXPECT_EQ(first.out, "");
-  CliRun check = Hkimgen("render " + profile + " -o '" + (dir_ / "a").string() + "' --check", dir_);
+  CommandRun check =
+      Hkimgen("render " + profile + " -o '" + (dir_ / "a").string() + "' --check", dir_);
   EXPECT_EQ(check.status, 0) << check.err;
-  const auto files = Snapshot(dir_ / "a");
+  const auto files = SnapshotDir(dir_ / "a");
   EXPECT_TRUE(files.count("kustomization.yaml"));
-  CliRun stream = Hkimgen("render " + profile, dir_);
+  CommandRun stream = Hkimgen("render " + profile, dir_);
   ASSERT_EQ(stream.status, 0);
   for (const auto& [name, text] : files) {
     if (name == "kustomization.yaml") continue;
@@ -202,12 +180,12 @@ TEST_F(Scratch, DirectoryRenderMatchesTheStreamAndIsReproducible) {
   }
   // Stale after a hand edit: --check names the file and changes nothing.
   std::ofstream(dir_ / "a" / "kustomization.yaml", std::ios::app) << "# edited\n";
-  const auto edited = Snapshot(dir_ / "a");
+  const auto edited = SnapshotDir(dir_ / "a");
   check = Hkimgen("render " + profile + " -o '" + (dir_ / "a").string() + "' --check", dir_);
   EXPECT_EQ(check.status, 1);
   EXPECT_NE(check.err.find("kustomization.yaml: error: out of date"), std::string::npos)
       << check.err;
-  EXPECT_EQ(Snapshot(dir_ / "a"), edited);
+  EXPECT_EQ(SnapshotDir(dir_ / "a"), edited);
 }
 
 }  // namespace

@@ -14,21 +14,16 @@
 #include <sstream>
 
 #include "pipeline.h"
+#include "test_files.h"
 
 namespace hkim {
 namespace {
 
 namespace fs = std::filesystem;
+using hkim::test_files::ReadFile;
 const fs::path kSource = HKIM_SOURCE_DIR;
 const fs::path kShared = HKIM_SHARED_DIR;
 const fs::path kBarcelona = kShared / "reference-manifests/barcelona";
-
-std::string Read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The rendered bundle of a shipped profile, as parsed YAML keyed by "Kind/namespace/name".
 std::map<std::string, YAML::Node> Render(const std::string& profile) {
@@ -53,7 +48,7 @@ std::map<std::string, YAML::Node> Render(const std::string& profile) {
 // All YAML documents of a reference file, by kind/name (namespace ignored: they are templates).
 std::map<std::string, YAML::Node> Reference(const std::string& file) {
   std::map<std::string, YAML::Node> out;
-  for (const YAML::Node& doc : YAML::LoadAll(Read(kBarcelona / file))) {
+  for (const YAML::Node& doc : YAML::LoadAll(ReadFile(kBarcelona / file))) {
     if (!doc.IsMap() || !doc["kind"]) continue;
     out[doc["kind"].as<std::string>() + "/" + doc["metadata"]["name"].as<std::string>()] = doc;
   }
@@ -279,8 +274,8 @@ class OkeReference : public ::testing::TestWithParam<std::pair<std::string, std:
     if (!fs::exists(seed))
       GTEST_SKIP() << "../shared/seeds (HKIM_SHARED_DIR=" << kShared
                    << ") is absent; OKE reference comparison skipped";
-    seed_ = Read(seed);
-    facts_ = Read(kShared / "FACTS.md");
+    seed_ = ReadFile(seed);
+    facts_ = ReadFile(kShared / "FACTS.md");
     bundle_ = Render(GetParam().first);
     ASSERT_FALSE(bundle_.empty());
     const YAML::Node job = YAML::Load(YamlBlock(seed_, "apiVersion: batch.volcano.sh"));

@@ -9,33 +9,20 @@
 #include <sstream>
 
 #include "diagnostics_format.h"
+#include "test_files.h"
 
 namespace hkim {
 namespace {
 
 namespace fs = std::filesystem;
+using hkim::test_files::ReadFile;
+using hkim::test_files::SnapshotDir;
 
 RenderedBundle Bundle(std::vector<std::pair<std::string, std::string>> files) {
   RenderedBundle bundle;
   bundle.bundle_name = "b";
   for (auto& [name, content] : files) bundle.files.push_back({name, "t/x.mustache", content});
   return bundle;
-}
-
-std::string Read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-/// Every file under `dir` with its content, for byte-for-byte comparisons.
-std::map<std::string, std::string> Snapshot(const fs::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file()) files[fs::relative(entry.path(), dir).string()] = Read(entry);
-  }
-  return files;
 }
 
 class WriteTest : public ::testing::Test {
@@ -68,7 +55,7 @@ TEST_F(WriteTest, WritesEveryFileWithItsSourceHeader) {
   ASSERT_TRUE(WriteBundleDir(Bundle({{"10-a.yaml", "a: 1\n"}, {"kustomization.yaml", "k: 1\n"}}),
                              dir_, sink))
       << FormatDiagnostics(sink, {});
-  EXPECT_EQ(Snapshot(dir_),
+  EXPECT_EQ(SnapshotDir(dir_),
             (std::map<std::string, std::string>{
                 {"10-a.yaml", "# Source: templates/t/x.mustache\na: 1\n"},
                 {"kustomization.yaml", "# Source: templates/t/x.mustache\nk: 1\n"}}));
@@ -91,7 +78,7 @@ TEST_F(WriteTest, DoesNotRewriteUnchangedFiles) {
   ASSERT_EQ(stat((dir_ + "/b.yaml").c_str(), &after_b), 0);
   EXPECT_EQ(before_a.st_ino, after_a.st_ino);
   EXPECT_EQ(before_a.st_mtim.tv_nsec, after_a.st_mtim.tv_nsec);
-  EXPECT_EQ(Read(dir_ + "/b.yaml"), "# Source: templates/t/x.mustache\nb: 2\n");
+  EXPECT_EQ(ReadFile(dir_ + "/b.yaml"), "# Source: templates/t/x.mustache\nb: 2\n");
   EXPECT_FALSE(sink.HasErrors());
   ExpectNoLeftovers();
 }
@@ -100,20 +87,20 @@ TEST_F(WriteTest, RemovesFilesTheBundleNoLongerHas) {
   DiagnosticSink sink;
   ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}, {"old.yaml", "o: 1\n"}}), dir_, sink));
   ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
-  EXPECT_EQ(Snapshot(dir_).size(), 1u);
+  EXPECT_EQ(SnapshotDir(dir_).size(), 1u);
   EXPECT_TRUE(fs::exists(dir_ + "/a.yaml"));
 }
 
 TEST_F(WriteTest, FailureLeavesExistingDirectoryByteIdentical) {
   DiagnosticSink sink;
   ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
-  const auto before = Snapshot(dir_);
+  const auto before = SnapshotDir(dir_);
   // A name that cannot be created inside the staging directory makes the write fail midway.
   EXPECT_FALSE(
       WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}, {"no/such/dir.yaml", "x\n"}}), dir_, sink));
   ASSERT_EQ(sink.ErrorCount(), 1);
   EXPECT_EQ(sink.diagnostics()[0].rule, "io.write");
-  EXPECT_EQ(Snapshot(dir_), before);
+  EXPECT_EQ(SnapshotDir(dir_), before);
   ExpectNoLeftovers();
 }
 
@@ -123,7 +110,7 @@ TEST_F(WriteTest, TrailingSlashNamesTheSameDirectory) {
       << FormatDiagnostics(sink, {});
   ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}}), dir_ + "/", sink))
       << FormatDiagnostics(sink, {});
-  EXPECT_EQ(Read(dir_ + "/a.yaml"), "# Source: templates/t/x.mustache\na: 2\n");
+  EXPECT_EQ(ReadFile(dir_ + "/a.yaml"), "# Source: templates/t/x.mustache\na: 2\n");
   ExpectNoLeftovers();
 }
 
@@ -142,13 +129,13 @@ TEST_F(WriteTest, RefusesToReplaceAFile) {
   DiagnosticSink sink;
   EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
   EXPECT_EQ(sink.diagnostics()[0].message, "exists and is not a directory");
-  EXPECT_EQ(Read(dir_), "not a directory");
+  EXPECT_EQ(ReadFile(dir_), "not a directory");
 }
 
 TEST_F(WriteTest, CheckNamesStaleMissingAndExtraFilesAndWritesNothing) {
   DiagnosticSink sink;
   ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}, {"b.yaml", "b: 1\n"}}), dir_, sink));
-  const auto before = Snapshot(dir_);
+  const auto before = SnapshotDir(dir_);
   EXPECT_TRUE(CheckBundleDir(Bundle({{"a.yaml", "a: 1\n"}, {"b.yaml", "b: 1\n"}}), dir_, sink));
   EXPECT_FALSE(sink.HasErrors());
   EXPECT_FALSE(CheckBundleDir(Bundle({{"a.yaml", "a: 2\n"}, {"c.yaml", "c: 1\n"}}), dir_, sink));
@@ -164,7 +151,7 @@ TEST_F(WriteTest, CheckNamesStaleMissingAndExtraFilesAndWritesNothing) {
                 "/b.yaml: error: extra: the profile does not render this file "
                 "[write.extra]\n" +
                 fix + "3 errors, 0 warnings\n");
-  EXPECT_EQ(Snapshot(dir_), before);
+  EXPECT_EQ(SnapshotDir(dir_), before);
 }
 
 TEST_F(WriteTest, CheckOfMissingDirectoryNamesEveryFile) {
