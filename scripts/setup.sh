@@ -8,6 +8,7 @@ packages=(
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libvalijson-dev libkainjow-mustache-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libibverbs-dev rdma-core
+  libboost-dev libssl-dev
   hyperfine
 )
 

@@ -1,0 +1,55 @@
+#include "health_config.h"
+
+#include <gtest/gtest.h>
+
+namespace hkim::health {
+namespace {
+
+EnvLookup Env(std::map<std::string, std::string> values) {
+  return [values](const std::string& name) -> std::optional<std::string> {
+    auto it = values.find(name);
+    if (it == values.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+TEST(HealthConfig, ReadsTheContractVariables) {
+  HealthConfig config;
+  std::vector<std::string> errors;
+  ReadHealthEnvironment(Env({{"HKIM_HEALTH_MODE", "gate"},
+                             {"HKIM_HEALTH_POLICY", "warn"},
+                             {"HKIM_NODE_NAME", "gpu-1"},
+                             {"HKIM_HEALTH_EXPECT_GPUS", "8"},
+                             {"HKIM_HEALTH_EXPECT_RESOURCES", "nvidia.com/sriov_rdma_vf=16,a/b=1"},
+                             {"HKIM_HEALTH_NODE_SELECTOR", "node.kubernetes.io/instance-type=BM.GPU.H100.8"},
+                             {"HKIM_HEALTH_TAINT", "true"},
+                             {"HKIM_HEALTH_PER_RAIL", "1"},
+                             {"HKIM_HEALTH_TIMEOUT_S", "600"}}),
+                        config, errors);
+  EXPECT_TRUE(errors.empty());
+  EXPECT_EQ(config.mode, RunMode::kGate);
+  EXPECT_FALSE(config.fail_on_failure);
+  EXPECT_EQ(config.expected.gpus, 8);
+  EXPECT_EQ(config.expected.resources.at("nvidia.com/sriov_rdma_vf"), 16);
+  EXPECT_EQ(LabelSelector(config.node_selector), "node.kubernetes.io/instance-type=BM.GPU.H100.8");
+  EXPECT_TRUE(config.taint);
+  EXPECT_TRUE(config.per_rail);
+  EXPECT_DOUBLE_EQ(config.check_timeout_s, 600);
+}
+
+TEST(HealthConfig, BadValuesAreNamedWithAFix) {
+  HealthConfig config;
+  std::vector<std::string> errors;
+  ReadHealthEnvironment(Env({{"HKIM_HEALTH_TAINT", "yes"},
+                             {"HKIM_HEALTH_EXPECT_RESOURCES", "a/b"},
+                             {"HKIM_HEALTH_TIMEOUT_S", "-3"}}),
+                        config, errors);
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_EQ(errors[0], "HKIM_HEALTH_EXPECT_RESOURCES='a/b' is not valid\n"
+                       "fix: give name=count pairs, e.g. a/b=16,c/d=1");
+  EXPECT_NE(errors[1].find("HKIM_HEALTH_TAINT='yes'"), std::string::npos);
+  EXPECT_NE(errors[2].find("HKIM_HEALTH_TIMEOUT_S"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hkim::health

@@ -1,0 +1,182 @@
+// hkim-health end to end without a GPU or a cluster: the real binary, fake hkim-wrapper and
+// hkim-nccl-check scripts in its bin folder (recorded outputs), and the local HTTPS API
+// stand-in. Checks what is marked on which node and what the summary says.
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "fake_api_server.h"
+
+namespace hkim::health {
+namespace {
+
+using nlohmann::json;
+using testing::CannedResponse;
+using testing::FakeApiServer;
+using testing::RecordedRequest;
+
+std::string TempDir() {
+  std::string pattern = ::testing::TempDir() + "hkim-health-prog.XXXXXX";
+  return ::mkdtemp(pattern.data());
+}
+
+void Script(const std::string& path, const std::string& body) {
+  std::ofstream(path) << "#!/bin/sh\n" << body;
+  ::chmod(path.c_str(), 0755);
+}
+
+json Node(const std::string& name, const std::string& gpus) {
+  return {{"metadata", {{"name", name}, {"resourceVersion", "1"}}},
+          {"spec", json::object()},
+          {"status",
+           {{"capacity", {{"nvidia.com/gpu", gpus}}},
+            {"allocatable", {{"nvidia.com/gpu", gpus}}},
+            {"conditions", json::array({{{"type", "Ready"}, {"status", "True"}}})}}}};
+}
+
+struct ProgramRun {
+  int status = -1;
+  std::string out;
+};
+
+ProgramRun RunHealth(const std::string& command) {
+  ProgramRun run;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.out.append(buffer.data(), n);
+  run.status = WEXITSTATUS(::pclose(pipe));
+  return run;
+}
+
+std::vector<json> Summaries(const std::string& out) {
+  std::vector<json> summaries;
+  size_t at = 0;
+  while ((at = out.find("HKIM_HEALTH_SUMMARY ", at)) != std::string::npos) {
+    const size_t end = out.find('\n', at);
+    summaries.push_back(json::parse(out.substr(at + 20, end - at - 20)));
+    at = end;
+  }
+  return summaries;
+}
+
+class HealthProgram : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = TempDir();
+    bin_ = dir_ + "/bin";
+    ::mkdir(bin_.c_str(), 0755);
+    sa_ = dir_ + "/sa";
+    ::mkdir(sa_.c_str(), 0755);
+    Script(bin_ + "/hkim-wrapper", "echo 'result: RDMA fully usable'\n");
+  }
+  std::string Command(int port, const std::string& extra = "") const {
+    return "KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=" + std::to_string(port) +
+           " HKIM_NODE_NAME=gpu-1 HKIM_POD_NAME=health-0 HKIM_HEALTH_EXPECT_GPUS=8"
+           " HKIM_HEALTH_NODE_SELECTOR=pool=gpu HKIM_HEALTH_TAINT=true " + extra + " " +
+           HKIM_HEALTH_BIN + " node --bin-dir " + bin_ + " --service-account-dir " + sa_ +
+           " 2>" + dir_ + "/stderr";
+  }
+  std::string dir_, bin_, sa_;
+};
+
+// A recorded hkim-nccl-check run below the profile's minimum.
+const char* kSlowRecord =
+    R"({"passed": false, "failures": ["busbw 20.00 GB/s at 1G is below the minimum 150.00 GB/s"],
+        "results": [{"bytes": 1073741824, "busbw_gbps": 20.0}],
+        "threshold": {"at_bytes": 1073741824, "min_busbw_gbps": 150.0},
+        "transport": {"summary": "NET/Socket/0 x8"}})";
+
+TEST_F(HealthProgram, SlowNodeIsLabelledAndTaintedAndASevenGpuNodeIsMarkedToo) {
+  Script(bin_ + "/hkim-nccl-check", std::string("cat <<'EOF'\n") + kSlowRecord + "\nEOF\nexit 1\n");
+  std::vector<RecordedRequest> patches;
+  FakeApiServer server(sa_, "tok", [&](const RecordedRequest& request) {
+    if (request.method == "PATCH") return CannedResponse{200, "{}"};
+    if (request.target == "/api/v1/nodes/gpu-1") return CannedResponse{200, Node("gpu-1", "8").dump()};
+    if (request.target == "/api/v1/nodes/gpu-2") return CannedResponse{200, Node("gpu-2", "7").dump()};
+    return CannedResponse{200, json{{"items", {Node("gpu-1", "8"), Node("gpu-2", "7")}}}.dump()};
+  });
+  const ProgramRun run = RunHealth(Command(server.port()));
+  EXPECT_EQ(run.status, 0) << run.out;
+  const std::vector<json> summaries = Summaries(run.out);
+  ASSERT_EQ(summaries.size(), 2u) << run.out;
+  EXPECT_EQ(summaries[0]["node"], "gpu-2");
+  EXPECT_EQ(summaries[0]["checks"][0]["failures"][0],
+            "node gpu-2 registers 7 of 8 GPUs (nvidia.com/gpu capacity)");
+  EXPECT_EQ(summaries[1]["node"], "gpu-1");
+  EXPECT_EQ(summaries[1]["passed"], false);
+  EXPECT_EQ(summaries[1]["mark"], "label fail + taint");
+
+  std::map<std::string, json> patch_of;
+  for (const RecordedRequest& request : server.requests())
+    if (request.method == "PATCH") patch_of[request.target] = json::parse(request.body);
+  ASSERT_EQ(patch_of.size(), 2u);
+  const json& own = patch_of["/api/v1/nodes/gpu-1"];
+  EXPECT_EQ(own["metadata"]["labels"]["hkimgen.io/nccl-health"], "fail");
+  EXPECT_EQ(own["metadata"]["annotations"]["hkimgen.io/nccl-health-reason"],
+            "nccl-local: busbw 20.00 GB/s at 1G is below the minimum 150.00 GB/s");
+  EXPECT_EQ(own["spec"]["taints"][0]["effect"], "NoSchedule");
+  EXPECT_EQ(patch_of["/api/v1/nodes/gpu-2"]["metadata"]["labels"]["hkimgen.io/nccl-health"], "fail");
+}
+
+TEST_F(HealthProgram, HealthyNodeGetsItsMarkRemoved) {
+  Script(bin_ + "/hkim-nccl-check",
+         "echo '{\"passed\": true, \"failures\": [], \"transport\": {\"summary\": \"NVLink\"}}'\n");
+  json tainted = Node("gpu-1", "8");
+  tainted["metadata"]["labels"]["hkimgen.io/nccl-health"] = "fail";
+  tainted["spec"]["taints"] = {{{"key", "hkimgen.io/nccl-health"}, {"value", "fail"}, {"effect", "NoSchedule"}}};
+  FakeApiServer server(sa_, "tok", [&](const RecordedRequest& request) {
+    if (request.method == "PATCH") return CannedResponse{200, "{}"};
+    if (request.target == "/api/v1/nodes/gpu-1") return CannedResponse{200, tainted.dump()};
+    return CannedResponse{200, json{{"items", {tainted}}}.dump()};
+  });
+  const ProgramRun run = RunHealth(Command(server.port()));
+  EXPECT_EQ(run.status, 0) << run.out;
+  const json patch = json::parse(server.requests().back().body);
+  EXPECT_EQ(patch["metadata"]["labels"]["hkimgen.io/nccl-health"], "pass");
+  EXPECT_TRUE(patch["spec"]["taints"].is_null());
+  EXPECT_EQ(Summaries(run.out).back()["mark"], "label pass");
+}
+
+TEST_F(HealthProgram, ShortNodeFailsFastWithoutRunningNccl) {
+  Script(bin_ + "/hkim-nccl-check", "touch " + dir_ + "/nccl-ran\nexit 0\n");
+  FakeApiServer server(sa_, "tok", [&](const RecordedRequest& request) {
+    if (request.method == "PATCH") return CannedResponse{200, "{}"};
+    if (request.target == "/api/v1/nodes/gpu-1") return CannedResponse{200, Node("gpu-1", "7").dump()};
+    return CannedResponse{200, json{{"items", {Node("gpu-1", "7")}}}.dump()};
+  });
+  const ProgramRun run = RunHealth(Command(server.port()));
+  EXPECT_EQ(run.status, 0);
+  const json summary = Summaries(run.out).back();
+  EXPECT_EQ(summary["checks"].size(), 1u);
+  EXPECT_EQ(summary["checks"][0]["name"], "inventory");
+  EXPECT_FALSE(std::ifstream(dir_ + "/nccl-ran").good());
+}
+
+TEST_F(HealthProgram, GateFailsUnderPolicyFailAndPassesUnderWarn) {
+  Script(bin_ + "/hkim-nccl-check", std::string("cat <<'EOF'\n") + kSlowRecord + "\nEOF\nexit 1\n");
+  const std::string gate = "HKIM_NODE_NAME=gpu-1 HKIM_POD_NAME=gate-0 " + std::string(HKIM_HEALTH_BIN) +
+                           " gate --bin-dir " + bin_ + " 2>/dev/null";
+  const ProgramRun fail = RunHealth("HKIM_HEALTH_POLICY=fail " + gate);
+  EXPECT_EQ(fail.status, 1);
+  EXPECT_EQ(Summaries(fail.out).at(0)["checks"][1]["name"], "nccl-job");
+  EXPECT_EQ(RunHealth("HKIM_HEALTH_POLICY=warn " + gate).status, 0);
+}
+
+TEST_F(HealthProgram, WithoutAnApiTheRunSaysSoAndExits2) {
+  Script(bin_ + "/hkim-nccl-check", "echo '{\"passed\": true}'\n");
+  const ProgramRun run = RunHealth("env -u KUBERNETES_SERVICE_HOST HKIM_NODE_NAME=gpu-1 " +
+                            std::string(HKIM_HEALTH_BIN) + " node --bin-dir " + bin_ +
+                            " --service-account-dir " + sa_ + " 2>/dev/null");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(Summaries(run.out).back()["mark"], "not marked: no Kubernetes API");
+}
+
+}  // namespace
+}  // namespace hkim::health

@@ -1,0 +1,123 @@
+#include "check_outcomes.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace hkim::health {
+namespace {
+
+using nlohmann::json;
+
+std::string Gbps(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
+void AddChildError(const ChildResult& child, CheckOutcome* outcome) {
+  outcome->status = "error";
+  if (!child.started || child.timed_out) {
+    outcome->failures.push_back(child.error);
+    outcome->fixes.push_back(child.timed_out ? "raise the check's timeout, or look for a hang "
+                                               "in the log above (rendezvous, NCCL init)"
+                                             : "is the program installed beside hkim-health?");
+  }
+}
+
+}  // namespace
+
+CheckOutcome InventoryOutcome(const InventoryResult& inventory) {
+  CheckOutcome outcome;
+  outcome.name = "inventory";
+  outcome.status = inventory.passed ? "pass" : "fail";
+  for (const auto& [resource, text] : inventory.numbers) {
+    outcome.numbers[resource] = text;
+    if (resource != "Ready") outcome.detail += (outcome.detail.empty() ? "" : ", ") + resource + " " + text;
+  }
+  outcome.failures = inventory.failures;
+  outcome.fixes = inventory.fixes;
+  return outcome;
+}
+
+CheckOutcome DiagnosisOutcome(const ChildResult& child) {
+  CheckOutcome outcome;
+  outcome.name = "diagnosis";
+  if (!child.started || child.timed_out) {
+    AddChildError(child, &outcome);
+    return outcome;
+  }
+  outcome.status = child.status == 0 ? "pass" : "fail";
+  std::istringstream lines(child.output);
+  std::string line;
+  bool after_error = false;
+  while (std::getline(lines, line)) {
+    if (line.find(": error: ") != std::string::npos) {
+      outcome.failures.push_back(line);
+      after_error = true;
+    } else if (after_error && line.rfind("  fix: ", 0) == 0) {
+      outcome.fixes.push_back(line.substr(7));
+      after_error = false;
+    } else {
+      after_error = false;
+    }
+    if (line.rfind("result: ", 0) == 0) outcome.detail = line.substr(8);
+  }
+  outcome.numbers["exit_status"] = child.status;
+  return outcome;
+}
+
+CheckOutcome NcclOutcome(const std::string& name, const ChildResult& child) {
+  CheckOutcome outcome;
+  outcome.name = name;
+  if (!child.started || child.timed_out) {
+    AddChildError(child, &outcome);
+    return outcome;
+  }
+  outcome.numbers["exit_status"] = child.status;
+  outcome.status = child.status == 0 ? "pass" : child.status == 1 ? "fail" : "error";
+  const size_t brace = child.output.find('{');
+  const json record = brace == std::string::npos
+                          ? json()
+                          : json::parse(child.output.substr(brace), nullptr, false);
+  if (!record.is_object()) {
+    outcome.detail = "exit status " + std::to_string(child.status) + ", no JSON record";
+    if (outcome.status == "pass") outcome.status = "error";
+    outcome.fixes.push_back("the check's own messages are in the log above this summary");
+    return outcome;
+  }
+  for (const json& failure : record.value("failures", json::array()))
+    if (failure.is_string()) outcome.failures.push_back(failure.get<std::string>());
+  const json threshold = record.value("threshold", json::object());
+  const auto at_bytes = threshold.value("at_bytes", std::uint64_t{0});
+  for (const json& row : record.value("results", json::array())) {
+    if (row.value("bytes", std::uint64_t{0}) == at_bytes) {
+      outcome.numbers["busbw_gbps"] = row.value("busbw_gbps", 0.0);
+      outcome.detail = "busbw " + Gbps(row.value("busbw_gbps", 0.0)) + " GB/s";
+    }
+  }
+  if (threshold.value("min_busbw_gbps", 0.0) > 0) {
+    outcome.numbers["min_busbw_gbps"] = threshold["min_busbw_gbps"];
+    outcome.detail += " (min " + Gbps(threshold["min_busbw_gbps"].get<double>()) + ")";
+  }
+  const json transport = record.value("transport", json::object());
+  if (transport.contains("summary")) {
+    outcome.numbers["transport"] = transport["summary"];
+    outcome.detail += (outcome.detail.empty() ? "" : ", ") +
+                      transport["summary"].get<std::string>();
+  }
+  if (record.contains("rails") && record["rails"].is_array()) {
+    outcome.numbers["rails"] = record["rails"];
+    int bad = 0;
+    for (const json& rail : record["rails"]) bad += rail.value("status", "") != "pass";
+    outcome.detail = std::to_string(record["rails"].size()) + " rail(s), " +
+                     std::to_string(bad) + " bad" +
+                     (outcome.detail.empty() ? "" : "; all together: " + outcome.detail);
+  }
+  if (outcome.status == "fail")
+    outcome.fixes.push_back(
+        "compare with the profile's thresholds; `hkim-wrapper --check` on the node says why "
+        "RDMA is not used (memlock, GID, IOMMU, GPUDirect)");
+  return outcome;
+}
+
+}  // namespace hkim::health

@@ -1,0 +1,83 @@
+#include "health_config.h"
+
+#include <cstdlib>
+
+namespace hkim::health {
+
+bool ParseKeyValueList(const std::string& text, std::map<std::string, std::string>* out) {
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) {
+      const size_t eq = item.find('=');
+      if (eq == std::string::npos || eq == 0) return false;
+      (*out)[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return true;
+}
+
+std::string LabelSelector(const std::map<std::string, std::string>& selector) {
+  std::string out;
+  for (const auto& [key, value] : selector) out += (out.empty() ? "" : ",") + key + "=" + value;
+  return out;
+}
+
+void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
+                           std::vector<std::string>& errors) {
+  auto bad = [&](const std::string& name, const std::string& value, const std::string& fix) {
+    errors.push_back(name + "='" + value + "' is not valid\nfix: " + fix);
+  };
+  auto flag = [&](const std::string& name, bool* out) {
+    const auto value = env(name);
+    if (!value || value->empty()) return;
+    if (*value == "true" || *value == "1") *out = true;
+    else if (*value == "false" || *value == "0") *out = false;
+    else bad(name, *value, "use true or false");
+  };
+  if (const auto mode = env("HKIM_HEALTH_MODE"); mode && !mode->empty()) {
+    if (*mode == "node") config.mode = RunMode::kNode;
+    else if (*mode == "gate") config.mode = RunMode::kGate;
+    else bad("HKIM_HEALTH_MODE", *mode, "use node or gate");
+  }
+  if (const auto policy = env("HKIM_HEALTH_POLICY"); policy && !policy->empty()) {
+    if (*policy == "fail") config.fail_on_failure = true;
+    else if (*policy == "warn") config.fail_on_failure = false;
+    else bad("HKIM_HEALTH_POLICY", *policy, "use warn or fail");
+  }
+  config.node_name = env("HKIM_NODE_NAME").value_or(config.node_name);
+  config.pod_name = env("HKIM_POD_NAME").value_or(config.pod_name);
+  if (const auto gpus = env("HKIM_HEALTH_EXPECT_GPUS"); gpus && !gpus->empty()) {
+    const auto count = ParseCount(*gpus);
+    if (count && *count <= 1024) config.expected.gpus = static_cast<int>(*count);
+    else bad("HKIM_HEALTH_EXPECT_GPUS", *gpus, "give the GPUs of one node, e.g. 8");
+  }
+  if (const auto list = env("HKIM_HEALTH_EXPECT_RESOURCES"); list && !list->empty()) {
+    std::map<std::string, std::string> items;
+    bool ok = ParseKeyValueList(*list, &items);
+    for (const auto& [name, value] : items) {
+      const auto count = ParseCount(value);
+      if (!count) ok = false;
+      else config.expected.resources[name] = *count;
+    }
+    if (!ok) bad("HKIM_HEALTH_EXPECT_RESOURCES", *list, "give name=count pairs, e.g. a/b=16,c/d=1");
+  }
+  if (const auto list = env("HKIM_HEALTH_NODE_SELECTOR"); list && !list->empty()) {
+    if (!ParseKeyValueList(*list, &config.node_selector))
+      bad("HKIM_HEALTH_NODE_SELECTOR", *list, "give key=value pairs separated by commas");
+  }
+  flag("HKIM_HEALTH_TAINT", &config.taint);
+  flag("HKIM_HEALTH_PER_RAIL", &config.per_rail);
+  if (const auto timeout = env("HKIM_HEALTH_TIMEOUT_S"); timeout && !timeout->empty()) {
+    char* end = nullptr;
+    const double value = std::strtod(timeout->c_str(), &end);
+    if (end != nullptr && *end == '\0' && value > 0 && value <= 86400) config.check_timeout_s = value;
+    else bad("HKIM_HEALTH_TIMEOUT_S", *timeout, "give seconds between 1 and 86400");
+  }
+}
+
+}  // namespace hkim::health

@@ -1,0 +1,49 @@
+#pragma once
+// hkim-health's settings, from the pod's environment (docs/ARCHITECTURE.md, "Fabric health"):
+//   HKIM_HEALTH_MODE            node | gate (the command line's first word wins)
+//   HKIM_HEALTH_POLICY          warn | fail: gate only; fail = a failed check fails the Job
+//   HKIM_NODE_NAME              downward API spec.nodeName (required in node mode)
+//   HKIM_POD_NAME               the pod's name, for the summary
+//   HKIM_HEALTH_EXPECT_GPUS     GPUs a node of the shape registers (node mode)
+//   HKIM_HEALTH_EXPECT_RESOURCES  "name=count,..." minimum allocatable RDMA resources
+//   HKIM_HEALTH_NODE_SELECTOR   "key=value,..." the node group (fleet inventory)
+//   HKIM_HEALTH_TAINT           true | false: consent to a NoSchedule taint on failure
+//   HKIM_HEALTH_PER_RAIL        true | false: also run hkim-nccl-check --per-rail
+//   HKIM_HEALTH_TIMEOUT_S       per NCCL check (default 900)
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kube_api.h"
+#include "node_inventory.h"
+
+namespace hkim::health {
+
+enum class RunMode { kNode, kGate };
+
+struct HealthConfig {
+  RunMode mode = RunMode::kNode;
+  bool fail_on_failure = true;  ///< gate: HKIM_HEALTH_POLICY=fail
+  std::string node_name;
+  std::string pod_name;
+  NodeExpectation expected;
+  std::map<std::string, std::string> node_selector;
+  bool taint = false;
+  bool per_rail = false;
+  double check_timeout_s = 900;
+  std::string bin_dir;  ///< folder of hkim-wrapper and hkim-nccl-check (our own folder)
+};
+
+/// Reads the variables above through `env` into `config`; one message (naming the variable,
+/// the value and the fix) per bad value in `errors`.
+void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
+                           std::vector<std::string>& errors);
+
+/// Parses "a=1,b=2" into a map; false on an item without '=' or with an empty key.
+bool ParseKeyValueList(const std::string& text, std::map<std::string, std::string>* out);
+
+/// "key=value,..." as a label selector query value (sorted, as in the map).
+std::string LabelSelector(const std::map<std::string, std::string>& selector);
+
+}  // namespace hkim::health

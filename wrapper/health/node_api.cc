@@ -1,0 +1,72 @@
+#include "node_api.h"
+
+namespace hkim::health {
+namespace {
+
+using nlohmann::json;
+
+std::string Describe(const std::string& what, const ApiResponse& response) {
+  if (response.status == 0) return what + ": " + response.error;
+  std::string message = response.body;
+  const json status = json::parse(response.body, nullptr, false);
+  if (status.is_object() && status.contains("message") && status["message"].is_string())
+    message = status["message"].get<std::string>();
+  std::string fix;
+  if (response.status == 401) fix = " (token refused: is the service account token mounted?)";
+  if (response.status == 403) fix = " (the ClusterRole must allow get, list, patch on nodes)";
+  return what + ": HTTP " + std::to_string(response.status) + ": " + message + fix;
+}
+
+}  // namespace
+
+NodeRead GetNode(const KubeClient& client, const std::string& name) {
+  NodeRead read;
+  const std::string path = "/api/v1/nodes/" + QueryEscape(name);
+  const ApiResponse response = client.Get(path);
+  if (!response.ok()) {
+    read.error = Describe("GET " + path, response);
+    return read;
+  }
+  read.node = json::parse(response.body, nullptr, false);
+  if (!read.node.is_object()) {
+    read.error = "GET " + path + ": the answer is not a JSON object";
+    return read;
+  }
+  read.ok = true;
+  return read;
+}
+
+bool ListNodes(const KubeClient& client, const std::string& selector,
+               std::vector<json>* nodes, std::string* error) {
+  std::string path = "/api/v1/nodes";
+  if (!selector.empty()) path += "?labelSelector=" + QueryEscape(selector);
+  const ApiResponse response = client.Get(path);
+  if (!response.ok()) {
+    *error = Describe("GET " + path, response);
+    return false;
+  }
+  const json list = json::parse(response.body, nullptr, false);
+  if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) {
+    *error = "GET " + path + ": the answer is not a NodeList";
+    return false;
+  }
+  for (const json& item : list["items"]) nodes->push_back(item);
+  return true;
+}
+
+std::string WriteMark(const KubeClient& client, const std::string& name, const NodeMark& mark) {
+  const std::string path = "/api/v1/nodes/" + QueryEscape(name);
+  std::string last_error;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const NodeRead read = GetNode(client, name);
+    if (!read.ok) return read.error;
+    const ApiResponse response =
+        client.Patch(path, MarkPatch(read.node, mark).dump(), "application/merge-patch+json");
+    if (response.ok()) return "";
+    last_error = Describe("PATCH " + path, response);
+    if (response.status != 409) return last_error;
+  }
+  return last_error + " (gave up after 3 tries)";
+}
+
+}  // namespace hkim::health

@@ -1,0 +1,33 @@
+#include "summary.h"
+
+namespace hkim::health {
+
+using nlohmann::json;
+
+bool NodeSummary::Passed() const {
+  for (const CheckOutcome& check : checks) {
+    if (check.status == "fail" || check.status == "error") return false;
+  }
+  return true;
+}
+
+json SummaryJson(const NodeSummary& summary) {
+  json checks = json::array();
+  for (const CheckOutcome& check : summary.checks) {
+    checks.push_back({{"name", check.name},
+                      {"status", check.status},
+                      {"detail", check.detail},
+                      {"numbers", check.numbers},
+                      {"failures", check.failures},
+                      {"fixes", check.fixes}});
+  }
+  return {{"tool", "hkim-health"}, {"format", 1},          {"mode", summary.mode},
+          {"node", summary.node},  {"pod", summary.pod},    {"time", summary.time},
+          {"passed", summary.Passed()}, {"checks", checks}, {"mark", summary.mark}};
+}
+
+std::string FormatSummaryLine(const NodeSummary& summary) {
+  return std::string(kSummaryMarker) + SummaryJson(summary).dump() + "\n";
+}
+
+}  // namespace hkim::health

@@ -1,0 +1,47 @@
+#pragma once
+// The per-node JSON summary of hkim-health (the gate Job and the periodic CronJob print one
+// each, as a single stdout line "HKIM_HEALTH_SUMMARY {json}"), read back by `hkimgen doctor`
+// from files or `kubectl logs` output. Format (docs/ARCHITECTURE.md, "Health summary"):
+//   {"tool":"hkim-health","format":1,"mode":"node|gate","node":..,"pod":..,"passed":bool,
+//    "time":..,"checks":[{"name":..,"status":"pass|fail|skip|error","detail":..,
+//    "numbers":{..},"failures":[..],"fixes":[..]}],"mark":..}
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace hkim::health {
+
+inline constexpr const char* kSummaryMarker = "HKIM_HEALTH_SUMMARY ";
+
+/// One check of the run.
+struct CheckOutcome {
+  std::string name;    ///< inventory | fleet-inventory | diagnosis | nccl-local | nccl-job | per-rail
+  std::string status;  ///< pass | fail | skip | error
+  std::string detail;  ///< one line with the numbers that matter
+  nlohmann::json numbers = nlohmann::json::object();
+  std::vector<std::string> failures;
+  std::vector<std::string> fixes;
+};
+
+/// The whole run on one node.
+struct NodeSummary {
+  std::string mode;  ///< node | gate
+  std::string node;
+  std::string pod;
+  std::string time;  ///< RFC 3339 UTC
+  std::vector<CheckOutcome> checks;
+  std::string mark;  ///< what was written to the Node ("label fail + taint", "label pass", "")
+
+  /// True when no check failed or errored.
+  bool Passed() const;
+};
+
+/// The summary as one line: kSummaryMarker + compact JSON + "\n".
+std::string FormatSummaryLine(const NodeSummary& summary);
+
+/// The JSON object alone (for tests and the line).
+nlohmann::json SummaryJson(const NodeSummary& summary);
+
+}  // namespace hkim::health
