@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands/diff_command.h"
+#include "commands/doctor_command.h"
 #include "commands/explain_command.h"
 #include "commands/init_command.h"
 #include "commands/lint_command.h"
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   hkim::SetupDiffCommand(app);
   hkim::SetupSchemaCommand(app);
   hkim::SetupInitCommand(app);
+  hkim::SetupDoctorCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

@@ -500,6 +500,7 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
   profile.wrapper.rendezvous_port =
       static_cast<int>(Integer(section("wrapper"), "rendezvous_port", 29650));
   ReadHealthCheck(section("health_check"), profile.health_check);
+  errors_ += ReadFabricHealth(section("fabric_health"), loaded_, sink_, profile.fabric_health);
   ReadGitOps(section("gitops"), profile.gitops);
   if (profile.gitops.destination_namespace.empty() && !profile.namespaces.empty())
     profile.gitops.destination_namespace = profile.namespaces.front();

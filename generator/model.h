@@ -13,6 +13,7 @@
 
 #include "diagnostics.h"
 #include "load.h"
+#include "model_health.h"
 
 namespace hkim {
 
@@ -258,6 +259,7 @@ struct Profile {
   Workload workload;
   Wrapper wrapper;
   HealthCheck health_check;
+  FabricHealth fabric_health;  ///< model_health.h
   GitOps gitops;
 
   bool IsOpenShift() const { return platform == Platform::kOpenShift; }

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <tuple>
 
+#include "plan_health.h"
 #include "topology.h"
 
 namespace hkim {
@@ -30,6 +31,9 @@ constexpr int kWaveConfig = 3;
 constexpr int kWaveService = 4;
 constexpr int kWaveWorkload = 5;
 
+// The fabric gate runs with the Services, so the StatefulSet's wave starts only after it passed.
+constexpr HealthWaves kHealthWaves{kWaveNamespaceAccess, kWaveService, kWaveWorkload};
+
 constexpr const char* kSkipDryRun = "SkipDryRunOnMissingResource=true";
 constexpr const char* kTopologyMountPath = "/etc/hkim/topology";
 constexpr const char* kTopologyFileKey = "topo.xml";
@@ -47,7 +51,10 @@ std::string FileName(int wave, const std::string& kind, const std::string& names
   std::snprintf(prefix, sizeof prefix, "%02d", wave * 10);
   std::string file = std::string(prefix) + "-" + Lower(kind) + "-";
   if (!namespace_name.empty()) file += namespace_name + "-";
-  return file + name + ".yaml";
+  file += name + ".yaml";
+  // ClusterRole names like hkimgen:<cluster>:<purpose> make poor file names (Windows, URLs).
+  std::replace(file.begin(), file.end(), ':', '-');
+  return file;
 }
 
 // The metadata every template prints: name, namespace, labels, Argo CD annotations.
@@ -62,6 +69,27 @@ json Metadata(const PlannedObject& object, const Profile& profile, bool skip_dry
   return meta;
 }
 
+}  // namespace
+
+PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
+                                const std::string& template_name, const std::string& api_version,
+                                const std::string& kind, const std::string& name,
+                                const std::string& namespace_name, int wave, bool skip_dry_run) {
+  PlannedObject object;
+  object.template_name = template_name;
+  object.api_version = api_version;
+  object.kind = kind;
+  object.name = name;
+  object.namespace_name = namespace_name;
+  object.sync_wave = wave;
+  object.file_name = FileName(wave, kind, namespace_name, name);
+  object.context["metadata"] = Metadata(object, profile, skip_dry_run);
+  plan.objects.push_back(std::move(object));
+  return plan.objects.back();
+}
+
+namespace {
+
 class Planner {
  public:
   explicit Planner(const Profile& profile) : p_(profile) {}
@@ -71,17 +99,8 @@ class Planner {
   PlannedObject& Add(const std::string& template_name, const std::string& api_version,
                      const std::string& kind, const std::string& name,
                      const std::string& namespace_name, int wave, bool skip_dry_run) {
-    PlannedObject object;
-    object.template_name = template_name;
-    object.api_version = api_version;
-    object.kind = kind;
-    object.name = name;
-    object.namespace_name = namespace_name;
-    object.sync_wave = wave;
-    object.file_name = FileName(wave, kind, namespace_name, name);
-    object.context["metadata"] = Metadata(object, p_, skip_dry_run);
-    plan_.objects.push_back(std::move(object));
-    return plan_.objects.back();
+    return AddPlannedObject(plan_, p_, template_name, api_version, kind, name, namespace_name,
+                            wave, skip_dry_run);
   }
 
   bool Rdma() const { return p_.workload.mode == WorkloadMode::kRdma; }
@@ -342,6 +361,17 @@ json Planner::StatefulSetContext(const std::string& ns) const {
   c["requests"] = list(requests);
   c["limits"] = list(limits);
 
+  // Pod spec keys the Jobs of plan_health.cc set differently (common/pod-spec.mustache).
+  c["has_restart_policy"] = false;
+  c["restart_policy"] = "";
+  c["has_subdomain"] = false;
+  c["subdomain"] = "";
+  c["has_priority_class"] = false;
+  c["priority_class"] = "";
+  c["avoid_unhealthy_nodes"] = true;
+  c["health_label"] = kHealthLabel;
+  c["field_env"] = json::array({json{{"name", "HKIM_POD_NAME"}, {"field_path", "metadata.name"}}});
+
   json env = json::array();
   env.push_back(json{{"name", "MASTER_ADDR"},
                      {"value", w.name + "-0." + w.service_name + "." + ns + ".svc.cluster.local"}});
@@ -443,6 +473,9 @@ void Planner::PlanNamespace(const std::string& ns) {
   sts.context = StatefulSetContext(ns);
   sts.context["metadata"] = meta;
   sts.context["rendezvous_port"] = p_.wrapper.rendezvous_port;
+  // A copy: adding objects may move the StatefulSet's entry in plan_.objects.
+  const json workload_pod = sts.context;
+  PlanFabricHealthNamespace(p_, ns, workload_pod, kHealthWaves, plan_);
 }
 
 BundlePlan Planner::Plan() {
@@ -452,6 +485,7 @@ BundlePlan Planner::Plan() {
   else
     PlanOkeCluster();
   for (const std::string& ns : p_.namespaces) PlanNamespace(ns);
+  PlanFabricHealthCluster(p_, kHealthWaves, plan_);
 
   std::stable_sort(plan_.objects.begin(), plan_.objects.end(),
                    [](const PlannedObject& a, const PlannedObject& b) {

@@ -30,6 +30,14 @@ struct BundlePlan {
   PlannedObject application;    ///< Argo CD Application; not listed in kustomization (no self-sync)
 };
 
+/// Adds one object to `plan`: its file name (<wave*10>-<kind>-[<namespace>-]<name>.yaml) and the
+/// metadata every template prints (name, namespace, sync wave, part-of, SkipDryRunOnMissingResource
+/// when `skip_dry_run`). Used by the per-family plan stages (plan_health.cc).
+PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
+                                const std::string& template_name, const std::string& api_version,
+                                const std::string& kind, const std::string& name,
+                                const std::string& namespace_name, int wave, bool skip_dry_run);
+
 /// Decides which objects a profile needs and fills their template contexts. Pure function of
 /// the profile: no I/O, no clock, so output is deterministic.
 BundlePlan PlanBundle(const Profile& profile);

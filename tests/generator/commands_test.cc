@@ -186,9 +186,11 @@ TEST_F(Commands, DiffExitCodesAndTheDisruptiveFlag) {
       Hkimgen("diff " + profile + " -o " + out + " --set workload.replicas=3 --output json");
   EXPECT_EQ(json.status, 2);
   nlohmann::json plan = nlohmann::json::parse(json.out);
-  EXPECT_EQ(plan["summary"]["changed"], 1);
-  EXPECT_EQ(plan["changes"][0]["kind"], "StatefulSet");
-  EXPECT_EQ(plan["changes"][0]["disruptive"], false);
+  // The StatefulSet and the fabric gate Job (one pod per replica) change.
+  EXPECT_EQ(plan["summary"]["changed"], 2);
+  EXPECT_EQ(plan["changes"][0]["kind"], "Job");
+  EXPECT_EQ(plan["changes"][1]["kind"], "StatefulSet");
+  EXPECT_EQ(plan["changes"][1]["disruptive"], false);
   // Errors: 1, and nothing is written.
   EXPECT_EQ(Hkimgen("diff " + profile + " -o " + out + " --set workload.replicas=zero").status, 1);
   EXPECT_EQ(Hkimgen("diff " + (dir_ / "missing.yaml").string() + " -o " + out).status, 1);
@@ -351,6 +353,9 @@ health_check:
   at_bytes: 1Gi
   max_bytes: 1Gi
   transport: any
+fabric_health:
+  gate: {mode: fail, min_busbw_gbps: 40, at_bytes: 1Gi, max_bytes: 1Gi, transport: NET/IB}
+  min_rail_fraction: 0.75
 gitops:
   argocd_namespace: openshift-gitops
   project: default

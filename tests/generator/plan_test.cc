@@ -74,6 +74,8 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
           "20-rolebinding-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
           "20-serviceaccount-nccl-test-h-kim-sa.yaml", "30-configmap-nccl-test-h-kim-nccl-env.yaml",
           "30-configmap-nccl-test-h-kim-nccl-topology.yaml",
+          "40-job-nccl-test-h-kim-fabric-gate.yaml",
+          "40-service-nccl-test-h-kim-fabric-gate.yaml",
           "40-service-nccl-test-h-kim-headless.yaml", "50-statefulset-nccl-test-h-kim.yaml"}));
   int last_wave = -1;
   for (const PlannedObject& o : plan.objects) {
@@ -110,9 +112,11 @@ TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
   const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
   std::set<std::string> kinds;
   for (const PlannedObject& o : plan.objects) kinds.insert(o.kind);
-  EXPECT_EQ(kinds, (std::set<std::string>{"ConfigMap", "IPPool", "Namespace",
+  EXPECT_EQ(kinds, (std::set<std::string>{"ClusterRole", "ClusterRoleBinding", "ConfigMap",
+                                          "CronJob", "IPPool", "Job", "Namespace",
                                           "NetworkAttachmentDefinition", "NicClusterPolicy",
-                                          "Service", "ServiceAccount", "StatefulSet"}));
+                                          "PriorityClass", "Service", "ServiceAccount",
+                                          "StatefulSet"}));  // + the fabric gate and health check
   const PlannedObject* ns = Find(plan, "Namespace", "gpu-training");
   ASSERT_NE(ns, nullptr);
   EXPECT_EQ(ns->context["pod_security_level"], "privileged");
@@ -228,8 +232,9 @@ TEST(Plan, EveryNamespaceGetsItsOwnAccessNetworksAndWorkload) {
   for (const PlannedObject& o : plan.objects)
     if (!o.namespace_name.empty()) ++per_namespace[o.namespace_name];
   ASSERT_EQ(per_namespace.size(), 2u);
-  EXPECT_EQ(per_namespace["nccl-test"], 11);  // SA, Role, RoleBinding, 4 NADs, 2 CMs, Svc, STS
-  EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 11);
+  // SA, Role, RoleBinding, 4 NADs, 2 CMs, Svc, STS, the fabric gate's Job and Service
+  EXPECT_EQ(per_namespace["nccl-test"], 13);
+  EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 13);
   int sccs = 0;
   for (const PlannedObject& o : plan.objects) sccs += o.kind == "SecurityContextConstraints";
   EXPECT_EQ(sccs, 1);  // cluster-scoped, granted per namespace through RBAC

@@ -1,0 +1,26 @@
+#pragma once
+
+// `hkimgen doctor FILE...|-`: the fleet table from the JSON summaries that the fabric gate Job
+// and the periodic health CronJob print (files, or `kubectl logs` output on stdin).
+
+#include <CLI/CLI.hpp>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace hkim {
+
+struct DoctorOptions {
+  std::vector<std::string> inputs;  ///< files; "-" (or none) = stdin
+};
+
+/// Adds the `doctor` sub-command to `app`.
+void SetupDoctorCommand(CLI::App& app);
+
+/// Prints the table to `out`. Exit: 0 every node passed, 1 a node failed or no summary was
+/// found (the message says how to get some), 2 an input could not be read.
+int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostream& out,
+                     std::ostream& err);
+
+}  // namespace hkim

@@ -1,0 +1,50 @@
+#pragma once
+
+// `hkimgen doctor`'s stage: reads the per-node JSON summaries that hkim-health prints (one line
+// "HKIM_HEALTH_SUMMARY {json}" each; docs/ARCHITECTURE.md, "Health summary") out of any text —
+// saved files or `kubectl logs` output with other lines, prefixes (`--prefix`, `--timestamps`)
+// and several pods mixed in — and builds one fleet table.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hkim {
+
+/// One check of one node, as the summary gives it.
+struct DoctorCheck {
+  std::string name;
+  std::string status;  ///< pass | fail | skip | error
+  std::string detail;
+  std::vector<std::string> failures;
+  std::vector<std::string> fixes;
+};
+
+/// The latest summary of one node.
+struct DoctorNode {
+  std::string node;
+  std::string mode;  ///< node | gate | inventory
+  std::string time;
+  std::string pod;
+  bool passed = true;
+  std::string mark;
+  std::vector<DoctorCheck> checks;
+};
+
+/// Problems with the input that do not stop the table (a marker line whose JSON is broken).
+struct DoctorInput {
+  std::string source;  ///< file name or "-"
+  std::string text;
+};
+
+/// Every summary found in `inputs`, one per node: for the same node the run with the later time
+/// wins, and at the same time the one with more checks. Sorted by node name. Each broken
+/// summary line adds "<source>:<line>: ..." to `warnings`.
+std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
+                                         std::vector<std::string>& warnings);
+
+/// The fleet table: one row per node (node, result, one column per check name seen, the time,
+/// the mark), then for every failing node its failures and fixes, then a count line.
+std::string FormatFleetTable(const std::vector<DoctorNode>& nodes);
+
+}  // namespace hkim
