@@ -198,7 +198,7 @@ std::optional<std::map<std::string, std::string>> ReadBundleDirectory(const std:
     d.location.file = dir;
     d.rule = "io.read";
     d.message = "'" + dir + "' is not a directory";
-    d.fix = "give the bundle directory that `hkimgen render PROFILE -o DIR` wrote";
+    d.fix = "give the bundle directory that `hkimgen render PROFILE -d DIR` wrote";
     sink.Report(std::move(d));
     return std::nullopt;
   }

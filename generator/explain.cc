@@ -48,8 +48,12 @@ std::optional<Explanation> Explain(const LayeredProfile& layered, const ProfileS
                            "",
                            "explain.bad-path",
                            "cannot explain '" + path + "': " + error,
-                           "write the path as --set takes it, e.g. network.rails[0].mtu_bytes or "
-                           "network.rails[name=eno5np0].ipam.range"});
+                           error.find("past the end") != std::string::npos
+                               ? "use an index below the list's length, or [name=X] for a named "
+                                 "item"
+                               : "write the path as --set takes it, e.g. "
+                                 "network.rails[0].mtu_bytes or "
+                                 "network.rails[name=eno5np0].ipam.range"});
     return std::nullopt;
   }
   const json* sub_schema = schema.SchemaFor(*pointer);

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <utility>
 
+#include "input_file.h"
+#include "layering_set.h"
 #include "layering_tree.h"
 
 namespace hkim {
@@ -168,6 +170,9 @@ class ChainLoader {
  public:
   explicit ChainLoader(DiagnosticSink& sink) : sink_(sink) {}
 
+  // What the next top-level file is, for messages: "profile" or "values file".
+  void set_role(std::string role) { role_ = std::move(role); }
+
   // Appends `path` and (first) its bases to `out`. `via` locates the `extends:` that named it.
   bool Load(const std::string& path, const SourceLocation* via, std::vector<LoadedProfile>& out) {
     const std::string key = Normalize(path);
@@ -186,15 +191,21 @@ class ChainLoader {
       }
     }
     // Read here rather than in LoadProfile so that the lines of a file that fails to parse are
-    // known (its errors still show their line); LoadProfile reports an unreadable file.
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    const bool readable = in && !std::filesystem::is_directory(path);  // a directory "opens"
-    std::optional<LoadedProfile> loaded =
-        readable ? LoadProfileFromText(path, text.str(), sink_) : LoadProfile(path, sink_);
+    // known (its errors still show their line).
+    std::string reason;
+    std::optional<std::string> text = ReadInputText(path, &reason);
+    if (!text) {
+      sink_.Report(Diagnostic{Severity::kError, SourceLocation{InputLabel(path), 0, 0}, "",
+                              "io.read", "cannot read the " + role_ + ": " + reason,
+                              via != nullptr ? "check the path and its permissions"
+                                             : "check the path and its permissions (- reads "
+                                               "stdin)"});
+      return false;
+    }
+    const std::string label = InputLabel(path);
+    std::optional<LoadedProfile> loaded = LoadProfileFromText(label, *text, sink_);
     if (!loaded) {
-      if (readable) failed_texts_[path] = LoadProfileFromTextLines(text.str());
+      failed_texts_[label] = LoadProfileFromTextLines(*text);
       return false;
     }
     std::optional<json> extends = TakeExtends(*loaded);
@@ -233,6 +244,7 @@ class ChainLoader {
   const SourceTexts& failed_texts() const { return failed_texts_; }
 
  private:
+  std::string role_ = "profile";
   void Report(const SourceLocation* at, std::string rule, std::string message, std::string fix) {
     Diagnostic d;
     if (at != nullptr) d.location = *at;
@@ -298,13 +310,17 @@ std::optional<LayeredProfile> LoadLayeredProfile(const LayerInputs& inputs, Diag
   ChainLoader loader(sink);
   bool ok = loader.Load(inputs.profile_path, nullptr, layers);
   size_t profile_index = layers.empty() ? 0 : layers.size() - 1;
+  loader.set_role("values file");
   for (const std::string& extra : inputs.extra_files) {
     ok = loader.Load(extra, nullptr, layers) && ok;
   }
   if (sources != nullptr) {
     for (const auto& [path, lines] : loader.failed_texts()) (*sources)[path] = lines;
     for (const LoadedProfile& layer : layers) (*sources)[layer.path] = layer.source_lines;
-    if (!inputs.set_values.empty()) (*sources)[kSetLayerFile] = inputs.set_values;
+    if (!inputs.set_values.empty()) {
+      std::vector<std::string>& lines = (*sources)[kSetLayerFile];
+      for (const SetPiece& piece : SplitSetArguments(inputs.set_values)) lines.push_back(piece.text);
+    }
   }
   if (!ok) return std::nullopt;
   std::optional<LayeredProfile> layered = MergeReporting(std::move(layers), sink);

@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "layering.h"
+#include "layering_set.h"
 #include "layering_tree.h"
 
 namespace hkim {
@@ -141,8 +142,41 @@ Node LeafNode(const json& value, const SourceLocation& at, int layer) {
 
 }  // namespace
 
-bool ApplySetAssignments(const std::vector<std::string>& assignments, LayeredProfile& layered,
+std::vector<SetPiece> SplitSetArguments(const std::vector<std::string>& arguments) {
+  std::vector<SetPiece> pieces;
+  for (const std::string& argument : arguments) {
+    std::string current;
+    int brackets = 0, braces = 0;
+    bool after_comma = false;
+    for (size_t i = 0; i < argument.size(); ++i) {
+      const char c = argument[i];
+      if (c == '\\' && i + 1 < argument.size() && argument[i + 1] == ',') {
+        current += ',';  // Helm's escape: a comma that belongs to the value
+        ++i;
+        continue;
+      }
+      if (c == '[') ++brackets;
+      if (c == ']') --brackets;
+      if (c == '{') ++braces;
+      if (c == '}') --braces;
+      if (c == ',' && brackets <= 0 && braces <= 0) {
+        pieces.push_back({current, argument, after_comma});
+        current.clear();
+        after_comma = true;
+        continue;
+      }
+      current += c;
+    }
+    pieces.push_back({current, argument, after_comma});
+  }
+  return pieces;
+}
+
+bool ApplySetAssignments(const std::vector<std::string>& arguments, LayeredProfile& layered,
                          DiagnosticSink& sink) {
+  const std::vector<SetPiece> pieces = SplitSetArguments(arguments);
+  std::vector<std::string> assignments;
+  for (const SetPiece& piece : pieces) assignments.push_back(piece.text);
   LoadedProfile set_layer;
   set_layer.path = kSetLayerFile;
   set_layer.document = json::object();
@@ -177,8 +211,15 @@ bool ApplySetAssignments(const std::vector<std::string>& assignments, LayeredPro
       }
     }
     if (eq == std::string::npos) {
-      report(1, "`--set " + text + "` has no '='",
-             "write --set path=value, e.g. --set workload.replicas=4");
+      if (pieces[n].after_comma) {
+        report(1,
+               "`" + text + "` (after a comma in `--set " + pieces[n].argument +
+                   "`) has no '=': a comma starts the next PATH=VALUE, as in Helm",
+               "write \\, to keep the comma in the value, e.g. --set 'env.X=a\\,b'");
+      } else {
+        report(1, "`--set " + text + "` has no '='",
+               "write --set path=value, e.g. --set workload.replicas=4");
+      }
       continue;
     }
     std::string error;
@@ -328,6 +369,12 @@ std::optional<std::string> UserPathToPointer(const std::string& path, const json
       pointer += "/" + std::to_string(found);
       node = &(*node)[found];
     } else if (step.kind == PathStep::kIndex && node != nullptr && node->is_array()) {
+      // As --set refuses an index past the end, so does reading one: no silent default.
+      if (step.index >= node->size()) {
+        *error = "index " + std::to_string(step.index) + " is past the end of '" +
+                 PointerToDotted(pointer) + "', a list of " + std::to_string(node->size());
+        return std::nullopt;
+      }
       pointer += "/" + std::to_string(step.index);
       node = step.index < node->size() ? &(*node)[step.index] : nullptr;
     } else {

@@ -22,7 +22,8 @@ void LintReporter::Report(const std::string& json_pointer, std::string message, 
 const std::vector<LintRule>& LintRules() {
   static const std::vector<LintRule> rules = [] {
     std::vector<LintRule> all;
-    for (auto* group : {&NetworkLintRules, &NcclLintRules, &NodeLintRules, &SecurityLintRules}) {
+    for (auto* group : {&NetworkLintRules, &AddressLintRules, &NcclLintRules, &NodeLintRules,
+                        &SecurityLintRules}) {
       std::vector<LintRule> more = group();
       all.insert(all.end(), more.begin(), more.end());
     }

@@ -4,13 +4,19 @@
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cerrno>
+#include <cstring>
+#include <iostream>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <regex>
 #include <set>
 #include <sstream>
+
+#include "input_file.h"
 
 namespace hkim {
 
@@ -154,7 +160,10 @@ class JsonBuilder : public YAML::EventHandler {
     CheckCollectionTag(mark, tag);
     Open(mark, anchor, nlohmann::json::object());
   }
-  void OnMapEnd() override { Close(); }
+  void OnMapEnd() override {
+    ResolveMergeKey(stack_.back());
+    Close();
+  }
 
  private:
   struct Frame {
@@ -261,6 +270,39 @@ class JsonBuilder : public YAML::EventHandler {
     stack_.push_back(std::move(frame));
   }
 
+  // YAML's merge key (`<<: *base` or `<<: [*a, *b]`, yaml.org/type/merge.html): the mapping
+  // gets every key of the merged mappings that it does not set itself; earlier mappings of a
+  // list win over later ones. Anything else after `<<` is reported.
+  void ResolveMergeKey(Frame& frame) {
+    if (!frame.value.is_object() || !frame.value.contains("<<")) return;
+    nlohmann::json merged = std::move(frame.value["<<"]);
+    frame.value.erase("<<");
+    const std::string pointer = frame.pointer + "/<<";
+    std::vector<const nlohmann::json*> sources;
+    if (merged.is_object()) {
+      sources.push_back(&merged);
+    } else if (merged.is_array() &&
+               std::all_of(merged.begin(), merged.end(),
+                           [](const nlohmann::json& m) { return m.is_object(); })) {
+      for (const nlohmann::json& m : merged) sources.push_back(&m);
+    } else {
+      const SourceLocation at = locations_.keys.count(pointer) ? locations_.keys[pointer]
+                                                                 : locations_.Find(frame.pointer);
+      sink_.Report(Diagnostic{Severity::kError, at, pointer, "yaml.merge-key",
+                              "the merge key '<<' needs a mapping (an alias such as *base) or a "
+                              "list of them",
+                              "write `<<: *base` after `base: &base {...}`, or move the shared "
+                              "values into a base profile and use `extends: base.yaml`"});
+      failed_ = true;
+      return;
+    }
+    for (const nlohmann::json* source : sources) {
+      for (auto it = source->begin(); it != source->end(); ++it) {
+        if (!frame.value.contains(it.key())) frame.value[it.key()] = it.value();
+      }
+    }
+  }
+
   void Close() {
     Frame frame = std::move(stack_.back());
     stack_.pop_back();
@@ -307,28 +349,49 @@ SourceLocation SourceMap::FindKey(const std::string& json_pointer) const {
   return Find(json_pointer);
 }
 
-std::optional<LoadedProfile> LoadProfile(const std::string& path, DiagnosticSink& sink) {
+std::optional<std::string> ReadInputText(const std::string& path, std::string* reason) {
+  if (path == "-") {
+    static const std::optional<std::string> stdin_text = [] {
+      std::ostringstream text;
+      text << std::cin.rdbuf();
+      return std::cin.bad() ? std::nullopt : std::optional<std::string>(text.str());
+    }();
+    if (!stdin_text) *reason = "cannot read stdin";
+    return stdin_text;
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 0, 0}, "", "io.read",
-                           "is a directory, not a profile file",
-                           "give the path of a profile, e.g. profiles/<cluster>.yaml"});
+    *reason = std::strerror(EISDIR);
     return std::nullopt;
   }
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 0, 0}, "", "io.read",
-                           "cannot open the profile", "check the path and its permissions"});
+    *reason = std::strerror(errno != 0 ? errno : ENOENT);
     return std::nullopt;
   }
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) {
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 0, 0}, "", "io.read",
-                           "cannot read the profile", "check the file and its permissions"});
+    *reason = std::strerror(errno != 0 ? errno : EIO);
     return std::nullopt;
   }
-  return LoadProfileFromText(path, text.str(), sink);
+  return text.str();
+}
+
+std::string InputLabel(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+std::optional<LoadedProfile> LoadProfile(const std::string& path, DiagnosticSink& sink) {
+  std::string reason;
+  std::optional<std::string> text = ReadInputText(path, &reason);
+  if (!text) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{InputLabel(path), 0, 0}, "",
+                           "io.read", "cannot read the profile: " + reason,
+                           "check the path and its permissions (give a profile file, e.g. "
+                           "profiles/<cluster>.yaml, or - for stdin)"});
+    return std::nullopt;
+  }
+  return LoadProfileFromText(InputLabel(path), *text, sink);
 }
 
 std::optional<LoadedProfile> LoadProfileFromText(const std::string& path, const std::string& text,

@@ -185,7 +185,7 @@ class ModelBuilder {
   void ReadSecurity(const json& security, Security& out);
   void ReadWorkload(const json& workload, Workload& out);
   void ReadHealthCheck(const json& check, HealthCheck& out);
-  void ReadGitOps(const json& gitops, GitOps& out);
+  void ReadGitOps(const json& gitops, Platform platform, GitOps& out);
 
   const LoadedProfile& loaded_;
   DiagnosticSink& sink_;
@@ -464,8 +464,11 @@ void ModelBuilder::ReadHealthCheck(const json& check, HealthCheck& out) {
   out.transport = String(check, "transport", "any");
 }
 
-void ModelBuilder::ReadGitOps(const json& g, GitOps& out) {
-  out.argocd_namespace = String(g, "argocd_namespace", out.argocd_namespace);
+void ModelBuilder::ReadGitOps(const json& g, Platform platform, GitOps& out) {
+  // OpenShift GitOps installs Argo CD in openshift-gitops; elsewhere the upstream default.
+  const bool openshift = platform == Platform::kOpenShift;
+  out.argocd_namespace =
+      String(g, "argocd_namespace", openshift ? "openshift-gitops" : out.argocd_namespace);
   out.project = String(g, "project", out.project);
   out.repo_url = String(g, "repo_url");
   out.path = String(g, "path");
@@ -501,7 +504,7 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
       static_cast<int>(Integer(section("wrapper"), "rendezvous_port", 29650));
   ReadHealthCheck(section("health_check"), profile.health_check);
   errors_ += ReadFabricHealth(section("fabric_health"), loaded_, sink_, profile.fabric_health);
-  ReadGitOps(section("gitops"), profile.gitops);
+  ReadGitOps(section("gitops"), profile.platform, profile.gitops);
   if (profile.gitops.destination_namespace.empty() && !profile.namespaces.empty())
     profile.gitops.destination_namespace = profile.namespaces.front();
   const int read_errors = errors_;

@@ -225,9 +225,9 @@ std::vector<SchemaField> CollectSchemaFields(const json& schema) {
 std::string ProfileReferenceMarkdown(const json& schema) {
   std::ostringstream out;
   out << "# Profile field reference\n\n"
-         "<!-- Generated from schemas/profile.schema.json by `hkimgen schema --format markdown`;"
+         "<!-- Generated from schemas/profile.schema.json by `hkimgen schema -o markdown`;"
          " do not edit. Regenerate with:\n"
-         "     ./build/hkimgen schema --format markdown > docs/profile-reference.md\n"
+         "     ./build/generator/hkimgen schema -o markdown > docs/profile-reference.md\n"
          "     The test ProfileReference.DocIsCurrent fails when this file is stale. -->\n\n";
   if (schema.contains("description"))
     out << OneLine(schema["description"].get<std::string>()) << "\n\n";
@@ -256,11 +256,12 @@ std::string ProfileReferenceMarkdown(const json& schema) {
          " (N = length appends) and `[name=X]` (or `[X]`) for the item named X, created when"
          " missing; a leading `/` makes the path a JSON pointer. Values are typed as YAML"
          " scalars (`null`/`~`, `true`/`false`, integers, floats, otherwise strings; quote to"
-         " force a string) and `{a,b}` is a list; `null` removes. Commas belong to the value"
-         " (`--set nccl.ib_hca==mlx5_0,mlx5_1` is one string): give one assignment per"
-         " `--set`.\n\n"
+         " force a string) and `{a,b}` is a list; `null` removes. As in Helm, one `--set` may"
+         " hold several assignments separated by commas (`--set workload.replicas=4,nccl.debug=INFO`);"
+         " write `\\,` to keep a comma in a value (`--set 'nccl.ib_hca==mlx5_0\\,mlx5_1'`);"
+         " commas inside `[...]` and `{...}` do not separate.\n\n"
          "Errors point at the layer that holds the value: `base/openshift.yaml:12:9`, or"
-         " `--set:2:17` for the second `--set` (column within that assignment)."
+         " `--set:2:17` for the second assignment (column within that assignment)."
          " `hkimgen explain PROFILE PATH` shows the final value of PATH, each layer that set it"
          " (file:line) or `default`, and the field's description from this reference.\n\n"
          "## Fields\n\n"

@@ -103,7 +103,7 @@ bool WriteBundleStream(const RenderedBundle& bundle, std::ostream& out, Diagnost
 bool CheckBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink) {
   const fs::path root(dir);
   Differences diff = Compare(Wanted(bundle), root);
-  const std::string fix = "run `hkimgen render PROFILE -o " + dir + "` and commit the result";
+  const std::string fix = "run `hkimgen render PROFILE -d " + dir + "` and commit the result";
   auto report = [&](const std::vector<std::string>& names, const char* rule, const char* what) {
     for (const std::string& name : names) {
       sink.Report(Diagnostic{Severity::kError, SourceLocation{(root / name).string(), 0, 0}, "",
@@ -124,7 +124,7 @@ bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, Diagno
   if (target.empty() || target.filename() == "." || target.filename() == ".." ||
       target == target.root_path()) {
     sink.Report(IoError(dir, "cannot be replaced as a whole",
-                        "name a directory of its own, e.g. -o out/<cluster>"));
+                        "name a directory of its own, e.g. -d out/<cluster>"));
     return false;
   }
   const bool exists = fs::exists(target, ec);

@@ -7,5 +7,5 @@ cmake -S . -B build -G Ninja
 cmake --build build -j "$(nproc)" --target hkimgen
 profile=${1:-profiles/barcelona-h100-cx7.yaml}
 name=$(basename "$profile" .yaml)
-./build/generator/hkimgen render "$profile" -o "out/$name"
+./build/generator/hkimgen render "$profile" -d "out/$name"
 echo "rendered $profile -> out/$name" >&2

@@ -10,6 +10,7 @@ packages=(
   libibverbs-dev rdma-core
   libboost-dev libssl-dev
   hyperfine
+  jq bsdutils  # tests/cli: JSON checks, `script` for a terminal (colour)
 )
 
 missing=()

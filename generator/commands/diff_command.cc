@@ -1,9 +1,11 @@
 #include "commands/diff_command.h"
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
 #include "bundle_diff.h"
+#include "commands/cli_support.h"
 #include "commands/layer_options.h"
 #include "diagnostics_format.h"
 #include "pipeline.h"
@@ -11,34 +13,48 @@
 namespace hkim {
 namespace {
 
+const std::vector<std::string> kFormats = {"text", "json"};
+
 constexpr char kFooter[] = R"(
 Examples:
-  hkimgen diff profiles/barcelona-h100-cx7.yaml -o out/barcelona-h100-cx7
-  hkimgen diff profiles/oke-h100.yaml -o out/oke-h100 --set workload.replicas=4 --output json
+  hkimgen diff profiles/barcelona-h100-cx7.yaml -d out/barcelona-h100-cx7
+  hkimgen diff profiles/oke-h100.yaml -d out/oke-h100 --set workload.replicas=4 -o json
+  hkimgen diff profiles/oke-h100.yaml -d out/oke-h100 --detailed-exitcode || echo "changes"
 
 Lists files to add (+), change (~, with a unified diff) and remove (-). Changes that drain or
 reboot nodes (MachineConfig, SR-IOV node policies, NicClusterPolicy) are marked [disruptive].
-Writes nothing.
-Exit status: 0 no change, 2 changes, 1 error.)";
+Writes nothing. Deprecated: `-o DIR` (now -d DIR) works for one release, with a warning.
+Exit status: 0 success, 1 error (invalid profile, DIR does not exist); with
+--detailed-exitcode (as terraform plan): 0 no change, 2 changes, 1 error.)";
 
 }  // namespace
 
 void SetupDiffCommand(CLI::App& app) {
   auto options = std::make_shared<DiffOptions>();
+  auto output = std::make_shared<OutputChoice>();
   CLI::App* command = app.add_subcommand(
       "diff", "Plan: what rendering the profile would change in an existing bundle directory");
-  command->add_option("PROFILE", options->layers.profile_path, "Cluster profile (YAML)")
+  command->add_option("PROFILE", options->layers.profile_path, "Cluster profile (YAML); - reads stdin")
       ->required();
-  command
-      ->add_option("-o,--output-dir", options->output_dir,
-                   "The bundle directory to compare with (as written by render -o)")
-      ->required();
+  command->add_option("-d,--output-dir", options->output_dir,
+                      "The bundle directory to compare with (as written by render -d)");
   AddLayerOptions(command, options->layers);
-  AddOutputFormatOption(command, options->format);
+  AddOutputOption(command, *output, kFormats);
+  command->add_flag("--detailed-exitcode", options->detailed_exitcode,
+                    "Exit 2 when there are changes (0 none, 1 error), as terraform plan");
   command->footer(kFooter);
-  command->callback([options] {
-    int status = RunDiffCommand(*options, std::cout, std::cerr);
-    if (status != 0) throw CLI::RuntimeError(status);
+  command->callback([options, output] {
+    if (!ResolveOutputChoice(*output, kFormats, "diff", "-d", "folder", std::cerr)) {
+      FinishCommand(1);
+    }
+    if (!output->legacy_path.empty()) options->output_dir = output->legacy_path;
+    options->format = output->format;
+    if (options->output_dir.empty()) {
+      std::cerr << "hkimgen diff: error: -d DIR is required [cli.usage]\n"
+                << "  fix: name the bundle folder to compare with, e.g. -d out/my-cluster\n";
+      FinishCommand(1);
+    }
+    FinishCommand(RunDiffCommand(*options, std::cout, std::cerr));
   });
 }
 
@@ -46,27 +62,32 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
   DiagnosticSink sink;
   SourceTexts sources;
   std::optional<BundleDiff> diff;
-  if (std::optional<LayeredProfile> layered = LoadLayeredProfile(options.layers, sink, &sources)) {
+  std::error_code ec;
+  if (!std::filesystem::exists(options.output_dir, ec)) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{options.output_dir, 0, 0}, "",
+                           "diff.missing-dir", "the bundle folder does not exist",
+                           "give the folder `hkimgen render PROFILE -d DIR` wrote, or render it "
+                           "first"});
+  } else if (std::optional<LayeredProfile> layered =
+                 LoadLayeredProfile(options.layers, sink, &sources)) {
     if (std::optional<RenderedBundle> bundle = RenderLoadedProfile(layered->merged, sink)) {
       if (auto existing = ReadBundleDirectory(options.output_dir, sink)) {
         diff = DiffBundle(*bundle, *existing);
       }
     }
   }
-  if (!sink.diagnostics().empty()) {
-    if (options.format == "json") {
-      err << DiagnosticsToJson(sink).dump(2) << '\n';
-    } else {
-      err << FormatDiagnostics(sink, sources);
-    }
-  }
-  if (!diff || sink.HasErrors()) return 1;
+  int status = (!diff || sink.HasErrors()) ? 1 : 0;
+  if (status == 0 && options.detailed_exitcode && diff->HasChanges()) status = 2;
   if (options.format == "json") {
-    out << BundleDiffToJson(*diff, options.output_dir).dump(2) << '\n';
-  } else {
-    out << FormatBundleDiff(*diff, options.output_dir);
+    nlohmann::json result;
+    if (status != 1) result = BundleDiffToJson(*diff, options.output_dir);
+    out << JsonReport("diff", status, sink, result).dump(2) << '\n';
+    return status;
   }
-  return diff->HasChanges() ? 2 : 0;
+  PrintDiagnostics(sink, sources, err);
+  if (status == 1) return 1;
+  out << FormatBundleDiff(*diff, options.output_dir);
+  return status;
 }
 
 }  // namespace hkim

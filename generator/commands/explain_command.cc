@@ -3,10 +3,12 @@
 #include <iostream>
 #include <memory>
 
+#include "commands/cli_support.h"
 #include "commands/layer_options.h"
 #include "diagnostics_format.h"
 #include "explain.h"
 #include "pipeline.h"
+#include "profile_check.h"
 
 namespace hkim {
 namespace {
@@ -16,17 +18,21 @@ Examples:
   hkimgen explain profiles/barcelona-h100-cx7.yaml nccl.cross_nic
   hkimgen explain profiles/my-cluster.yaml 'network.rails[name=eno5np0].mtu_bytes'
   hkimgen explain profiles/my-cluster.yaml workload.replicas --set workload.replicas=8
+  hkimgen explain profiles/oke-h100.yaml gitops.argocd_namespace -o json
 
 Prints the final value after every layer (extends: bases, -f files, --set), the file:line of
-each layer that set it (or "default"), and the schema's description of the field.)";
+each layer that set it (or "default"), and the schema's description of the field. A path is
+resolved as --set resolves it (an index past the end of a list is an error, not a default). When
+the profile does not validate, explain still answers and warns [explain.invalid-profile].)";
 
 }  // namespace
 
 void SetupExplainCommand(CLI::App& app) {
   auto options = std::make_shared<ExplainOptions>();
+  auto output = std::make_shared<OutputChoice>();
   CLI::App* command = app.add_subcommand(
       "explain", "Show a profile value, every layer that set it, and what the field means");
-  command->add_option("PROFILE", options->layers.profile_path, "Cluster profile (YAML)")
+  command->add_option("PROFILE", options->layers.profile_path, "Cluster profile (YAML); - reads stdin")
       ->required();
   command
       ->add_option("PATH", options->path,
@@ -34,11 +40,14 @@ void SetupExplainCommand(CLI::App& app) {
                    "JSON pointer")
       ->required();
   AddLayerOptions(command, options->layers);
-  AddOutputFormatOption(command, options->format);
+  AddOutputOption(command, *output, {"text", "json"});
   command->footer(kFooter);
-  command->callback([options] {
-    int status = RunExplainCommand(*options, std::cout, std::cerr);
-    if (status != 0) throw CLI::RuntimeError(status);
+  command->callback([options, output] {
+    if (!ResolveOutputChoice(*output, {"text", "json"}, "explain", "", "", std::cerr)) {
+      FinishCommand(1);
+    }
+    options->format = output->format;
+    FinishCommand(RunExplainCommand(*options, std::cout, std::cerr));
   });
 }
 
@@ -50,22 +59,29 @@ int RunExplainCommand(const ExplainOptions& options, std::ostream& out, std::ost
     if (const ProfileSchema* schema = ProfileSchema::Embedded(sink)) {
       explanation = Explain(*layered, *schema, options.path, sink);
     }
-  }
-  if (explanation) {
-    if (options.format == "json") {
-      out << ExplanationToJson(*explanation).dump(2) << '\n';
-    } else {
-      out << FormatExplanation(*explanation);
+    DiagnosticSink check;
+    CheckLoadedProfile(layered->merged, check);
+    if (check.HasErrors()) {
+      sink.Report(Diagnostic{Severity::kWarning, SourceLocation{options.layers.profile_path, 0, 0},
+                             "", "explain.invalid-profile",
+                             "the profile does not validate (" +
+                                 FormatSummary(check.ErrorCount(), check.WarningCount()) +
+                                 "): render would refuse it",
+                             "run `hkimgen validate " + options.layers.profile_path +
+                                 "` for the errors"});
     }
   }
-  if (!sink.diagnostics().empty()) {
-    if (options.format == "json") {
-      err << DiagnosticsToJson(sink).dump(2) << '\n';
-    } else {
-      err << FormatDiagnostics(sink, sources);
-    }
+  const int status = ExitCodeFor(sink);
+  if (options.format == "json") {
+    out << JsonReport("explain", status, sink,
+                      explanation ? ExplanationToJson(*explanation) : nlohmann::json())
+               .dump(2)
+        << '\n';
+    return status;
   }
-  return ExitCodeFor(sink);
+  if (explanation) out << FormatExplanation(*explanation);
+  PrintDiagnostics(sink, sources, err);
+  return status;
 }
 
 }  // namespace hkim

@@ -1,11 +1,17 @@
 #include "commands/init_command.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <sstream>
+
+#include "commands/cli_support.h"
+#include "load.h"
+#include "profile_check.h"
 
 namespace hkim {
 namespace {
@@ -125,7 +131,7 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
     << ".\n"
        "# Fill in the values marked CHANGE, then:\n"
        "#   hkimgen validate THIS_FILE        (schema + every lint rule)\n"
-       "#   hkimgen render THIS_FILE -o out/"
+       "#   hkimgen render THIS_FILE -d out/"
     << o.name
     << "\n"
        "# Field reference: docs/profile-reference.md (or `hkimgen explain THIS_FILE PATH`).\n"
@@ -222,7 +228,8 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
        "  mode: warn\n"
        "  scope: local\n\n"
        "gitops:\n"
-       "  repo_url: https://git.example.com/platform/gpu-bundles.git   # CHANGE\n"
+    << (openshift ? "  argocd_namespace: openshift-gitops   # OpenShift GitOps' Argo CD\n" : "")
+    << "  repo_url: https://git.example.com/platform/gpu-bundles.git   # CHANGE\n"
        "  path: out/"
     << o.name
     << "\n"
@@ -230,8 +237,45 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
   return y.str();
 }
 
+namespace {
+
+const std::vector<std::string> kInitFormats = {"yaml"};
+
+// `--name` is checked as the profile checks cluster.name (schema pattern, YAML typing), by
+// validating the starter it would write; the findings are reported against --name.
+bool CheckStarter(const InitOptions& options, const std::string& text, std::ostream& err) {
+  DiagnosticSink sink;
+  std::optional<LoadedProfile> loaded = LoadProfileFromText("starter.yaml", text, sink);
+  if (loaded) {
+    // The name as a string, whatever YAML would make of it, so the schema judges the value.
+    loaded->document["cluster"]["name"] = options.name;
+    CheckLoadedProfile(*loaded, sink);
+    if (!sink.HasErrors()) {
+      DiagnosticSink typed;  // and as written: `name: 123` would be an integer
+      if (auto as_written = LoadProfileFromText("starter.yaml", text, typed)) {
+        CheckLoadedProfile(*as_written, typed);
+      }
+      for (const Diagnostic& d : typed.diagnostics()) sink.Report(d);
+    }
+  }
+  if (!sink.HasErrors()) return true;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    if (d.severity != Severity::kError) continue;
+    err << "hkimgen init: error: --name '" << options.name << "': " << d.message << " ["
+        << d.rule << "]\n  fix: "
+        << (d.fix.empty() ? "use lower-case letters, digits and '-', e.g. --name my-cluster"
+                          : d.fix)
+        << "\n";
+    break;
+  }
+  return false;
+}
+
+}  // namespace
+
 void SetupInitCommand(CLI::App& app) {
   auto options = std::make_shared<InitOptions>();
+  auto output = std::make_shared<OutputChoice>();
   CLI::App* command =
       app.add_subcommand("init", "Write a commented starter profile that validates");
   command->add_option("--platform", options->platform, "Target platform")
@@ -240,16 +284,28 @@ void SetupInitCommand(CLI::App& app) {
   command->add_option("--shape", options->shape, "GPU node shape")
       ->required()
       ->check(CLI::IsMember(InitShapes()));
-  command->add_option("--name", options->name, "Cluster name (a DNS label)")->capture_default_str();
-  command->add_option("-o,--output", options->output, "Write to FILE instead of stdout");
+  command
+      ->add_option("--name", options->name,
+                   "Cluster name, checked as cluster.name is (a DNS label, e.g. lab-h100)")
+      ->capture_default_str();
+  command->add_option("--output-file", options->output, "Write to FILE instead of stdout")
+      ->type_name("FILE");
+  AddOutputOption(command, *output, kInitFormats);
   command->add_flag("--force", options->force, "Overwrite FILE when it exists");
   command->footer(R"(
 Examples:
-  hkimgen init --platform openshift --shape barcelona-h100-cx7 -o profiles/my-cluster.yaml
-  hkimgen init --platform oke --shape BM.GPU.H100.8 --name oke-prod > profiles/oke-prod.yaml)");
-  command->callback([options] {
-    int status = RunInitCommand(*options, std::cout, std::cerr);
-    if (status != 0) throw CLI::RuntimeError(status);
+  hkimgen init --platform openshift --shape barcelona-h100-cx7 --output-file profiles/my-cluster.yaml
+  hkimgen init --platform oke --shape BM.GPU.H100.8 --name oke-prod > profiles/oke-prod.yaml
+
+The starter validates as written (schema, model and every lint rule). Per-platform defaults are
+filled in: on OpenShift, Argo CD runs in openshift-gitops (OpenShift GitOps).
+Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)");
+  command->callback([options, output] {
+    if (!ResolveOutputChoice(*output, kInitFormats, "init", "--output-file", "file", std::cerr)) {
+      FinishCommand(1);
+    }
+    if (!output->legacy_path.empty()) options->output = output->legacy_path;
+    FinishCommand(RunInitCommand(*options, std::cout, std::cerr));
   });
 }
 
@@ -260,21 +316,26 @@ int RunInitCommand(const InitOptions& options, std::ostream& out, std::ostream& 
         << options.shape << "' [cli.usage]\n";
     return 1;
   }
+  if (!CheckStarter(options, *text, err)) return 1;
   if (options.output.empty()) {
     out << *text;
     return 0;
   }
   std::error_code ec;
   if (!options.force && std::filesystem::exists(options.output, ec)) {
-    err << options.output << ": error: the file exists [io.exists]\n  fix: choose another -o, or "
-        << "add --force to overwrite it\n";
+    err << options.output << ": error: the file exists [io.exists]\n  fix: choose another "
+        << "--output-file, or add --force to overwrite it\n";
     return 1;
   }
+  errno = 0;
   std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
+  const int open_errno = errno;
   file << *text;
   file.close();
   if (!file) {
-    err << options.output << ": error: cannot write the profile [io.write]\n";
+    err << options.output << ": error: cannot write the profile: "
+        << std::strerror(open_errno != 0 ? open_errno : errno) << " [io.write]\n"
+        << "  fix: check that the folder exists and is writable\n";
     return 2;
   }
   err << "wrote " << options.output << "; next: hkimgen validate " << options.output << "\n";

@@ -1,6 +1,6 @@
 #pragma once
 
-// `hkimgen init --platform P --shape S [--name CLUSTER] [-o FILE] [--force]`: a commented
+// `hkimgen init --platform P --shape S [--name CLUSTER] [--output-file FILE] [--force]`: a commented
 // starter profile for a platform and node shape that validates as written (schema, model and
 // lint clean), for the user to fill in.
 
@@ -16,7 +16,7 @@ struct InitOptions {
   std::string platform;  ///< openshift | oke | kubernetes
   std::string shape;     ///< a known node shape (InitShapes())
   std::string name = "my-cluster";
-  std::string output;  ///< -o FILE; empty: stdout
+  std::string output;  ///< --output-file FILE; empty: stdout
   bool force = false;  ///< overwrite FILE
 };
 

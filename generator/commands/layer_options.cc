@@ -2,25 +2,35 @@
 
 namespace hkim {
 
-void AddLayerOptions(CLI::App* command, LayerInputs& inputs) {
+void AddLayerOptions(CLI::App* command, std::vector<std::string>& extra_files,
+                     std::vector<std::string>& set_values) {
   // allow_extra_args(false): each -f/--set takes exactly one value, so a following positional
   // PROFILE is never swallowed.
   command
-      ->add_option("-f,--values", inputs.extra_files,
-                   "Extra profile layer merged over the profile (repeatable, in order)")
+      ->add_option("-f,--values", extra_files,
+                   "Values file merged over the profile (repeatable, in order; - reads stdin)")
+      ->type_name("FILE")
       ->allow_extra_args(false);
   command
-      ->add_option("--set", inputs.set_values,
-                   "Override one value, e.g. --set workload.replicas=8 or "
-                   "--set 'network.rails[name=eno5np0].mtu_bytes=4200' (repeatable; commas are "
-                   "part of the value)")
+      ->add_option("--set", set_values,
+                   "Override values, as Helm: --set workload.replicas=8,nccl.debug=INFO or "
+                   "--set 'network.rails[name=eno5np0].mtu_bytes=4200' (repeatable; write \\, "
+                   "for a comma inside a value)")
+      ->type_name("PATH=VALUE")
       ->allow_extra_args(false);
 }
 
-void AddOutputFormatOption(CLI::App* command, std::string& format) {
-  command->add_option("--output", format, "Report format: text (gcc-style) or json")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
+void AddLayerOptions(CLI::App* command, LayerInputs& inputs) {
+  AddLayerOptions(command, inputs.extra_files, inputs.set_values);
+}
+
+void AddAllowOption(CLI::App* command, std::vector<std::string>& allow) {
+  command
+      ->add_option("--allow", allow,
+                   "Accept the warnings of RULE (repeatable); they are shown as accepted notes. "
+                   "A profile can list its own: accept_warnings: [{rule: R, reason: ...}]")
+      ->type_name("RULE")
+      ->allow_extra_args(false);
 }
 
 }  // namespace hkim

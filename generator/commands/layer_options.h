@@ -1,19 +1,26 @@
 #pragma once
 
-// The layering options every profile-reading sub-command takes: `-f extra.yaml` and
-// `--set path=value`, as Helm users expect (layering.h has the merge rules).
+// The options every profile-reading sub-command takes: `-f extra.yaml` and `--set path=value`
+// as Helm users expect (layering.h has the merge rules), and `--allow RULE`.
 
 #include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
 
 #include "layering.h"
 
 namespace hkim {
 
-/// Adds `-f,--values FILE` (repeatable) and `--set PATH=VALUE` (repeatable) to `command`,
-/// filling `inputs.extra_files` and `inputs.set_values` in command-line order.
+/// Adds `-f,--values FILE` (repeatable; `-` reads stdin) and `--set PATH=VALUE[,PATH=VALUE]`
+/// (repeatable; `\,` keeps a comma in a value) to `command`, in command-line order.
+void AddLayerOptions(CLI::App* command, std::vector<std::string>& extra_files,
+                     std::vector<std::string>& set_values);
+
+/// The same into `inputs.extra_files` and `inputs.set_values`.
 void AddLayerOptions(CLI::App* command, LayerInputs& inputs);
 
-/// Adds `--output text|json` (the diagnostics / report format) to `command`.
-void AddOutputFormatOption(CLI::App* command, std::string& format);
+/// Adds `--allow RULE` (repeatable): accept that rule's warnings for this run; they are still
+/// shown, as notes saying they were accepted (commands/acceptance.h).
+void AddAllowOption(CLI::App* command, std::vector<std::string>& allow);
 
 }  // namespace hkim

@@ -4,9 +4,10 @@
 #include <iostream>
 #include <memory>
 
+#include "commands/cli_support.h"
 #include "commands/layer_options.h"
 #include "diagnostics_format.h"
-#include "lint.h"
+#include "rule_ids.h"
 
 namespace hkim {
 namespace {
@@ -15,31 +16,36 @@ constexpr char kFooter[] = R"(
 Examples:
   hkimgen lint --list-rules
   hkimgen lint profiles/barcelona-h100-cx7.yaml
-  hkimgen lint profiles/oke-h100.yaml --set 'workload.env.NCCL_IB_HCA=^mlx5_' --output json
+  hkimgen lint profiles/oke-h100.yaml --set 'workload.env.NCCL_IB_HCA=^mlx5_' -o json
+  hkimgen lint profiles/oke-h100.yaml --allow lint.image-latest
 
+lint runs the checks validate runs, and adds two things: it is strict (a warning fails unless
+the profile accepts it with accept_warnings: or --allow RULE accepts it), and --list-rules
+prints every rule id a message can carry. Use validate to ask "will this render?", lint to
+keep a profile free of findings (e.g. in CI).
 Each finding names the rule id, its severity, file:line:col of the value it concerns (in the
 layer that set it) and the fix. Schema and model errors are reported first: a profile must be
 valid before the cross-object rules can run.
-Exit status: 0 no errors (warnings alone pass unless --strict), 1 errors, 2 I/O or internal.)";
+Exit status: 0 no errors and no unaccepted warnings, 1 otherwise, 2 I/O or internal.)";
 
 }  // namespace
 
 void PrintLintRules(const std::string& format, std::ostream& out) {
   if (format == "json") {
     nlohmann::json rules = nlohmann::json::array();
-    for (const LintRule& rule : LintRules()) {
+    for (const RuleInfo& rule : AllRules()) {
       rules.push_back(
           {{"id", rule.id}, {"severity", SeverityName(rule.severity)}, {"summary", rule.summary}});
     }
-    out << rules.dump(2) << '\n';
+    out << JsonReport("lint", 0, DiagnosticSink{}, {{"rules", rules}}).dump(2) << '\n';
     return;
   }
   size_t width = 4;
-  for (const LintRule& rule : LintRules()) width = std::max(width, std::string(rule.id).size());
+  for (const RuleInfo& rule : AllRules()) width = std::max(width, rule.id.size());
   out << std::left << std::setw(static_cast<int>(width) + 2) << "RULE" << std::setw(10)
       << "SEVERITY"
       << "CHECKS\n";
-  for (const LintRule& rule : LintRules()) {
+  for (const RuleInfo& rule : AllRules()) {
     out << std::left << std::setw(static_cast<int>(width) + 2) << rule.id << std::setw(10)
         << SeverityName(rule.severity) << rule.summary << '\n';
   }
@@ -47,18 +53,24 @@ void PrintLintRules(const std::string& format, std::ostream& out) {
 
 void SetupLintCommand(CLI::App& app) {
   auto options = std::make_shared<LintOptions>();
+  auto output = std::make_shared<OutputChoice>();
   CLI::App* command = app.add_subcommand(
-      "lint", "Run the cross-object rules (rails, NADs, NCCL, IOMMU, memlock...) over profiles");
-  command->add_option("PROFILE", options->check.profiles, "Cluster profiles (YAML)");
+      "lint", "Like validate, but every unaccepted warning fails; --list-rules lists all rules");
+  command->add_option("PROFILE", options->check.profiles, "Cluster profiles (YAML); - reads stdin");
   AddLayerOptions(command, options->check.layers);
-  command->add_flag("--strict", options->check.strict, "Warnings fail too (exit 1)");
+  AddAllowOption(command, options->check.allow);
+  command->add_flag("--strict", options->check.strict,
+                    "Kept for scripts: lint is always strict (warnings fail unless accepted)");
   command->add_flag("--list-rules", options->list_rules,
-                    "Print the table of rules (id, severity, what it checks) and exit");
-  AddOutputFormatOption(command, options->check.format);
+                    "Print every rule id a message can carry (id, severity, what it reports)");
+  AddOutputOption(command, *output, {"text", "json"});
   command->footer(kFooter);
-  command->callback([options] {
-    int status = RunLintCommand(*options, std::cout);
-    if (status != 0) throw CLI::RuntimeError(status);
+  command->callback([options, output] {
+    if (!ResolveOutputChoice(*output, {"text", "json"}, "lint", "", "", std::cerr)) {
+      FinishCommand(1);
+    }
+    options->check.format = output->format;
+    FinishCommand(RunLintCommand(*options, std::cout));
   });
 }
 
@@ -71,7 +83,10 @@ int RunLintCommand(const LintOptions& options, std::ostream& out) {
     std::cerr << "hkimgen lint: give at least one PROFILE (or --list-rules)\n";
     return 1;
   }
-  return RunValidateCommand(options.check, out);
+  ValidateOptions strict = options.check;
+  strict.strict = true;
+  strict.command = "lint";
+  return RunValidateCommand(strict, out);
 }
 
 }  // namespace hkim

@@ -1,7 +1,8 @@
 #pragma once
 
-// `hkimgen lint PROFILE... [-f FILE]... [--set PATH=VALUE]... [--strict] [--output text|json]`
-// and `hkimgen lint --list-rules`: the rule table and its findings.
+// `hkimgen lint PROFILE... [-f FILE]... [--set PATH=VALUE]... [--allow RULE]... [-o text|json]`
+// and `hkimgen lint --list-rules`. What lint adds over validate: it is strict (an unaccepted
+// warning fails, as a linter's finding does), and it prints the table of every rule id.
 
 #include <CLI/CLI.hpp>
 #include <ostream>
@@ -19,11 +20,12 @@ struct LintOptions {
 /// Adds the `lint` sub-command to `app`.
 void SetupLintCommand(CLI::App& app);
 
-/// The table of rules (id, severity, what it checks), as text or JSON.
+/// The table of every rule id a diagnostic can carry (rule_ids.h: the stages' and the lint
+/// rules: id, severity, what it reports), as text or the JSON report.
 void PrintLintRules(const std::string& format, std::ostream& out);
 
 /// Lints every profile (every stage runs first: a profile must be schema-valid to be linted).
-/// Returns the exit status as validate does.
+/// Returns the exit status as `validate --strict` does.
 int RunLintCommand(const LintOptions& options, std::ostream& out);
 
 }  // namespace hkim

@@ -2,7 +2,12 @@
 
 #include <iostream>
 #include <memory>
+#include <sstream>
 
+#include "bundle_diff.h"
+#include "commands/acceptance.h"
+#include "commands/cli_support.h"
+#include "commands/layer_options.h"
 #include "diagnostics_format.h"
 #include "pipeline.h"
 
@@ -10,77 +15,146 @@ namespace hkim {
 
 namespace {
 
+const std::vector<std::string> kFormats = {"yaml", "json"};
+
 constexpr char kFooter[] = R"(
 Examples:
   # Print the bundle as one YAML stream (each document headed "# Source: templates/...")
   hkimgen render profiles/barcelona-h100-cx7.yaml
 
   # Write one file per object, plus kustomization.yaml and the Argo CD Application
-  hkimgen render profiles/barcelona-h100-cx7.yaml -o out/barcelona-h100-cx7
+  hkimgen render profiles/barcelona-h100-cx7.yaml -d out/barcelona-h100-cx7
 
   # In CI: fail (exit 1) and name the files when the committed bundle is stale
-  hkimgen render profiles/barcelona-h100-cx7.yaml -o out/barcelona-h100-cx7 --check
+  hkimgen render profiles/barcelona-h100-cx7.yaml -d out/barcelona-h100-cx7 --check
 
-  # Diagnostics as JSON for editors and scripts
-  hkimgen render profiles/oke-h100.yaml --output json
+  # One JSON document on stdout (objects, or what was written, and the diagnostics)
+  hkimgen render profiles/oke-h100.yaml -o json
+
+  # The profile from stdin, two values overridden, one warning accepted
+  cat profiles/oke-h100.yaml | hkimgen render - --set workload.replicas=4,nccl.debug=INFO \
+      --allow lint.image-latest
 
 Errors name file:line:col, the data path, the rule broken and a fix. A failed render leaves the
-output directory exactly as it was; an unchanged file is never rewritten.
+output directory exactly as it was; an unchanged file is never rewritten. With -d, stderr says
+what was written ("wrote 15 files to DIR: 1 changed, 0 added, 0 removed"); -q silences it.
+Deprecated: `-o DIR` (now -d DIR) still works for one release, with a warning.
 Exit status: 0 ok, 1 invalid profile (or stale DIR with --check), 2 I/O or internal failure.)";
+
+// What writing `bundle` into `dir` changes, counted before writing.
+struct WriteSummary {
+  size_t files = 0, added = 0, changed = 0, removed = 0;
+};
+
+WriteSummary Summarize(const RenderedBundle& bundle, const std::string& dir) {
+  WriteSummary summary;
+  summary.files = bundle.files.size();
+  DiagnosticSink ignored;  // an unreadable DIR is reported by the write itself
+  std::optional<std::map<std::string, std::string>> existing = ReadBundleDirectory(dir, ignored);
+  if (!existing) return summary;
+  for (const BundleChange& change : DiffBundle(bundle, *existing).changes) {
+    if (change.kind == BundleChange::Kind::kAdded) ++summary.added;
+    if (change.kind == BundleChange::Kind::kChanged) ++summary.changed;
+    if (change.kind == BundleChange::Kind::kRemoved) ++summary.removed;
+  }
+  return summary;
+}
+
+// -o json without -d: every object as JSON (parsed back from its YAML), by file name.
+nlohmann::json ObjectsJson(const RenderedBundle& bundle) {
+  nlohmann::json files = nlohmann::json::array();
+  for (const RenderedFile& file : bundle.files) {
+    DiagnosticSink scratch;
+    std::optional<LoadedProfile> doc = LoadProfileFromText(file.file_name, file.content, scratch);
+    nlohmann::json entry = {{"file", file.file_name}, {"template", file.template_name}};
+    if (doc) {
+      entry["object"] = doc->document;
+    } else {
+      entry["text"] = file.content;
+    }
+    files.push_back(std::move(entry));
+  }
+  return files;
+}
 
 }  // namespace
 
 void SetupRenderCommand(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
+  auto output = std::make_shared<OutputChoice>();
   CLI::App* render =
       app.add_subcommand("render", "Validate a cluster profile and render its GitOps bundle");
-  render->add_option("PROFILE", options->profile, "Cluster profile (YAML), e.g. profiles/x.yaml")
+  render
+      ->add_option("PROFILE", options->profile,
+                   "Cluster profile (YAML), e.g. profiles/x.yaml; - reads stdin")
       ->required();
-  render->add_option("-o,--output-dir", options->output_dir,
+  render->add_option("-d,--output-dir", options->output_dir,
                      "Write one file per object into DIR (replaced only when complete) instead "
-                     "of the YAML stream on stdout");
-  render
-      ->add_option("-f,--values", options->extra_files,
-                   "Extra profile layer merged over the profile (repeatable, in order)")
-      ->allow_extra_args(false);
-  render
-      ->add_option("--set", options->set_values,
-                   "Override one value, e.g. --set workload.replicas=8 (repeatable)")
-      ->allow_extra_args(false);
+                     "of the stream on stdout");
+  AddOutputOption(render, *output, kFormats);
+  AddLayerOptions(render, options->extra_files, options->set_values);
+  AddAllowOption(render, options->allow);
   render->add_flag("--check", options->check,
-                   "With -o: compare DIR with the render and exit 1 naming stale, missing and "
+                   "With -d: compare DIR with the render and exit 1 naming stale, missing and "
                    "extra files; writes nothing");
-  render->add_option("--output", options->diagnostics_format, "Diagnostics format on stderr")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->capture_default_str();
+  render->add_flag("-q,--quiet", options->quiet, "With -d: do not say what was written");
   render->footer(kFooter);
-  render->callback([options] {
-    int status = RunRenderCommand(*options, std::cout, std::cerr);
-    if (status != 0) throw CLI::RuntimeError(status);
+  render->callback([options, output] {
+    if (!ResolveOutputChoice(*output, kFormats, "render", "-d", "folder", std::cerr)) {
+      FinishCommand(1);
+    }
+    if (!output->legacy_path.empty()) options->output_dir = output->legacy_path;
+    options->format = output->format;
+    FinishCommand(RunRenderCommand(*options, std::cout, std::cerr));
   });
 }
 
 int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostream& err) {
   DiagnosticSink sink;
   SourceTexts sources;
+  const bool json = options.format == "json";
+  nlohmann::json result;
+  const LayerInputs inputs{options.profile, options.extra_files, options.set_values};
+  std::optional<WriteSummary> summary;
   if (options.check && options.output_dir.empty()) {
     sink.Report(Diagnostic{Severity::kError,
                            {},
                            "",
                            "cli.usage",
-                           "--check needs -o DIR",
-                           "add -o with the directory to compare"});
-  } else if (std::optional<RenderedBundle> bundle = RenderProfileLayers(
-                 LayerInputs{options.profile, options.extra_files, options.set_values}, sink,
-                 &sources)) {
-    WriteStage(*bundle, WriteTarget{options.output_dir, options.check}, out, sink);
+                           "--check needs -d DIR",
+                           "add -d with the directory to compare"});
+  } else if (std::optional<RenderedBundle> bundle =
+                 RenderProfileLayers(inputs, sink, &sources)) {
+    std::ostringstream stream;
+    if (!options.output_dir.empty() && !options.check) {
+      summary = Summarize(*bundle, options.output_dir);
+    }
+    if (json && options.output_dir.empty()) {
+      result = {{"files", ObjectsJson(*bundle)}};
+    } else if (!WriteStage(*bundle, WriteTarget{options.output_dir, options.check},
+                           json ? stream : out, sink)) {
+      summary.reset();
+    }
   }
-  if (options.diagnostics_format == "json") {
-    err << DiagnosticsToJson(sink).dump(2) << '\n';
-  } else {
-    err << FormatDiagnostics(sink, sources);
+  sink = AcceptWarnings(sink, inputs, options.allow);
+  const int status = ExitCodeFor(sink);
+  if (summary && status != 0) summary.reset();
+  if (summary) {
+    result = {{"output_dir", options.output_dir}, {"files", summary->files},
+              {"added", summary->added},          {"changed", summary->changed},
+              {"removed", summary->removed}};
   }
-  return ExitCodeFor(sink);
+  if (json) {
+    out << JsonReport("render", status, sink, result).dump(2) << '\n';
+    return status;
+  }
+  PrintDiagnostics(sink, sources, err);
+  if (summary && !options.quiet) {
+    err << "wrote " << summary->files << " files to " << options.output_dir << ": "
+        << summary->changed << " changed, " << summary->added << " added, " << summary->removed
+        << " removed\n";
+  }
+  return status;
 }
 
 }  // namespace hkim

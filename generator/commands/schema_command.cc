@@ -4,6 +4,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "commands/cli_support.h"
 #include "embedded_files.h"
 #include "schema_doc.h"
 
@@ -11,24 +12,33 @@ namespace hkim {
 
 void SetupSchemaCommand(CLI::App& app) {
   auto options = std::make_shared<SchemaOptions>();
+  auto output = std::make_shared<OutputChoice>();
+  auto legacy_format = std::make_shared<std::string>();
   CLI::App* command = app.add_subcommand(
       "schema", "Print the profile JSON Schema (for editors), or the field reference");
-  command
-      ->add_option("--format", options->format,
-                   "json: the schema itself; markdown: docs/profile-reference.md")
-      ->check(CLI::IsMember({"json", "markdown"}))
-      ->capture_default_str();
+  AddOutputOption(command, *output, {"json", "markdown"});
+  command->add_option("--format", *legacy_format, "Deprecated: use -o json|markdown")
+      ->check(CLI::IsMember({"json", "markdown"}));
   command->footer(R"(
 Examples:
   hkimgen schema > profile.schema.json
-  hkimgen schema --format markdown > docs/profile-reference.md
+  hkimgen schema -o markdown > docs/profile-reference.md
 
 Editors: start a profile with
   # yaml-language-server: $schema=<path to profile.schema.json>
 for completion and checking.)");
-  command->callback([options] {
-    int status = RunSchemaCommand(*options, std::cout, std::cerr);
-    if (status != 0) throw CLI::RuntimeError(status);
+  command->callback([options, output, legacy_format] {
+    if (!ResolveOutputChoice(*output, {"json", "markdown"}, "schema", "", "", std::cerr)) {
+      FinishCommand(1);
+    }
+    options->format = output->format;
+    if (!legacy_format->empty()) {
+      std::cerr << "hkimgen schema: warning: --format is deprecated and goes away in the next "
+                   "release [cli.deprecated]\n  fix: write -o "
+                << *legacy_format << "\n";
+      options->format = *legacy_format;
+    }
+    FinishCommand(RunSchemaCommand(*options, std::cout, std::cerr));
   });
 }
 

@@ -3,8 +3,11 @@
 #include <iostream>
 #include <memory>
 
+#include "commands/acceptance.h"
+#include "commands/cli_support.h"
 #include "commands/layer_options.h"
 #include "diagnostics_format.h"
+#include "input_file.h"
 #include "pipeline.h"
 #include "profile_check.h"
 
@@ -15,27 +18,36 @@ constexpr char kFooter[] = R"(
 Examples:
   hkimgen validate profiles/*.yaml
   hkimgen validate profiles/oke-h100.yaml --set workload.replicas=64 --strict
-  hkimgen validate profiles/barcelona-h100-cx7.yaml -f staging.yaml --output json
+  hkimgen validate profiles/barcelona-h100-cx7.yaml -f staging.yaml -o json
+  hkimgen validate profiles/oke-h100.yaml --allow lint.image-latest
+  cat profiles/oke-h100.yaml | hkimgen validate -
 
 Checks the schema, the model's cross-field rules and every lint rule (`hkimgen lint
 --list-rules`); each fault is reported once at file:line:col of the layer that holds it, with
-the rule id and a fix. Writes nothing.
+the rule id and a fix. Warnings the profile accepts (accept_warnings:) or --allow accepts are
+shown as notes with their reason. Writes nothing. `hkimgen lint` is the stricter form.
 Exit status: 0 valid (warnings alone pass unless --strict), 1 invalid, 2 I/O or internal failure.)";
 
 }  // namespace
 
 void SetupValidateCommand(CLI::App& app) {
   auto options = std::make_shared<ValidateOptions>();
+  auto output = std::make_shared<OutputChoice>();
   CLI::App* command = app.add_subcommand(
       "validate", "Check profiles (schema, model and lint rules); write nothing");
-  command->add_option("PROFILE", options->profiles, "Cluster profiles (YAML)")->required();
+  command->add_option("PROFILE", options->profiles, "Cluster profiles (YAML); - reads stdin")
+      ->required();
   AddLayerOptions(command, options->layers);
+  AddAllowOption(command, options->allow);
   command->add_flag("--strict", options->strict, "Warnings fail too (exit 1)");
-  AddOutputFormatOption(command, options->format);
+  AddOutputOption(command, *output, {"text", "json"});
   command->footer(kFooter);
-  command->callback([options] {
-    int status = RunValidateCommand(*options, std::cout);
-    if (status != 0) throw CLI::RuntimeError(status);
+  command->callback([options, output] {
+    if (!ResolveOutputChoice(*output, {"text", "json"}, "validate", "", "", std::cerr)) {
+      FinishCommand(1);
+    }
+    options->format = output->format;
+    FinishCommand(RunValidateCommand(*options, std::cout));
   });
 }
 
@@ -46,28 +58,25 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
   for (const std::string& profile : options.profiles) {
     LayerInputs inputs = options.layers;
     inputs.profile_path = profile;
-    const int errors_before = sink.ErrorCount();
-    CheckLayeredProfile(inputs, sink, &sources);
-    results.emplace_back(profile, sink.ErrorCount() == errors_before);
+    DiagnosticSink one;
+    CheckLayeredProfile(inputs, one, &sources);
+    one = AcceptWarnings(one, inputs, options.allow);
+    results.emplace_back(profile, !one.HasErrors());
+    for (const Diagnostic& d : one.diagnostics()) sink.Report(d);
   }
   int status = ExitCodeFor(sink);
   if (status == 0 && options.strict && sink.WarningCount() > 0) status = 1;
   if (options.format == "json") {
-    nlohmann::json report = {{"profiles", nlohmann::json::array()},
-                             {"diagnostics", DiagnosticsToJson(sink)},
-                             {"errors", sink.ErrorCount()},
-                             {"warnings", sink.WarningCount()},
-                             {"strict", options.strict},
-                             {"ok", status == 0}};
+    nlohmann::json result = {{"profiles", nlohmann::json::array()}, {"strict", options.strict}};
     for (const auto& [profile, clean] : results) {
-      report["profiles"].push_back({{"profile", profile}, {"valid", clean}});
+      result["profiles"].push_back({{"profile", InputLabel(profile)}, {"valid", clean}});
     }
-    out << report.dump(2) << '\n';
+    out << JsonReport(options.command, status, sink, result).dump(2) << '\n';
     return status;
   }
-  out << FormatDiagnostics(sink, sources);
+  out << Colorize(FormatDiagnostics(sink, sources), ColorEnabled(1));
   for (const auto& [profile, clean] : results) {
-    if (clean) out << profile << ": valid\n";
+    if (clean) out << InputLabel(profile) << ": valid\n";
   }
   return status;
 }

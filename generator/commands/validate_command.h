@@ -1,7 +1,7 @@
 #pragma once
 
-// `hkimgen validate PROFILE... [-f FILE]... [--set PATH=VALUE]... [--strict] [--output text|json]`:
-// schema, model and every lint rule; writes nothing.
+// `hkimgen validate PROFILE... [-f FILE]... [--set PATH=VALUE]... [--allow RULE]... [--strict]
+// [-o text|json]`: schema, model and every lint rule; writes nothing.
 
 #include <CLI/CLI.hpp>
 #include <ostream>
@@ -16,8 +16,10 @@ namespace hkim {
 struct ValidateOptions {
   std::vector<std::string> profiles;
   LayerInputs layers;   ///< -f / --set, applied to every profile; profile_path unused
-  bool strict = false;  ///< warnings fail too (exit 1)
+  bool strict = false;  ///< warnings fail too (exit 1); accepted warnings are notes, not warnings
   std::string format = "text";
+  std::vector<std::string> allow;  ///< --allow RULE
+  std::string command = "validate";  ///< the name reports carry ("lint" when lint runs it)
 };
 
 /// Adds the `validate` sub-command to `app`.

@@ -12,6 +12,8 @@ namespace hkim {
 
 /// Rails, NADs, SR-IOV resources, VF and IP capacity, subnets.
 std::vector<LintRule> NetworkLintRules();
+/// Network values as addresses: host bits in a network, a gateway outside its subnet.
+std::vector<LintRule> AddressLintRules();
 /// NCCL variables: cross-NIC, GPUDirect/DMA-BUF, NCCL_IB_HCA and NCCL_SOCKET_IFNAME lists.
 std::vector<LintRule> NcclLintRules();
 /// Node shape: GPUs per pod, IOMMU policy and kernel arguments.

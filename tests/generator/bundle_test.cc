@@ -69,10 +69,10 @@ class ShippedBundle : public ::testing::TestWithParam<std::string> {
 
 TEST_P(ShippedBundle, CommittedOutputIsCurrent) {
   ASSERT_TRUE(fs::is_directory(kSource / bundle()))
-      << bundle() << " is missing: run `hkimgen render " << profile() << " -o " << bundle()
+      << bundle() << " is missing: run `hkimgen render " << profile() << " -d " << bundle()
       << "` and commit it";
-  CommandRun run = Hkimgen("render " + profile() + " -o " + bundle() + " --check");
-  EXPECT_EQ(run.status, 0) << run.err << "refresh with: hkimgen render " << profile() << " -o "
+  CommandRun run = Hkimgen("render " + profile() + " -d " + bundle() + " --check");
+  EXPECT_EQ(run.status, 0) << run.err << "refresh with: hkimgen render " << profile() << " -d "
                            << bundle();
 }
 
@@ -90,7 +90,7 @@ TEST_P(ShippedBundle, RendersByteIdenticalTwice) {
     EXPECT_EQ(first.out.find(host), std::string::npos) << "host name in output";
   }
   // A directory render from elsewhere holds the same bytes as the committed bundle.
-  CommandRun dir = Hkimgen("render " + profile() + " -o '" + (scratch_ / "b").string() + "'");
+  CommandRun dir = Hkimgen("render " + profile() + " -d '" + (scratch_ / "b").string() + "'");
   ASSERT_EQ(dir.status, 0) << dir.err;
   for (const auto& entry : fs::directory_iterator(scratch_ / "b")) {
     const fs::path committed = kSource / bundle() / entry.path().filename();

@@ -126,7 +126,7 @@ TEST_F(Commands, SchemaErrorsInTheBaseFileAreLocatedThere) {
   broken.replace(broken.find("gpus_per_node: 4"), 16, "gpus_per_node: four");
   Write("base/lab.yaml", broken);
   const std::string profile = Write("lab.yaml", kProfile);
-  CliRun run = Hkimgen("validate " + profile + " --output json");
+  CliRun run = Hkimgen("validate " + profile + " -o json");
   EXPECT_EQ(run.status, 1) << run.out;
   nlohmann::json report = nlohmann::json::parse(run.out);
   ASSERT_EQ(report["diagnostics"].size(), 1u) << run.out;
@@ -136,20 +136,26 @@ TEST_F(Commands, SchemaErrorsInTheBaseFileAreLocatedThere) {
   EXPECT_EQ(report["ok"], false);
 }
 
-TEST_F(Commands, WarningsPassUnlessStrict) {
+TEST_F(Commands, WarningsPassValidateUnlessStrictAndFailLint) {
   Write("base/lab.yaml", kBase);
   const std::string profile = Write("lab.yaml", kProfile);
-  EXPECT_EQ(Hkimgen("lint " + profile + " --set workload.gpus_per_pod=2").status, 0);
-  CliRun strict = Hkimgen("lint " + profile + " --set workload.gpus_per_pod=2 --strict");
+  EXPECT_EQ(Hkimgen("validate " + profile + " --set workload.gpus_per_pod=2").status, 0);
+  CliRun strict = Hkimgen("validate " + profile + " --set workload.gpus_per_pod=2 --strict");
   EXPECT_EQ(strict.status, 1) << strict.out;
   EXPECT_NE(strict.out.find("warning:"), std::string::npos);
   EXPECT_NE(strict.out.find("[lint.gpus-idle]"), std::string::npos);
+  // lint is strict: the same warning fails it, unless accepted.
+  EXPECT_EQ(Hkimgen("lint " + profile + " --set workload.gpus_per_pod=2").status, 1);
+  CliRun allowed = Hkimgen("lint " + profile + " --set workload.gpus_per_pod=2 --allow lint.gpus-idle");
+  EXPECT_EQ(allowed.status, 0) << allowed.out;
+  EXPECT_NE(allowed.out.find("note: accepted (--allow): "), std::string::npos) << allowed.out;
 }
 
 TEST_F(Commands, LintListsItsRules) {
   CliRun run = Hkimgen("lint --list-rules");
   EXPECT_EQ(run.status, 0);
-  EXPECT_NE(run.out.find("lint.cross-nic-isolated      error"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("lint.cross-nic-isolated"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("schema.type"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("lint.privileged"), std::string::npos);
 }
 
@@ -168,32 +174,41 @@ TEST_F(Commands, DiffExitCodesAndTheDisruptiveFlag) {
   Write("base/lab.yaml", kBase);
   const std::string profile = Write("lab.yaml", kProfile);
   const std::string out = (dir_ / "out").string();
-  // Nothing rendered yet: everything would be added.
-  EXPECT_EQ(Hkimgen("diff " + profile + " -o " + out).status, 2);
-  ASSERT_EQ(Hkimgen("render " + profile + " -o " + out).status, 0);
-  CliRun same = Hkimgen("diff " + profile + " -o " + out);
+  // Nothing rendered yet: the folder does not exist, which is an error, not 15 additions.
+  CliRun missing = Hkimgen("diff " + profile + " -d " + out);
+  EXPECT_EQ(missing.status, 1) << missing.out;
+  EXPECT_NE(missing.out.find("does not exist [diff.missing-dir]"), std::string::npos)
+      << missing.out;
+  ASSERT_EQ(Hkimgen("render " + profile + " -d " + out).status, 0);
+  CliRun same = Hkimgen("diff " + profile + " -d " + out + " --detailed-exitcode");
   EXPECT_EQ(same.status, 0) << same.out;
   EXPECT_NE(same.out.find("no changes"), std::string::npos);
   // A different IOMMU kernel argument changes the MachineConfig: nodes reboot.
-  CliRun changed = Hkimgen("diff " + profile + " -o " + out + " --set node_shape.cpu_vendor=intel");
+  CliRun changed = Hkimgen("diff " + profile + " -d " + out +
+                           " --set node_shape.cpu_vendor=intel --detailed-exitcode");
   EXPECT_EQ(changed.status, 2) << changed.out;
   EXPECT_NE(changed.out.find("(MachineConfig 99-worker-iommu-passthrough) [disruptive: "),
             std::string::npos)
       << changed.out;
   EXPECT_NE(changed.out.find("-  - amd_iommu=on\n+  - intel_iommu=on\n"), std::string::npos)
       << changed.out;
-  CliRun json =
-      Hkimgen("diff " + profile + " -o " + out + " --set workload.replicas=3 --output json");
+  // Without --detailed-exitcode, changes are a success (0), as in terraform plan.
+  EXPECT_EQ(Hkimgen("diff " + profile + " -d " + out + " --set node_shape.cpu_vendor=intel").status,
+            0);
+  CliRun json = Hkimgen("diff " + profile + " -d " + out +
+                        " --set workload.replicas=3 -o json --detailed-exitcode");
   EXPECT_EQ(json.status, 2);
-  nlohmann::json plan = nlohmann::json::parse(json.out);
+  nlohmann::json report = nlohmann::json::parse(json.out);
+  nlohmann::json plan = report["result"];
+  EXPECT_EQ(report["command"], "diff");
   // The StatefulSet and the fabric gate Job (one pod per replica) change.
   EXPECT_EQ(plan["summary"]["changed"], 2);
   EXPECT_EQ(plan["changes"][0]["kind"], "Job");
   EXPECT_EQ(plan["changes"][1]["kind"], "StatefulSet");
   EXPECT_EQ(plan["changes"][1]["disruptive"], false);
   // Errors: 1, and nothing is written.
-  EXPECT_EQ(Hkimgen("diff " + profile + " -o " + out + " --set workload.replicas=zero").status, 1);
-  EXPECT_EQ(Hkimgen("diff " + (dir_ / "missing.yaml").string() + " -o " + out).status, 1);
+  EXPECT_EQ(Hkimgen("diff " + profile + " -d " + out + " --set workload.replicas=zero").status, 1);
+  EXPECT_EQ(Hkimgen("diff " + (dir_ / "missing.yaml").string() + " -d " + out).status, 1);
 }
 
 TEST_F(Commands, RenderTakesLayersToo) {
@@ -216,11 +231,14 @@ TEST_F(Commands, SchemaPrintsTheEmbeddedSchema) {
 TEST_F(Commands, InitWritesAProfileThatValidates) {
   const std::string file = (dir_ / "new.yaml").string();
   CliRun init =
-      Hkimgen("init --platform openshift --shape barcelona-h100-cx7 --name lab -o " + file);
+      Hkimgen("init --platform openshift --shape barcelona-h100-cx7 --name lab --output-file " +
+              file);
   ASSERT_EQ(init.status, 0) << init.out;
   CliRun validate = Hkimgen("validate --strict " + file);
   EXPECT_EQ(validate.status, 0) << validate.out;
-  EXPECT_EQ(Hkimgen("init --platform openshift --shape barcelona-h100-cx7 -o " + file).status, 1)
+  EXPECT_EQ(
+      Hkimgen("init --platform openshift --shape barcelona-h100-cx7 --output-file " + file).status,
+      1)
       << "refuses to overwrite";
 }
 
@@ -380,7 +398,7 @@ TEST(ProfileReference, DocIsCurrent) {
   const std::string actual = ReadFile(fs::path(HKIM_SOURCE_DIR) / "docs/profile-reference.md");
   EXPECT_TRUE(actual == expected)
       << "docs/profile-reference.md is stale: regenerate it with\n"
-         "  ./build/hkimgen schema --format markdown > docs/profile-reference.md";
+         "  ./build/generator/hkimgen schema -o markdown > docs/profile-reference.md";
 }
 
 TEST(ProfileReference, EveryFieldIsDocumented) {

@@ -157,7 +157,7 @@ TEST(Layering, SetAssignmentsAreTypedAndLocatedInTheirArgument) {
   ASSERT_TRUE(ApplySetAssignments(
       {"nccl.ib_tc=41", "nccl.debug=INFO", "network.rails[name=eno6np0].mtu_bytes=4200",
        "network.rails[1].ipam.range=10.0.114.0/24", "workload.command={python,train.py}",
-       "nccl.cross_nic=null", "nccl.extra_env.NCCL_IB_HCA==mlx5_6,mlx5_7", "cluster.name=\"007\""},
+       "nccl.cross_nic=null", "nccl.extra_env.NCCL_IB_HCA==mlx5_6\\,mlx5_7", "cluster.name=\"007\""},
       l, sink));
   EXPECT_EQ(sink.diagnostics().size(), 0u);
   const json& d = l.merged.document;

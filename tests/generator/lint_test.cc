@@ -135,7 +135,7 @@ TEST(Lint, RulesAreSortedWithUniqueIdsAndSummaries) {
   const std::vector<LintRule>& rules = LintRules();
   ASSERT_GE(rules.size(), 15u);
   for (size_t i = 0; i < rules.size(); ++i) {
-    EXPECT_EQ(std::string(rules[i].id).rfind("lint.", 0), 0u);
+    EXPECT_EQ(std::string(rules[i].id).rfind("lint.", 0), 0u) << rules[i].id;
     EXPECT_FALSE(std::string(rules[i].summary).empty());
     if (i > 0) EXPECT_LT(std::string(rules[i - 1].id), std::string(rules[i].id));
   }
@@ -245,11 +245,11 @@ TEST(Lint, NcclListThatExcludesEverything) {
   // The h-kim StatefulSet's "^mlx5_" meant as a regex: it excludes every HCA.
   ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_IB_HCA=^mlx5_"}), "lint.nccl-list-excludes-all",
              "/workload/env/NCCL_IB_HCA");
-  ExpectOnly(Check(kOpenShift, {"nccl.socket_ifname=^eth,net"}), "lint.nccl-list-excludes-all",
+  ExpectOnly(Check(kOpenShift, {"nccl.socket_ifname=^eth\\,net"}), "lint.nccl-list-excludes-all",
              "/nccl/socket_ifname");
   ExpectOnly(Check(kOpenShift, {"nccl.socket_ifname=eno5np0"}), "lint.nccl-list-excludes-all",
              "/nccl/socket_ifname");
-  ExpectClean(Check(kOpenShift, {"nccl.socket_ifname=^lo,docker"}));
+  ExpectClean(Check(kOpenShift, {"nccl.socket_ifname=^lo\\,docker"}));
   ExpectClean(Check(kOpenShift, {"workload.env.NCCL_IB_HCA=^mlx5_0"}));
 }
 
@@ -258,7 +258,7 @@ TEST(Lint, NcclListPrefixThatMatchesTooMuch) {
              "/workload/env/NCCL_IB_HCA", Severity::kWarning);
   ExpectOnly(Check(kOke, {"nccl.socket_ifname=net1"}), "lint.nccl-list-prefix",
              "/nccl/socket_ifname", Severity::kWarning);  // net10..net16 too
-  ExpectClean(Check(kOpenShift, {"workload.env.NCCL_IB_HCA=mlx5_6,mlx5_7"}));
+  ExpectClean(Check(kOpenShift, {"workload.env.NCCL_IB_HCA=mlx5_6\\,mlx5_7"}));
   ExpectClean(Check(kOpenShift, {"nccl.socket_ifname=net1"}));  // only net1, net2 exist
 }
 
@@ -266,7 +266,7 @@ TEST(Lint, PinnedHcasAgainstRails) {
   ExpectOnly(Check(kOpenShift, {"nccl.ib_hca={mlx5_6}"}), "lint.hca-rails", "/nccl/ib_hca");
   // The stale February list on July's nodes.
   ExpectOnly(Check(kOpenShift, {"nccl.ib_hca={mlx5_6,mlx5_10}"}), "lint.hca-rails", "/nccl/ib_hca");
-  ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_IB_HCA==mlx5_6,mlx5_7,mlx5_8"}),
+  ExpectOnly(Check(kOpenShift, {"workload.env.NCCL_IB_HCA==mlx5_6\\,mlx5_7\\,mlx5_8"}),
              "lint.hca-rails", "/workload/env/NCCL_IB_HCA");
   ExpectClean(Check(kOpenShift, {"nccl.ib_hca={mlx5_6,mlx5_7}"}));
 }

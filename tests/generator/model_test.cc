@@ -107,7 +107,7 @@ TEST(Model, MinimalProfileGetsTheSchemaDefaults) {
   EXPECT_EQ(p.health_check.mode, HealthCheckMode::kWarn);
   EXPECT_EQ(p.health_check.at_bytes, int64_t{1} << 30);
   EXPECT_EQ(p.gitops.revision, "HEAD");
-  EXPECT_EQ(p.gitops.argocd_namespace, "argocd");
+  EXPECT_EQ(p.gitops.argocd_namespace, "openshift-gitops") << "OpenShift GitOps' namespace";
   EXPECT_EQ(p.gitops.destination_namespace, "team-a");
 }
 

@@ -86,14 +86,18 @@ TEST_F(Scratch, CheckWithoutDirectoryIsAUsageError) {
   CommandRun run = Hkimgen("render tests/generator/malformed/ok-special-values.yaml --check", dir_);
   EXPECT_EQ(run.status, 1);
   EXPECT_EQ(run.err,
-            "error: --check needs -o DIR [cli.usage]\n  fix: add -o with the directory to "
+            "error: --check needs -d DIR [cli.usage]\n  fix: add -d with the directory to "
             "compare\n1 error, 0 warnings\n");
 }
 
 TEST_F(Scratch, JsonDiagnosticsForTools) {
-  CommandRun run = Hkimgen("render tests/generator/malformed/unknown-key.yaml --output json", dir_);
+  CommandRun run = Hkimgen("render tests/generator/malformed/unknown-key.yaml -o json", dir_);
   EXPECT_EQ(run.status, 1);
-  nlohmann::json errors = nlohmann::json::parse(run.err);
+  EXPECT_EQ(run.err, "") << "-o json: one document, on stdout";
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  EXPECT_EQ(report["command"], "render");
+  EXPECT_EQ(report["exit_code"], 1);
+  nlohmann::json errors = report["diagnostics"];
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0]["rule"], "schema.unknown-key");
   EXPECT_EQ(errors[0]["file"], "tests/generator/malformed/unknown-key.yaml");
@@ -122,7 +126,7 @@ TEST_F(Scratch, MalformedCorpusExitsOneWithLocatedMessageAndTouchesNothing) {
   for (const fs::path& profile : cases) {
     SCOPED_TRACE(profile.filename().string());
     const std::string relative = fs::relative(profile, kSource).string();
-    CommandRun run = Hkimgen("render " + relative + " -o '" + out.string() + "'", dir_);
+    CommandRun run = Hkimgen("render " + relative + " -d '" + out.string() + "'", dir_);
     EXPECT_EQ(run.status, 1);
     // Located: the first line names file:line:col.
     EXPECT_EQ(run.err.rfind(relative + ":", 0), 0u) << run.err;
@@ -164,11 +168,11 @@ TEST_F(Scratch, ValuesWithYamlSyntaxRenderAsOneScalarEach) {
 
 TEST_F(Scratch, DirectoryRenderMatchesTheStreamAndIsReproducible) {
   const std::string profile = "tests/generator/malformed/ok-special-values.yaml";
-  CommandRun first = Hkimgen("render " + profile + " -o '" + (dir_ / "a").string() + "'", dir_);
+  CommandRun first = Hkimgen("render " + profile + " -d '" + (dir_ / "a").string() + "'", dir_);
   ASSERT_EQ(first.status, 0) << first.err;
   EXPECT_EQ(first.out, "");
   CommandRun check =
-      Hkimgen("render " + profile + " -o '" + (dir_ / "a").string() + "' --check", dir_);
+      Hkimgen("render " + profile + " -d '" + (dir_ / "a").string() + "' --check", dir_);
   EXPECT_EQ(check.status, 0) << check.err;
   const auto files = SnapshotDir(dir_ / "a");
   EXPECT_TRUE(files.count("kustomization.yaml"));
@@ -181,7 +185,7 @@ TEST_F(Scratch, DirectoryRenderMatchesTheStreamAndIsReproducible) {
   // Stale after a hand edit: --check names the file and changes nothing.
   std::ofstream(dir_ / "a" / "kustomization.yaml", std::ios::app) << "# edited\n";
   const auto edited = SnapshotDir(dir_ / "a");
-  check = Hkimgen("render " + profile + " -o '" + (dir_ / "a").string() + "' --check", dir_);
+  check = Hkimgen("render " + profile + " -d '" + (dir_ / "a").string() + "' --check", dir_);
   EXPECT_EQ(check.status, 1);
   EXPECT_NE(check.err.find("kustomization.yaml: error: out of date"), std::string::npos)
       << check.err;

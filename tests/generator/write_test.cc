@@ -140,7 +140,7 @@ TEST_F(WriteTest, CheckNamesStaleMissingAndExtraFilesAndWritesNothing) {
   EXPECT_FALSE(sink.HasErrors());
   EXPECT_FALSE(CheckBundleDir(Bundle({{"a.yaml", "a: 2\n"}, {"c.yaml", "c: 1\n"}}), dir_, sink));
   const std::string fix =
-      "  fix: run `hkimgen render PROFILE -o " + dir_ + "` and commit the result\n";
+      "  fix: run `hkimgen render PROFILE -d " + dir_ + "` and commit the result\n";
   EXPECT_EQ(FormatDiagnostics(sink, {}),
             dir_ +
                 "/a.yaml: error: out of date: differs from what the profile renders to "

@@ -1,0 +1,23 @@
+#pragma once
+
+// Accepting warnings, per run (`--allow RULE`) or per profile (`accept_warnings:` with a
+// reason). An accepted warning is not hidden: it stays in the report as a note that names the
+// reason, and it no longer counts as a warning (so --strict and lint pass).
+
+#include <string>
+#include <vector>
+
+#include "diagnostics.h"
+#include "layering.h"
+
+namespace hkim {
+
+/// The diagnostics of `sink` with every warning whose rule is accepted turned into a note
+/// "accepted (REASON): MESSAGE". Rules come from `allow` (reason "--allow") and from the
+/// profile's `accept_warnings` (read from the merged layers of `inputs` when they load).
+/// Reports an unknown rule id, or a rule that reports errors (which cannot be accepted), as an
+/// error.
+DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LayerInputs& inputs,
+                              const std::vector<std::string>& allow);
+
+}  // namespace hkim

@@ -1,0 +1,107 @@
+#include "commands/app.h"
+
+#include <CLI/CLI.hpp>
+
+#include "commands/cli_support.h"
+#include "profile_schema.h"
+#include "version.h"
+
+namespace hkim {
+namespace {
+
+constexpr char kFooter[] = R"(
+Examples:
+  hkimgen init --platform openshift --shape barcelona-h100-cx7 --output-file profiles/my.yaml
+  hkimgen validate profiles/my.yaml
+  hkimgen render profiles/my.yaml -d out/my
+  hkimgen help render
+
+Run `hkimgen help COMMAND` (or `hkimgen COMMAND --help`) for its flags and examples.
+Exit status: 0 ok, 1 invalid input or usage, 2 I/O or internal failure (diff
+--detailed-exitcode: 2 = changes).)";
+
+std::vector<std::string> CommandNames(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+  return names;
+}
+
+// `hkimgen rendr`: CLI11 would only say "arguments were not expected"; name the closest one.
+bool ReportUnknownCommand(const CLI::App& app, int argc, char** argv, std::ostream& err) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.empty() || arg[0] == '-') continue;
+    const std::vector<std::string> names = CommandNames(app);
+    if (std::find(names.begin(), names.end(), arg) != names.end()) return false;
+    err << "hkimgen: error: unknown command '" << arg << "' [cli.unknown-command]\n";
+    const std::string closest = ClosestMatch(arg, names);
+    if (!closest.empty()) {
+      err << "  fix: did you mean `hkimgen " << closest << "`?\n";
+    } else {
+      err << "  fix: run `hkimgen help` for the list of commands\n";
+    }
+    return true;
+  }
+  return false;
+}
+
+void SetupHelpCommand(CLI::App& app, std::ostream& out) {
+  auto topic = std::make_shared<std::string>();
+  CLI::App* help = app.add_subcommand("help", "Print the command list, or one command's help");
+  help->add_option("COMMAND", *topic, "The command to explain");
+  help->footer(R"(
+Examples:
+  hkimgen help
+  hkimgen help render)");
+  help->callback([&app, &out, topic] {
+    // Through the formatter: App::help() would describe the running `help` command itself.
+    if (topic->empty()) {
+      out << app.get_formatter()->make_help(&app, "hkimgen", CLI::AppFormatMode::Normal);
+      return;
+    }
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      if (sub->get_name() == *topic) {
+        out << app.get_formatter()->make_help(sub, "hkimgen " + *topic,
+                                              CLI::AppFormatMode::Normal);
+        return;
+      }
+    }
+    std::string name = *topic;
+    char* argv[] = {nullptr, name.data()};
+    ReportUnknownCommand(app, 2, argv, std::cerr);
+    FinishCommand(1);
+  });
+}
+
+}  // namespace
+
+int RunHkimgen(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"hkimgen: validated GPU cluster profiles -> GitOps bundles for NCCL over RDMA",
+               "hkimgen"};
+  app.require_subcommand(0, 1);
+  app.fallthrough();  // global flags may follow the sub-command: `hkimgen render --no-color P`
+  app.footer(kFooter);
+  bool show_version = false;
+  app.add_flag("--version", show_version, "Print the version, commit and schema hash");
+  app.add_flag("--no-color", Globals().no_color,
+               "No colour in the output (also when NO_COLOR is set or output is not a terminal)");
+  for (const CommandEntry& entry : CommandRegistry()) entry.setup(app);
+  SetupHelpCommand(app, out);
+  if (ReportUnknownCommand(app, argc, argv, err)) return 1;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a sub-command's own status; it already said why
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e, out, err);  // prints help or the usage error
+    return status == 0 ? 0 : 1;                // a usage error is invalid input
+  }
+  if (show_version) {
+    out << VersionText();
+  } else if (app.get_subcommands().empty()) {
+    out << app.help();  // bare `hkimgen`: the command list, as kubectl and helm do
+  }
+  return 0;
+}
+
+}  // namespace hkim

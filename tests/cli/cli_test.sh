@@ -1,0 +1,410 @@
+#!/usr/bin/env bash
+# The command line as users meet it: each case runs the built hkimgen and checks its stdout,
+# stderr and exit status. Usage: cli_test.sh HKIMGEN SOURCE_DIR CASE (ctest runs each CASE).
+set -u
+HKIMGEN=$1
+SRC=$2
+CASE=$3
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/hkim-cli-XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$SRC" || exit 2
+B=profiles/barcelona-h100-cx7.yaml
+OKE=profiles/oke-h100.yaml
+FAILS=0
+
+# run ARGS...: runs hkimgen; sets $status, $out, $err.
+run() {
+  "$HKIMGEN" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null
+  status=$?
+  out=$(cat "$WORK/out")
+  err=$(cat "$WORK/err")
+}
+# run_in TEXT ARGS...: the same with TEXT on stdin.
+run_in() {
+  local text=$1
+  shift
+  printf '%s' "$text" | "$HKIMGEN" "$@" >"$WORK/out" 2>"$WORK/err"
+  status=$?
+  out=$(cat "$WORK/out")
+  err=$(cat "$WORK/err")
+}
+fail() {
+  echo "FAIL [$CASE]: $*"
+  echo "  status=$status"
+  echo "  stdout: ${out:0:1500}"
+  echo "  stderr: ${err:0:1500}"
+  FAILS=$((FAILS + 1))
+}
+expect_status() { [[ $status == "$1" ]] || fail "exit status $status, expected $1"; }
+expect_out() { [[ $out == *"$1"* ]] || fail "stdout lacks: $1"; }
+expect_err() { [[ $err == *"$1"* ]] || fail "stderr lacks: $1"; }
+expect_no_out() { [[ $out != *"$1"* ]] || fail "stdout has: $1"; }
+expect_no_err() { [[ $err != *"$1"* ]] || fail "stderr has: $1"; }
+expect_err_empty() { [[ -z $err ]] || fail "stderr is not empty"; }
+# A copy of the Barcelona profile with one line replaced (sed expression), in $WORK.
+variant() {
+  sed "$1" "$B" >"$WORK/$2"
+  echo "$WORK/$2"
+}
+
+case_output_flag_is_the_format() {
+  (cd "$WORK" && "$HKIMGEN" render "$SRC/$B" -o yaml >out.yaml 2>err.txt)
+  status=$?; out=$(head -c 300 "$WORK/out.yaml"); err=$(cat "$WORK/err.txt")
+  expect_status 0
+  expect_out "# Source: templates/"
+  [[ ! -e $WORK/yaml ]] || fail "-o yaml created a folder named yaml"
+  run render "$B" -o json
+  expect_status 0
+  expect_err_empty
+  jq -e '.command == "render" and .ok and (.result.files | length) > 10 and
+         (.result.files[0].object.kind | length) > 0' <<<"$out" >/dev/null || fail "render -o json"
+  run render "$B" -d "$WORK/b"
+  expect_status 0
+  [[ -f $WORK/b/kustomization.yaml ]] || fail "-d DIR did not write the bundle"
+}
+
+case_old_output_spelling_warns_or_is_refused() {
+  run render "$B" -o "$WORK/legacy"
+  expect_status 0
+  expect_err "warning: -o $WORK/legacy names a folder: that spelling is deprecated"
+  expect_err "fix: write -d $WORK/legacy"
+  [[ -f $WORK/legacy/kustomization.yaml ]] || fail "the deprecated -o DIR did not write"
+  (cd "$WORK" && "$HKIMGEN" render "$SRC/$B" -o bundle >out.txt 2>err.txt)
+  status=$?; out=$(cat "$WORK/out.txt"); err=$(cat "$WORK/err.txt")
+  expect_status 1
+  expect_err "-o 'bundle' is not an output format (yaml, json) nor clearly a folder"
+  expect_err "for the folder write -d bundle"
+  [[ ! -e $WORK/bundle ]] || fail "the ambiguous -o bundle created a folder"
+  (cd "$WORK" && "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 --output json >out.txt 2>err.txt)
+  status=$?; out=$(cat "$WORK/out.txt"); err=$(cat "$WORK/err.txt")
+  expect_status 1
+  expect_err "for the file write --output-file json"
+  [[ ! -e $WORK/json ]] || fail "init --output json wrote a file named json"
+  run init --platform oke --shape BM.GPU.H100.8 -o "$WORK/p.yaml"
+  expect_status 0
+  expect_err "names a file: that spelling is deprecated"
+  [[ -f $WORK/p.yaml ]] || fail "init -o FILE.yaml did not write"
+  run diff "$B" -o out/barcelona-h100-cx7
+  expect_status 0
+  expect_err "fix: write -d out/barcelona-h100-cx7"
+}
+
+case_command_list_help_and_unknown_commands() {
+  run
+  expect_status 0
+  expect_out "Usage: hkimgen"
+  for c in render validate lint explain diff init schema completion version help; do
+    expect_out "  $c"
+  done
+  run help
+  expect_status 0
+  expect_out "completion"
+  run help render
+  expect_status 0
+  expect_out "Usage: hkimgen render"
+  expect_out "--output-dir"
+  run rendr "$B"
+  expect_status 1
+  expect_err "unknown command 'rendr'"
+  expect_err "did you mean \`hkimgen render\`?"
+  run help valdate
+  expect_status 1
+  expect_err "did you mean \`hkimgen validate\`?"
+  run render --help
+  expect_no_out "/build/"
+  expect_out "Usage: hkimgen render"
+}
+
+case_version_names_version_commit_and_schema() {
+  local version
+  version=$(sed -n 's/^project(hkimgen VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+  run --version
+  expect_status 0
+  expect_out "hkimgen $version"
+  [[ $out =~ commit:\ ([0-9a-f]{12}|unknown) ]] || fail "no commit line"
+  expect_out "schema: sha256:$(sha256sum schemas/profile.schema.json | cut -c1-64)"
+  local text=$out
+  run version
+  [[ $out == "$text" ]] || fail "version and --version differ"
+  run version -o json
+  expect_status 0
+  jq -e --arg v "$version" '.command == "version" and .result.version == $v' <<<"$out" >/dev/null ||
+    fail "version -o json"
+}
+
+case_completion_scripts() {
+  run completion bash
+  expect_status 0
+  "$HKIMGEN" completion bash >"$WORK/c.bash"
+  complete_words() {  # the words bash offers for the command line "$@" (last word = cursor)
+    bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1));
+             _hkimgen; printf "%s\n" "${COMPREPLY[@]}"' _ "$WORK/c.bash" "$@"
+  }
+  [[ $(complete_words hkimgen ren) == render ]] || fail "sub-command completion"
+  [[ $(complete_words hkimgen init --shape BM.GPU.H) == *BM.GPU.H100.8* ]] || fail "shapes"
+  [[ $(complete_words hkimgen init --platform o) == *openshift* ]] || fail "platforms"
+  [[ $(complete_words hkimgen lint P --allow lint.image) == lint.image-latest ]] || fail "rules"
+  [[ $(complete_words hkimgen render P -o j) == json ]] || fail "render formats"
+  [[ $(complete_words hkimgen render P --out) == *--output-dir* ]] || fail "flags"
+  [[ $(complete_words hkimgen explain "$B" network.rails\[0\].mtu) == *network.rails\[0\].mtu_bytes* ]] ||
+    fail "explain paths"
+  [[ $(complete_words hkimgen render P --set workload.repl) == workload.replicas= ]] ||
+    fail "--set paths"
+  run completion zsh
+  expect_status 0
+  expect_out "bashcompinit"
+  run completion fish
+  expect_status 0
+  expect_out "complete -c hkimgen -n __fish_use_subcommand -a render"
+  expect_out "-l shape -r -a 'BM.GPU"
+  run completion tcsh
+  expect_status 1
+}
+
+case_init_platform_defaults_and_checked_name() {
+  run init --platform openshift --shape barcelona-h100-cx7 --name lab
+  expect_status 0
+  expect_out "argocd_namespace: openshift-gitops"
+  run_in "$out" explain - gitops.argocd_namespace
+  expect_out "openshift-gitops"
+  local p
+  p=$(variant '/argocd_namespace/d' no-ns.yaml)
+  run explain "$p" gitops.argocd_namespace
+  run render "$p" -o json
+  jq -e '[.result.files[].object | select(.kind == "Application")][0].metadata.namespace ==
+         "openshift-gitops"' <<<"$out" >/dev/null || fail "OpenShift default Argo CD namespace"
+  run init --platform oke --shape BM.GPU.H100.8 --name My_Cluster
+  expect_status 1
+  expect_err "--name 'My_Cluster'"
+  expect_err "[schema.pattern]"
+  [[ -z $out ]] || fail "init wrote a starter for a bad name"
+  run init --platform oke --shape BM.GPU.H100.8 --name 'x: y'
+  expect_status 1
+  expect_err "--name 'x: y'"
+  run init --platform oke --shape BM.GPU.H100.8 --name 123
+  expect_status 1
+  expect_err "--name '123'"
+}
+
+case_explain_errors_where_set_does_and_warns_on_invalid() {
+  run explain "$B" 'network.rails[9].mtu_bytes'
+  expect_status 1
+  expect_err "index 9 is past the end of 'network.rails', a list of 4"
+  expect_no_out "9000"
+  run validate "$B" --set 'network.rails[9].mtu_bytes=1'
+  expect_status 1
+  expect_err "" # --set reports on stdout via validate; its message names the index
+  expect_out "index 9 is past the end"
+  run explain "$B" workload.replicas --set workload.replicas=0
+  expect_status 0
+  expect_out "workload.replicas = 0"
+  expect_err "warning: the profile does not validate (1 error"
+  expect_err "[explain.invalid-profile]"
+}
+
+case_diff_exit_codes_and_missing_folder() {
+  run diff "$B" -d "$WORK/nothing"
+  expect_status 1
+  expect_err "$WORK/nothing: error: the bundle folder does not exist [diff.missing-dir]"
+  run diff "$B" -d out/barcelona-h100-cx7 --detailed-exitcode
+  expect_status 0
+  run diff "$B" -d out/barcelona-h100-cx7 --set workload.replicas=3
+  expect_status 0
+  expect_out "~ "
+  run diff "$B" -d out/barcelona-h100-cx7 --set workload.replicas=3 --detailed-exitcode
+  expect_status 2
+  run diff "$B" -d out/barcelona-h100-cx7 --set workload.replicas=zero --detailed-exitcode
+  expect_status 1
+}
+
+case_type_errors_say_what_to_write() {
+  local p
+  p=$(variant '0,/mtu_bytes: 9000/s//mtu_bytes: "9000"/' quoted.yaml)
+  run validate "$p"
+  expect_status 1
+  expect_out "fix: write the number without quotes, e.g. mtu_bytes: 9000"
+  p=$(variant 's/^  revision: main/  revision: 1.10/' revision.yaml)
+  run validate "$p"
+  expect_status 1
+  expect_out 'fix: quote it: revision: "1.10"'
+  p=$(variant 's/^  debug: .*/  debug: [1]/' list.yaml)
+  run validate "$p" --set workload.replicas=true
+  expect_status 1
+  expect_out "fix: write an integer, e.g. replicas:"
+}
+
+case_network_values_are_parsed_as_addresses() {
+  local p
+  p=$(variant 's#range: 10.0.103.0/24#range: 10.0.300.0/24#' octet.yaml)
+  run validate "$p"
+  expect_status 1
+  expect_out "the third number of '10.0.300.0', 300, is above 255"
+  expect_out "[network.address]"
+  expect_no_out "does not match the pattern"
+  run validate "$B" --set 'network.rails[0].ipam.range=10.0.103.0/33'
+  expect_out "the prefix length /33 is above 32 (an IPv4 network is /0 to /32) [network.prefix]"
+  run validate "$B" --set 'network.rails[0].ipam.range=10.0.103.5/24'
+  expect_status 1
+  expect_out "'10.0.103.5/24' has host bits set: the network of that address and prefix is 10.0.103.0/24 [lint.host-bits]"
+  run validate "$B" --set 'network.rails[0].ipam.gateway=10.0.99.1'
+  expect_status 1
+  expect_out "the gateway 10.0.99.1 is outside its subnet 10.0.103.0/24"
+  expect_out "[lint.gateway-outside]"
+  run validate "$B" --set 'network.rails[0].ipam.gateway=10.0.103.1'
+  expect_status 0
+}
+
+case_io_errors_give_the_os_reason() {
+  run validate "$WORK/none.yaml"
+  expect_status 2
+  expect_out "none.yaml: error: cannot read the profile: No such file or directory [io.read]"
+  run render "$B" -f "$WORK/values.yaml"
+  expect_status 2
+  expect_err "values.yaml: error: cannot read the values file: No such file or directory [io.read]"
+  run render "$WORK"
+  expect_err "cannot read the profile: Is a directory"
+  run init --platform oke --shape BM.GPU.H100.8 --output-file "$WORK/no/such/dir/p.yaml"
+  expect_status 2
+  expect_err "cannot write the profile: No such file or directory"
+}
+
+case_json_is_one_document_on_stdout() {
+  local bad
+  bad=$(variant 's/^  revision: main/  revision: 1.10/' bad.yaml)
+  for args in "render $B -o json" "render $bad -o json" "validate $B -o json" \
+      "validate $bad -o json" "lint $B -o json" "lint --list-rules -o json" \
+      "explain $B nccl.cross_nic -o json" "explain $B nope -o json" \
+      "diff $B -d out/barcelona-h100-cx7 -o json" "diff $bad -d out/barcelona-h100-cx7 -o json" \
+      "version -o json"; do
+    # shellcheck disable=SC2086
+    run $args
+    [[ -z $err ]] || fail "$args: stderr not empty"
+    jq -e 'has("command") and has("ok") and has("exit_code") and has("errors") and
+           has("warnings") and (.diagnostics | type == "array") and has("result")' \
+      <<<"$out" >/dev/null || fail "$args: not the one JSON shape"
+    jq -e --argjson s "$status" '.exit_code == $s' <<<"$out" >/dev/null ||
+      fail "$args: exit_code differs from the status"
+  done
+}
+
+case_colour_on_terminals_only() {
+  local bad
+  bad=$(variant 's/^  revision: main/  revision: 1.10/' bad.yaml)
+  out=$(TERM=xterm script -qec "$HKIMGEN render $bad" /dev/null)
+  status=0; err=""
+  [[ $out == *$'\033[1;31merror:'* ]] || fail "no colour on a terminal"
+  out=$(NO_COLOR=1 TERM=xterm script -qec "$HKIMGEN render $bad" /dev/null)
+  [[ $out != *$'\033['* ]] || fail "NO_COLOR ignored"
+  out=$(TERM=xterm script -qec "$HKIMGEN render --no-color $bad" /dev/null)
+  [[ $out != *$'\033['* ]] || fail "--no-color ignored"
+  out=$(TERM=xterm script -qec "$HKIMGEN --no-color validate $bad" /dev/null)
+  [[ $out != *$'\033['* ]] || fail "--no-color before the command ignored"
+  run render "$bad"
+  [[ $err != *$'\033['* ]] || fail "colour into a file"
+}
+
+case_accepted_warnings_are_shown_with_reason() {
+  run validate "$B" --set workload.gpus_per_pod=2
+  expect_status 0
+  expect_out "warning:"
+  expect_out "[lint.gpus-idle]"
+  run lint "$B" --set workload.gpus_per_pod=2
+  expect_status 1
+  run lint "$B" --set workload.gpus_per_pod=2 --allow lint.gpus-idle
+  expect_status 0
+  expect_out "note: accepted (--allow): "
+  expect_out "0 errors, 0 warnings"
+  local p="$WORK/accepting.yaml"
+  { cat "$B"; printf 'accept_warnings:\n  - rule: lint.gpus-idle\n    reason: two jobs share a node\n'; } >"$p"
+  run lint "$p" --set workload.gpus_per_pod=2
+  expect_status 0
+  expect_out "note: accepted (two jobs share a node): "
+  run validate "$B" --allow lint.no-such-rule
+  expect_status 1
+  expect_out "'lint.no-such-rule' is not a rule id [profile.accept-unknown-rule]"
+  run validate "$B" --allow schema.type
+  expect_status 1
+  expect_out "[profile.accept-error]"
+}
+
+case_list_rules_names_every_rule_id_in_the_sources() {
+  run lint --list-rules -o json
+  expect_status 0
+  jq -r '.result.rules[].id' <<<"$out" | sort -u >"$WORK/listed"
+  # Every id a diagnostic can carry: rule strings in the generator's sources.
+  grep -rhE '' generator | sed -E 's#(^|[[:space:]])//.*$##' | grep -oE '"(cli|diff|explain|io|layering|lint|model|network|profile|render|schema|template|write|yaml)\.[a-zA-Z][a-zA-Z-]*"' \
+      | tr -d '"' | grep -vE '\.(h|cc|yaml|json|md)$' | sort -u >"$WORK/used"
+  local missing extra
+  missing=$(comm -23 "$WORK/used" "$WORK/listed")
+  extra=$(comm -13 "$WORK/used" "$WORK/listed")
+  [[ -z $missing ]] || fail "ids used but not listed: $missing"
+  [[ -z $extra ]] || fail "ids listed but never used: $extra"
+  run lint --help
+  expect_out "lint runs the checks validate runs, and adds two things"
+}
+
+case_set_takes_comma_separated_assignments() {
+  run explain "$B" workload.replicas --set workload.replicas=6,nccl.debug=INFO
+  expect_status 0
+  expect_out "workload.replicas = 6"
+  run explain "$B" nccl.debug --set workload.replicas=6,nccl.debug=INFO
+  expect_out "nccl.debug = \"INFO\""
+  run explain "$B" workload.env.NCCL_IB_HCA --set 'workload.env.NCCL_IB_HCA==mlx5_0\,mlx5_1'
+  expect_status 0
+  expect_out '"=mlx5_0,mlx5_1"'
+  run validate "$B" --set 'workload.env.NCCL_IB_HCA==mlx5_0,mlx5_1'
+  expect_status 1
+  expect_out "\`mlx5_1\` (after a comma in \`--set workload.env.NCCL_IB_HCA==mlx5_0,mlx5_1\`) has no '='"
+  expect_out 'write \, to keep the comma'
+}
+
+case_dash_reads_stdin() {
+  run_in "$(cat "$B")" validate -
+  expect_status 0
+  expect_out "<stdin>: valid"
+  run_in "$(printf 'workload:\n  replicas: 7\n')" explain "$B" workload.replicas -f -
+  expect_status 0
+  expect_out "workload.replicas = 7"
+  expect_out "<stdin>:2:"
+  run_in "$(cat "$B")" render - -o yaml
+  expect_status 0
+  expect_out "kind: Application"
+}
+
+case_yaml_merge_keys() {
+  local p="$WORK/merge.yaml"
+  python3 - "$B" "$p" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+# The second rail takes its mtu and interface-independent keys from the first via an anchor.
+text = text.replace("      mtu_bytes: 9000\n", "      mtu_bytes: &mtu 9000\n", 1)
+open(sys.argv[2], "w").write(text)
+PY
+  cat >>"$p" <<'YAML'
+YAML
+  run_in "$(printf 'workload: &w\n  replicas: 5\nnccl:\n  <<: {debug: INFO}\n  cross_nic: 0\n')" \
+    explain "$B" nccl.debug -f -
+  expect_status 0
+  expect_out 'nccl.debug = "INFO"'
+  run_in "$(printf 'nccl:\n  <<: 5\n')" validate "$B" -f -
+  expect_status 1
+  expect_out "[yaml.merge-key]"
+  expect_out "extends:"
+}
+
+case_render_reports_what_it_wrote() {
+  run render "$B" -d "$WORK/b"
+  expect_status 0
+  [[ $err =~ ^wrote\ ([0-9]+)\ files\ to\ $WORK/b:\ 0\ changed,\ ([0-9]+)\ added,\ 0\ removed$ ]] ||
+    fail "first render summary"
+  [[ ${BASH_REMATCH[1]} == "${BASH_REMATCH[2]}" ]] || fail "all files are new the first time"
+  run render "$B" -d "$WORK/b" --set workload.replicas=3
+  expect_err "1 changed, 0 added, 0 removed"
+  run render "$B" -d "$WORK/b" -q
+  expect_status 0
+  expect_err_empty
+}
+
+"case_$CASE"
+[[ $FAILS == 0 ]] || exit 1
+echo "ok: $CASE"
