@@ -33,6 +33,7 @@ const std::vector<RuleInfo>& StageRules() {
       {"model.duplicate-rail", E, "two rails with one name"},
       {"model.duplicate-resource", E, "two rails with one resource name"},
       {"model.extra-env-typed", E, "a workload env value that is not a string"},
+      {"model.gate-size", E, "fabric_health.gate: at_bytes above max_bytes"},
       {"model.generated-resource", E, "a workload resource hkimgen sets itself"},
       {"model.gid-index", E, "gid_policy and gid_index disagree"},
       {"model.gid-infiniband", E, "a GID policy that InfiniBand does not use"},

@@ -203,12 +203,17 @@ std::string TypeFix(const std::vector<std::string>& expected, const nlohmann::js
     return "quote it: " + key + ": \"" + written + "\"";
   }
   if (want == "integer" || want == "number") {
-    std::string e = example();
-    if (value && value->is_string()) {
-      return "write the number without quotes" + (e.empty() ? "" : ", e.g. " + key + ": " + e);
-    }
-    return "write " + std::string(want == "integer" ? "an integer" : "a number") +
-           (e.empty() ? "" : ", e.g. " + key + ": " + e);
+    // The schema's own advice (x-fix) names the value to use; otherwise an example.
+    const nlohmann::json* advice = SchemaKeyword(rule_schema, "x-fix");
+    const std::string e = example();
+    const std::string tail = advice && advice->is_string()
+                                 ? " (" + advice->get<std::string>() + ")"
+                                 : (e.empty() ? "" : ", e.g. " + key + ": " + e);
+    const bool quoted_number =
+        value && value->is_string() && !value->get<std::string>().empty() &&
+        value->get<std::string>().find_first_not_of("0123456789.-+") == std::string::npos;
+    if (quoted_number) return "write the number without quotes" + tail;
+    return "write " + std::string(want == "integer" ? "an integer" : "a number") + tail;
   }
   if (want == "boolean") return "write true or false (without quotes)";
   if (want == "mapping") {

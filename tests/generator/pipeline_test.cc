@@ -77,8 +77,9 @@ TEST_F(Scratch, MissingProfileIsAnIoFailure) {
   CommandRun run = Hkimgen("render tests/generator/malformed/no-such-profile.yaml", dir_);
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.err,
-            "tests/generator/malformed/no-such-profile.yaml: error: cannot open the profile "
-            "[io.read]\n  fix: check the path and its permissions\n1 error, 0 warnings\n");
+            "tests/generator/malformed/no-such-profile.yaml: error: cannot read the profile: No "
+            "such file or directory [io.read]\n  fix: check the path and its permissions (- "
+            "reads stdin)\n1 error, 0 warnings\n");
   EXPECT_EQ(run.out, "");
 }
 

@@ -119,7 +119,7 @@ TEST_F(ValidateTest, ReportsWrongTypeWithExpectedAndActual) {
             "  at /rails/0/mtu\n"
             " 5 |     mtu: \"9000\"\n"
             "   |          ^\n"
-            "  fix: use 9000 for RoCE jumbo frames\n"
+            "  fix: write the number without quotes (use 9000 for RoCE jumbo frames)\n"
             "1 error, 0 warnings\n");
 }
 
