@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "input_file.h"
+
 namespace hkim {
 namespace {
 
@@ -210,20 +212,19 @@ std::optional<std::map<std::string, std::string>> ReadBundleDirectory(const std:
         (ext != ".yaml" && ext != ".yml")) {
       continue;
     }
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof()) {
+    std::string reason;
+    std::optional<std::string> text = ReadInputText(entry.path().string(), &reason);
+    if (!text) {
       Diagnostic d;
       d.location.file = entry.path().string();
       d.rule = "io.read";
-      d.message = "cannot read '" + entry.path().string() + "'";
+      d.message = "cannot read '" + entry.path().string() + "': " + reason;
       d.fix = "check the file's permissions";
       sink.Report(std::move(d));
       ok = false;
       continue;
     }
-    files[name] = text.str();
+    files[name] = *text;
   }
   if (ec) {
     Diagnostic d;
