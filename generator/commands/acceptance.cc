@@ -37,7 +37,7 @@ DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LayerInputs& inp
     }
   }
   DiagnosticSink scratch;  // load faults are in `sink` already
-  if (!inputs.profile_path.empty() && inputs.profile_path != "-") {
+  if (!inputs.profile_path.empty()) {  // "-" too: stdin is read once and kept (input_file.h)
     if (std::optional<LayeredProfile> layered = LoadLayeredProfile(inputs, scratch)) {
       const nlohmann::json& doc = layered->merged.document;
       if (doc.contains("accept_warnings") && doc["accept_warnings"].is_array()) {

@@ -319,6 +319,9 @@ case_accepted_warnings_are_shown_with_reason() {
   run lint "$p" --set workload.gpus_per_pod=2
   expect_status 0
   expect_out "note: accepted (two jobs share a node): "
+  run_in "$(cat "$p")" lint - --set workload.gpus_per_pod=2
+  expect_status 0
+  expect_out "note: accepted (two jobs share a node): "
   run validate "$B" --allow lint.no-such-rule
   expect_status 1
   expect_out "'lint.no-such-rule' is not a rule id [profile.accept-unknown-rule]"
