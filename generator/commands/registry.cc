@@ -2,6 +2,7 @@
 #include "commands/cli_support.h"
 #include "commands/completion_command.h"
 #include "commands/diff_command.h"
+#include "commands/discover_command.h"
 #include "commands/doctor_command.h"
 #include "commands/explain_command.h"
 #include "commands/init_command.h"
@@ -20,6 +21,7 @@ const std::vector<CommandEntry>& CommandRegistry() {
       {"diff", SetupDiffCommand},       {"init", SetupInitCommand},
       {"schema", SetupSchemaCommand},   {"completion", SetupCompletionCommand},
       {"version", SetupVersionCommand}, {"doctor", SetupDoctorCommand},
+      {"discover", SetupDiscoverCommand},
   };
   return commands;
 }

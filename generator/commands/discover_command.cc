@@ -1,0 +1,112 @@
+#include "commands/discover_command.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "commands/cli_support.h"
+#include "discover/discover.h"
+#include "pipeline.h"
+
+namespace hkim {
+namespace {
+
+const std::vector<std::string> kDiscoverFormats = {"yaml"};
+
+constexpr char kFooter[] = R"(
+Examples:
+  kubectl get nodes,sriovnetworknodestates,network-attachment-definitions,ippools -A -o json \
+    > cluster-export.json
+  hkimgen discover cluster-export.json --name my-cluster --output-file profiles/my-cluster.yaml
+  oc get nodes,sriovnetworknodestates,net-attach-def -A -o yaml | hkimgen discover -
+
+Reads only the export (JSON or YAML; a List, single objects, several files). Every inferred
+value carries a comment naming the object and field it came from; what an export cannot tell is
+a safe default marked TODO. Inconsistencies are warnings on stderr.
+Exit status: 0 drafted, 1 invalid export or no GPU node, 2 I/O failure.
+Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)";
+
+bool ReadInput(const std::string& path, std::istream& in, discover::ExportInput& input,
+               DiagnosticSink& sink) {
+  std::ostringstream text;
+  if (path == "-") {
+    input.path = "<stdin>";
+    text << in.rdbuf();
+  } else {
+    input.path = path;
+    std::ifstream file(path, std::ios::binary);
+    std::error_code ec;
+    if (!file || std::filesystem::is_directory(path, ec)) {
+      sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 0, 0}, "", "io.read",
+                             "cannot open the export", "check the path and its permissions"});
+      return false;
+    }
+    text << file.rdbuf();
+  }
+  input.text = text.str();
+  return true;
+}
+
+}  // namespace
+
+void SetupDiscoverCommand(CLI::App& app) {
+  auto options = std::make_shared<DiscoverOptions>();
+  auto output = std::make_shared<OutputChoice>();
+  CLI::App* command = app.add_subcommand(
+      "discover", "Draft a profile from a read-only kubectl export of a running cluster");
+  command->add_option("FILE", options->inputs, "Export files (JSON or YAML); - reads stdin")
+      ->required();
+  command->add_option("--name", options->name, "Cluster name (a DNS label)");
+  command->add_option("--output-file", options->output, "Write to FILE instead of stdout")
+      ->type_name("FILE");
+  AddOutputOption(command, *output, kDiscoverFormats);
+  command->add_flag("--force", options->force, "Overwrite FILE when it exists");
+  command->add_flag("--all-groups", options->all_groups,
+                    "One profile document per GPU node group (default: the largest group)");
+  command->footer(kFooter);
+  command->callback([options, output] {
+    if (!ResolveOutputChoice(*output, kDiscoverFormats, "discover", "--output-file", "file",
+                             std::cerr)) {
+      FinishCommand(1);
+    }
+    if (!output->legacy_path.empty()) options->output = output->legacy_path;
+    FinishCommand(RunDiscoverCommand(*options, std::cin, std::cout, std::cerr));
+  });
+}
+
+int RunDiscoverCommand(const DiscoverOptions& options, std::istream& in, std::ostream& out,
+                       std::ostream& err) {
+  DiagnosticSink sink;
+  SourceTexts sources;
+  std::vector<discover::ExportInput> inputs(options.inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) ReadInput(options.inputs[i], in, inputs[i], sink);
+  std::string text;
+  if (!sink.HasErrors()) {
+    text = discover::Discover(inputs, {options.name, options.all_groups}, sink, &sources);
+  }
+  err << FormatDiagnostics(sink, sources);
+  if (sink.HasErrors()) return ExitCodeFor(sink);
+  if (options.output.empty()) {
+    out << text;
+    return 0;
+  }
+  std::error_code ec;
+  if (!options.force && std::filesystem::exists(options.output, ec)) {
+    err << options.output << ": error: the file exists [io.exists]\n  fix: choose another "
+        << "--output-file, or add --force to overwrite it\n";
+    return 1;
+  }
+  std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
+  file << text;
+  file.close();
+  if (!file) {
+    err << options.output << ": error: cannot write the profile [io.write]\n";
+    return 2;
+  }
+  err << "wrote " << options.output << "; next: hkimgen validate " << options.output << "\n";
+  return 0;
+}
+
+}  // namespace hkim

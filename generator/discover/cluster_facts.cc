@@ -1,0 +1,196 @@
+#include "discover/cluster_facts.h"
+
+#include <algorithm>
+#include <set>
+
+namespace hkim::discover {
+namespace {
+
+using nlohmann::json;
+
+const json& At(const json& value, std::initializer_list<const char*> path) {
+  static const json kNull;
+  const json* current = &value;
+  for (const char* key : path) {
+    if (!current->is_object() || !current->contains(key)) return kNull;
+    current = &(*current)[key];
+  }
+  return *current;
+}
+
+std::string Str(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_integer()) return std::to_string(value.get<long long>());
+  return "";
+}
+
+int Int(const json& value) {
+  if (value.is_number_integer()) return static_cast<int>(value.get<long long>());
+  if (value.is_string()) return static_cast<int>(ParseCount(value.get<std::string>()).value_or(0));
+  return 0;
+}
+
+NodeFacts ReadNode(const ExportObject& object) {
+  const json& node = *object.json;
+  NodeFacts facts;
+  facts.name = object.name;
+  for (const auto& [key, value] : At(node, {"metadata", "labels"}).items()) {
+    if (value.is_string()) facts.labels[key] = value.get<std::string>();
+  }
+  // Capacity is what the device plugins advertise; allocatable only when capacity is missing.
+  const json& capacity = At(node, {"status", "capacity"}).is_object()
+                             ? At(node, {"status", "capacity"})
+                             : At(node, {"status", "allocatable"});
+  for (const auto& [key, value] : capacity.items()) {
+    if (auto count = ParseCount(Str(value))) facts.capacity[key] = *count;
+  }
+  std::set<std::string> taints;
+  for (const json& taint : At(node, {"spec", "taints"})) {
+    std::string key = Str(At(taint, {"key"}));
+    if (!key.empty()) taints.insert(key + ":" + Str(At(taint, {"effect"})));
+  }
+  facts.taint_keys.assign(taints.begin(), taints.end());
+  facts.os_image = Str(At(node, {"status", "nodeInfo", "osImage"}));
+  facts.provider_id = Str(At(node, {"spec", "providerID"}));
+  const std::string object_name = "Node " + object.name;
+  if (auto it = facts.capacity.find("nvidia.com/gpu"); it != facts.capacity.end() && it->second) {
+    facts.gpus = static_cast<int>(it->second);
+    facts.gpus_from = {object_name, ".status.capacity[nvidia.com/gpu]"};
+  } else if (auto label = facts.labels.find("nvidia.com/gpu.count"); label != facts.labels.end()) {
+    facts.gpus = static_cast<int>(ParseCount(label->second).value_or(0));
+    facts.gpus_from = {object_name, ".metadata.labels[nvidia.com/gpu.count]"};
+  }
+  return facts;
+}
+
+SriovStateFacts ReadSriovState(const ExportObject& object) {
+  SriovStateFacts state;
+  state.node = object.name;
+  const json& interfaces = At(*object.json, {"status", "interfaces"});
+  if (!interfaces.is_array()) return state;
+  for (size_t i = 0; i < interfaces.size(); ++i) {
+    const json& pf = interfaces[i];
+    PfFacts facts;
+    facts.name = Str(At(pf, {"name"}));
+    facts.vendor = Str(At(pf, {"vendor"}));
+    facts.device_id = Str(At(pf, {"deviceID"}));
+    facts.driver = Str(At(pf, {"driver"}));
+    facts.pci_address = Str(At(pf, {"pciAddress"}));
+    facts.link_type = Str(At(pf, {"linkType"}));
+    facts.mtu = Int(At(pf, {"mtu"}));
+    // The operator's Go type spells the VF list "Vfs" (json:"Vfs,omitempty").
+    for (const json& vf : At(pf, {"Vfs"})) {
+      facts.vfs.push_back({Str(At(vf, {"name"})), Str(At(vf, {"deviceID"})), Int(At(vf, {"mtu"}))});
+    }
+    facts.num_vfs = Int(At(pf, {"numVfs"}));
+    if (facts.num_vfs == 0) facts.num_vfs = static_cast<int>(facts.vfs.size());
+    facts.pointer = ".status.interfaces[" + std::to_string(i) + "]";
+    state.interfaces.push_back(std::move(facts));
+  }
+  return state;
+}
+
+// The plugin that owns the VF (sriov, ib-sriov, host-device) and, for chained configs, the MTU
+// a tuning plugin sets.
+void ReadCniConfig(const json& config, NadFacts& nad) {
+  nad.cni_version = Str(At(config, {"cniVersion"}));
+  std::vector<const json*> plugins;
+  if (At(config, {"plugins"}).is_array()) {
+    for (const json& plugin : config["plugins"]) plugins.push_back(&plugin);
+  } else {
+    plugins.push_back(&config);
+  }
+  for (const json* plugin : plugins) {
+    const std::string type = Str(At(*plugin, {"type"}));
+    if (type == "tuning" && nad.mtu == 0) nad.mtu = Int(At(*plugin, {"mtu"}));
+    if (type != "sriov" && type != "ib-sriov" && type != "host-device") continue;
+    nad.cni_type = type;
+    if (int mtu = Int(At(*plugin, {"mtu"}))) nad.mtu = mtu;
+    nad.master = Str(At(*plugin, {"master"}));
+    const json& ipam = At(*plugin, {"ipam"});
+    nad.ipam_type = Str(At(ipam, {"type"}));
+    nad.range = Str(At(ipam, {"range"}));
+    if (nad.range.empty()) nad.range = Str(At(ipam, {"subnet"}));
+    nad.gateway = Str(At(ipam, {"gateway"}));
+    nad.pool_name = Str(At(ipam, {"poolName"}));
+    for (const json& route : At(ipam, {"routes"})) {
+      if (std::string dst = Str(At(route, {"dst"})); !dst.empty()) nad.routes.push_back(dst);
+    }
+  }
+}
+
+NadFacts ReadNad(const ExportSet& exports, const ExportObject& object, DiagnosticSink& sink) {
+  NadFacts nad;
+  nad.name = object.name;
+  nad.namespace_name = object.namespace_name.empty() ? "default" : object.namespace_name;
+  nad.resource_name =
+      Str(At(*object.json, {"metadata", "annotations", "k8s.v1.cni.cncf.io/resourceName"}));
+  const std::string text = Str(At(*object.json, {"spec", "config"}));
+  json config = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (config.is_discarded() || !config.is_object()) {
+    sink.Report(Diagnostic{Severity::kWarning, exports.Locate(object, "/spec/config"),
+                           object.pointer + "/spec/config", "discover.nad-config",
+                           "the CNI config of NetworkAttachmentDefinition " + nad.namespace_name +
+                               "/" + nad.name +
+                               " is not a JSON object; its MTU and IPAM are unknown",
+                           "check the NAD with: kubectl get net-attach-def -n " +
+                               nad.namespace_name + " " + nad.name + " -o yaml"});
+    return nad;
+  }
+  ReadCniConfig(config, nad);
+  return nad;
+}
+
+PoolFacts ReadPool(const ExportObject& object) {
+  const json& spec = At(*object.json, {"spec"});
+  return PoolFacts{object.name, object.namespace_name, Str(At(spec, {"subnet"})),
+                   Str(At(spec, {"gateway"})), Int(At(spec, {"perNodeBlockSize"}))};
+}
+
+}  // namespace
+
+std::optional<long long> ParseCount(const std::string& quantity) {
+  if (quantity.empty() || quantity.size() > 12) return std::nullopt;
+  if (!std::all_of(quantity.begin(), quantity.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::nullopt;
+  }
+  return std::stoll(quantity);
+}
+
+const SriovStateFacts* ClusterFacts::StateOf(const std::string& node) const {
+  for (const SriovStateFacts& state : sriov_states) {
+    if (state.node == node) return &state;
+  }
+  return nullptr;
+}
+
+ClusterFacts ExtractFacts(const ExportSet& exports, DiagnosticSink& sink) {
+  ClusterFacts facts;
+  std::set<std::string> seen;  // kind/namespace/name: the same object given twice counts once
+  for (const ExportObject& object : exports.objects) {
+    if (!seen.insert(object.kind + "/" + object.namespace_name + "/" + object.name).second)
+      continue;
+    if (object.kind == "Node") {
+      facts.nodes.push_back(ReadNode(object));
+    } else if (object.kind == "SriovNetworkNodeState") {
+      facts.sriov_states.push_back(ReadSriovState(object));
+    } else if (object.kind == "NetworkAttachmentDefinition") {
+      facts.nads.push_back(ReadNad(exports, object, sink));
+    } else if (object.kind == "IPPool") {
+      facts.pools.push_back(ReadPool(object));
+    }
+  }
+  std::sort(facts.nodes.begin(), facts.nodes.end(),
+            [](const NodeFacts& a, const NodeFacts& b) { return a.name < b.name; });
+  std::sort(facts.sriov_states.begin(), facts.sriov_states.end(),
+            [](const auto& a, const auto& b) { return a.node < b.node; });
+  std::sort(facts.nads.begin(), facts.nads.end(), [](const NadFacts& a, const NadFacts& b) {
+    return std::tie(a.namespace_name, a.name) < std::tie(b.namespace_name, b.name);
+  });
+  std::sort(facts.pools.begin(), facts.pools.end(), [](const PoolFacts& a, const PoolFacts& b) {
+    return std::tie(a.namespace_name, a.name) < std::tie(b.namespace_name, b.name);
+  });
+  return facts;
+}
+
+}  // namespace hkim::discover

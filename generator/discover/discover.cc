@@ -1,0 +1,29 @@
+#include "discover/discover.h"
+
+#include "discover/cluster_facts.h"
+#include "discover/emit.h"
+#include "discover/infer.h"
+
+namespace hkim::discover {
+
+std::string Discover(const std::vector<ExportInput>& inputs, const DiscoverSettings& settings,
+                     DiagnosticSink& sink, SourceTexts* sources) {
+  ExportSet exports = LoadExports(inputs, sink);
+  if (sources != nullptr) {
+    for (const LoadedProfile& file : exports.files) (*sources)[file.path] = file.source_lines;
+  }
+  if (sink.HasErrors()) return "";
+  ClusterFacts facts = ExtractFacts(exports, sink);
+  // Findings about the export as a whole point at its first file.
+  const SourceLocation where{inputs.empty() ? std::string("<stdin>") : inputs.front().path, 0, 0};
+  std::vector<DiscoveredProfile> profiles = Infer(facts, where, settings.all_groups, sink);
+  std::string text;
+  for (size_t i = 0; i < profiles.size(); ++i) {
+    EmitOptions options{settings.cluster_name, i == 0 ? "" : "-" + std::to_string(i + 1)};
+    if (i > 0) text += "---\n";
+    text += EmitProfile(profiles[i], options);
+  }
+  return sink.HasErrors() ? "" : text;
+}
+
+}  // namespace hkim::discover

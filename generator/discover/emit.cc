@@ -1,0 +1,327 @@
+#include "discover/emit.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <regex>
+#include <set>
+
+namespace hkim::discover {
+namespace {
+
+constexpr char kTodo[] = "TODO: ";
+
+// Node shapes with a built-in topology description (schema: topology.preset).
+const std::set<std::string> kTopologyPresets = {"BM.GPU.H100.8", "BM.GPU.A100-v2.8", "BM.GPU4.8"};
+
+class Writer {
+ public:
+  explicit Writer(YAML::Emitter& out) : o_(out) {}
+
+  Writer& Key(const std::string& key) {
+    o_ << YAML::Key << key << YAML::Value;
+    return *this;
+  }
+  Writer& Str(const std::string& value, const std::string& comment = "") {
+    if (NeedsTypeQuotes(value)) {
+      o_ << YAML::DoubleQuoted << value;
+    } else {
+      o_ << value;
+    }
+    return Comment(comment);
+  }
+  Writer& Int(long long value, const std::string& comment = "") {
+    o_ << value;
+    return Comment(comment);
+  }
+  Writer& Bool(bool value, const std::string& comment = "") {
+    o_ << YAML::TrueFalseBool << value;
+    return Comment(comment);
+  }
+  Writer& Comment(const std::string& comment) {
+    if (!comment.empty()) o_ << YAML::Comment(comment);
+    return *this;
+  }
+  Writer& StrList(const std::vector<std::string>& values, const std::string& comment = "") {
+    o_ << YAML::Flow << YAML::BeginSeq;
+    for (const std::string& value : values) {
+      if (NeedsTypeQuotes(value)) o_ << YAML::DoubleQuoted;
+      o_ << value;
+    }
+    o_ << YAML::EndSeq;
+    return Comment(comment);
+  }
+  Writer& Map(const std::string& comment = "") {
+    Comment(comment);
+    o_ << YAML::BeginMap;
+    return *this;
+  }
+  Writer& End() {
+    o_ << YAML::EndMap;
+    return *this;
+  }
+  YAML::Emitter& raw() { return o_; }
+
+ private:
+  YAML::Emitter& o_;
+};
+
+std::string From(const DiscoveredRail& rail, const std::string& field) {
+  auto it = rail.from.find(field);
+  return it == rail.from.end() ? "" : it->second;
+}
+
+std::string ShapeName(const NodeGroup& group) {
+  if (!group.instance_type.empty()) return group.instance_type;
+  if (!group.gpu_product.empty()) return group.gpu_product;
+  return "gpu-nodes";
+}
+
+int NicsPerNode(const DiscoveredProfile& p) {
+  int nics = 0;
+  for (const DiscoveredRail& rail : p.rails) nics += rail.attachments_per_pod;
+  return nics;
+}
+
+void EmitHeader(Writer& w, const DiscoveredProfile& p) {
+  std::string text =
+      "Drafted by `hkimgen discover` from a read-only kubectl export. Each value says which\n"
+      "object and field it came from; `TODO` marks a safe default the export cannot determine.\n"
+      "Review them, then: hkimgen validate THIS_FILE && hkimgen render THIS_FILE -d out/NAME\n"
+      "GPU node group: " +
+      p.group.Describe();
+  for (const NodeGroup& other : p.other_groups) {
+    text += "\nOther GPU node group, not in this profile: " + other.Describe();
+  }
+  if (!p.other_groups.empty()) {
+    text += "\n(one profile per group: `hkimgen discover --all-groups` drafts each as a document)";
+  }
+  w.Comment(text);
+}
+
+void EmitNodeShape(Writer& w, const DiscoveredProfile& p) {
+  const NodeGroup& g = p.group;
+  w.Key("node_shape").Map();
+  w.Key("name").Str(ShapeName(g), "the group's instance type or GPU product");
+  w.Key("gpus_per_node").Int(g.gpus_per_node, g.nodes.front()->gpus_from.Text());
+  w.Key("nics_per_node").Int(NicsPerNode(p), "RDMA functions a pod gets: the rails' attachments");
+  if (!p.cpu_vendor.empty()) {
+    w.Key("cpu_vendor").Str(p.cpu_vendor, p.cpu_vendor_from);
+  } else {
+    w.Key("cpu_vendor")
+        .Str("intel", std::string(kTodo) +
+                          "no NFD label feature.node.kubernetes.io/cpu-model."
+                          "vendor_id; set amd or intel");
+  }
+  w.Key("node_selector").Map(p.selector_from);
+  if (!p.selector_key.empty()) {
+    w.Key(p.selector_key).Str(p.selector_value);
+  } else {
+    w.Key("nvidia.com/gpu.present")
+        .Str("true", std::string(kTodo) + "no common label; label the nodes");
+  }
+  w.End();
+  w.Key("tolerations").raw() << YAML::BeginSeq;
+  std::vector<std::string> taints = p.taints;
+  if (taints.empty()) taints.push_back("nvidia.com/gpu:");
+  for (const std::string& taint : taints) {
+    const auto colon = taint.rfind(':');
+    w.Map().Key("key").Str(taint.substr(0, colon),
+                           p.taints.empty() ? "no taint on the group; harmless if none is added"
+                                            : "taint on every node of the group");
+    w.Key("operator").Str("Exists");
+    if (colon + 1 < taint.size()) w.Key("effect").Str(taint.substr(colon + 1));
+    w.End();
+  }
+  w.raw() << YAML::EndSeq;
+  w.Key("topology").Map();
+  if (kTopologyPresets.count(g.instance_type)) {
+    w.Key("preset").Str(g.instance_type, "built-in description of this shape");
+  } else {
+    w.Key("preset").Str("none", std::string(kTodo) +
+                                    "no built-in topology for this shape; describe numa_nodes "
+                                    "if NCCL misplaces GPUs and NICs");
+  }
+  w.End();
+  w.End();
+}
+
+void EmitIpam(Writer& w, const DiscoveredRail& rail, size_t index, bool openshift) {
+  const std::string from = From(rail, "ipam");
+  std::string type =
+      rail.ipam_type.empty() ? (openshift ? "whereabouts" : "nv-ipam") : rail.ipam_type;
+  w.Key("ipam").Map(from.empty() ? std::string(kTodo) + "no NAD for this rail; choose its addresses"
+                                 : from);
+  w.Key("type").Str(type);
+  if (type == "whereabouts") {
+    if (rail.range.empty()) {
+      w.Key("range").Str("192.168." + std::to_string(200 + index) + ".0/24",
+                         std::string(kTodo) + "a subnet of its own for every isolated rail");
+    } else {
+      w.Key("range").Str(rail.range);
+    }
+    if (!rail.gateway.empty()) w.Key("gateway").Str(rail.gateway);
+    if (!rail.routes.empty()) w.Key("routes").StrList(rail.routes);
+  } else {
+    const std::string pool_from = From(rail, "pool");
+    w.Key("pool").Map(pool_from.empty() ? std::string(kTodo) + "no IPPool in the export"
+                                        : pool_from);
+    w.Key("name").Str(rail.pool_name.empty() ? "default" : rail.pool_name);
+    w.Key("namespace").Str(rail.pool_namespace.empty() ? "network-operator" : rail.pool_namespace);
+    w.Key("subnet").Str(rail.pool_subnet.empty() ? "192.168.0.0/16" : rail.pool_subnet);
+    w.Key("per_node_block_size")
+        .Int(rail.pool_block_size > 0 ? rail.pool_block_size
+                                      : std::max(rail.attachments_per_pod, 1));
+    const std::string gateway = pool_from.empty() ? "192.168.0.1" : rail.pool_gateway;
+    if (!gateway.empty()) w.Key("gateway").Str(gateway);
+    w.End();
+  }
+  w.End();
+}
+
+void EmitRail(Writer& w, const DiscoveredRail& rail, size_t index, bool openshift) {
+  w.Map();
+  w.Key("name").Str(rail.name);
+  if (!rail.interface_name.empty())
+    w.Key("interface").Str(rail.interface_name, From(rail, "interface"));
+  if (!rail.nad_name.empty()) w.Key("nad_name").Str(rail.nad_name, From(rail, "nad_name"));
+  if (!rail.resource_name.empty()) {
+    w.Key("resource_name").Str(rail.resource_name, From(rail, "resource_name"));
+  } else {
+    w.Key("resource_name")
+        .Str((openshift ? "openshift.io/" : "nvidia.com/") + rail.name + "rdma",
+             std::string(kTodo) + "the resourceName of this PF's SR-IOV policy");
+  }
+  w.Key("attachments_per_pod").Int(rail.attachments_per_pod, From(rail, "attachments_per_pod"));
+  if (rail.mtu_bytes > 0) {
+    w.Key("mtu_bytes").Int(rail.mtu_bytes, From(rail, "mtu_bytes"));
+  } else {
+    w.Key("mtu_bytes").Int(openshift ? 9000 : 4220, std::string(kTodo) + "the fabric's MTU");
+  }
+  if (!rail.cni_version.empty())
+    w.Key("cni_version").Str(rail.cni_version, "from the NAD's config");
+  EmitIpam(w, rail, index, openshift);
+  w.End();
+}
+
+void EmitNetwork(Writer& w, const DiscoveredProfile& p) {
+  const bool openshift = p.platform == "openshift";
+  w.Key("network").Map();
+  w.Key("fabric").Str(p.fabric, p.fabric_from.empty() ? std::string(kTodo) +
+                                                            "no SR-IOV node state; infiniband "
+                                                            "if the rails are IB"
+                                                      : p.fabric_from);
+  if (!openshift && !p.rails.empty()) {
+    const DiscoveredRail& rail = p.rails.front();
+    const std::string resource =
+        rail.resource_name.empty() ? "nvidia.com/sriov_rdma_vf" : rail.resource_name;
+    const auto slash = resource.find('/');
+    w.Key("sriov_device_plugin").Map("what the NVIDIA Network Operator's device plugin advertises");
+    w.Key("resource_prefix").Str(resource.substr(0, slash));
+    w.Key("resource_name").Str(resource.substr(slash + 1), From(rail, "resource_name"));
+    if (rail.vf_device_ids.empty()) {
+      w.Key("device_ids")
+          .StrList({"101e"}, std::string(kTodo) +
+                                 "the VFs' PCI device id "
+                                 "(101e ConnectX-6/7, 101a ConnectX-5)");
+    } else {
+      w.Key("device_ids").StrList(rail.vf_device_ids, From(rail, "device_ids"));
+    }
+    w.End();
+    w.Key("nv_ipam").raw() << YAML::Flow << YAML::BeginMap << YAML::EndMap;
+  }
+  w.Key("rails").Comment(p.rails_from).raw() << YAML::BeginSeq;
+  for (size_t i = 0; i < p.rails.size(); ++i) EmitRail(w, p.rails[i], i, openshift);
+  w.raw() << YAML::EndSeq;
+  w.End();
+}
+
+void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path) {
+  const bool openshift = p.platform == "openshift";
+  w.Key("nccl").Map(std::string(kTodo) +
+                    "NCCL settings and thresholds are not in a cluster export; safe defaults");
+  w.Key("gid_policy").Str("auto", "hkim-wrapper finds the RoCE v2 GID at every start");
+  if (p.rails.size() > 1) w.Key("cross_nic").Int(0, "several rails: keep each ring on its rail");
+  w.Key("gpudirect").Str("auto");
+  w.Key("debug").Str("WARN");
+  w.End();
+  w.Key("security").Map();
+  if (openshift) {
+    w.Key("memlock_strategy")
+        .Str("sys-resource-scc", "OpenShift: an SCC with IPC_LOCK + SYS_RESOURCE");
+    w.Key("run_as_user").Int(0, "added capabilities only take effect for UID 0");
+  } else {
+    w.Key("memlock_strategy")
+        .Str("crio-ulimits", std::string(kTodo) + "check the node pool sets CRI-O memlock=-1");
+  }
+  w.End();
+  w.Key("iommu").Map();
+  w.Key("policy").Str("already-configured",
+                      std::string(kTodo) +
+                          "an export cannot show iommu=pt; passthrough renders a "
+                          "MachineConfig that reboots the nodes");
+  w.End();
+  w.Key("workload").Map();
+  w.Key("name").Str("nccl-job");
+  w.Key("image").Str("nvcr.io/nvidia/pytorch:24.05-py3",
+                     std::string(kTodo) + "your training image, pinned");
+  w.Key("replicas")
+      .Int(static_cast<long long>(p.group.nodes.size()), "one pod per node of the group");
+  w.Key("gpus_per_pod").Int(p.group.gpus_per_node, "every GPU of the node");
+  w.Key("command").StrList({"sleep", "infinity"}, std::string(kTodo) + "the job's command");
+  w.End();
+  w.Key("wrapper").Map();
+  w.Key("image").Str("quay.io/hkim/hkim-wrapper:0.1.0",
+                     std::string(kTodo) + "pin your hkimgen release");
+  w.End();
+  w.Key("health_check").Map(std::string(kTodo) + "set min_busbw_gbps from a good run");
+  w.Key("mode").Str("warn");
+  w.Key("scope").Str("local");
+  w.End();
+  w.Key("gitops").Map();
+  if (openshift) w.Key("argocd_namespace").Str("openshift-gitops", "OpenShift GitOps");
+  w.Key("repo_url")
+      .Str("https://git.example.com/platform/gpu-bundles.git",
+           std::string(kTodo) + "the repository Argo CD reads");
+  w.Key("path").Str(path);
+  w.Key("revision").Str("main");
+  w.End();
+}
+
+}  // namespace
+
+bool NeedsTypeQuotes(const std::string& value) {
+  static const std::set<std::string> kWords = {
+      "",      "~",     "null", "Null", "NULL", "true", "True", "TRUE", "false",
+      "False", "FALSE", "yes",  "Yes",  "YES",  "no",   "No",   "NO",   "on",
+      "On",    "ON",    "off",  "Off",  "OFF",  "y",    "Y",    "n",    "N"};
+  if (kWords.count(value)) return true;
+  static const std::regex kNumber(
+      R"([-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9]*)?)([eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN))");
+  return std::regex_match(value, kNumber);
+}
+
+std::string EmitProfile(const DiscoveredProfile& p, const EmitOptions& options) {
+  YAML::Emitter out;
+  Writer w(out);
+  const std::string name = options.cluster_name.empty() ? "my-cluster" : options.cluster_name;
+  EmitHeader(w, p);
+  out << YAML::BeginMap;
+  w.Key("cluster").Map();
+  w.Key("name").Str(name, options.cluster_name.empty()
+                              ? std::string(kTodo) + "an export does not name the cluster (--name)"
+                              : "--name");
+  w.Key("platform").Str(p.platform, p.platform_from);
+  w.End();
+  w.Key("namespaces")
+      .StrList(p.namespaces.empty() ? std::vector<std::string>{"gpu-training"} : p.namespaces,
+               p.namespaces.empty()
+                   ? std::string(kTodo) + "no NAD in the export; where the jobs run"
+                   : p.namespaces_from);
+  EmitNodeShape(w, p);
+  EmitNetwork(w, p);
+  EmitRuntime(w, p, "out/" + name + options.path_suffix);
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+}  // namespace hkim::discover

@@ -1,0 +1,25 @@
+#pragma once
+
+// discover, stage 4: the discovered profile as commented YAML (yaml-cpp's emitter, so every
+// value is one correctly quoted scalar). Each inferred value is followed by a comment naming the
+// object and field it came from; each default the export cannot determine by `# TODO: ...`.
+
+#include <string>
+
+#include "discover/infer.h"
+
+namespace hkim::discover {
+
+struct EmitOptions {
+  std::string cluster_name;  ///< --name; empty: "my-cluster" with a TODO
+  std::string path_suffix;   ///< appended to gitops.path (one profile per group: "-2", "-3")
+};
+
+/// The profile text (ends in a newline).
+std::string EmitProfile(const DiscoveredProfile& profile, const EmitOptions& options);
+
+/// A string as a YAML scalar that reads back as the same string: double-quoted when plain it
+/// would be a number, boolean or null (yaml-cpp quotes `: `, `#` and the like itself).
+bool NeedsTypeQuotes(const std::string& value);
+
+}  // namespace hkim::discover

@@ -1,0 +1,50 @@
+#pragma once
+
+// discover, stage 1: read kubectl exports (JSON or YAML; a `v1 List`, any `...List`, or single
+// objects; several files; stdin) into one flat, ordered list of Kubernetes objects, each with
+// the file:line:col it came from. Reuses the profile loader (load.h) so that a syntax error or a
+// truncated export is reported exactly like a broken profile.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "diagnostics.h"
+#include "load.h"
+
+namespace hkim::discover {
+
+/// The read-only `kubectl` command whose output discover reads (also printed in its errors).
+extern const char kExportCommand[];
+
+/// One input: a path as the user gave it, and its text ("-" is stdin, read by the caller).
+struct ExportInput {
+  std::string path;  ///< shown in diagnostics; "<stdin>" for `-`
+  std::string text;
+};
+
+/// One Kubernetes object of an export.
+struct ExportObject {
+  std::string kind;
+  std::string name;
+  std::string namespace_name;            ///< empty for cluster-scoped objects
+  const nlohmann::json* json = nullptr;  ///< the object, owned by ExportSet::files
+  std::string pointer;                   ///< JSON pointer of the object in its file
+  int file = 0;                          ///< index into ExportSet::files
+};
+
+/// Every file's parsed document (kept for the objects' JSON and the diagnostics' source lines)
+/// and the objects in input order.
+struct ExportSet {
+  std::vector<LoadedProfile> files;
+  std::vector<ExportObject> objects;
+  /// Where `pointer` (relative to `object`) is, for a diagnostic.
+  SourceLocation Locate(const ExportObject& object, const std::string& pointer) const;
+};
+
+/// Parses every input. Syntax errors (file:line:col), and roots that are not a Kubernetes object
+/// or list, are reported to `sink`; objects without kind or metadata.name are skipped with a
+/// warning. The returned set holds every file that parsed.
+ExportSet LoadExports(const std::vector<ExportInput>& inputs, DiagnosticSink& sink);
+
+}  // namespace hkim::discover

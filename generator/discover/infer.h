@@ -1,0 +1,67 @@
+#pragma once
+
+// discover, stage 3: from cluster facts to the profile they imply. Every inferred value carries
+// the object and field it came from; what an export cannot tell is left empty for the emitter to
+// fill with a safe default and a TODO. Inconsistencies are warnings on the sink.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "diagnostics.h"
+#include "discover/cluster_facts.h"
+
+namespace hkim::discover {
+
+/// GPU nodes that share a GPU product and an instance type.
+struct NodeGroup {
+  std::string gpu_product;              ///< nvidia.com/gpu.product, "" when unlabelled
+  std::string instance_type;            ///< node.kubernetes.io/instance-type, "" when unlabelled
+  std::vector<const NodeFacts*> nodes;  ///< sorted by name
+  int gpus_per_node = 0;                ///< the most common count in the group
+  /// "NVIDIA-H100-80GB-HBM3 on BM.GPU.H100.8 (3 nodes: a, b, c)".
+  std::string Describe() const;
+};
+
+struct DiscoveredRail {
+  std::string name, interface_name, nad_name, resource_name;
+  int attachments_per_pod = 1;
+  int mtu_bytes = 0;  ///< 0: unknown
+  std::string cni_version;
+  std::string ipam_type;  ///< whereabouts | nv-ipam | "" (unknown)
+  std::string range, gateway;
+  std::vector<std::string> routes;
+  std::string pool_name, pool_namespace, pool_subnet, pool_gateway;
+  int pool_block_size = 0;
+  std::vector<std::string> vf_device_ids;   ///< sorted, from the SR-IOV state or none
+  std::map<std::string, std::string> from;  ///< profile field -> provenance (absent: unknown)
+};
+
+struct DiscoveredProfile {
+  std::string platform;  ///< openshift | oke | kubernetes
+  std::string platform_from;
+  NodeGroup group;
+  std::vector<NodeGroup> other_groups;
+  std::string cpu_vendor, cpu_vendor_from;  ///< amd | intel | "" (unknown)
+  std::string selector_key, selector_value, selector_from;
+  std::vector<std::string> taints;  ///< "key:effect" on every node of the group
+  std::vector<DiscoveredRail> rails;
+  std::string rails_from;
+  std::string fabric = "roce-v2", fabric_from;  ///< infiniband when the PFs' linkType is IB
+  std::vector<std::string> namespaces;          ///< where the rails' NADs live; empty: unknown
+  std::string namespaces_from;
+};
+
+/// Infers the profile of the largest GPU node group (with `all_groups`, one profile per group,
+/// largest first). Reports an error and returns none when the export holds no GPU node;
+/// warnings for what is inconsistent. `where` locates findings about the export as a whole.
+std::vector<DiscoveredProfile> Infer(const ClusterFacts& facts, const SourceLocation& where,
+                                     bool all_groups, DiagnosticSink& sink);
+
+/// Rails of `profile.group` (SR-IOV states, device-plugin resources, NADs, IPPools) and the
+/// workload namespaces; part of Infer, in its own file.
+void InferRails(const ClusterFacts& facts, const SourceLocation& where, DiscoveredProfile& profile,
+                DiagnosticSink& sink);
+
+}  // namespace hkim::discover
