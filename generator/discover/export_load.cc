@@ -55,6 +55,13 @@ SourceLocation ExportSet::Locate(const ExportObject& object, const std::string& 
 ExportSet LoadExports(const std::vector<ExportInput>& inputs, DiagnosticSink& sink) {
   ExportSet set;
   for (const ExportInput& input : inputs) {
+    if (input.text.find_first_not_of(" \t\r\n") == std::string::npos) {
+      // The loader would call it an empty profile; say what an export should hold instead.
+      sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 1, 1}, "",
+                             "discover.empty", "the export is empty",
+                             std::string("export the cluster with: ") + kExportCommand});
+      continue;
+    }
     std::optional<LoadedProfile> loaded = LoadProfileFromText(input.path, input.text, sink);
     if (loaded) set.files.push_back(std::move(*loaded));
   }

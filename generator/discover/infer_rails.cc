@@ -123,7 +123,7 @@ class RailBuilder {
     }
     if (reference_ == nullptr) return;
     for (const PfFacts* pf : RdmaPfs(reference_)) {
-      if (pf->link_type == "IB") {
+      if (pf->link_type == "IB" && p_.fabric != "infiniband") {
         p_.fabric = "infiniband";
         p_.fabric_from =
             "SriovNetworkNodeState " + reference_->node + " " + pf->pointer + ".linkType = IB";

@@ -299,9 +299,15 @@ TEST_F(DiscoverCommand, NoGpuNodesAndTruncatedInputExitOne) {
   EXPECT_THAT(no_gpu.err, HasSubstr("error: the export holds 1 node(s) and none reports"));
   EXPECT_THAT(no_gpu.err, HasSubstr("kubectl get nodes,sriovnetworknodestates"));
   EXPECT_TRUE(no_gpu.out.empty());
+  auto truncated = test_files::RunShell("head -c 3000 " + (kFixtures / "oke-intel.json").string() +
+                                            " | " + HKIM_BINARY + " discover -",
+                                        HKIM_SOURCE_DIR, dir_);
+  EXPECT_EQ(truncated.status, 1);
+  EXPECT_THAT(truncated.err,
+              testing::ContainsRegex("<stdin>:[0-9]+:[0-9]+: error: .*\\[yaml.syntax\\]"));
   auto cut = Run("- < /dev/null");
   EXPECT_EQ(cut.status, 1);
-  EXPECT_THAT(cut.err, HasSubstr("<stdin>:1:1: error:"));
+  EXPECT_THAT(cut.err, HasSubstr("<stdin>:1:1: error: the export is empty [discover.empty]"));
 }
 
 }  // namespace
