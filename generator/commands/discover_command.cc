@@ -4,10 +4,10 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "commands/cli_support.h"
 #include "discover/discover.h"
+#include "input_file.h"
 #include "pipeline.h"
 
 namespace hkim {
@@ -28,24 +28,17 @@ a safe default marked TODO. Inconsistencies are warnings on stderr.
 Exit status: 0 drafted, 1 invalid export or no GPU node, 2 I/O failure.
 Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)";
 
-bool ReadInput(const std::string& path, std::istream& in, discover::ExportInput& input,
-               DiagnosticSink& sink) {
-  std::ostringstream text;
-  if (path == "-") {
-    input.path = "<stdin>";
-    text << in.rdbuf();
-  } else {
-    input.path = path;
-    std::ifstream file(path, std::ios::binary);
-    std::error_code ec;
-    if (!file || std::filesystem::is_directory(path, ec)) {
-      sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 0, 0}, "", "io.read",
-                             "cannot open the export", "check the path and its permissions"});
-      return false;
-    }
-    text << file.rdbuf();
+bool ReadInput(const std::string& path, discover::ExportInput& input, DiagnosticSink& sink) {
+  input.path = InputLabel(path);
+  std::string reason;
+  std::optional<std::string> text = ReadInputText(path, &reason);
+  if (!text) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 0, 0}, "", "io.read",
+                           "cannot read the export: " + reason,
+                           "check the path and its permissions"});
+    return false;
   }
-  input.text = text.str();
+  input.text = std::move(*text);
   return true;
 }
 
@@ -72,21 +65,20 @@ void SetupDiscoverCommand(CLI::App& app) {
       FinishCommand(1);
     }
     if (!output->legacy_path.empty()) options->output = output->legacy_path;
-    FinishCommand(RunDiscoverCommand(*options, std::cin, std::cout, std::cerr));
+    FinishCommand(RunDiscoverCommand(*options, std::cout, std::cerr));
   });
 }
 
-int RunDiscoverCommand(const DiscoverOptions& options, std::istream& in, std::ostream& out,
-                       std::ostream& err) {
+int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::ostream& err) {
   DiagnosticSink sink;
   SourceTexts sources;
   std::vector<discover::ExportInput> inputs(options.inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) ReadInput(options.inputs[i], in, inputs[i], sink);
+  for (size_t i = 0; i < inputs.size(); ++i) ReadInput(options.inputs[i], inputs[i], sink);
   std::string text;
   if (!sink.HasErrors()) {
     text = discover::Discover(inputs, {options.name, options.all_groups}, sink, &sources);
   }
-  err << FormatDiagnostics(sink, sources);
+  PrintDiagnostics(sink, sources, err);
   if (sink.HasErrors()) return ExitCodeFor(sink);
   if (options.output.empty()) {
     out << text;

@@ -4,7 +4,6 @@
 // live in generator/discover/).
 
 #include <CLI/CLI.hpp>
-#include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -24,7 +23,6 @@ void SetupDiscoverCommand(CLI::App& app);
 
 /// Drafts the profile to `out` or FILE; diagnostics go to `err`. Exit status: 0 written,
 /// 1 invalid export (file:line:col), no GPU node, or FILE exists without --force; 2 I/O.
-int RunDiscoverCommand(const DiscoverOptions& options, std::istream& in, std::ostream& out,
-                       std::ostream& err);
+int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace hkim
