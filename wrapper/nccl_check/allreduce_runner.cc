@@ -1,14 +1,13 @@
 #include "allreduce_runner.h"
 
-#include <cuda_runtime.h>
-
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <limits>
 #include <thread>
 
-#include "fill_kernels.h"
+#include "fill_pattern.h"
 #include "size_range.h"
 
 namespace hkim::nccl_check {
@@ -17,109 +16,140 @@ static_assert(sizeof(ncclUniqueId) == kUniqueIdBytes, "ncclUniqueId size changed
 
 namespace {
 
-void CheckCuda(cudaError_t result, const char* what, int device) {
-  if (result == cudaSuccess) return;
-  throw GpuError(std::string(what) + " on GPU " + std::to_string(device) +
-                 " failed: " + cudaGetErrorString(result));
-}
+// Results are read back through this much pinned memory at a time.
+constexpr std::size_t kStagingBytes = std::size_t{64} << 20;
 
-void CheckNccl(ncclResult_t result, const char* what) {
-  if (result == ncclSuccess) return;
-  std::string message = std::string(what) + " failed: " + ncclGetErrorString(result);
-  const char* last = ncclGetLastError(nullptr);
-  if (last != nullptr && *last != '\0') message += std::string(" (") + last + ")";
-  throw GpuError(message);
-}
+void* DevicePointer(CUdeviceptr pointer) { return reinterpret_cast<void*>(pointer); }
 
 }  // namespace
 
 struct AllReduceRunner::Device {
   int index = 0;
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr;
-  cudaEvent_t stop = nullptr;
-  float* send = nullptr;
-  float* recv = nullptr;
-  unsigned long long* counters = nullptr;  // device: wrong count, first wrong index
+  CUdevice device = 0;
+  CUcontext context = nullptr;  // the device's primary context, shared with NCCL's runtime
+  CUstream stream = nullptr;
+  CUevent start = nullptr;
+  CUevent stop = nullptr;
+  CUdeviceptr send = 0;
+  CUdeviceptr recv = 0;
+  CUdeviceptr agree = 0;  // one float for AgreeMax
 };
 
-AllReduceRunner::AllReduceRunner(const RunnerSetup& setup) : setup_(setup) {
+void AllReduceRunner::CheckCuda(CUresult result, const char* what, int device) const {
+  if (result == CUDA_SUCCESS) return;
+  throw GpuError(std::string(what) + " on GPU " + std::to_string(device) +
+                 " failed: " + CudaErrorText(cuda_, result));
+}
+
+void AllReduceRunner::CheckNccl(ncclResult_t result, const char* what) const {
+  if (result == ncclSuccess) return;
+  std::string message = std::string(what) + " failed: " + nccl_.GetErrorString(result);
+  const char* last = nccl_.GetLastError ? nccl_.GetLastError(nullptr) : nullptr;
+  if (last != nullptr && *last != '\0') message += std::string(" (") + last + ")";
+  throw GpuError(message);
+}
+
+// NCCL's CUDA runtime uses the context current on the thread, so selecting a GPU for both is
+// making its primary context current.
+void AllReduceRunner::MakeCurrent(const Device& d) const {
+  CheckCuda(cuda_.CtxSetCurrent(d.context), "cuCtxSetCurrent", d.index);
+}
+
+// One period of the pattern from the host, then copies that double the filled prefix.
+void AllReduceRunner::Fill(const Device& d, std::size_t count, int rank) {
+  const std::array<float, kPatternPeriod> pattern = FillPattern(rank);
+  const std::size_t bytes = count * sizeof(float);
+  std::size_t filled = std::min(bytes, sizeof pattern);
+  CheckCuda(cuda_.MemcpyHtoDAsync(d.send, pattern.data(), filled, d.stream), "cuMemcpyHtoDAsync",
+            d.index);
+  while (filled < bytes) {
+    const std::size_t n = std::min(filled, bytes - filled);
+    CheckCuda(cuda_.MemcpyDtoDAsync(d.send + filled, d.send, n, d.stream), "cuMemcpyDtoDAsync",
+              d.index);
+    filled += n;
+  }
+  CheckCuda(cuda_.StreamSynchronize(d.stream), "filling the input", d.index);
+}
+
+AllReduceRunner::AllReduceRunner(const CudaApi& cuda, const NcclApi& nccl,
+                                 const RunnerSetup& setup)
+    : cuda_(cuda), nccl_(nccl), setup_(setup) {
   if (setup.max_bytes % sizeof(float) != 0 || setup.max_bytes == 0) {
     throw GpuError("the largest size must be a positive multiple of 4 bytes");
   }
-  const std::size_t max_count = setup.max_bytes / sizeof(float);
   devices_.resize(static_cast<std::size_t>(setup.local_gpus));
   for (int i = 0; i < setup.local_gpus; ++i) {
     Device& d = devices_[static_cast<std::size_t>(i)];
     d.index = i;
-    CheckCuda(cudaSetDevice(i), "cudaSetDevice", i);
+    CheckCuda(cuda_.DeviceGet(&d.device, i), "cuDeviceGet", i);
+    CheckCuda(cuda_.DevicePrimaryCtxRetain(&d.context, d.device), "cuDevicePrimaryCtxRetain", i);
+    MakeCurrent(d);
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
-    CheckCuda(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo", i);
+    CheckCuda(cuda_.MemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo", i);
     if (free_bytes < 2 * setup.max_bytes + (std::size_t{256} << 20)) {
       throw GpuError("GPU " + std::to_string(i) + " has " + FormatByteCount(free_bytes) +
                      " free; the check needs two buffers of " + FormatByteCount(setup.max_bytes) +
                      " plus NCCL's own; lower HKIM_NCCL_CHECK_MAX_BYTES");
     }
-    CheckCuda(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking), "cudaStreamCreate", i);
-    CheckCuda(cudaEventCreate(&d.start), "cudaEventCreate", i);
-    CheckCuda(cudaEventCreate(&d.stop), "cudaEventCreate", i);
-    CheckCuda(cudaMalloc(&d.send, setup.max_bytes), "cudaMalloc", i);
-    CheckCuda(cudaMalloc(&d.recv, setup.max_bytes), "cudaMalloc", i);
-    CheckCuda(cudaMalloc(&d.counters, 2 * sizeof(unsigned long long)), "cudaMalloc", i);
-    float* agree = nullptr;
-    CheckCuda(cudaMalloc(&agree, sizeof(float)), "cudaMalloc", i);
-    agree_buffers_.push_back(agree);
-    CheckCuda(LaunchFill(d.send, max_count, setup.first_rank + i, d.stream), "fill kernel", i);
+    CheckCuda(cuda_.StreamCreate(&d.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", i);
+    CheckCuda(cuda_.EventCreate(&d.start, CU_EVENT_DEFAULT), "cuEventCreate", i);
+    CheckCuda(cuda_.EventCreate(&d.stop, CU_EVENT_DEFAULT), "cuEventCreate", i);
+    CheckCuda(cuda_.MemAlloc(&d.send, setup.max_bytes), "cuMemAlloc", i);
+    CheckCuda(cuda_.MemAlloc(&d.recv, setup.max_bytes), "cuMemAlloc", i);
+    CheckCuda(cuda_.MemAlloc(&d.agree, sizeof(float)), "cuMemAlloc", i);
+    Fill(d, setup.max_bytes / sizeof(float), setup.first_rank + i);
   }
+  staging_bytes_ = std::min<std::size_t>(setup.max_bytes, kStagingBytes);
+  CheckCuda(cuda_.MemHostAlloc(&staging_, staging_bytes_, 0), "cuMemHostAlloc", 0);
 
   comms_.assign(static_cast<std::size_t>(setup.local_gpus), nullptr);
   if (!setup.id) {
     std::vector<int> list(static_cast<std::size_t>(setup.local_gpus));
     for (int i = 0; i < setup.local_gpus; ++i) list[static_cast<std::size_t>(i)] = i;
-    CheckNccl(ncclCommInitAll(comms_.data(), setup.local_gpus, list.data()), "ncclCommInitAll");
+    CheckNccl(nccl_.CommInitAll(comms_.data(), setup.local_gpus, list.data()), "ncclCommInitAll");
   } else {
     ncclUniqueId id;
     std::memcpy(&id, setup.id->data(), sizeof id);
-    CheckNccl(ncclGroupStart(), "ncclGroupStart");
+    CheckNccl(nccl_.GroupStart(), "ncclGroupStart");
     for (int i = 0; i < setup.local_gpus; ++i) {
-      CheckCuda(cudaSetDevice(i), "cudaSetDevice", i);
-      CheckNccl(ncclCommInitRank(&comms_[static_cast<std::size_t>(i)], setup.world, id,
-                                 setup.first_rank + i),
+      MakeCurrent(devices_[static_cast<std::size_t>(i)]);
+      CheckNccl(nccl_.CommInitRank(&comms_[static_cast<std::size_t>(i)], setup.world, id,
+                                   setup.first_rank + i),
                 "ncclCommInitRank");
     }
-    CheckNccl(ncclGroupEnd(), "ncclGroupEnd (communicator set-up)");
+    CheckNccl(nccl_.GroupEnd(), "ncclGroupEnd (communicator set-up)");
   }
   WaitAll();
 }
 
 AllReduceRunner::~AllReduceRunner() {
   for (ncclComm_t comm : comms_) {
-    if (comm != nullptr) ncclCommDestroy(comm);
+    if (comm != nullptr) nccl_.CommDestroy(comm);
   }
-  for (std::size_t i = 0; i < agree_buffers_.size(); ++i) {
-    cudaSetDevice(static_cast<int>(i));
-    cudaFree(agree_buffers_[i]);
-  }
+  if (staging_ != nullptr) cuda_.MemFreeHost(staging_);
   for (Device& d : devices_) {
-    cudaSetDevice(d.index);
-    if (d.send) cudaFree(d.send);
-    if (d.recv) cudaFree(d.recv);
-    if (d.counters) cudaFree(d.counters);
-    if (d.start) cudaEventDestroy(d.start);
-    if (d.stop) cudaEventDestroy(d.stop);
-    if (d.stream) cudaStreamDestroy(d.stream);
+    if (d.context == nullptr) continue;
+    cuda_.CtxSetCurrent(d.context);
+    if (d.send) cuda_.MemFree(d.send);
+    if (d.recv) cuda_.MemFree(d.recv);
+    if (d.agree) cuda_.MemFree(d.agree);
+    if (d.start) cuda_.EventDestroy(d.start);
+    if (d.stop) cuda_.EventDestroy(d.stop);
+    if (d.stream) cuda_.StreamDestroy(d.stream);
+    cuda_.DevicePrimaryCtxRelease(d.device);
   }
 }
 
 void AllReduceRunner::LaunchAllReduce(std::size_t count) {
-  CheckNccl(ncclGroupStart(), "ncclGroupStart");
+  CheckNccl(nccl_.GroupStart(), "ncclGroupStart");
   for (std::size_t i = 0; i < devices_.size(); ++i) {
     const Device& d = devices_[i];
-    CheckNccl(ncclAllReduce(d.send, d.recv, count, ncclFloat, ncclSum, comms_[i], d.stream),
+    CheckNccl(nccl_.AllReduce(DevicePointer(d.send), DevicePointer(d.recv), count, ncclFloat,
+                              ncclSum, comms_[i], d.stream),
               "ncclAllReduce");
   }
-  CheckNccl(ncclGroupEnd(), "ncclGroupEnd (all-reduce)");
+  CheckNccl(nccl_.GroupEnd(), "ncclGroupEnd (all-reduce)");
 }
 
 // Waits for every local stream while watching NCCL for asynchronous errors (a peer that died),
@@ -128,21 +158,20 @@ void AllReduceRunner::WaitAll() {
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                             std::chrono::duration<double>(setup_.collective_timeout_s));
-  for (std::size_t i = 0; i < devices_.size(); ++i) {
-    const Device& d = devices_[i];
+  for (const Device& d : devices_) {
     while (true) {
-      const cudaError_t state = cudaStreamQuery(d.stream);
-      if (state == cudaSuccess) break;
-      if (state != cudaErrorNotReady) CheckCuda(state, "waiting for the stream", d.index);
+      const CUresult state = cuda_.StreamQuery(d.stream);
+      if (state == CUDA_SUCCESS) break;
+      if (state != CUDA_ERROR_NOT_READY) CheckCuda(state, "waiting for the stream", d.index);
       for (ncclComm_t comm : comms_) {
         if (comm == nullptr) continue;
         ncclResult_t async = ncclSuccess;
-        CheckNccl(ncclCommGetAsyncError(comm, &async), "ncclCommGetAsyncError");
+        CheckNccl(nccl_.CommGetAsyncError(comm, &async), "ncclCommGetAsyncError");
         CheckNccl(async, "an NCCL collective");
       }
       if (std::chrono::steady_clock::now() > deadline) {
         for (ncclComm_t& comm : comms_) {
-          if (comm != nullptr) ncclCommAbort(comm);
+          if (comm != nullptr) nccl_.CommAbort(comm);
           comm = nullptr;
         }
         throw GpuError("an all-reduce did not finish within " +
@@ -154,6 +183,21 @@ void AllReduceRunner::WaitAll() {
   }
 }
 
+// Reads the result back in pinned slices and compares every element with the exact sum.
+void AllReduceRunner::Verify(const Device& d, std::size_t count, SizeResult& result) {
+  const std::array<float, kPatternPeriod> expected = ExpectedSums(setup_.world);
+  const std::size_t slice = staging_bytes_ / sizeof(float);
+  for (std::size_t first = 0; first < count; first += slice) {
+    const std::size_t n = std::min(slice, count - first);
+    CheckCuda(cuda_.MemcpyDtoH(staging_, d.recv + first * sizeof(float), n * sizeof(float)),
+              "cuMemcpyDtoH", d.index);
+    const WrongCount wrong = CountWrong(static_cast<const float*>(staging_), n, first, expected);
+    if (wrong.wrong == 0) continue;
+    result.first_wrong_index = std::min(result.first_wrong_index, wrong.first_wrong_index);
+    result.wrong_elements += wrong.wrong;
+  }
+}
+
 SizeResult AllReduceRunner::Run(std::uint64_t bytes, int iterations, int warmup) {
   if (bytes > setup_.max_bytes || bytes % sizeof(float) != 0) {
     throw GpuError("size " + std::to_string(bytes) + " is not a multiple of 4 up to the largest");
@@ -161,22 +205,16 @@ SizeResult AllReduceRunner::Run(std::uint64_t bytes, int iterations, int warmup)
   const std::size_t count = bytes / sizeof(float);
   for (int w = 0; w < warmup; ++w) LaunchAllReduce(count);
 
-  const unsigned long long reset[2] = {0, std::numeric_limits<unsigned long long>::max()};
-  for (Device& d : devices_) {
-    CheckCuda(cudaSetDevice(d.index), "cudaSetDevice", d.index);
+  for (const Device& d : devices_) {
+    MakeCurrent(d);
     // 0xFF bytes make every float a NaN: an element the all-reduce does not write stays wrong.
-    CheckCuda(cudaMemsetAsync(d.recv, 0xFF, bytes, d.stream), "cudaMemsetAsync", d.index);
-    CheckCuda(cudaMemcpyAsync(d.counters, reset, sizeof reset, cudaMemcpyHostToDevice, d.stream),
-              "cudaMemcpyAsync", d.index);
-    CheckCuda(cudaEventRecord(d.start, d.stream), "cudaEventRecord", d.index);
+    CheckCuda(cuda_.MemsetD8Async(d.recv, 0xFF, bytes, d.stream), "cuMemsetD8Async", d.index);
+    CheckCuda(cuda_.EventRecord(d.start, d.stream), "cuEventRecord", d.index);
   }
   for (int it = 0; it < iterations; ++it) LaunchAllReduce(count);
-  const std::array<float, 8> expected = ExpectedSums(setup_.world);
-  for (Device& d : devices_) {
-    CheckCuda(cudaSetDevice(d.index), "cudaSetDevice", d.index);
-    CheckCuda(cudaEventRecord(d.stop, d.stream), "cudaEventRecord", d.index);
-    CheckCuda(LaunchVerify(d.recv, count, expected, d.counters, d.stream), "verify kernel",
-              d.index);
+  for (const Device& d : devices_) {
+    MakeCurrent(d);
+    CheckCuda(cuda_.EventRecord(d.stop, d.stream), "cuEventRecord", d.index);
   }
   WaitAll();
 
@@ -185,16 +223,12 @@ SizeResult AllReduceRunner::Run(std::uint64_t bytes, int iterations, int warmup)
   result.iterations = iterations;
   result.first_wrong_index = std::numeric_limits<std::uint64_t>::max();
   float slowest_ms = 0;
-  for (Device& d : devices_) {
+  for (const Device& d : devices_) {
+    MakeCurrent(d);
     float ms = 0;
-    CheckCuda(cudaEventElapsedTime(&ms, d.start, d.stop), "cudaEventElapsedTime", d.index);
+    CheckCuda(cuda_.EventElapsedTime(&ms, d.start, d.stop), "cuEventElapsedTime", d.index);
     slowest_ms = std::max(slowest_ms, ms);
-    unsigned long long counters[2] = {0, 0};
-    CheckCuda(cudaMemcpy(counters, d.counters, sizeof counters, cudaMemcpyDeviceToHost),
-              "cudaMemcpy", d.index);
-    result.wrong_elements += counters[0];
-    if (counters[0] != 0)
-      result.first_wrong_index = std::min<std::uint64_t>(result.first_wrong_index, counters[1]);
+    Verify(d, count, result);
   }
   if (result.wrong_elements == 0) result.first_wrong_index = 0;
   SetTimes(result, slowest_ms / 1e3, setup_.world);
@@ -203,53 +237,48 @@ SizeResult AllReduceRunner::Run(std::uint64_t bytes, int iterations, int warmup)
 
 double AllReduceRunner::AgreeMax(double value) {
   const float local = static_cast<float>(value);
-  for (Device& d : devices_) {
-    CheckCuda(cudaSetDevice(d.index), "cudaSetDevice", d.index);
-    CheckCuda(cudaMemcpyAsync(agree_buffers_[static_cast<std::size_t>(d.index)], &local,
-                              sizeof local, cudaMemcpyHostToDevice, d.stream),
-              "cudaMemcpyAsync", d.index);
+  for (const Device& d : devices_) {
+    MakeCurrent(d);
+    CheckCuda(cuda_.MemcpyHtoDAsync(d.agree, &local, sizeof local, d.stream), "cuMemcpyHtoDAsync",
+              d.index);
   }
-  CheckNccl(ncclGroupStart(), "ncclGroupStart");
+  CheckNccl(nccl_.GroupStart(), "ncclGroupStart");
   for (std::size_t i = 0; i < devices_.size(); ++i) {
-    CheckNccl(ncclAllReduce(agree_buffers_[i], agree_buffers_[i], 1, ncclFloat, ncclMax, comms_[i],
-                            devices_[i].stream),
+    CheckNccl(nccl_.AllReduce(DevicePointer(devices_[i].agree), DevicePointer(devices_[i].agree),
+                              1, ncclFloat, ncclMax, comms_[i], devices_[i].stream),
               "ncclAllReduce (agree)");
   }
-  CheckNccl(ncclGroupEnd(), "ncclGroupEnd (agree)");
+  CheckNccl(nccl_.GroupEnd(), "ncclGroupEnd (agree)");
   WaitAll();
   float agreed = 0;
-  CheckCuda(cudaMemcpy(&agreed, agree_buffers_[0], sizeof agreed, cudaMemcpyDeviceToHost),
-            "cudaMemcpy", 0);
+  MakeCurrent(devices_[0]);
+  CheckCuda(cuda_.MemcpyDtoH(&agreed, devices_[0].agree, sizeof agreed), "cuMemcpyDtoH", 0);
   return agreed;
 }
 
-std::string NcclVersionString() {
-  int code = 0;
-  if (ncclGetVersion(&code) != ncclSuccess) return "unknown";
-  // Since NCCL 2.9 the code is major*10000 + minor*100 + patch.
-  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
-         std::to_string(code % 100);
-}
-
-int VisibleGpuCount() {
+int VisibleGpuCount(const CudaApi& cuda) {
   int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) return 0;
+  if (cuda.DeviceGetCount(&count) != CUDA_SUCCESS) return 0;
   return count;
 }
 
-std::string DescribeGpu(int index) {
-  cudaDeviceProp properties{};
-  if (cudaGetDeviceProperties(&properties, index) != cudaSuccess) {
-    return std::to_string(index) + ": unknown";
-  }
+std::string DescribeGpu(const CudaApi& cuda, int index) {
+  CUdevice device = 0;
+  char name[256] = "unknown";
   char bus[32] = "?";
-  cudaDeviceGetPCIBusId(bus, sizeof bus, index);
-  return std::to_string(index) + ": " + properties.name + " (" + bus + ")";
+  if (cuda.DeviceGet(&device, index) == CUDA_SUCCESS) {
+    cuda.DeviceGetName(name, sizeof name, device);
+    cuda.DeviceGetPCIBusId(bus, sizeof bus, device);
+  }
+  return std::to_string(index) + ": " + name + " (" + bus + ")";
 }
 
-UniqueIdBytes NewUniqueId() {
+UniqueIdBytes NewUniqueId(const NcclApi& nccl) {
   ncclUniqueId id;
-  CheckNccl(ncclGetUniqueId(&id), "ncclGetUniqueId");
+  const ncclResult_t result = nccl.GetUniqueId(&id);
+  if (result != ncclSuccess) {
+    throw GpuError(std::string("ncclGetUniqueId failed: ") + nccl.GetErrorString(result));
+  }
   UniqueIdBytes bytes;
   std::memcpy(bytes.data(), &id, sizeof id);
   return bytes;

@@ -2,18 +2,18 @@
 // Drives float32-sum all-reduce over this process's GPUs with NCCL: one communicator per local
 // GPU, all launched together in an NCCL group, either as the whole world (local scope,
 // ncclCommInitAll) or as ranks first_rank.. of a larger world (job scope, ncclCommInitRank per
-// GPU inside ncclGroupStart/End).
-
-#include <nccl.h>
+// GPU inside ncclGroupStart/End). CUDA and NCCL are reached only through the run-time loaded
+// CudaApi and NcclApi; inputs are written and results checked with copies, not kernels.
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bandwidth.h"
+#include "cuda_api.h"
+#include "nccl_api.h"
 #include "rendezvous.h"
 
 namespace hkim::nccl_check {
@@ -38,7 +38,8 @@ struct RunnerSetup {
 class AllReduceRunner {
  public:
   /// Allocates buffers, fills the inputs and creates the communicators. Throws GpuError.
-  explicit AllReduceRunner(const RunnerSetup& setup);
+  /// `cuda` and `nccl` must outlive the runner.
+  AllReduceRunner(const CudaApi& cuda, const NcclApi& nccl, const RunnerSetup& setup);
   AllReduceRunner(const AllReduceRunner&) = delete;
   AllReduceRunner& operator=(const AllReduceRunner&) = delete;
   ~AllReduceRunner();
@@ -54,25 +55,30 @@ class AllReduceRunner {
 
  private:
   struct Device;
+  void CheckCuda(CUresult result, const char* what, int device) const;
+  void CheckNccl(ncclResult_t result, const char* what) const;
+  void MakeCurrent(const Device& d) const;
+  void Fill(const Device& d, std::size_t count, int rank);
+  void Verify(const Device& d, std::size_t count, SizeResult& result);
   void LaunchAllReduce(std::size_t count);
   void WaitAll();
 
+  const CudaApi& cuda_;
+  const NcclApi& nccl_;
   RunnerSetup setup_;
   std::vector<Device> devices_;
   std::vector<ncclComm_t> comms_;
-  std::vector<float*> agree_buffers_;  // one float per local GPU for AgreeMax
+  void* staging_ = nullptr;  // pinned host memory for reading results back
+  std::size_t staging_bytes_ = 0;
 };
 
-/// NCCL's runtime version as "2.28.9".
-std::string NcclVersionString();
-
-/// Visible CUDA devices (honours CUDA_VISIBLE_DEVICES); 0 when there is none or no driver.
-int VisibleGpuCount();
+/// Visible CUDA devices (honours CUDA_VISIBLE_DEVICES).
+int VisibleGpuCount(const CudaApi& cuda);
 
 /// "0: NVIDIA H200 (0000:1A:00.0)" for local GPU `index`.
-std::string DescribeGpu(int index);
+std::string DescribeGpu(const CudaApi& cuda, int index);
 
 /// A fresh NCCL unique id (rank 0 of a job). Throws GpuError.
-UniqueIdBytes NewUniqueId();
+UniqueIdBytes NewUniqueId(const NcclApi& nccl);
 
 }  // namespace hkim::nccl_check

@@ -32,7 +32,11 @@ int main(int argc, char** argv) {
 
   CLI::App app{
       "hkim-nccl-check: NCCL all-reduce health check (float32 sum, exact results, "
-      "nccl-tests bus bandwidth, transport from NCCL's own log)"};
+      "nccl-tests bus bandwidth, transport from NCCL's own log).\n"
+      "Loads libcuda.so.1 and the image's own libnccl.so.2 at run time: HKIM_NCCL_LIBRARY, else "
+      "LD_LIBRARY_PATH, PyTorch wheels (nvidia/nccl/lib), the loader's search.\n"
+      "Exit: 0 pass, 1 check failed, 2 could not run, 3 no GPU, 4 no usable NCCL"};
+  bool which_nccl = false;
   std::string scope, min_bytes, max_bytes, at_bytes, transport, json_path;
   std::optional<double> min_busbw;
   app.add_option("--scope", scope, "local | job (default: HKIM_NCCL_CHECK_SCOPE or local)");
@@ -50,7 +54,10 @@ int main(int argc, char** argv) {
                  "how long pods wait for each other");
   app.add_option("--json", json_path, "write the JSON record to this file ('-' = stdout)");
   app.add_option("--nccl-log", config.nccl_log_path, "keep NCCL's debug log at this path");
+  app.add_flag("--which-nccl", which_nccl,
+               "print the NCCL the check would load (version, path) and exit; needs no GPU");
   CLI11_PARSE(app, argc, argv);
+  if (which_nccl) return hkim::nccl_check::WhichNccl();
 
   // Flags go through the same parser as the environment, so they are checked the same way.
   const auto flag_env = [&](const std::string& name) -> std::optional<std::string> {

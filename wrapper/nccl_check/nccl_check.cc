@@ -65,7 +65,21 @@ class TempLog {
   std::string path_;
 };
 
+int NoNccl(const NcclLoad& load) {
+  std::cerr << "hkim-nccl-check: error: " << load.error << "\n";
+  for (const std::string& tried : load.tried) std::cerr << "  tried " << tried << "\n";
+  std::cerr << "fix: " << load.fix << "\n";
+  return kExitNoNccl;
+}
+
 }  // namespace
+
+int WhichNccl() {
+  const NcclLoad load = LoadNcclApi();
+  if (load.api == nullptr) return NoNccl(load);
+  std::cout << "NCCL " << load.api->version << " " << load.api->path << "\n";
+  return kExitPass;
+}
 
 void PrepareNcclEnvironment(const std::string& log_path) {
   ::setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);
@@ -83,12 +97,18 @@ int RunCheck(const CheckConfig& config, const std::string& json_path) {
 
   CheckReport report;
   report.config = config;
-  const int visible = VisibleGpuCount();
+  const CudaLoad cuda_load = LoadCudaApi();
+  const int visible = cuda_load.api ? VisibleGpuCount(*cuda_load.api) : 0;
   if (visible == 0) {
-    std::cerr << "hkim-nccl-check: error: no CUDA device is visible\n"
-                 "fix: request nvidia.com/gpu in the pod, or set HKIM_NCCL_CHECK=off\n";
+    std::cerr << "hkim-nccl-check: error: no CUDA device is visible"
+              << (cuda_load.api ? "" : " (" + cuda_load.error + ")")
+              << "\nfix: request nvidia.com/gpu in the pod, or set HKIM_NCCL_CHECK=off\n";
     return kExitNoGpu;
   }
+  const CudaApi& cuda = *cuda_load.api;
+  const NcclLoad nccl_load = LoadNcclApi();
+  if (nccl_load.api == nullptr) return NoNccl(nccl_load);
+  const NcclApi& nccl = *nccl_load.api;
   if (config.gpus > visible) {
     return Error("--gpus " + std::to_string(config.gpus) + " but only " + std::to_string(visible) +
                      " GPU(s) are visible",
@@ -98,8 +118,11 @@ int RunCheck(const CheckConfig& config, const std::string& json_path) {
   const bool job = config.scope == Scope::kJob;
   report.ranks = job ? config.replicas * report.local_gpus : report.local_gpus;
   report.first_rank = job ? config.ordinal * report.local_gpus : 0;
-  report.nccl_version = NcclVersionString();
-  for (int i = 0; i < report.local_gpus; ++i) report.gpus.push_back(DescribeGpu(i));
+  report.nccl_version = nccl.version;
+  report.nccl_library = nccl.path;
+  report.cuda_driver = std::to_string(cuda.driver_version / 1000) + "." +
+                       std::to_string(cuda.driver_version % 1000 / 10);
+  for (int i = 0; i < report.local_gpus; ++i) report.gpus.push_back(DescribeGpu(cuda, i));
 
   const std::vector<std::uint64_t> sizes =
       MakeSizeSweep(config.min_bytes, config.max_bytes, config.at_bytes, sizeof(float));
@@ -117,7 +140,7 @@ int RunCheck(const CheckConfig& config, const std::string& json_path) {
       RendezvousStatus status;
       UniqueIdBytes id{};
       if (config.ordinal == 0) {
-        id = NewUniqueId();
+        id = NewUniqueId(nccl);
         if (config.replicas > 1) {
           RendezvousServer server;
           status = server.Listen("", config.rendezvous_port);
@@ -133,7 +156,7 @@ int RunCheck(const CheckConfig& config, const std::string& json_path) {
       if (!status.ok) return Error("rendezvous: " + status.error, status.fix);
       setup.id = id;
     }
-    AllReduceRunner runner(setup);
+    AllReduceRunner runner(cuda, nccl, setup);
     report.init_seconds = Since(init_start);
     std::uint64_t previous_bytes = 0;
     double previous_seconds = 0;

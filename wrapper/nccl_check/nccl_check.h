@@ -14,7 +14,9 @@ namespace hkim::nccl_check {
 inline constexpr int kExitPass = 0;   ///< every check passed
 inline constexpr int kExitFail = 1;   ///< wrong results, too little bandwidth or wrong transport
 inline constexpr int kExitError = 2;  ///< could not run: settings, rendezvous, CUDA or NCCL
-inline constexpr int kExitNoGpu = 3;  ///< no CUDA device is visible
+inline constexpr int kExitNoGpu = 3;  ///< no CUDA device is visible (or no driver library)
+/// No usable libnccl.so.2 (missing, not NCCL, or older than kMinNcclVersionCode).
+inline constexpr int kExitNoNccl = 4;
 
 /// Sets what NCCL reads from the environment before its first call: NCCL_NVLS_ENABLE=0 unless
 /// set (NVLink multicast stays off), and INFO-level debug output of INIT,NET,GRAPH into
@@ -25,5 +27,9 @@ void PrepareNcclEnvironment(const std::string& log_path);
 /// to stderr and, when `json_path` is non-empty, the JSON record there ("-" = stdout). Returns
 /// one of the exit codes above.
 int RunCheck(const CheckConfig& config, const std::string& json_path);
+
+/// `--which-nccl`: searches for NCCL as the check would (nccl_api.h), prints the version and path
+/// (or every candidate tried, and the fix) and returns kExitPass or kExitNoNccl. Needs no GPU.
+int WhichNccl();
 
 }  // namespace hkim::nccl_check

@@ -25,7 +25,8 @@ std::string FormatTable(const CheckReport& report) {
     out += Format(", pod ordinal %d of %d (ranks %d..%d)", c.ordinal, c.replicas, report.first_rank,
                   report.first_rank + report.local_gpus - 1);
   }
-  out += "\n# NCCL " + report.nccl_version + "\n";
+  out += "\n# NCCL " + report.nccl_version + " from " + report.nccl_library + ", CUDA driver " +
+         report.cuda_driver + "\n";
   for (const std::string& gpu : report.gpus) out += "#   GPU " + gpu + "\n";
   out += Format("# %12s %12s %6s %12s %12s %12s %10s\n", "size", "count", "iters", "time(us)",
                 "algbw(GB/s)", "busbw(GB/s)", "#wrong");
@@ -81,6 +82,8 @@ std::string FormatJson(const CheckReport& report) {
       {"ordinal", c.ordinal},
       {"replicas", c.replicas},
       {"nccl_version", report.nccl_version},
+      {"nccl_library", report.nccl_library},
+      {"cuda_driver", report.cuda_driver},
       {"gpus", report.gpus},
       {"threshold",
        {{"min_busbw_gbps", c.min_busbw_gbps},

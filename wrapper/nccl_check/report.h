@@ -18,6 +18,8 @@ struct CheckReport {
   int local_gpus = 0;
   int first_rank = 0;               ///< this process's first rank (ordinal x local GPUs)
   std::string nccl_version;         ///< from ncclGetVersion, "2.28.9"
+  std::string nccl_library;         ///< the libnccl.so.2 loaded (nccl_api.h)
+  std::string cuda_driver;          ///< "12.8" (what the driver supports)
   std::vector<std::string> gpus;    ///< "0: NVIDIA H200 (bus 0000:1a:00.0)" per local GPU
   std::vector<SizeResult> results;  ///< one per size, ascending
   TransportReport transport;
