@@ -11,6 +11,7 @@ packages=(
   libboost-dev libssl-dev
   hyperfine
   jq bsdutils  # tests/cli: JSON checks, `script` for a terminal (colour)
+  umoci skopeo  # the wrapper image: scripts/build-image.sh
 )
 
 missing=()

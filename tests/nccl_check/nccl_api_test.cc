@@ -78,6 +78,21 @@ TEST(NcclCandidates, LibraryPathThenPytorchWheelsThenTheLoadersSearch) {
             }));
 }
 
+TEST(NcclCandidates, AVenvOnPathWithoutVirtualEnvIsSearched) {
+  FakeSystem fake;
+  fake.env["PATH"] = "/usr/bin:/opt/torch/.venv/bin:/sbin";
+  fake.files = {
+      "/opt/torch/.venv/bin/python3",
+      "/opt/torch/.venv/lib/python3.12/site-packages",
+      "/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2",
+  };
+  EXPECT_EQ(NcclCandidates(fake.Env(), fake.Glob()),
+            (std::vector<std::string>{
+                "/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2",
+                "libnccl.so.2",
+            }));
+}
+
 TEST(NcclCandidates, AFolderNamedTwiceIsTriedOnce) {
   FakeSystem fake;
   fake.env["LD_LIBRARY_PATH"] = "/a:/a";

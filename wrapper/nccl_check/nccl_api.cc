@@ -131,6 +131,17 @@ std::vector<std::string> NcclCandidates(const EnvLookup& env, const PathGlob& gl
   };
   if (const auto venv = env("VIRTUAL_ENV")) add_prefix(*venv);
   if (const auto conda = env("CONDA_PREFIX")) add_prefix(*conda);
+  // The python3 the job would start: images often put a venv's bin/ on PATH without
+  // VIRTUAL_ENV (e.g. /opt/torch/.venv/bin), and its packages are beside it.
+  if (const auto path = env("PATH")) {
+    for (const std::string& dir : SplitPath(*path)) {
+      const std::string bin = "/bin";
+      if (dir.size() <= bin.size() || dir.compare(dir.size() - bin.size(), bin.size(), bin) != 0) {
+        continue;
+      }
+      if (!glob(dir + "/python3").empty()) add_prefix(dir.substr(0, dir.size() - bin.size()));
+    }
+  }
   if (const auto python_path = env("PYTHONPATH")) {
     for (const std::string& dir : SplitPath(*python_path)) package_dirs.push_back(dir);
   }

@@ -6,8 +6,9 @@
 //   1. HKIM_NCCL_LIBRARY: a path to the library; when set it is the only candidate.
 //   2. libnccl.so.2 in each LD_LIBRARY_PATH folder, in order.
 //   3. PyTorch wheels' NCCL (nvidia/nccl/lib/libnccl.so.2, then torch/lib/libnccl.so.2) under
-//      each Python package folder: $VIRTUAL_ENV, $CONDA_PREFIX, the PYTHONPATH entries,
-//      /opt/conda, /usr/local and /usr (lib/python3*/site-packages and dist-packages), and
+//      each Python package folder: $VIRTUAL_ENV, $CONDA_PREFIX, the prefix of each PATH folder
+//      that holds python3 (a venv on PATH), the PYTHONPATH entries, /opt/conda, /usr/local and
+//      /usr (lib/python3*/site-packages and dist-packages), and
 //      /usr/lib/python3/dist-packages: the NCCL a pip-installed PyTorch loads.
 //   4. "libnccl.so.2" by the dynamic loader's own search (/etc/ld.so.cache, system folders),
 //      where NGC images, whose PyTorch is built against it, install NCCL.

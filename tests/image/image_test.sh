@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The wrapper image end to end (scripts/build-image.sh), as CI can run it without a daemon:
+#   1. build it twice from the suite's binaries: both layouts give the same manifest digest;
+#   2. its config: entrypoint, non-root user, labels with this commit and the project version;
+#   3. unpack it with umoci and run the init container's command exactly as the rendered
+#      StatefulSet does (templates/common/statefulset.yaml.mustache): user 65534, read-only root
+#      file system, an empty folder mounted at /opt/hkim/bin; inside the image's own root, so the
+#      image's glibc runs it;
+#   4. the installed programs work: hkim-wrapper on a fixture sysfs tree, hkim-nccl-check --help.
+# Needs root (CI is) or unprivileged user namespaces for the mounts of step 3.
+#   image_test.sh REPO_ROOT BIN_DIR MAKE_FIXTURE
+set -euo pipefail
+repo=$1 bin=$2 make_fixture=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/hkim-image-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+version=$(sed -n 's/^project(hkimgen VERSION \([0-9][0-9.]*\).*/\1/p' "$repo/CMakeLists.txt")
+commit=$(git -C "$repo" rev-parse HEAD)
+
+echo "== 1. two builds, one digest"
+for n in 1 2; do
+  HKIM_IMAGE_BINARIES=$bin bash "$repo/scripts/build-image.sh" "$work/image$n" > "$work/build$n.out" 2> "$work/build$n.err" \
+    || { cat "$work/build$n.err" >&2; fail "build $n failed"; }
+  cat "$work/build$n.out"
+done
+digest1=$(skopeo inspect --format '{{.Digest}}' "oci:$work/image1:$version")
+digest2=$(skopeo inspect --format '{{.Digest}}' "oci:$work/image2:$version")
+[[ $digest1 == sha256:* && $digest1 == "$digest2" ]] || fail "digests differ: $digest1 vs $digest2"
+grep -qF "$digest1" "$work/build1.out" || fail "build-image.sh did not print the digest $digest1"
+
+echo "== 2. the image config"
+skopeo inspect --config "oci:$work/image1:$version" > "$work/config.json"
+python3 - "$work/config.json" "$version" "$commit" <<'PY'
+import json, sys
+config, version, commit = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+c = config["config"]
+expect = {
+    "entrypoint": (c.get("Entrypoint"), ["/hkim/bin/hkim-wrapper"]),
+    "user": (c.get("User"), "65534:65534"),
+    "version label": (c["Labels"].get("org.opencontainers.image.version"), version),
+    # The suite's tree may carry uncommitted edits while developing: -dirty is the honest label.
+    "revision label": (c["Labels"].get("org.opencontainers.image.revision", "").removesuffix("-dirty"), commit),
+    "os/arch": ((config["os"], config["architecture"]), ("linux", "amd64")),
+}
+bad = [f"{k}: {got!r}, expected {want!r}" for k, (got, want) in expect.items() if got != want]
+if bad:
+    sys.exit("FAIL: " + "; ".join(bad))
+print("config ok:", c["Entrypoint"], c["User"], c["Labels"]["org.opencontainers.image.version"],
+      c["Labels"]["org.opencontainers.image.revision"])
+PY
+
+echo "== 3. the init container's command inside the image"
+unpack=(umoci unpack)
+ns=(unshare --mount --propagation private)
+if [[ $(id -u) -ne 0 ]]; then
+  unpack+=(--rootless)
+  ns=(unshare --user --map-root-user --mount --propagation private)
+fi
+"${unpack[@]}" --image "$work/image1:$version" "$work/bundle" > /dev/null
+rootfs=$work/bundle/rootfs
+installed=$work/emptydir
+mkdir -p "$installed" && chmod 0777 "$installed"  # an emptyDir volume is world-writable
+# Mount points the container runtime would create; then the root goes read-only.
+mkdir -p "$rootfs/proc" "$rootfs/opt/hkim/bin"
+as_user=(--userspec=65534:65534)
+[[ $(id -u) -ne 0 ]] && as_user=()  # a user namespace maps only our own uid
+"${ns[@]}" bash -euc '
+  rootfs=$1 installed=$2; shift 2
+  mount --bind "$rootfs" "$rootfs"
+  mount -o remount,bind,ro "$rootfs"
+  mount -t proc proc "$rootfs/proc"
+  mount --bind "$installed" "$rootfs/opt/hkim/bin"
+  if touch "$rootfs/hkim/probe" 2>/dev/null; then echo "root file system is writable" >&2; exit 1; fi
+  exec chroot "$@" "$rootfs" /hkim/bin/hkim-wrapper --install-to /opt/hkim/bin
+' _ "$rootfs" "$installed" "${as_user[@]}" > "$work/install.out" 2>&1 \
+  || { cat "$work/install.out" >&2; fail "the init step failed inside the image"; }
+cat "$work/install.out"
+for program in "$rootfs"/hkim/bin/*; do
+  name=$(basename "$program")
+  cmp -s "$program" "$installed/$name" || fail "$name was not installed byte for byte"
+  [[ -x $installed/$name ]] || fail "$name was installed without its execute bit"
+done
+[[ -x $installed/hkim-nccl-check ]] || fail "hkim-nccl-check is not in the image"
+
+echo "== 4. the installed programs"
+mapfile -t fixture_env < <("$make_fixture" barcelona "$work/sysfs")
+env "${fixture_env[@]}" "$installed/hkim-wrapper" --sysfs-root "$work/sysfs" --print-env > "$work/env.out" 2> "$work/env.err" \
+  || { cat "$work/env.err" >&2; fail "installed hkim-wrapper --print-env failed"; }
+grep -qx 'NCCL_IB_HCA==mlx5_6,mlx5_7,mlx5_10,mlx5_11' "$work/env.out" \
+  || { cat "$work/env.out" >&2; fail "installed hkim-wrapper chose other devices"; }
+"$installed/hkim-nccl-check" --help > "$work/help.out" || fail "installed hkim-nccl-check --help failed"
+grep -q 'Exit: 0 pass' "$work/help.out" || fail "hkim-nccl-check --help lacks the exit codes"
+echo "image ok: oci:$version $digest1"
