@@ -14,6 +14,8 @@ CheckReport Sample() {
   report.ranks = 2;
   report.local_gpus = 2;
   report.nccl_version = "2.28.9";
+  report.nccl_library = "/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2";
+  report.cuda_driver = "13.0";
   report.gpus = {"0: NVIDIA H200 (0000:1A:00.0)", "1: NVIDIA H200 (0000:2A:00.0)"};
   SizeResult row;
   row.bytes = std::uint64_t{1} << 30;
@@ -33,7 +35,8 @@ CheckReport Sample() {
 TEST(FormatTable, ShowsEverySizeTheTransportAndTheVerdict) {
   EXPECT_EQ(FormatTable(Sample()),
             "# hkim-nccl-check: all-reduce float32 sum, scope local, 2 rank(s), 2 local GPU(s)\n"
-            "# NCCL 2.28.9\n"
+            "# NCCL 2.28.9 from /opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2, "
+            "CUDA driver 13.0\n"
             "#   GPU 0: NVIDIA H200 (0000:1A:00.0)\n"
             "#   GPU 1: NVIDIA H200 (0000:2A:00.0)\n"
             "#         size        count  iters     time(us)  algbw(GB/s)  busbw(GB/s)     #wrong\n"
@@ -53,6 +56,10 @@ TEST(FormatJson, HoldsTheNumbersAndTheVerdict) {
   EXPECT_EQ(record["transport"]["used"], nlohmann::json::array({"P2P"}));
   EXPECT_EQ(record["transport"]["nvlink"], true);
   EXPECT_EQ(record["threshold"]["transport"], "any");
+  EXPECT_EQ(record["nccl_version"], "2.28.9");
+  EXPECT_EQ(record["nccl_library"],
+            "/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2");
+  EXPECT_EQ(record["cuda_driver"], "13.0");
 }
 
 TEST(FormatTable, ListsEachFailure) {
