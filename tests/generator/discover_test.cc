@@ -280,6 +280,39 @@ TEST_F(DiscoverCommand, DraftedFileValidatesAndRendersWithTheBinary) {
   EXPECT_TRUE(fs::exists(dir_ / "bundle" / "kustomization.yaml"));
 }
 
+// The bundles of both drafted profiles build with kubectl kustomize and validate against the
+// upstream schemas, like the shipped ones (bundle_test.cc); each check skips without its tool.
+TEST_F(DiscoverCommand, DraftedBundlesBuildAndMatchUpstreamSchemas) {
+  const fs::path tool = fs::path(HKIM_SHARED_DIR) / "tools/validate-upstream/run";
+  const bool kubectl = std::system("command -v kubectl >/dev/null 2>&1") == 0;
+  const bool upstream = fs::exists(tool) && std::system("command -v npm >/dev/null 2>&1") == 0;
+  if (!kubectl && !upstream) GTEST_SKIP() << "skipped: neither kubectl nor validate-upstream";
+  for (const std::string fixture : {"openshift-amd.json", "oke-intel.json"}) {
+    const fs::path profile = dir_ / (fixture + ".yaml"), bundle = dir_ / (fixture + ".d");
+    ASSERT_EQ(Run((kFixtures / fixture).string() + " --name lab --output-file " + profile.string())
+                  .status,
+              0);
+    auto render = test_files::RunShell(
+        std::string(HKIM_BINARY) + " render " + profile.string() + " -d " + bundle.string(),
+        HKIM_SOURCE_DIR, dir_);
+    ASSERT_EQ(render.status, 0) << render.err;
+    if (kubectl) {
+      auto built = test_files::RunShell("kubectl kustomize " + bundle.string(), dir_, dir_);
+      EXPECT_EQ(built.status, 0) << fixture << ": " << built.err;
+      EXPECT_THAT(built.out, HasSubstr("kind: StatefulSet"));
+    }
+    if (!upstream) continue;
+    std::string files;
+    for (const auto& entry : fs::directory_iterator(bundle)) {
+      if (entry.path().filename() != "kustomization.yaml")
+        files += " '" + entry.path().string() + "'";
+    }
+    auto checked = test_files::RunShell("'" + tool.string() + "' --quiet" + files, dir_, dir_);
+    if (checked.status == 2 && checked.err.find("npm") != std::string::npos) continue;
+    EXPECT_EQ(checked.status, 0) << fixture << ": " << checked.out << checked.err;
+  }
+}
+
 TEST_F(DiscoverCommand, OutputIsNeverOverwrittenWithoutForce) {
   const fs::path target = dir_ / "mine.yaml";
   std::ofstream(target) << "my own file\n";
