@@ -143,8 +143,13 @@ NadFacts ReadNad(const ExportSet& exports, const ExportObject& object, Diagnosti
 
 PoolFacts ReadPool(const ExportObject& object) {
   const json& spec = At(*object.json, {"spec"});
-  return PoolFacts{object.name, object.namespace_name, Str(At(spec, {"subnet"})),
-                   Str(At(spec, {"gateway"})), Int(At(spec, {"perNodeBlockSize"}))};
+  PoolFacts pool;
+  pool.name = object.name;
+  pool.namespace_name = object.namespace_name;
+  pool.subnet = Str(At(spec, {"subnet"}));
+  pool.gateway = Str(At(spec, {"gateway"}));
+  pool.per_node_block_size = Int(At(spec, {"perNodeBlockSize"}));
+  return pool;
 }
 
 }  // namespace
@@ -170,14 +175,20 @@ ClusterFacts ExtractFacts(const ExportSet& exports, DiagnosticSink& sink) {
   for (const ExportObject& object : exports.objects) {
     if (!seen.insert(object.kind + "/" + object.namespace_name + "/" + object.name).second)
       continue;
+    // Findings about one object point at where it starts in its file.
+    const SourceLocation at = exports.Locate(object, "");
     if (object.kind == "Node") {
       facts.nodes.push_back(ReadNode(object));
+      facts.nodes.back().location = at;
     } else if (object.kind == "SriovNetworkNodeState") {
       facts.sriov_states.push_back(ReadSriovState(object));
+      facts.sriov_states.back().location = at;
     } else if (object.kind == "NetworkAttachmentDefinition") {
       facts.nads.push_back(ReadNad(exports, object, sink));
+      facts.nads.back().location = at;
     } else if (object.kind == "IPPool") {
       facts.pools.push_back(ReadPool(object));
+      facts.pools.back().location = at;
     }
   }
   std::sort(facts.nodes.begin(), facts.nodes.end(),

@@ -23,6 +23,7 @@ struct Provenance {
 
 struct NodeFacts {
   std::string name;
+  SourceLocation location;  ///< where the object starts in the export
   std::map<std::string, std::string> labels;
   std::map<std::string, long long> capacity;  ///< status.capacity (or allocatable), counts only
   std::vector<std::string> taint_keys;        ///< sorted, unique (with ":effect" appended)
@@ -48,12 +49,14 @@ struct PfFacts {
 
 struct SriovStateFacts {
   std::string node;  ///< the state is named after its node
+  SourceLocation location;
   std::vector<PfFacts> interfaces;
 };
 
 /// A NAD and what its CNI config says (spec.config is a JSON string).
 struct NadFacts {
   std::string name, namespace_name, resource_name;
+  SourceLocation location;
   std::string cni_version, cni_type, master;  ///< master: the PF the sriov/host-device plugin names
   int mtu = 0;                                ///< from the main plugin or a tuning plugin
   std::string ipam_type, range, gateway, pool_name;
@@ -62,6 +65,7 @@ struct NadFacts {
 
 struct PoolFacts {
   std::string name, namespace_name, subnet, gateway;
+  SourceLocation location;
   int per_node_block_size = 0;
 };
 

@@ -35,6 +35,7 @@ struct DiscoveredRail {
   std::string pool_name, pool_namespace, pool_subnet, pool_gateway;
   int pool_block_size = 0;
   std::vector<std::string> vf_device_ids;   ///< sorted, from the SR-IOV state or none
+  SourceLocation nad_location;              ///< the NAD's, for warnings (unknown without one)
   std::map<std::string, std::string> from;  ///< profile field -> provenance (absent: unknown)
 };
 

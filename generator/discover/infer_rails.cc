@@ -97,8 +97,10 @@ class RailBuilder {
   }
 
  private:
-  void Warn(const std::string& rule, const std::string& message, const std::string& fix) {
-    sink_.Report(Diagnostic{Severity::kWarning, where_, "", rule, message, fix});
+  // At `at` when the finding is about one object, else at the export as a whole.
+  void Warn(const std::string& rule, const std::string& message, const std::string& fix,
+            const SourceLocation& at = {}) {
+    sink_.Report(Diagnostic{Severity::kWarning, at.known() ? at : where_, "", rule, message, fix});
   }
 
   // The reference node is the group's first node with an SR-IOV state; every other node of the
@@ -118,7 +120,8 @@ class RailBuilder {
                  "; " + node->name + " has " + mine,
              "make the SriovNetworkNodePolicies select every node of the group alike (the "
              "profile follows " +
-                 reference_->node + ")");
+                 reference_->node + ")",
+             state->location);
       }
     }
     if (reference_ == nullptr) return;
@@ -136,7 +139,7 @@ class RailBuilder {
       if (facts_.StateOf(node->name) == nullptr) {
         Warn("discover.no-sriov-state",
              "node " + node->name + " of the group has no SriovNetworkNodeState",
-             "check that the SR-IOV operator's config daemon runs on it");
+             "check that the SR-IOV operator's config daemon runs on it", node->location);
       }
     }
   }
@@ -145,6 +148,7 @@ class RailBuilder {
   std::map<std::string, long long> GroupResources() {
     std::map<std::string, long long> counts;
     std::map<std::string, size_t> carriers;
+    std::map<std::string, SourceLocation> lacking;  // resource -> a node without it
     for (const NodeFacts* node : p_.group.nodes) {
       for (const auto& [name, count] : node->capacity) {
         if (!IsRdmaResource(name, nad_resources_)) continue;
@@ -153,16 +157,31 @@ class RailBuilder {
         if (count > 0) ++carriers[name];
       }
     }
+    for (const NodeFacts* node : p_.group.nodes) {
+      for (const auto& [name, count] : counts) {
+        auto it = node->capacity.find(name);
+        if ((it == node->capacity.end() || it->second == 0) && !lacking.count(name)) {
+          lacking[name] = node->location;
+        }
+      }
+    }
     for (const auto& [name, count] : counts) {
       const size_t n = carriers[name];
       if (n != p_.group.nodes.size()) {
         Warn("discover.resource-missing",
              "only " + std::to_string(n) + " of " + std::to_string(p_.group.nodes.size()) +
                  " nodes of the group advertise " + name,
-             "check the SR-IOV device plugin and the VFs on the other nodes");
+             "check the SR-IOV device plugin and the VFs on the other nodes", lacking[name]);
       }
     }
     return counts;
+  }
+
+  SourceLocation PoolLocation(const std::string& name) const {
+    for (const PoolFacts& pool : facts_.pools) {
+      if (pool.name == name) return pool.location;
+    }
+    return {};
   }
 
   const NadFacts* NadFor(const std::string& resource) const {
@@ -205,6 +224,7 @@ class RailBuilder {
       rail.from["nad_name"] =
           "NetworkAttachmentDefinition " + nad->namespace_name + "/" + nad->name;
       rail.cni_version = nad->cni_version;
+      rail.nad_location = nad->location;
       if (nad->mtu > 0) {
         rail.mtu_bytes = nad->mtu;
         rail.from["mtu_bytes"] = "NetworkAttachmentDefinition " + nad->name + " .spec.config mtu";
@@ -214,7 +234,8 @@ class RailBuilder {
       Warn("discover.rail-pf-unknown",
            "no PF of " + reference_->node + "'s SR-IOV state is named in " + resource +
                (nad ? " or NAD " + nad->name : std::string()) + "; the rail has no interface",
-           "set network.rails[].interface to the PF behind " + resource + " by hand");
+           "set network.rails[].interface to the PF behind " + resource + " by hand",
+           rail.nad_location);
     }
     if (pfs.size() == 1) {
       const PfFacts& pf = *pfs.front();
@@ -238,7 +259,8 @@ class RailBuilder {
         Warn("discover.mtu",
              "rail " + resource + " uses MTU " + std::to_string(rail.mtu_bytes) + " but PF " +
                  pf->name + " on " + reference_->node + " has MTU " + std::to_string(pf->mtu),
-             "raise the PF MTU in the SriovNetworkNodePolicy or lower the NAD's");
+             "raise the PF MTU in the SriovNetworkNodePolicy or lower the NAD's",
+             rail.nad_location);
       }
     }
     rail.vf_device_ids.assign(device_ids.begin(), device_ids.end());
@@ -326,18 +348,18 @@ class RailBuilder {
         Warn("discover.pool-missing",
              "NAD " + nad->name + " allocates from nv-ipam pool '" + rail.pool_name +
                  "' but the export holds no IPPool of that name",
-             "add ippools to the export: " + std::string(kExportCommand));
+             "add ippools to the export: " + std::string(kExportCommand), nad->location);
       } else if (rail.pool_block_size > 0 && rail.pool_block_size < rail.attachments_per_pod) {
         Warn("discover.pool-block",
              "IPPool " + rail.pool_name + " reserves " + std::to_string(rail.pool_block_size) +
                  " addresses per node but a pod takes " + std::to_string(rail.attachments_per_pod),
-             "raise perNodeBlockSize to at least the VFs per node");
+             "raise perNodeBlockSize to at least the VFs per node", PoolLocation(rail.pool_name));
       }
     } else if (!nad->ipam_type.empty()) {
       Warn(
           "discover.ipam-type",
           "NAD " + nad->name + " uses IPAM '" + nad->ipam_type + "', which hkimgen does not render",
-          "the profile uses whereabouts with a TODO range; choose the range");
+          "the profile uses whereabouts with a TODO range; choose the range", nad->location);
     }
   }
 
@@ -354,7 +376,8 @@ class RailBuilder {
                    (a.range.empty() ? a.pool_subnet : a.range) + ", " +
                    (b.range.empty() ? b.pool_subnet : b.range) + ")",
                "give each isolated rail its own subnet (one range copied to four rails made "
-               "8-node runs hang); the profile keeps them and `hkimgen validate` will object");
+               "8-node runs hang); the profile keeps them and `hkimgen validate` will object",
+               b.nad_location);
         }
         if (a.mtu_bytes && b.mtu_bytes && a.mtu_bytes != b.mtu_bytes) {
           Warn("discover.mtu",

@@ -172,6 +172,13 @@ TEST(Discover, InconsistentClusterIsReportedAsWarnings) {
   EXPECT_THAT(d.Rules(Severity::kWarning),
               testing::IsSupersetOf({"discover.rails-differ", "discover.shared-subnet",
                                      "discover.resource-missing", "discover.too-few-vfs"}));
+  // A finding about one object points at it (the second node's SR-IOV state, the second NAD).
+  for (const Diagnostic& w : d.sink.diagnostics()) {
+    if (w.rule != "discover.rails-differ" && w.rule != "discover.shared-subnet") continue;
+    EXPECT_EQ(w.location.file, "oc-inconsistent.yaml");
+    EXPECT_EQ(w.location.line, w.rule == "discover.rails-differ" ? 148 : 219) << w.message;
+    EXPECT_EQ(w.location.column, 3);
+  }
   EXPECT_THAT(d.text, HasSubstr("cpu_vendor: intel"));
   EXPECT_THAT(d.text, HasSubstr("name: my-cluster  # TODO:"));
   EXPECT_THAT(d.text, HasSubstr("interface: enp65s0f1np1"));
