@@ -1,0 +1,21 @@
+// Model part, GitOps: the Argo CD Application's source and destination.
+
+#include "model_reader.h"
+
+namespace hkim {
+
+void ModelBuilder::ReadGitOps(const json& g, Platform platform, GitOps& out) {
+  // OpenShift GitOps installs Argo CD in openshift-gitops; elsewhere the upstream default.
+  const bool openshift = platform == Platform::kOpenShift;
+  out.argocd_namespace =
+      String(g, "argocd_namespace", openshift ? "openshift-gitops" : out.argocd_namespace);
+  out.project = String(g, "project", out.project);
+  out.repo_url = String(g, "repo_url");
+  out.path = String(g, "path");
+  out.revision = String(g, "revision", out.revision);
+  out.destination_server = String(g, "destination_server", out.destination_server);
+  out.destination_namespace = String(g, "destination_namespace");
+  out.automated_sync = Boolean(g, "automated_sync", false);
+}
+
+}  // namespace hkim
