@@ -14,6 +14,7 @@
 #include "diagnostics.h"
 #include "load.h"
 #include "model.h"
+#include "model_checks.h"
 
 namespace hkim {
 
