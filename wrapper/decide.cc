@@ -90,6 +90,15 @@ DeviceVerdict Judge(const Candidate& candidate, const DecideInput& input) {
   return v;
 }
 
+// "rail PCIDEVICE_OPENSHIFT_IO_ENO7NP0RDMA (interface net3, mlx5_8 at 0000:a3:00.2)": what an
+// operator needs to find the rail on the node and in the profile.
+std::string RailLabel(const DeviceVerdict& v) {
+  std::string label = "rail " + (v.resource_var.empty() ? v.name : v.resource_var) + " (interface ";
+  label += v.netdev.empty() ? std::string("none in this pod") : v.netdev;
+  label += ", " + v.name + (v.pci_address.empty() ? "" : " at " + v.pci_address) + ")";
+  return label;
+}
+
 // Names in a user's NCCL_IB_HCA, without ^ / = markers or :port suffixes.
 std::set<std::string> HcaNames(std::string value) {
   if (!value.empty() && value[0] == '^') value.erase(0, 1);
@@ -250,6 +259,19 @@ Decision Decide(const DecideInput& input) {
       }
     }
 
+    // Isolated rails (NCCL_CROSS_NIC=0, one subnet per rail with no routing between them): GPU n
+    // talks only through rail n, so a pod short of one allocated rail makes its peers open
+    // connections to an address that never routes, and the job hangs instead of failing.
+    const std::string* cross_nic = user_value("NCCL_CROSS_NIC");
+    const bool isolated_rails = cross_nic != nullptr && *cross_nic == "0";
+    std::vector<std::string> missing_rails;
+    if (isolated_rails && detection.source == AllocationSource::kDevicePlugin) {
+      for (const DeviceVerdict& v : d.devices)
+        if (!v.usable) missing_rails.push_back(RailLabel(v) + ": " + v.reason);
+      for (const std::string& pci : detection.unresolved_pci)
+        missing_rails.push_back("rail at " + pci + ": allocated, but it has no RDMA device");
+    }
+
     // memlock
     bool memlock_ok = true;
     if (input.memlock != nullptr) {
@@ -263,7 +285,17 @@ Decision Decide(const DecideInput& input) {
       memlock_ok = input.memlock->sufficient || !input.memlock_enforced;
     }
 
-    if (!usable.empty() && memlock_ok) {
+    const bool rail_stop = !missing_rails.empty() && input.policy == Policy::kFail;
+    if (!missing_rails.empty() && !rail_stop) {
+      findings.push_back(
+          {Severity::kError, "env NCCL_CROSS_NIC", "rail.unusable-isolated",
+           "NCCL_CROSS_NIC=0 (isolated rails) and " + Join(missing_rails, "; ") +
+               "; policy tcp: going on without it, but peers that have every rail may hang "
+               "connecting to it",
+           "fix the rail (link, GID, SR-IOV attachment), or use HKIM_ON_NO_RDMA=fail so the pod "
+           "stops instead"});
+    }
+    if (!usable.empty() && memlock_ok && !rail_stop) {
       d.outcome = Outcome::kRdma;
       d.wanted["NCCL_IB_HCA"] = "=" + Join(usable, ",");
       d.wanted["NCCL_IB_DISABLE"] = "0";
@@ -271,7 +303,10 @@ Decision Decide(const DecideInput& input) {
       if (!roce.empty() && ib.empty() && d.gid_decision.rfind("set:", 0) == 0)
         d.wanted["NCCL_IB_GID_INDEX"] = std::to_string(roce.front()->gid_index);
     } else {
-      if (usable.empty()) {
+      if (rail_stop) {
+        d.reason = "isolated rails (NCCL_CROSS_NIC=0) and " + std::to_string(missing_rails.size()) +
+                   " allocated rail(s) unusable: " + Join(missing_rails, "; ");
+      } else if (usable.empty()) {
         if (detection.source == AllocationSource::kNone) {
           d.reason =
               "no RDMA device: no PCIDEVICE_* variables and nothing under /sys/class/infiniband";
@@ -284,7 +319,12 @@ Decision Decide(const DecideInput& input) {
         d.reason = "locked-memory limit too low for RDMA registrations";
       }
       const std::string fix =
-          usable.empty()
+          rail_stop
+              ? "fix the rail named above (ip link / cable / switch port for a DOWN port; an "
+                "IPv4 address on the interface for a missing RoCE v2 GID; the SR-IOV attachment "
+                "for a missing device), or mark the node hkimgen.io/nccl-health=fail so the "
+                "workload avoids it; a pod with fewer rails than its peers hangs the job"
+          : usable.empty()
               ? "request the RDMA resources (e.g. openshift.io/<nic>rdma: 1 or nvidia.com/rdma-vf) "
                 "and the matching networks annotation, and check that the ports are ACTIVE with an "
                 "IPv4 address; or set HKIM_ON_NO_RDMA=tcp to run at TCP speed on purpose"
@@ -293,7 +333,7 @@ Decision Decide(const DecideInput& input) {
       if (input.policy == Policy::kFail) {
         d.outcome = Outcome::kFail;
         d.exit_code = 1;
-        findings.push_back({Severity::kError, "", "rdma.unusable",
+        findings.push_back({Severity::kError, "", rail_stop ? "rail.unusable-isolated" : "rdma.unusable",
                             d.reason + "; policy fail: the job is not started", fix});
       } else {
         d.outcome = Outcome::kTcpFallback;

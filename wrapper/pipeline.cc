@@ -10,6 +10,7 @@
 #include "health_check.h"
 #include "install.h"
 #include "memlock.h"
+#include "nccl_conf.h"
 #include "report.h"
 #include "sysfs_probe.h"
 #include "verbs_probe.h"
@@ -115,6 +116,12 @@ int RunWrapper(const RunContext& context) {
   if (decision.exit_code != 0) {
     err << "hkim-wrapper: not starting " << options.command[0] << ": " << decision.reason << "\n";
     return decision.exit_code;
+  }
+
+  // Processes started beside the job (kubectl exec, mpirun over ssh) read NCCL's own file.
+  for (const Finding& f :
+       PublishNcclConf({var("NCCL_CONF_FILE"), PasswdHomeDir(), decision.set})) {
+    if (f.severity != Severity::kNote || !options.quiet) err << FormatFinding(f) << "\n";
   }
 
   const std::vector<std::string> env = BuildEnvironment(context.environ_entries, decision.set);

@@ -266,5 +266,52 @@ TEST(Decide, SharedPrivilegedWithoutVariablesDropsForeignVfs) {
   EXPECT_TRUE(d.fully_usable);  // the foreign VF is a note, not a problem of this pod
 }
 
+// Issue 14 item 5: with isolated rails a pod short of one rail would hang its peers.
+TEST(Decide, IsolatedRailsStopThePodNamingTheRailItsInterfaceAndWhy) {
+  Scenario s;
+  auto devices = BarcelonaDevices();
+  devices[2].state = "1: DOWN";
+  devices[2].phys_state = "3: Disabled";
+  devices[2].ipv4.clear();
+  BuildPod(&s.fixture, devices);
+  s.env = PluginEnvironment(devices, true, true);
+  s.env.push_back("NCCL_CROSS_NIC=0");
+  Decision d = s.Run();
+  EXPECT_EQ(d.outcome, Outcome::kFail);
+  EXPECT_EQ(d.exit_code, 1);
+  EXPECT_TRUE(HasRule(d, "rail.unusable-isolated"));
+  EXPECT_THAT(d.reason, HasSubstr("NCCL_CROSS_NIC=0"));
+  EXPECT_THAT(d.reason, HasSubstr("interface " + devices[2].netdev));
+  EXPECT_THAT(d.reason, HasSubstr(devices[2].name));
+  EXPECT_THAT(d.reason, HasSubstr("port 1 is DOWN (Disabled)"));
+  EXPECT_THAT(d.reason, HasSubstr("rail PCIDEVICE_"));
+}
+
+TEST(Decide, IsolatedRailsUnderTcpPolicyGoOnWithAnError) {
+  Scenario s;
+  auto devices = BarcelonaDevices();
+  devices[2].state = "1: DOWN";
+  BuildPod(&s.fixture, devices);
+  s.env = PluginEnvironment(devices, true, true);
+  s.env.push_back("NCCL_CROSS_NIC=0");
+  s.policy = Policy::kTcp;
+  Decision d = s.Run();
+  EXPECT_EQ(d.outcome, Outcome::kRdma);
+  EXPECT_TRUE(HasRule(d, "rail.unusable-isolated"));
+}
+
+TEST(Decide, CrossNicAllowedDropsTheRailAndGoesOn) {
+  Scenario s;
+  auto devices = BarcelonaDevices();
+  devices[2].state = "1: DOWN";
+  BuildPod(&s.fixture, devices);
+  s.env = PluginEnvironment(devices, true, true);
+  s.env.push_back("NCCL_CROSS_NIC=1");
+  Decision d = s.Run();
+  EXPECT_EQ(d.outcome, Outcome::kRdma);
+  EXPECT_EQ(d.exit_code, 0);
+  EXPECT_FALSE(HasRule(d, "rail.unusable-isolated"));
+}
+
 }  // namespace
 }  // namespace hkim::wrapper
