@@ -67,6 +67,14 @@ std::string ExpectedResources(const Profile& p) {
   return out;
 }
 
+// RDMA devices one pod gets (each attachment is one VF / device): what per-rail must find.
+int ExpectedRails(const Profile& p) {
+  if (p.workload.mode != WorkloadMode::kRdma) return 0;
+  int rails = 0;
+  for (const Rail& rail : p.network.rails) rails += rail.attachments_per_pod;
+  return rails;
+}
+
 std::string NodeSelector(const Profile& p) {
   std::string out;
   for (const auto& [key, value] : p.node_shape.node_selector)
@@ -108,6 +116,7 @@ void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod,
   SetEnv(pod, "HKIM_NCCL_CHECK_MAX_BYTES", std::to_string(g.max_bytes));
   SetEnv(pod, "HKIM_NCCL_CHECK_TRANSPORT", ResolvedTransport(p, g.transport));
   SetEnv(pod, "HKIM_NCCL_CHECK_MIN_RAIL_FRACTION", Number(p.fabric_health.min_rail_fraction));
+  SetEnv(pod, "HKIM_NCCL_CHECK_EXPECT_RAILS", std::to_string(ExpectedRails(p)));
   const json metadata = object.context["metadata"];
   object.context = pod;
   object.context["metadata"] = metadata;
@@ -166,6 +175,7 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
   SetEnv(pod, "HKIM_NCCL_CHECK_MAX_BYTES", std::to_string(h.at_bytes));
   SetEnv(pod, "HKIM_NCCL_CHECK_TRANSPORT", "any");
   SetEnv(pod, "HKIM_NCCL_CHECK_MIN_RAIL_FRACTION", Number(p.fabric_health.min_rail_fraction));
+  SetEnv(pod, "HKIM_NCCL_CHECK_EXPECT_RAILS", std::to_string(ExpectedRails(p)));
   const json metadata = object.context["metadata"];
   object.context = pod;
   object.context["metadata"] = metadata;

@@ -169,6 +169,17 @@ TEST_F(HealthProgram, GateFailsUnderPolicyFailAndPassesUnderWarn) {
   EXPECT_EQ(RunHealth("HKIM_HEALTH_POLICY=warn " + gate).status, 0);
 }
 
+TEST_F(HealthProgram, TcpModeGateDoesNotHoldMissingRdmaAgainstTheNode) {
+  Script(bin_ + "/hkim-wrapper", "echo 'result: RDMA NOT fully usable (tcp, 0 problem(s))'\nexit 1\n");
+  Script(bin_ + "/hkim-nccl-check", "echo '{\"passed\": true, \"failures\": []}'\n");
+  const std::string gate = "HKIM_NODE_NAME=gpu-1 HKIM_HEALTH_POLICY=fail " + std::string(HKIM_HEALTH_BIN) +
+                           " gate --bin-dir " + bin_ + " 2>/dev/null";
+  EXPECT_EQ(RunHealth(gate).status, 1);  // rdma mode: the diagnosis fails the gate
+  const ProgramRun tcp = RunHealth("HKIM_MODE=tcp " + gate);
+  EXPECT_EQ(tcp.status, 0);
+  EXPECT_EQ(Summaries(tcp.out).at(0)["checks"][0]["status"], "skip");
+}
+
 TEST_F(HealthProgram, WithoutAnApiTheRunSaysSoAndExits2) {
   Script(bin_ + "/hkim-nccl-check", "echo '{\"passed\": true}'\n");
   const ProgramRun run = RunHealth("env -u KUBERNETES_SERVICE_HOST HKIM_NODE_NAME=gpu-1 " +

@@ -70,6 +70,7 @@ void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
     if (!ParseKeyValueList(*list, &config.node_selector))
       bad("HKIM_HEALTH_NODE_SELECTOR", *list, "give key=value pairs separated by commas");
   }
+  config.tcp_mode = env("HKIM_MODE").value_or("") == "tcp";
   flag("HKIM_HEALTH_TAINT", &config.taint);
   flag("HKIM_HEALTH_PER_RAIL", &config.per_rail);
   if (const auto timeout = env("HKIM_HEALTH_TIMEOUT_S"); timeout && !timeout->empty()) {

@@ -10,6 +10,7 @@
 //   HKIM_HEALTH_TAINT           true | false: consent to a NoSchedule taint on failure
 //   HKIM_HEALTH_PER_RAIL        true | false: also run hkim-nccl-check --per-rail
 //   HKIM_HEALTH_TIMEOUT_S       per NCCL check (default 900)
+//   HKIM_MODE                   tcp: the profile runs without RDMA (diagnosis does not fail)
 
 #include <map>
 #include <string>
@@ -31,6 +32,7 @@ struct HealthConfig {
   std::map<std::string, std::string> node_selector;
   bool taint = false;
   bool per_rail = false;
+  bool tcp_mode = false;  ///< HKIM_MODE=tcp: RDMA is not expected, the diagnosis only informs
   double check_timeout_s = 900;
   std::string bin_dir;  ///< folder of hkim-wrapper and hkim-nccl-check (our own folder)
 };

@@ -17,7 +17,13 @@ CheckOutcome Diagnose(const HealthConfig& config, std::ostream& log) {
   const ChildResult child = RunChild({config.bin_dir + "/hkim-wrapper", "--check"}, {},
                                      kDiagnosisTimeoutS);
   log << child.output << std::flush;  // the diagnosis belongs in the pod log too
-  return DiagnosisOutcome(child);
+  CheckOutcome outcome = DiagnosisOutcome(child);
+  if (config.tcp_mode && outcome.status == "fail") {
+    // A tcp-mode profile expects no RDMA: the diagnosis is reported, not held against the node.
+    outcome.status = "skip";
+    outcome.detail = "tcp mode, RDMA not used: " + outcome.detail;
+  }
+  return outcome;
 }
 
 CheckOutcome Nccl(const HealthConfig& config, const std::string& name,

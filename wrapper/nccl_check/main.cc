@@ -10,6 +10,7 @@
 
 #include "check_config.h"
 #include "nccl_check.h"
+#include "per_rail_run.h"
 #include "size_range.h"
 
 namespace {
@@ -56,6 +57,11 @@ int main(int argc, char** argv) {
   app.add_option("--nccl-log", config.nccl_log_path, "keep NCCL's debug log at this path");
   app.add_flag("--which-nccl", which_nccl,
                "print the NCCL the check would load (version, path) and exit; needs no GPU");
+  bool per_rail = false;
+  app.add_flag("--per-rail", per_rail,
+               "each RDMA device alone (NCCL_IB_HCA), then all together; a down, slow "
+               "(HKIM_NCCL_CHECK_MIN_RAIL_FRACTION of the best) or missing "
+               "(HKIM_NCCL_CHECK_EXPECT_RAILS) rail fails");
   CLI11_PARSE(app, argc, argv);
   if (which_nccl) return hkim::nccl_check::WhichNccl();
 
@@ -81,6 +87,24 @@ int main(int argc, char** argv) {
   if (!errors.empty()) {
     for (const ConfigError& error : errors) std::cerr << hkim::nccl_check::FormatConfigError(error);
     return hkim::nccl_check::kExitError;
+  }
+  if (per_rail) {
+    // Each rail is measured by a fresh child (NCCL reads NCCL_IB_HCA once per process) with the
+    // same flags, minus --per-rail and --json.
+    hkim::nccl_check::PerRailSetup setup;
+    setup.self = "/proc/self/exe";
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg == "--per-rail") continue;
+      if (arg == "--json") {
+        ++i;
+        continue;
+      }
+      if (arg.rfind("--json=", 0) == 0) continue;
+      setup.child_args.push_back(arg);
+    }
+    setup.sysfs_root = GetEnv("HKIM_SYSFS_ROOT").value_or("/sys");
+    return hkim::nccl_check::RunPerRail(setup, config, GetEnv, json_path);
   }
   return hkim::nccl_check::RunCheck(config, json_path);
 }
