@@ -94,8 +94,9 @@ class GateProfile : public ::testing::Test {
   fs::path bin_;
 };
 
-TEST_F(GateProfile, ShippedThresholdPasses) {
-  const Outcome outcome = RunGate(GateEnv({"fabric_health.gate.per_rail=false"}), bin_);
+TEST_F(GateProfile, ThresholdBelowTheFabricPasses) {
+  const Outcome outcome = RunGate(
+      GateEnv({"fabric_health.gate.per_rail=false", "fabric_health.gate.min_busbw_gbps=30"}), bin_);
   EXPECT_EQ(outcome.status, 0) << outcome.err;
   EXPECT_NE(outcome.err.find("gate on gpu-a100-3: PASS"), std::string::npos) << outcome.err;
 }
