@@ -1,6 +1,10 @@
 #include "diagnostics_format.h"
 
+#include <algorithm>
 #include <sstream>
+
+#include "input_limits.h"
+#include "utf8.h"
 
 namespace hkim {
 
@@ -15,6 +19,44 @@ const char* SeverityName(Severity severity) {
   }
   return "error";
 }
+
+namespace {
+
+/// The source line as shown under a diagnostic: at most limits::kMaxShownLineBytes of it around
+/// `column` ("..." marks a cut), invalid and control bytes as '?' (never echoed raw), and in
+/// `pad` the blanks (tabs kept, one per character) that put a caret under `column`.
+void ShowLine(const std::string& line, int column, std::string* shown, std::string* pad) {
+  const std::size_t at = column > 0 ? static_cast<std::size_t>(column - 1) : 0;
+  std::size_t start = 0;
+  std::size_t end = line.size();
+  if (line.size() > limits::kMaxShownLineBytes) {
+    const std::size_t half = limits::kMaxShownLineBytes / 2;
+    start = at > half ? std::min(at - half, line.size() - limits::kMaxShownLineBytes) : 0;
+    end = start + limits::kMaxShownLineBytes;
+    while (start > 0 && start < line.size() && (line[start] & 0xc0) == 0x80) ++start;
+  }
+  if (start > 0) {
+    *shown = "...";
+    *pad = "   ";
+  }
+  for (std::size_t i = start; i < end;) {
+    char32_t code = 0;
+    std::size_t length = DecodeUtf8(line, i, &code);
+    const bool bad = length == 0 || (code != '\t' && IsForbiddenCharacter(code)) || code == '\r';
+    if (length == 0) length = 1;
+    if (bad) {
+      *shown += '?';
+    } else {
+      shown->append(line, i, length);
+    }
+    if (i < at) *pad += code == '\t' && !bad ? '\t' : ' ';
+    i += length;
+  }
+  if (end < line.size()) *shown += "...";
+  for (std::size_t i = line.size(); i < at && end == line.size(); ++i) *pad += ' ';  // past the end
+}
+
+}  // namespace
 
 std::string FormatDiagnostic(const Diagnostic& d, const SourceTexts& sources) {
   std::ostringstream out;
@@ -35,16 +77,10 @@ std::string FormatDiagnostic(const Diagnostic& d, const SourceTexts& sources) {
   if (at.known() && file != sources.end() && at.line <= static_cast<int>(file->second.size())) {
     const std::string number = std::to_string(at.line);
     const std::string gutter(number.size(), ' ');
-    out << ' ' << number << " | " << file->second[at.line - 1] << '\n';
-    if (at.column > 0) {
-      // Keep tabs so the caret lines up under the same column in a terminal.
-      std::string pad;
-      const std::string& line = file->second[at.line - 1];
-      for (int i = 0; i + 1 < at.column; ++i) {
-        pad += (i < static_cast<int>(line.size()) && line[i] == '\t') ? '\t' : ' ';
-      }
-      out << ' ' << gutter << " | " << pad << "^\n";
-    }
+    std::string shown, pad;
+    ShowLine(file->second[at.line - 1], at.column, &shown, &pad);
+    out << ' ' << number << " | " << shown << '\n';
+    if (at.column > 0) out << ' ' << gutter << " | " << pad << "^\n";
   }
   if (!d.fix.empty()) out << "  fix: " << d.fix << '\n';
   return out.str();

@@ -5,6 +5,7 @@
 #include <functional>
 #include <regex>
 
+#include "input_limits.h"
 #include "layering.h"
 #include "layering_set.h"
 #include "layering_tree.h"
@@ -32,6 +33,10 @@ std::optional<std::vector<PathStep>> ParseUserPath(const std::string& path, std:
       PathStep step;
       if (!token.empty() && std::all_of(token.begin(), token.end(), ::isdigit)) {
         step.kind = PathStep::kIndex;
+        if (token.size() > 9) {
+          *error = "the index " + token + " is out of range (at most 999999999)";
+          return std::nullopt;
+        }
         step.index = std::stoul(token);
         step.text = token;
       } else {
@@ -73,6 +78,7 @@ std::optional<std::vector<PathStep>> ParseUserPath(const std::string& path, std:
       if (inside.empty()) return fail("'[]' needs an index or a name");
       PathStep step;
       if (std::all_of(inside.begin(), inside.end(), ::isdigit)) {
+        if (inside.size() > 9) return fail("the index " + inside + " is out of range (at most 999999999)");
         step.kind = PathStep::kIndex;
         step.index = std::stoul(inside);
         step.text = inside;
@@ -89,6 +95,7 @@ std::optional<std::vector<PathStep>> ParseUserPath(const std::string& path, std:
   return steps;
 }
 
+/// Throws NumberOutOfRange for a number no double holds.
 json TypedScalar(const std::string& text) {
   static const std::regex kInt("[-+]?[0-9]+");
   static const std::regex kFloat(
@@ -96,14 +103,22 @@ json TypedScalar(const std::string& text) {
   if (text == "null" || text == "~" || text == "Null" || text == "NULL") return nullptr;
   if (text == "true" || text == "True" || text == "TRUE") return true;
   if (text == "false" || text == "False" || text == "FALSE") return false;
-  if (std::regex_match(text, kInt)) {
-    try {
-      return std::stoll(text);
-    } catch (const std::out_of_range&) {
-      return text;
-    }
+  if (text.size() > kMaxNumberChars) {  // std::regex recurses per character
+    if (LooksNumeric(text)) throw NumberOutOfRange{text};
+    return text;
   }
-  if (std::regex_match(text, kFloat)) return std::stod(text);
+  try {
+    if (std::regex_match(text, kInt)) {
+      try {
+        return std::stoll(text);
+      } catch (const std::out_of_range&) {
+        return std::stod(text);  // beyond 64 bits: a number still, as the YAML loader reads it
+      }
+    }
+    if (std::regex_match(text, kFloat)) return std::stod(text);
+  } catch (const std::out_of_range&) {
+    throw NumberOutOfRange{text};
+  }
   if (text.size() >= 2 && ((text.front() == '"' && text.back() == '"') ||
                            (text.front() == '\'' && text.back() == '\''))) {
     return text.substr(1, text.size() - 2);  // quoted: always a string
@@ -197,6 +212,18 @@ bool ApplySetAssignments(const std::vector<std::string>& arguments, LayeredProfi
       sink.Report(std::move(d));
       ok = false;
     };
+    if (text.size() > limits::kMaxSetBytes) {
+      report(1,
+             "the --set assignment is longer than " + std::to_string(limits::kMaxSetBytes) +
+                 " bytes",
+             "set long values in a -f layer file instead");
+      continue;
+    }
+    if (std::optional<EncodingError> bad = FindEncodingError(text)) {
+      report(bad->column, "the --set assignment is not UTF-8 text: " + bad->what,
+             "remove the character at this position");
+      continue;
+    }
     size_t eq = text.find('=');
     // `rails[name=x].mtu=1` has '=' inside brackets: the assignment's '=' is the first one
     // outside them.
@@ -232,7 +259,25 @@ bool ApplySetAssignments(const std::vector<std::string>& arguments, LayeredProfi
     }
     SourceLocation at{kSetLayerFile, line, static_cast<int>(eq) + 2};
     SourceLocation key_at{kSetLayerFile, line, 1};
-    json value = TypedValue(text.substr(eq + 1));
+    if (steps->size() > limits::kMaxDepth) {
+      report(1, "the --set path nests deeper than " + std::to_string(limits::kMaxDepth) + " levels",
+             "name an existing field: `hkimgen explain PROFILE` lists them");
+      continue;
+    }
+    json value;
+    try {
+      value = TypedValue(text.substr(eq + 1));
+    } catch (const NumberOutOfRange& number) {
+      Diagnostic d;
+      d.location = at;
+      d.rule = "layering.number-range";
+      d.message = "the number " + ShortText(number.text) +
+                  " is out of range: numbers must lie within ±1.7976931348623157e308";
+      d.fix = "write an ordinary number (or quote the text if it is not a number)";
+      sink.Report(std::move(d));
+      ok = false;
+      continue;
+    }
 
     Node* node = &root;
     bool step_ok = true;

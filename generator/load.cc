@@ -1,5 +1,7 @@
 #include "load.h"
 
+#include "input_limits.h"
+
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
@@ -57,7 +59,8 @@ std::string ParentPointer(const std::string& pointer) {
 }
 
 /// Resolves a plain (unquoted) scalar the way YAML 1.2's core schema does, except that only
-/// true/false are booleans (yes/no/on/off stay strings, as in YAML 1.2).
+/// true/false are booleans (yes/no/on/off stay strings, as in YAML 1.2). Throws NumberOutOfRange
+/// for a number no double holds (1e999, or a number too long to be real).
 nlohmann::json ResolvePlainScalar(const std::string& text) {
   static const std::set<std::string> kNulls = {"", "~", "null", "Null", "NULL"};
   static const std::set<std::string> kTrue = {"true", "True", "TRUE"};
@@ -65,6 +68,11 @@ nlohmann::json ResolvePlainScalar(const std::string& text) {
   if (kNulls.count(text)) return nullptr;
   if (kTrue.count(text)) return true;
   if (kFalse.count(text)) return false;
+  // std::regex recurses once per character: long scalars never reach it.
+  if (text.size() > kMaxNumberChars) {
+    if (LooksNumeric(text)) throw NumberOutOfRange{text};
+    return text;
+  }
   static const std::regex kDecimal("[-+]?[0-9]+");
   static const std::regex kOctal("0o[0-7]+");
   static const std::regex kHex("0x[0-9a-fA-F]+");
@@ -72,20 +80,30 @@ nlohmann::json ResolvePlainScalar(const std::string& text) {
   static const std::regex kInfinity(R"([-+]?\.(inf|Inf|INF))");
   static const std::regex kNan(R"(\.(nan|NaN|NAN))");
   try {
-    if (std::regex_match(text, kDecimal)) {
-      if (text[0] == '-') return std::stoll(text);
-      return std::stoull(text[0] == '+' ? text.substr(1) : text);
+    try {
+      if (std::regex_match(text, kDecimal)) {
+        if (text[0] == '-') return std::stoll(text);
+        return std::stoull(text[0] == '+' ? text.substr(1) : text);
+      }
+      if (std::regex_match(text, kOctal)) return std::stoull(text.substr(2), nullptr, 8);
+      if (std::regex_match(text, kHex)) return std::stoull(text.substr(2), nullptr, 16);
+    } catch (const std::out_of_range&) {
+      return std::stod(text);  // too large for 64 bits: keep it a number, as JSON would
     }
-    if (std::regex_match(text, kOctal)) return std::stoull(text.substr(2), nullptr, 8);
-    if (std::regex_match(text, kHex)) return std::stoull(text.substr(2), nullptr, 16);
+    if (std::regex_match(text, kFloat)) return std::stod(text);
   } catch (const std::out_of_range&) {
-    return std::stod(text);  // too large for 64 bits: keep it a number, as JSON would
+    throw NumberOutOfRange{text};  // beyond ±1.8e308 (or a hex/octal beyond 64 bits)
   }
-  if (std::regex_match(text, kFloat)) return std::stod(text);
   // JSON has no infinities or NaN; keep them as strings so the schema reports a type error.
   if (std::regex_match(text, kInfinity) || std::regex_match(text, kNan)) return text;
   return text;
 }
+
+/// Thrown from the event handler to stop yaml-cpp at once when a limit is reached.
+struct LimitReached {
+  YAML::Mark mark;
+  std::string rule, message, fix;
+};
 
 /// Builds JSON from yaml-cpp's parse events, recording where every key and value came from, and
 /// reporting what yaml-cpp's node API would hide (duplicate keys) or that JSON cannot hold.
@@ -130,14 +148,31 @@ class JsonBuilder : public YAML::EventHandler {
       AddValue(mark, 0, nullptr);
       return;
     }
-    AddValue(mark, 0, it->second);
+    Count(mark, it->second.second);  // an alias costs what it expands to
+    AddValue(mark, 0, it->second.first, /*counted=*/true);
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
+    if (value.size() > limits::kMaxScalarBytes) {
+      throw LimitReached{mark, "limit.value-size",
+                         "a value is longer than " + std::to_string(limits::kMaxScalarBytes) +
+                             " bytes",
+                         "profile values are names, numbers and short lists: shorten it"};
+    }
     // yaml-cpp tags plain scalars "?" and quoted/block scalars "!"; only plain ones are typed.
     if (tag == "?") {
-      AddValue(mark, anchor, ResolvePlainScalar(value));
+      nlohmann::json resolved;
+      try {
+        resolved = ResolvePlainScalar(value);
+      } catch (const NumberOutOfRange&) {
+        Error(mark, CurrentPointer(), "yaml.number-range",
+              "the number " + ShortText(value) + " is out of range: numbers must lie within " +
+                  "±1.7976931348623157e308",
+              OutOfRangeFix(CurrentPointer()));
+        resolved = nullptr;
+      }
+      AddValue(mark, anchor, std::move(resolved));
     } else if (tag == "!" || tag == "tag:yaml.org,2002:str") {
       AddValue(mark, anchor, value);
     } else {
@@ -176,6 +211,7 @@ class JsonBuilder : public YAML::EventHandler {
     bool key_valid = true;
     std::set<std::string> seen_keys;
     std::map<std::string, YAML::Mark> key_marks;
+    std::size_t values = 0;  // values inside, aliases expanded
   };
 
   void CheckCollectionTag(const YAML::Mark& mark, const std::string& tag) {
@@ -230,12 +266,28 @@ class JsonBuilder : public YAML::EventHandler {
     return true;
   }
 
-  void AddValue(const YAML::Mark& mark, YAML::anchor_t anchor, nlohmann::json value) {
+  void AddValue(const YAML::Mark& mark, YAML::anchor_t anchor, nlohmann::json value,
+                bool counted = false) {
+    if (!counted) Count(mark, 1);
     if (TakeKey(mark, value)) return;
     const std::string pointer = CurrentPointer();
     if (!locations_.values.count(pointer)) locations_.values[pointer] = Locate(mark);
-    if (anchor) anchors_[anchor] = value;
+    if (anchor) anchors_[anchor] = {value, 1};
     Attach(std::move(value));
+  }
+
+  /// Adds `values` to the document's size (after alias expansion); stops the parse past
+  /// limits::kMaxValues, so an alias bomb is refused before it costs time or memory.
+  void Count(const YAML::Mark& mark, std::size_t values) {
+    values_ += values;
+    if (!stack_.empty()) stack_.back().values += values;
+    if (values_ > limits::kMaxValues) {
+      throw LimitReached{mark, "limit.values",
+                         "the document holds more than " + std::to_string(limits::kMaxValues) +
+                             " values (aliases count as many as they repeat)",
+                         "a profile needs a few hundred values: remove the repetition (aliases "
+                         "of aliases multiply) or split the data out"};
+    }
   }
 
   void Attach(nlohmann::json value) {
@@ -261,6 +313,14 @@ class JsonBuilder : public YAML::EventHandler {
       stack_.back().key_valid = false;
       stack_.back().key = "";
     }
+    if (stack_.size() >= limits::kMaxDepth) {
+      throw LimitReached{mark, "limit.depth",
+                         "mappings and lists nest deeper than " +
+                             std::to_string(limits::kMaxDepth) + " levels",
+                         "a profile nests a few levels deep: close the brackets or indentation "
+                         "that run on"};
+    }
+    Count(mark, 1);
     const std::string pointer = CurrentPointer();
     if (!locations_.values.count(pointer)) locations_.values[pointer] = Locate(mark);
     Frame frame;
@@ -306,7 +366,8 @@ class JsonBuilder : public YAML::EventHandler {
   void Close() {
     Frame frame = std::move(stack_.back());
     stack_.pop_back();
-    if (frame.anchor) anchors_[frame.anchor] = frame.value;
+    if (frame.anchor) anchors_[frame.anchor] = {frame.value, frame.values + 1};
+    if (!stack_.empty()) stack_.back().values += frame.values;
     Attach(std::move(frame.value));
   }
 
@@ -317,7 +378,9 @@ class JsonBuilder : public YAML::EventHandler {
   bool failed_ = false;
   SourceMap locations_;
   std::vector<Frame> stack_;
-  std::map<YAML::anchor_t, nlohmann::json> anchors_;
+  /// Each anchor's value and how many values it expands to.
+  std::map<YAML::anchor_t, std::pair<nlohmann::json, std::size_t>> anchors_;
+  std::size_t values_ = 0;
 };
 
 }  // namespace
@@ -349,12 +412,20 @@ SourceLocation SourceMap::FindKey(const std::string& json_pointer) const {
   return Find(json_pointer);
 }
 
+/// Up to `limit` bytes of `in`.
+static std::string ReadAtMost(std::istream& in, std::size_t limit) {
+  std::string text(limit, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(limit));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (in.eof() && !in.bad()) in.clear(std::ios::eofbit);  // short read: the whole input
+  return text;
+}
+
 std::optional<std::string> ReadInputText(const std::string& path, std::string* reason) {
   if (path == "-") {
     static const std::optional<std::string> stdin_text = [] {
-      std::ostringstream text;
-      text << std::cin.rdbuf();
-      return std::cin.bad() ? std::nullopt : std::optional<std::string>(text.str());
+      std::string text = ReadAtMost(std::cin, limits::kMaxProfileBytes + 1);
+      return std::cin.bad() ? std::nullopt : std::optional<std::string>(text);
     }();
     if (!stdin_text) *reason = "cannot read stdin";
     return stdin_text;
@@ -370,13 +441,14 @@ std::optional<std::string> ReadInputText(const std::string& path, std::string* r
     *reason = std::strerror(errno != 0 ? errno : ENOENT);
     return std::nullopt;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
+  // One byte past the limit is enough for LoadProfileFromText to refuse it: a device or pipe
+  // that never ends (/dev/zero) is not read forever.
+  std::string text = ReadAtMost(in, limits::kMaxProfileBytes + 1);
   if (in.bad()) {
     *reason = std::strerror(errno != 0 ? errno : EIO);
     return std::nullopt;
   }
-  return text.str();
+  return text;
 }
 
 std::string InputLabel(const std::string& path) { return path == "-" ? "<stdin>" : path; }
@@ -396,6 +468,20 @@ std::optional<LoadedProfile> LoadProfile(const std::string& path, DiagnosticSink
 
 std::optional<LoadedProfile> LoadProfileFromText(const std::string& path, const std::string& text,
                                                  DiagnosticSink& sink) {
+  if (text.size() > limits::kMaxProfileBytes) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 0, 0}, "", "limit.file-size",
+                           "is larger than " + std::to_string(limits::kMaxProfileBytes / 1024) +
+                               " KiB, the most a profile may be",
+                           "a profile is a few kilobytes: check that this is the file you meant"});
+    return std::nullopt;
+  }
+  // yaml-cpp would read invalid bytes as something else (or stop at a NUL): refuse them first.
+  if (std::optional<EncodingError> bad = FindEncodingError(text)) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{path, bad->line, bad->column}, "",
+                           "yaml.encoding", "the profile is not UTF-8 text: " + bad->what,
+                           "save the file as UTF-8 and remove the character at this position"});
+    return std::nullopt;
+  }
   LoadedProfile loaded;
   loaded.path = path;
   loaded.source_lines = LoadProfileFromTextLines(text);
@@ -430,6 +516,9 @@ std::optional<LoadedProfile> LoadProfileFromText(const std::string& path, const 
                     "the profile holds more than one YAML document",
                     "keep one document per profile file (remove the second '---')");
     }
+  } catch (const LimitReached& limit) {
+    builder.Error(limit.mark, "", limit.rule, limit.message, limit.fix);
+    return std::nullopt;
   } catch (const YAML::Exception& e) {
     builder.Error(e.mark, "", "yaml.syntax", e.msg, "fix the YAML syntax at this position");
     return std::nullopt;

@@ -13,6 +13,8 @@
 #include <set>
 #include <sstream>
 
+#include "write_guard.h"
+
 namespace hkim {
 
 namespace fs = std::filesystem;
@@ -32,30 +34,45 @@ std::optional<std::string> ReadFile(const fs::path& path) {
   return text.str();
 }
 
-/// The bundle's files by name (std::map: compared and reported in sorted order).
+Diagnostic Refused(const std::string& dir, const std::string& why, const std::string& fix) {
+  return Diagnostic{Severity::kError, SourceLocation{dir, 0, 0}, "", "write.refused",
+                    "not written: " + dir + " " + why, fix};
+}
+
+/// The bundle's files by name, with the marker that lists them (std::map: compared and reported
+/// in sorted order).
 std::map<std::string, std::string> Wanted(const RenderedBundle& bundle) {
   std::map<std::string, std::string> files;
-  for (const RenderedFile& file : bundle.files) files.emplace(file.file_name, FileText(file));
+  std::set<std::string> names;
+  for (const RenderedFile& file : bundle.files) {
+    files.emplace(file.file_name, FileText(file));
+    names.insert(file.file_name);
+  }
+  files.emplace(kBundleMarkerName, BundleMarkerText(names));
   return files;
 }
 
+std::set<std::string> Names(const std::map<std::string, std::string>& files) {
+  std::set<std::string> names;
+  for (const auto& entry : files) names.insert(entry.first);
+  return names;
+}
+
 /// What differs between `dir` and the bundle; empty when current. A missing dir lists every file.
+/// `user` are a user's own entries (a marker exists and does not list them): never "extra".
 struct Differences {
-  std::vector<std::string> stale, missing, extra;
+  std::vector<std::string> stale, missing, extra, user;
   bool empty() const { return stale.empty() && missing.empty() && extra.empty(); }
 };
 
 Differences Compare(const std::map<std::string, std::string>& wanted, const fs::path& dir) {
   Differences diff;
-  std::error_code ec;
-  std::set<std::string> present;
-  if (fs::is_directory(dir, ec)) {
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-      present.insert(entry.path().filename().string());
-    }
-  }
+  const OutputOwnership owner = InspectOutput(dir, Names(wanted), /*force=*/true);
+  std::set<std::string> present = owner.ours;
+  present.insert(owner.theirs.begin(), owner.theirs.end());
+  const bool has_marker = owner.marked;
   for (const auto& [name, text] : wanted) {
-    if (!present.count(name)) {
+    if (!present.count(name) && !(name == kBundleMarkerName && has_marker)) {
       diff.missing.push_back(name);
       continue;
     }
@@ -63,7 +80,8 @@ Differences Compare(const std::map<std::string, std::string>& wanted, const fs::
     if (!old || *old != text) diff.stale.push_back(name);
   }
   for (const std::string& name : present) {
-    if (!wanted.count(name)) diff.extra.push_back(name);
+    if (wanted.count(name)) continue;
+    (has_marker && owner.theirs.count(name) ? diff.user : diff.extra).push_back(name);
   }
   return diff;
 }
@@ -100,6 +118,17 @@ bool WriteBundleStream(const RenderedBundle& bundle, std::ostream& out, Diagnost
   return true;
 }
 
+void ReportUserFiles(const std::vector<std::string>& names, const fs::path& dir,
+                     DiagnosticSink& sink) {
+  for (const std::string& name : names) {
+    sink.Report(Diagnostic{Severity::kWarning, SourceLocation{(dir / name).string(), 0, 0}, "",
+                           "write.user-file",
+                           "not written by hkimgen: kept as it is (kustomize and Argo CD read only "
+                           "what kustomization.yaml lists)",
+                           "nothing to do if you keep it on purpose; remove it yourself if not"});
+  }
+}
+
 bool CheckBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink) {
   const fs::path root(dir);
   Differences diff = Compare(Wanted(bundle), root);
@@ -113,47 +142,29 @@ bool CheckBundleDir(const RenderedBundle& bundle, const std::string& dir, Diagno
   report(diff.stale, "write.stale", "out of date: differs from what the profile renders to");
   report(diff.missing, "write.missing", "missing: the profile renders this file");
   report(diff.extra, "write.extra", "extra: the profile does not render this file");
+  ReportUserFiles(diff.user, root, sink);
   return diff.empty();
 }
 
-bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink) {
-  fs::path target = fs::path(dir).lexically_normal();
-  if (!target.has_filename()) target = target.parent_path();  // "out/x/" names out/x
-  const std::map<std::string, std::string> wanted = Wanted(bundle);
-  std::error_code ec;
-  if (target.empty() || target.filename() == "." || target.filename() == ".." ||
-      target == target.root_path()) {
-    sink.Report(IoError(dir, "cannot be replaced as a whole",
-                        "name a directory of its own, e.g. -d out/<cluster>"));
-    return false;
-  }
-  const bool exists = fs::exists(target, ec);
-  if (exists && !fs::is_directory(target, ec)) {
-    sink.Report(IoError(dir, "exists and is not a directory", "remove it or choose another -o"));
-    return false;
-  }
-  if (exists && Compare(wanted, target).empty()) return true;  // current: touch nothing
+namespace {
 
-  fs::path parent = target.parent_path();
-  if (parent.empty()) parent = ".";
-  fs::create_directories(parent, ec);
-  if (ec) {
-    sink.Report(IoError(parent.string(), "cannot create the directory: " + ec.message(),
-                        "check the path and its permissions"));
-    return false;
-  }
-  const std::string base = target.filename().string();
-  const fs::path staging = parent / ("." + base + ".hkimgen-new-" + std::to_string(getpid()));
-  const fs::path retired = parent / ("." + base + ".hkimgen-old-" + std::to_string(getpid()));
-  fs::remove_all(staging, ec);
-  auto fail = [&](const std::string& message) {
-    std::error_code ignored;
-    fs::remove_all(staging, ignored);
-    sink.Report(IoError(dir, message + "; the directory was left as it was",
-                        "check free space and permissions, then render again"));
-    return false;
-  };
-  if (!fs::create_directory(staging, ec)) return fail("cannot create " + staging.string());
+/// Puts a user's entry (file, link or whole folder) into the new bundle unchanged: hard links
+/// where the filesystem has them, else a copy.
+bool KeepUserEntry(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::copy(from, to,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks |
+               fs::copy_options::create_hard_links,
+           ec);
+  if (!ec) return true;
+  fs::remove_all(to, ec);
+  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+  return !ec;
+}
+
+/// Writes `wanted` into the empty folder `staging`; files equal to `target`'s are hard-linked.
+bool FillStaging(const std::map<std::string, std::string>& wanted, const fs::path& target,
+                 bool exists, const fs::path& staging, std::string* failed) {
   for (const auto& [name, text] : wanted) {
     const fs::path old_file = target / name;
     if (exists) {
@@ -171,7 +182,83 @@ bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, Diagno
         }
       }
     }
-    if (!WriteFile(staging / name, text)) return fail("cannot write " + name);
+    if (!WriteFile(staging / name, text)) {
+      *failed = "cannot write " + name;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink,
+                    const WriteDirOptions& options) {
+  fs::path target = fs::path(dir).lexically_normal();
+  if (!target.has_filename()) target = target.parent_path();  // "out/x/" names out/x
+  if (target.empty() || target.filename() == "." || target.filename() == ".." ||
+      target == target.root_path()) {
+    sink.Report(IoError(dir, "cannot be replaced as a whole",
+                        "name a directory of its own, e.g. -d out/<cluster>"));
+    return false;
+  }
+  if (std::string why = ForbiddenOutput(target, options.inputs); !why.empty()) {
+    sink.Report(Refused(dir, why + ", which hkimgen never replaces",
+                        "write the bundle to a folder of its own, e.g. -d out/<cluster>"));
+    return false;
+  }
+  const std::map<std::string, std::string> wanted = Wanted(bundle);
+  std::error_code ec;
+  fs::path parent = target.parent_path();
+  if (parent.empty()) parent = ".";
+  fs::create_directories(parent, ec);
+  if (ec) {
+    sink.Report(IoError(parent.string(), "cannot create the directory: " + ec.message(),
+                        "check the path and its permissions"));
+    return false;
+  }
+  std::string lock_error;
+  std::optional<OutputLock> lock =
+      OutputLock::Acquire(parent, options.wait, options.waiting, &lock_error);
+  if (!lock) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{dir, 0, 0}, "", "io.locked",
+                           lock_error + "; nothing was written",
+                           "wait for the other render to finish, or leave out --no-wait to "
+                           "wait for it"});
+    return false;
+  }
+  SweepTemporarySiblings(target);
+
+  const OutputOwnership owner = InspectOutput(target, Names(wanted), options.force);
+  if (!owner.refusal.empty()) {
+    sink.Report(Refused(dir, owner.refusal,
+                        "choose another -d, move those files away, or pass --force to adopt the "
+                        "folder (its files are kept; same-named ones are overwritten)"));
+    return false;
+  }
+  std::vector<std::string> kept;
+  for (const std::string& name : owner.theirs) {
+    if (!wanted.count(name)) kept.push_back(name);
+  }
+  ReportUserFiles(kept, target, sink);
+  const bool exists = owner.exists;
+  if (exists && Compare(wanted, target).empty()) return true;  // current: touch nothing
+
+  const fs::path staging = TemporarySibling(target, "new", getpid());
+  const fs::path retired = TemporarySibling(target, "old", getpid());
+  fs::remove_all(staging, ec);
+  auto fail = [&](const std::string& message) {
+    std::error_code ignored;
+    fs::remove_all(staging, ignored);
+    sink.Report(IoError(dir, message + "; the directory was left as it was",
+                        "check free space and permissions, then render again"));
+    return false;
+  };
+  if (!fs::create_directory(staging, ec)) return fail("cannot create " + staging.string());
+  std::string failed;
+  if (!FillStaging(wanted, target, exists, staging, &failed)) return fail(failed);
+  for (const std::string& name : kept) {
+    if (!KeepUserEntry(target / name, staging / name)) return fail("cannot keep " + name);
   }
   if (!exists) {
     if (rename(staging.c_str(), target.c_str()) != 0) {

@@ -95,6 +95,12 @@ int RunHkimgen(int argc, char** argv, std::ostream& out, std::ostream& err) {
   } catch (const CLI::ParseError& e) {
     const int status = app.exit(e, out, err);  // prints help or the usage error
     return status == 0 ? 0 : 1;                // a usage error is invalid input
+  } catch (const std::exception& e) {
+    // A safety net, never the plan: every input has its own diagnostic (tests/ and the fuzzers
+    // hold hkimgen to that). Without it a slip would abort with a core dump instead of exit 2.
+    err << "hkimgen: internal error: " << e.what()
+        << " [internal.exception]\n  fix: please report this with the input that caused it\n";
+    return 2;
   }
   if (show_version) {
     out << VersionText();

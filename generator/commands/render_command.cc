@@ -39,6 +39,10 @@ Errors name file:line:col, the data path, the rule broken and a fix. A failed re
 output directory exactly as it was; an unchanged file is never rewritten. With -d, stderr says
 what was written ("wrote 15 files to DIR: 1 changed, 0 added, 0 removed"); -q silences it.
 Deprecated: `-o DIR` (now -d DIR) still works for one release, with a warning.
+-d DIR is replaced only when it is missing, empty or a bundle hkimgen wrote (it holds
+.hkimgen-bundle); files a user added to a bundle are kept and reported; anything else is refused
+unless --force. The folder holding the profile, the current directory and its parents are never
+written. Renders into one folder take turns (--no-wait fails instead of waiting).
 Exit status: 0 ok, 1 invalid profile (or stale DIR with --check), 2 I/O or internal failure.)";
 
 // What writing `bundle` into `dir` changes, counted before writing.
@@ -77,6 +81,21 @@ nlohmann::json ObjectsJson(const RenderedBundle& bundle) {
   return files;
 }
 
+// Where and how -d DIR may be written (write.h): the flags, and every input file to protect.
+WriteTarget RenderWriteTarget(const RenderOptions& options, const SourceTexts& sources,
+                              std::ostream& err) {
+  WriteTarget target{options.output_dir, options.check};
+  target.dir_options.force = options.force;
+  target.dir_options.wait = !options.no_wait;
+  target.dir_options.inputs = {options.profile};
+  for (const auto& [file, lines] : sources) target.dir_options.inputs.push_back(file);
+  target.dir_options.waiting = [&err, dir = options.output_dir] {
+    err << "hkimgen: another render is writing next to " << dir
+        << "; waiting for it to finish (--no-wait fails instead)" << std::endl;
+  };
+  return target;
+}
+
 }  // namespace
 
 void SetupRenderCommand(CLI::App& app) {
@@ -98,6 +117,13 @@ void SetupRenderCommand(CLI::App& app) {
                    "With -d: compare DIR with the render and exit 1 naming stale, missing and "
                    "extra files; writes nothing");
   render->add_flag("-q,--quiet", options->quiet, "With -d: do not say what was written");
+  // Output-folder safety flags (write.h); kept together so that CLI reworks can move them as one.
+  render->add_flag("--force", options->force,
+                   "With -d: adopt a DIR that hkimgen did not write (its files are kept and "
+                   "reported; files with a bundle file's name are overwritten)");
+  render->add_flag("--no-wait", options->no_wait,
+                   "With -d: fail (exit 2) instead of waiting while another render writes "
+                   "into DIR's folder");
   render->footer(kFooter);
   render->callback([options, output] {
     if (!ResolveOutputChoice(*output, kFormats, "render", "-d", "folder", std::cerr)) {
@@ -131,7 +157,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     }
     if (json && options.output_dir.empty()) {
       result = {{"files", ObjectsJson(*bundle)}};
-    } else if (!WriteStage(*bundle, WriteTarget{options.output_dir, options.check},
+    } else if (!WriteStage(*bundle, RenderWriteTarget(options, sources, err),
                            json ? stream : out, sink)) {
       summary.reset();
     }

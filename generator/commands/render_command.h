@@ -20,6 +20,8 @@ struct RenderOptions {
   std::vector<std::string> extra_files;  ///< -f FILE: layers over the profile (layering.h)
   std::vector<std::string> set_values;   ///< --set PATH=VALUE, applied last
   std::vector<std::string> allow;        ///< --allow RULE: accepted warnings
+  bool force = false;    ///< --force: adopt an output folder hkimgen did not write (write.h)
+  bool no_wait = false;  ///< --no-wait: fail instead of waiting for another render into DIR
 };
 
 /// Adds the `render` sub-command to `app`; running it calls RunRenderCommand and ends the

@@ -82,5 +82,22 @@ TEST(DiagnosticsFormat, WritesJsonArrayOfObjects) {
   EXPECT_EQ(DiagnosticsToJson(DiagnosticSink{}).dump(), "[]");
 }
 
+
+TEST(DiagnosticsFormat, NeverEchoesNulControlOrInvalidBytes) {
+  Diagnostic d{Severity::kError, SourceLocation{"f", 1, 6}, "", "r", "m", ""};
+  SourceTexts sources{{"f", {std::string("a: x\0\x01\xff\xc3\xa9z", 11)}}};
+  EXPECT_EQ(FormatDiagnostic(d, sources), "f:1:6: error: m [r]\n 1 | a: x???\xc3\xa9z\n   |      ^\n");
+}
+
+TEST(DiagnosticsFormat, CutsLongLinesAroundTheColumn) {
+  Diagnostic d{Severity::kError, SourceLocation{"f", 1, 20001}, "", "r", "m", ""};
+  SourceTexts sources{{"f", {std::string(20000, '[') + "x" + std::string(20000, ']')}}};
+  const std::string text = FormatDiagnostic(d, sources);
+  EXPECT_LT(text.size(), 400u) << text;
+  const std::string shown = " 1 | ..." + std::string(60, '[') + "x" + std::string(59, ']') + "...\n";
+  EXPECT_NE(text.find(shown), std::string::npos) << text;
+  EXPECT_NE(text.find("   | " + std::string(63, ' ') + "^\n"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace hkim

@@ -188,5 +188,84 @@ TEST(Load, ReportsUnreadableFileAsIoError) {
   EXPECT_EQ(sink.diagnostics()[0].rule, "io.read");
 }
 
+
+// --- Every input gets a diagnostic, never an abort (issue 9) ---
+
+/// Loads `text` and expects exactly one error with `rule`; returns it.
+Diagnostic OnlyError(const std::string& text, const std::string& rule) {
+  DiagnosticSink sink;
+  EXPECT_FALSE(Load(text, sink));
+  EXPECT_EQ(sink.ErrorCount(), 1) << Errors(sink, "");
+  if (sink.diagnostics().empty()) return Diagnostic{};
+  EXPECT_EQ(sink.diagnostics()[0].rule, rule) << Errors(sink, "");
+  return sink.diagnostics()[0];
+}
+
+TEST(Load, ReportsANumberNoDoubleHoldsWithTheFieldsRange) {
+  const Diagnostic d = OnlyError("node_shape:\n  gpus_per_node: 1e999\n", "yaml.number-range");
+  EXPECT_EQ(d.location.line, 2);
+  EXPECT_EQ(d.location.column, 18);
+  EXPECT_NE(d.message.find("'1e999' is out of range"), std::string::npos) << d.message;
+  EXPECT_NE(d.fix.find("from 1 to 64"), std::string::npos) << d.fix;  // the schema's range
+  OnlyError("x: -1e400\n", "yaml.number-range");
+  OnlyError("x: 0x10000000000000000\n", "yaml.number-range");
+  OnlyError("x: " + std::string(300, '9') + "\n", "yaml.number-range");
+}
+
+TEST(Load, ReportsTheFirstByteThatIsNotUtf8WithItsPosition) {
+  const Diagnostic d = OnlyError("a: 1\nb: ab\xff\xfe\n", "yaml.encoding");
+  EXPECT_EQ(d.location.line, 2);
+  EXPECT_EQ(d.location.column, 6);
+  EXPECT_NE(d.message.find("0xFF is not valid UTF-8"), std::string::npos) << d.message;
+  OnlyError("a: \xc0\xaf\n", "yaml.encoding");  // overlong '/'
+}
+
+TEST(Load, ReportsANulByteWithItsPosition) {
+  const Diagnostic d = OnlyError(std::string("a: 1\nname: \"x\0y\"\n", 17), "yaml.encoding");
+  EXPECT_EQ(d.location.line, 2);
+  EXPECT_EQ(d.location.column, 9);
+  EXPECT_NE(d.message.find("NUL"), std::string::npos);
+  OnlyError("a: \x01\n", "yaml.encoding");
+}
+
+TEST(Load, RefusesAnAliasBombBeforeItCostsTimeOrMemory) {
+  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 12; ++i) {
+    const std::string prev = "*a" + std::to_string(i - 1);
+    bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + prev;
+    for (int k = 0; k < 9; ++k) bomb += ", " + prev;
+    bomb += "]\n";
+  }
+  const Diagnostic d = OnlyError(bomb, "limit.values");
+  EXPECT_GT(d.location.line, 1);
+}
+
+TEST(Load, RefusesNestingDeeperThanTheLimit) {
+  {
+    // Unclosed flow brackets also read as keys that are lists; the depth limit still ends it.
+    DiagnosticSink sink;
+    EXPECT_FALSE(Load("a: " + std::string(100000, '[') + "\n", sink));
+    EXPECT_EQ(sink.diagnostics().back().rule, "limit.depth");
+    EXPECT_LE(sink.ErrorCount(), 64);
+  }
+  std::string block;
+  for (int i = 0; i < 1000; ++i) block += std::string(i, ' ') + "k:\n";
+  OnlyError(block, "limit.depth");
+  std::string fine = "a: " + std::string(60, '[') + std::string(60, ']') + "\n";
+  DiagnosticSink sink;
+  EXPECT_TRUE(Load(fine, sink)) << Errors(sink, fine);
+}
+
+TEST(Load, RefusesAValueLongerThanTheLimit) {
+  OnlyError("cluster:\n  name: " + std::string(9000, 'a') + "\n", "limit.value-size");
+}
+
+TEST(Load, RefusesAFileLargerThanTheLimit) {
+  OnlyError("a: " + std::string(2 * 1024 * 1024, 'x') + "\n", "limit.file-size");
+  DiagnosticSink sink;
+  EXPECT_FALSE(LoadProfile("/dev/zero", sink));  // never ends: cut at the limit, not read forever
+  EXPECT_EQ(sink.diagnostics().at(0).rule, "limit.file-size");
+}
+
 }  // namespace
 }  // namespace hkim

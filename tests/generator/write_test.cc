@@ -1,15 +1,22 @@
 #include "write.h"
 
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <atomic>
+#include <memory>
+#include <thread>
 
 #include "diagnostics_format.h"
 #include "test_files.h"
+#include "write_guard.h"
 
 namespace hkim {
 namespace {
@@ -57,6 +64,7 @@ TEST_F(WriteTest, WritesEveryFileWithItsSourceHeader) {
       << FormatDiagnostics(sink, {});
   EXPECT_EQ(SnapshotDir(dir_),
             (std::map<std::string, std::string>{
+                {".hkimgen-bundle", BundleMarkerText({"10-a.yaml", "kustomization.yaml"})},
                 {"10-a.yaml", "# Source: templates/t/x.mustache\na: 1\n"},
                 {"kustomization.yaml", "# Source: templates/t/x.mustache\nk: 1\n"}}));
   ExpectNoLeftovers();
@@ -87,7 +95,7 @@ TEST_F(WriteTest, RemovesFilesTheBundleNoLongerHas) {
   DiagnosticSink sink;
   ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}, {"old.yaml", "o: 1\n"}}), dir_, sink));
   ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
-  EXPECT_EQ(SnapshotDir(dir_).size(), 1u);
+  EXPECT_EQ(SnapshotDir(dir_).size(), 2u);  // a.yaml and the marker
   EXPECT_TRUE(fs::exists(dir_ + "/a.yaml"));
 }
 
@@ -142,7 +150,9 @@ TEST_F(WriteTest, CheckNamesStaleMissingAndExtraFilesAndWritesNothing) {
   const std::string fix =
       "  fix: run `hkimgen render PROFILE -d " + dir_ + "` and commit the result\n";
   EXPECT_EQ(FormatDiagnostics(sink, {}),
-            dir_ +
+            dir_ + "/.hkimgen-bundle: error: out of date: differs from what the profile renders "
+                   "to [write.stale]\n" +
+                fix + dir_ +
                 "/a.yaml: error: out of date: differs from what the profile renders to "
                 "[write.stale]\n" +
                 fix + dir_ +
@@ -150,7 +160,7 @@ TEST_F(WriteTest, CheckNamesStaleMissingAndExtraFilesAndWritesNothing) {
                 dir_ +
                 "/b.yaml: error: extra: the profile does not render this file "
                 "[write.extra]\n" +
-                fix + "3 errors, 0 warnings\n");
+                fix + "4 errors, 0 warnings\n");
   EXPECT_EQ(SnapshotDir(dir_), before);
 }
 
@@ -168,6 +178,183 @@ TEST(WriteStream, WritesTheMultiDocumentStream) {
   RenderedBundle bundle = Bundle({{"a.yaml", "a: 1\n"}, {"kustomization.yaml", "k: 1\n"}});
   EXPECT_TRUE(WriteBundleStream(bundle, out, sink));
   EXPECT_EQ(out.str(), "---\n# Source: templates/t/x.mustache\na: 1\n");
+}
+
+
+// --- The output folder is hkimgen's only when it says so (issue 9) ---
+
+TEST_F(WriteTest, TheMarkerListsTheFilesAndTheVersionAndNothingThatVaries) {
+  const std::string marker = BundleMarkerText({"b.yaml", "a.yaml"});
+  EXPECT_EQ(marker, BundleMarkerText({"a.yaml", "b.yaml"}));
+  EXPECT_NE(marker.find("\"version\": \"" HKIM_VERSION_FOR_TESTS "\""), std::string::npos);
+  EXPECT_EQ(ParseBundleMarker(marker), (std::set<std::string>{"a.yaml", "b.yaml"}));
+  EXPECT_EQ(ParseBundleMarker("{\"generator\": \"hkimgen\", \"files\": [\"../x\"]}"),
+            std::nullopt);  // a marker never reaches outside its folder
+  EXPECT_EQ(ParseBundleMarker("not json"), std::nullopt);
+}
+
+TEST_F(WriteTest, RefusesAFolderItDidNotWriteAndLeavesItByteForByte) {
+  fs::create_directories(dir_);
+  std::ofstream(dir_ + "/notes.txt") << "my notes\n";
+  std::ofstream(dir_ + "/a.yaml") << "mine: 1\n";
+  const auto before = SnapshotDir(dir_);
+  DiagnosticSink sink;
+  EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
+  ASSERT_EQ(sink.ErrorCount(), 1);
+  EXPECT_EQ(sink.diagnostics()[0].rule, "write.refused");
+  EXPECT_NE(sink.diagnostics()[0].message.find("a.yaml, notes.txt"), std::string::npos)
+      << sink.diagnostics()[0].message;
+  EXPECT_NE(sink.diagnostics()[0].fix.find("--force"), std::string::npos);
+  EXPECT_EQ(SnapshotDir(dir_), before);
+  ExpectNoLeftovers();
+}
+
+TEST_F(WriteTest, ForceAdoptsAFolderKeepingTheUsersOtherFiles) {
+  fs::create_directories(dir_ + "/sub");
+  std::ofstream(dir_ + "/notes.txt") << "my notes\n";
+  std::ofstream(dir_ + "/sub/deep.txt") << "deep\n";
+  std::ofstream(dir_ + "/a.yaml") << "mine: 1\n";
+  DiagnosticSink sink;
+  WriteDirOptions force;
+  force.force = true;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink, force))
+      << FormatDiagnostics(sink, {});
+  EXPECT_EQ(ReadFile(dir_ + "/notes.txt"), "my notes\n");
+  EXPECT_EQ(ReadFile(dir_ + "/sub/deep.txt"), "deep\n");
+  EXPECT_EQ(ReadFile(dir_ + "/a.yaml"), "# Source: templates/t/x.mustache\na: 1\n");
+  EXPECT_EQ(sink.WarningCount(), 2);  // notes.txt and sub: kept, and said so
+  // From now on it is a bundle: a plain render works and still keeps the user's files.
+  DiagnosticSink again;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}}), dir_, again))
+      << FormatDiagnostics(again, {});
+  EXPECT_EQ(ReadFile(dir_ + "/notes.txt"), "my notes\n");
+  EXPECT_EQ(again.diagnostics()[0].rule, "write.user-file");
+  ExpectNoLeftovers();
+}
+
+TEST_F(WriteTest, KeepsAndReportsFilesAUserAddedToABundle) {
+  DiagnosticSink sink;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}, {"b.yaml", "b: 1\n"}}), dir_, sink));
+  std::ofstream(dir_ + "/README.md") << "# ours\n";
+  DiagnosticSink second;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}}), dir_, second))
+      << FormatDiagnostics(second, {});
+  EXPECT_EQ(ReadFile(dir_ + "/README.md"), "# ours\n");
+  EXPECT_FALSE(fs::exists(dir_ + "/b.yaml"));  // hkimgen's own file, no longer rendered
+  ASSERT_EQ(second.diagnostics().size(), 1u);
+  EXPECT_EQ(second.diagnostics()[0].rule, "write.user-file");
+  EXPECT_EQ(second.diagnostics()[0].location.file, dir_ + "/README.md");
+  // --check: the user's file is a warning, not a stale bundle.
+  DiagnosticSink check;
+  EXPECT_TRUE(CheckBundleDir(Bundle({{"a.yaml", "a: 2\n"}}), dir_, check));
+  EXPECT_EQ(check.WarningCount(), 1);
+}
+
+TEST_F(WriteTest, RefusesAUsersFileUnderANameTheBundleNeeds) {
+  DiagnosticSink sink;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
+  std::ofstream(dir_ + "/c.yaml") << "mine\n";
+  DiagnosticSink second;
+  EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}, {"c.yaml", "c: 1\n"}}), dir_, second));
+  EXPECT_EQ(second.diagnostics()[0].rule, "write.refused");
+  EXPECT_EQ(ReadFile(dir_ + "/c.yaml"), "mine\n");
+}
+
+TEST_F(WriteTest, NeverWritesTheFolderHoldingTheProfileEvenWithForce) {
+  fs::create_directories(dir_);
+  std::ofstream(dir_ + "/cluster.yaml") << "cluster: {}\n";
+  const auto before = SnapshotDir(dir_);
+  for (const std::string& target : {dir_, (root_ / "out").string()}) {
+    DiagnosticSink sink;
+    WriteDirOptions options;
+    options.force = true;
+    options.inputs = {dir_ + "/cluster.yaml"};
+    EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), target, sink, options)) << target;
+    ASSERT_EQ(sink.ErrorCount(), 1);
+    EXPECT_EQ(sink.diagnostics()[0].rule, "write.refused");
+    EXPECT_NE(sink.diagnostics()[0].message.find("holds the input file"), std::string::npos);
+  }
+  EXPECT_EQ(SnapshotDir(dir_), before);
+}
+
+TEST_F(WriteTest, NeverWritesTheCurrentDirectoryOrItsParents) {
+  const fs::path cwd = fs::current_path();
+  fs::create_directories(dir_ + "/inner");
+  fs::current_path(dir_ + "/inner");
+  for (const std::string& target : {dir_ + "/inner", dir_, (root_ / "out").string()}) {
+    DiagnosticSink sink;
+    WriteDirOptions options;
+    options.force = true;
+    EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), target, sink, options)) << target;
+    EXPECT_EQ(sink.diagnostics().at(0).rule, "write.refused") << target;
+  }
+  fs::current_path(cwd);
+  EXPECT_TRUE(fs::is_empty(dir_ + "/inner"));
+}
+
+/// The pid of a process that has exited (and been reaped).
+long DeadPid() {
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  waitpid(child, nullptr, 0);
+  return child;
+}
+
+TEST_F(WriteTest, SweepsTemporaryFoldersOfRendersThatAreGoneOnly) {
+  DiagnosticSink sink;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
+  const fs::path gone_new = TemporarySibling(dir_, "new", DeadPid());
+  const fs::path gone_old = TemporarySibling(dir_, "old", DeadPid());
+  const fs::path alive = TemporarySibling(dir_, "new", getppid());  // a running process
+  for (const fs::path& dir : {gone_new, gone_old, alive}) {
+    fs::create_directories(dir);
+    std::ofstream(dir / "x.yaml") << "half-written\n";
+  }
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}}), dir_, sink));
+  EXPECT_FALSE(fs::exists(gone_new));
+  EXPECT_FALSE(fs::exists(gone_old));
+  EXPECT_TRUE(fs::exists(alive / "x.yaml"));
+}
+
+/// Holds the lock that renders into `parent` take, as another render would.
+struct ForeignLock {
+  explicit ForeignLock(const fs::path& parent)
+      : fd(open(parent.c_str(), O_RDONLY | O_DIRECTORY)) {
+    EXPECT_EQ(flock(fd, LOCK_EX), 0);
+  }
+  ~ForeignLock() { close(fd); }
+  int fd;
+};
+
+TEST_F(WriteTest, NoWaitFailsClearlyWhileAnotherRenderHoldsTheLock) {
+  fs::create_directories(root_ / "out");
+  ForeignLock other(root_ / "out");
+  DiagnosticSink sink;
+  WriteDirOptions no_wait;
+  no_wait.wait = false;
+  EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink, no_wait));
+  ASSERT_EQ(sink.ErrorCount(), 1);
+  EXPECT_EQ(sink.diagnostics()[0].rule, "io.locked");
+  EXPECT_FALSE(fs::exists(dir_));
+}
+
+TEST_F(WriteTest, ASecondRenderWaitsForTheFirstAndSaysSo) {
+  fs::create_directories(root_ / "out");
+  auto other = std::make_unique<ForeignLock>(root_ / "out");
+  std::atomic<bool> waited{false};
+  bool written = false;
+  DiagnosticSink sink;
+  std::thread render([&] {
+    WriteDirOptions options;
+    options.waiting = [&] { waited = true; };
+    written = WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink, options);
+  });
+  while (!waited) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_FALSE(fs::exists(dir_));  // still waiting
+  other.reset();
+  render.join();
+  EXPECT_TRUE(written) << FormatDiagnostics(sink, {});
+  EXPECT_EQ(ReadFile(dir_ + "/a.yaml"), "# Source: templates/t/x.mustache\na: 1\n");
 }
 
 }  // namespace

@@ -1,0 +1,31 @@
+#pragma once
+
+// Every limit hkimgen puts on its input, in one place (README "Limits" lists them). They keep any
+// input, hostile or careless, answered with a diagnostic within bounded time and memory: a real
+// profile is a few kilobytes with a few hundred values nested a few levels deep.
+
+#include <cstddef>
+
+namespace hkim::limits {
+
+/// Largest profile or layer file read (bytes). Larger files are refused before parsing.
+inline constexpr std::size_t kMaxProfileBytes = 1024 * 1024;
+
+/// Most values (scalars, mappings and lists, counted after alias expansion) one YAML document may
+/// hold. Bounds "billion laughs" alias bombs and huge flat documents alike.
+inline constexpr std::size_t kMaxValues = 100000;
+
+/// Deepest nesting of mappings and lists in one document.
+inline constexpr std::size_t kMaxDepth = 64;
+
+/// Longest single value (bytes). The schema checks patterns with std::regex, which recurses once
+/// per character: a value of megabytes would overflow the stack.
+inline constexpr std::size_t kMaxScalarBytes = 8 * 1024;
+
+/// Longest `--set` assignment (bytes).
+inline constexpr std::size_t kMaxSetBytes = 8 * 1024;
+
+/// Source lines longer than this are shown cut around the column (each side gets half).
+inline constexpr std::size_t kMaxShownLineBytes = 120;
+
+}  // namespace hkim::limits
