@@ -13,7 +13,11 @@ inline constexpr std::size_t kMaxProfileBytes = 1024 * 1024;
 
 /// Most values (scalars, mappings and lists, counted after alias expansion) one YAML document may
 /// hold. Bounds "billion laughs" alias bombs and huge flat documents alike.
-inline constexpr std::size_t kMaxValues = 100000;
+inline constexpr std::size_t kMaxValues = 20000;
+
+/// Most text (bytes of scalars, 8 per number, list or mapping) one document may expand to through
+/// aliases: an 8 KiB value repeated by a thousand aliases is refused, not copied.
+inline constexpr std::size_t kMaxExpandedBytes = 4 * 1024 * 1024;
 
 /// Deepest nesting of mappings and lists in one document.
 inline constexpr std::size_t kMaxDepth = 64;

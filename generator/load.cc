@@ -99,6 +99,12 @@ nlohmann::json ResolvePlainScalar(const std::string& text) {
   return text;
 }
 
+/// What a value costs once aliases are expanded: values, and bytes of text (8 per non-string).
+struct Cost {
+  std::size_t values = 0;
+  std::size_t bytes = 0;
+};
+
 /// Thrown from the event handler to stop yaml-cpp at once when a limit is reached.
 struct LimitReached {
   YAML::Mark mark;
@@ -211,7 +217,7 @@ class JsonBuilder : public YAML::EventHandler {
     bool key_valid = true;
     std::set<std::string> seen_keys;
     std::map<std::string, YAML::Mark> key_marks;
-    std::size_t values = 0;  // values inside, aliases expanded
+    Cost cost;  // of the values inside, aliases expanded
   };
 
   void CheckCollectionTag(const YAML::Mark& mark, const std::string& tag) {
@@ -268,20 +274,33 @@ class JsonBuilder : public YAML::EventHandler {
 
   void AddValue(const YAML::Mark& mark, YAML::anchor_t anchor, nlohmann::json value,
                 bool counted = false) {
-    if (!counted) Count(mark, 1);
+    const Cost cost{1, value.is_string() ? value.get_ref<const std::string&>().size() : 8};
+    if (!counted) Count(mark, cost);
     if (TakeKey(mark, value)) return;
     const std::string pointer = CurrentPointer();
     if (!locations_.values.count(pointer)) locations_.values[pointer] = Locate(mark);
-    if (anchor) anchors_[anchor] = {value, 1};
+    if (anchor) anchors_[anchor] = {value, cost};
     Attach(std::move(value));
   }
 
   /// Adds `values` to the document's size (after alias expansion); stops the parse past
   /// limits::kMaxValues, so an alias bomb is refused before it costs time or memory.
-  void Count(const YAML::Mark& mark, std::size_t values) {
-    values_ += values;
-    if (!stack_.empty()) stack_.back().values += values;
-    if (values_ > limits::kMaxValues) {
+  void Count(const YAML::Mark& mark, Cost cost) {
+    total_.values += cost.values;
+    total_.bytes += cost.bytes;
+    if (!stack_.empty()) {
+      stack_.back().cost.values += cost.values;
+      stack_.back().cost.bytes += cost.bytes;
+    }
+    if (total_.bytes > limits::kMaxExpandedBytes) {
+      throw LimitReached{mark, "limit.values",
+                         "the document's text adds up to more than " +
+                             std::to_string(limits::kMaxExpandedBytes / (1024 * 1024)) +
+                             " MiB (aliases count as many times as they repeat)",
+                         "a profile is a few kilobytes: remove the repetition (aliases of "
+                         "aliases multiply)"};
+    }
+    if (total_.values > limits::kMaxValues) {
       throw LimitReached{mark, "limit.values",
                          "the document holds more than " + std::to_string(limits::kMaxValues) +
                              " values (aliases count as many as they repeat)",
@@ -320,7 +339,7 @@ class JsonBuilder : public YAML::EventHandler {
                          "a profile nests a few levels deep: close the brackets or indentation "
                          "that run on"};
     }
-    Count(mark, 1);
+    Count(mark, Cost{1, 8});
     const std::string pointer = CurrentPointer();
     if (!locations_.values.count(pointer)) locations_.values[pointer] = Locate(mark);
     Frame frame;
@@ -366,8 +385,13 @@ class JsonBuilder : public YAML::EventHandler {
   void Close() {
     Frame frame = std::move(stack_.back());
     stack_.pop_back();
-    if (frame.anchor) anchors_[frame.anchor] = {frame.value, frame.values + 1};
-    if (!stack_.empty()) stack_.back().values += frame.values;
+    if (frame.anchor) {
+      anchors_[frame.anchor] = {frame.value, Cost{frame.cost.values + 1, frame.cost.bytes + 8}};
+    }
+    if (!stack_.empty()) {
+      stack_.back().cost.values += frame.cost.values;
+      stack_.back().cost.bytes += frame.cost.bytes;
+    }
     Attach(std::move(frame.value));
   }
 
@@ -379,8 +403,8 @@ class JsonBuilder : public YAML::EventHandler {
   SourceMap locations_;
   std::vector<Frame> stack_;
   /// Each anchor's value and how many values it expands to.
-  std::map<YAML::anchor_t, std::pair<nlohmann::json, std::size_t>> anchors_;
-  std::size_t values_ = 0;
+  std::map<YAML::anchor_t, std::pair<nlohmann::json, Cost>> anchors_;
+  Cost total_;
 };
 
 }  // namespace
