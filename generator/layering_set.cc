@@ -9,6 +9,7 @@
 #include "layering.h"
 #include "layering_set.h"
 #include "layering_tree.h"
+#include "load_input.h"
 
 namespace hkim {
 namespace {

@@ -1,4 +1,5 @@
 #include "load.h"
+#include "load_input.h"
 
 #include "input_limits.h"
 

@@ -40,33 +40,6 @@ std::string EscapeJsonPointerToken(const std::string& token);
 /// The unescaped reference tokens of a JSON pointer ("/a/b~1c" -> {"a", "b/c"}; "" -> {}).
 std::vector<std::string> SplitJsonPointer(const std::string& pointer);
 
-/// Thrown by number parsing for a numeric text that no double holds (1e999).
-struct NumberOutOfRange {
-  std::string text;
-};
-
-/// Numeric texts longer than this are out of range (no real number needs more; std::regex,
-/// which recurses per character, never sees longer ones).
-inline constexpr std::size_t kMaxNumberChars = 256;
-
-/// Whether `text` is made of number characters only (digits, sign, '.', exponent) with a digit.
-bool LooksNumeric(const std::string& text);
-
-/// `text` for a message: cut to 40 characters and quoted, control and invalid bytes as '?'.
-std::string ShortText(const std::string& text);
-
-/// The fix for an out-of-range number at `json_pointer`: the schema's allowed range there.
-std::string OutOfRangeFix(const std::string& json_pointer);
-
-/// Where `text` first breaks the encoding a profile must have (UTF-8 without NUL or control
-/// characters other than tab, LF and CR): 1-based line and byte column, and what is wrong.
-struct EncodingError {
-  int line = 0;
-  int column = 0;
-  std::string what;
-};
-std::optional<EncodingError> FindEncodingError(const std::string& text);
-
 /// Reads and parses one YAML file. Syntax errors, duplicate keys, anchors/tags it does not
 /// support and non-mapping roots are reported to `sink` with file:line:col; returns nullopt then.
 std::optional<LoadedProfile> LoadProfile(const std::string& path, DiagnosticSink& sink);

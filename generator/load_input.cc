@@ -8,6 +8,7 @@
 
 #include "input_limits.h"
 #include "load.h"
+#include "load_input.h"
 #include "profile_schema.h"
 #include "utf8.h"
 

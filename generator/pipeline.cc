@@ -50,7 +50,7 @@ bool WriteStage(const RenderedBundle& bundle, const WriteTarget& target, std::os
                 DiagnosticSink& sink) {
   if (target.check) return CheckBundleDir(bundle, target.output_dir, sink);
   if (target.output_dir.empty()) return WriteBundleStream(bundle, stream, sink);
-  return WriteBundleDir(bundle, target.output_dir, sink, target.dir_options);
+  return WriteBundleDir(bundle, target.output_dir, sink);
 }
 
 int ExitCodeFor(const DiagnosticSink& sink) {

@@ -13,7 +13,6 @@
 #include "layering.h"
 #include "load.h"
 #include "render.h"
-#include "write.h"
 
 namespace hkim {
 
@@ -36,7 +35,6 @@ std::optional<RenderedBundle> RenderProfileLayers(const LayerInputs& inputs, Dia
 struct WriteTarget {
   std::string output_dir;  ///< empty: the YAML stream on `stream`
   bool check = false;      ///< compare with output_dir instead of writing (needs output_dir)
-  WriteDirOptions dir_options = {};  ///< --force, --no-wait, the inputs to protect
 };
 
 /// The last stage: writes (or checks) `bundle` as `target` says. Returns false after reporting.

@@ -1,6 +1,7 @@
 #include "commands/app.h"
 
 #include <CLI/CLI.hpp>
+#include <exception>
 
 #include "commands/cli_support.h"
 #include "profile_schema.h"

@@ -10,6 +10,7 @@
 #include "commands/layer_options.h"
 #include "diagnostics_format.h"
 #include "pipeline.h"
+#include "write.h"
 
 namespace hkim {
 
@@ -81,19 +82,24 @@ nlohmann::json ObjectsJson(const RenderedBundle& bundle) {
   return files;
 }
 
-// Where and how -d DIR may be written (write.h): the flags, and every input file to protect.
-WriteTarget RenderWriteTarget(const RenderOptions& options, const SourceTexts& sources,
-                              std::ostream& err) {
-  WriteTarget target{options.output_dir, options.check};
-  target.dir_options.force = options.force;
-  target.dir_options.wait = !options.no_wait;
-  target.dir_options.inputs = {options.profile};
-  for (const auto& [file, lines] : sources) target.dir_options.inputs.push_back(file);
-  target.dir_options.waiting = [&err, dir = options.output_dir] {
+// The write stage, with -d DIR written as write.h's WriteDirOptions say: the flags, and every
+// input file (profile, -f layers, extends bases) protected.
+bool WriteRendered(const RenderedBundle& bundle, const RenderOptions& options,
+                   const SourceTexts& sources, std::ostream& stream, std::ostream& err,
+                   DiagnosticSink& sink) {
+  if (options.output_dir.empty() || options.check) {
+    return WriteStage(bundle, WriteTarget{options.output_dir, options.check}, stream, sink);
+  }
+  WriteDirOptions dir_options;
+  dir_options.force = options.force;
+  dir_options.wait = !options.no_wait;
+  dir_options.inputs = {options.profile};
+  for (const auto& [file, lines] : sources) dir_options.inputs.push_back(file);
+  dir_options.waiting = [&err, dir = options.output_dir] {
     err << "hkimgen: another render is writing next to " << dir
         << "; waiting for it to finish (--no-wait fails instead)" << std::endl;
   };
-  return target;
+  return WriteBundleDir(bundle, options.output_dir, sink, dir_options);
 }
 
 }  // namespace
@@ -157,8 +163,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     }
     if (json && options.output_dir.empty()) {
       result = {{"files", ObjectsJson(*bundle)}};
-    } else if (!WriteStage(*bundle, RenderWriteTarget(options, sources, err),
-                           json ? stream : out, sink)) {
+    } else if (!WriteRendered(*bundle, options, sources, json ? stream : out, err, sink)) {
       summary.reset();
     }
   }
