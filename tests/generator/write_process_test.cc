@@ -139,7 +139,9 @@ TEST_F(WriteProcess, TwoRendersIntoOneFolderEndAsOneSerialRender) {
     EXPECT_EQ(Wait(second), 0);
     const auto now = SnapshotDir(out);
     EXPECT_TRUE(now == serial_a_ || now == serial_b_) << "round " << round;
-    if (round % 2 == 0) EXPECT_EQ(now, serial_b_);
+    if (round % 2 == 0) {
+      EXPECT_EQ(now, serial_b_);
+    }
     EXPECT_EQ(OutEntries(), std::vector<std::string>{"bundle"});
   }
 }
