@@ -110,7 +110,9 @@ TEST_P(ShippedBundle, EveryFileValidatesAgainstUpstreamSchemas) {
   std::string files;
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(kSource / bundle())) {
-    if (entry.path().filename() != "kustomization.yaml") {
+    // Only the API objects: not kustomization.yaml, nor the .hkimgen-bundle marker (no .yaml
+    // extension, so kustomize, `kubectl apply -f DIR` and Argo CD never read it).
+    if (entry.path().filename() != "kustomization.yaml" && entry.path().extension() == ".yaml") {
       names.push_back(entry.path().filename().string());
     }
   }
