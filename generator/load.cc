@@ -86,11 +86,12 @@ nlohmann::json ResolvePlainScalar(const std::string& text) {
         if (text[0] == '-') return std::stoll(text);
         return std::stoull(text[0] == '+' ? text.substr(1) : text);
       }
-      if (std::regex_match(text, kOctal)) return std::stoull(text.substr(2), nullptr, 8);
-      if (std::regex_match(text, kHex)) return std::stoull(text.substr(2), nullptr, 16);
     } catch (const std::out_of_range&) {
       return std::stod(text);  // too large for 64 bits: keep it a number, as JSON would
     }
+    // Octal and hex have no real form to fall back to: beyond 64 bits they are out of range.
+    if (std::regex_match(text, kOctal)) return std::stoull(text.substr(2), nullptr, 8);
+    if (std::regex_match(text, kHex)) return std::stoull(text.substr(2), nullptr, 16);
     if (std::regex_match(text, kFloat)) return std::stod(text);
   } catch (const std::out_of_range&) {
     throw NumberOutOfRange{text};  // beyond ±1.8e308 (or a hex/octal beyond 64 bits)

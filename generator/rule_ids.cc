@@ -41,6 +41,7 @@ const std::vector<RuleInfo>& StageRules() {
       {"io.read", E, "a file cannot be read (the OS reason is given)"},
       {"io.write", E, "a file or folder cannot be written (the OS reason is given)"},
       {"io.exists", E, "the file to write exists (add --force to overwrite)"},
+      {"io.locked", E, "another render holds the output folder's lock (--no-wait)"},
       {"layering.extends-cycle", E, "extends: bases that extend each other"},
       {"layering.extends-missing", E, "extends: a base file that cannot be read"},
       {"layering.extends-type", E, "extends: not a path or a list of paths"},

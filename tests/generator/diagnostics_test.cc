@@ -85,7 +85,7 @@ TEST(DiagnosticsFormat, WritesJsonArrayOfObjects) {
 
 TEST(DiagnosticsFormat, NeverEchoesNulControlOrInvalidBytes) {
   Diagnostic d{Severity::kError, SourceLocation{"f", 1, 6}, "", "r", "m", ""};
-  SourceTexts sources{{"f", {std::string("a: x\0\x01\xff\xc3\xa9z", 11)}}};
+  SourceTexts sources{{"f", {std::string("a: x\0\x01\xff\xc3\xa9z", 10)}}};
   EXPECT_EQ(FormatDiagnostic(d, sources), "f:1:6: error: m [r]\n 1 | a: x???\xc3\xa9z\n   |      ^\n");
 }
 

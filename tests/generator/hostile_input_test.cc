@@ -35,14 +35,16 @@ class HostileInput : public ::testing::Test {
   /// Runs `hkimgen ARGS`; expects exit 1 with `rule` on stderr, clean text, short lines.
   void ExpectDiagnostic(const std::string& args, const std::string& rule) {
     const auto run = RunShell(std::string(HKIM_BINARY) + " " + args, dir_, dir_);
-    EXPECT_EQ(run.status, 1) << args << "\n" << run.err.substr(0, 2000);
-    EXPECT_NE(run.err.find("[" + rule + "]"), std::string::npos) << args << "\n"
-                                                                 << run.err.substr(0, 2000);
-    EXPECT_EQ(run.err.find('\0'), std::string::npos) << args;
+    // validate and lint print their findings on stdout (their result), render on stderr.
+    const std::string said = run.out + run.err;
+    EXPECT_EQ(run.status, 1) << args << "\n" << said.substr(0, 2000);
+    EXPECT_NE(said.find("[" + rule + "]"), std::string::npos) << args << "\n"
+                                                                 << said.substr(0, 2000);
+    EXPECT_EQ(said.find('\0'), std::string::npos) << args;
     size_t start = 0;
-    while (start < run.err.size()) {
-      size_t end = run.err.find('\n', start);
-      if (end == std::string::npos) end = run.err.size();
+    while (start < said.size()) {
+      size_t end = said.find('\n', start);
+      if (end == std::string::npos) end = said.size();
       EXPECT_LE(end - start, 400u) << args << ": a line of " << end - start << " bytes";
       start = end + 1;
     }

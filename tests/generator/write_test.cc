@@ -137,7 +137,7 @@ TEST_F(WriteTest, RefusesToReplaceAFile) {
   std::ofstream(dir_) << "not a directory";
   DiagnosticSink sink;
   EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
-  EXPECT_EQ(sink.diagnostics()[0].message, "exists and is not a directory");
+  EXPECT_EQ(sink.diagnostics()[0].message, "not written: " + dir_ + " exists and is not a directory");
   EXPECT_EQ(ReadFile(dir_), "not a directory");
 }
 
@@ -168,8 +168,9 @@ TEST_F(WriteTest, CheckNamesStaleMissingAndExtraFilesAndWritesNothing) {
 TEST_F(WriteTest, CheckOfMissingDirectoryNamesEveryFile) {
   DiagnosticSink sink;
   EXPECT_FALSE(CheckBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
-  ASSERT_EQ(sink.ErrorCount(), 1);
+  ASSERT_EQ(sink.ErrorCount(), 2);  // the bundle marker and a.yaml
   EXPECT_EQ(sink.diagnostics()[0].rule, "write.missing");
+  EXPECT_EQ(sink.diagnostics()[1].rule, "write.missing");
   EXPECT_FALSE(fs::exists(dir_));
 }
 
