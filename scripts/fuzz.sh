@@ -68,9 +68,9 @@ for target in "${targets[@]}"; do
     -print_final_stats=1 -artifact_prefix="$artifacts/$target-" "$work" "$seed_dir" >"$log" 2>&1
   rc=$?
   set -e
-  execs=$(grep -o 'stat::number_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
-  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*')
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || true)
+  ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || true)
   corpus=$(find "$work" -type f | wc -l)
   crashes=$(find "$artifacts" -name "$target-*" -type f | wc -l)
   if ((rc != 0)); then

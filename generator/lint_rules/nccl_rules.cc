@@ -16,13 +16,6 @@ std::string RailSubnet(const Rail& rail) {
   return rail.ipam.range;
 }
 
-std::string RailSubnetPointer(const Rail& rail) {
-  if (rail.ipam.type == IpamType::kNvIpam && rail.ipam.pool) {
-    return rail.ipam.pool->pointer + "/subnet";
-  }
-  return rail.ipam.pointer + "/range";
-}
-
 // Rails are isolated when each has its own subnet and nothing routes one rail's subnet through
 // another (no gateway, no route covering a sibling's subnet): then a NIC can only reach the
 // same rail on other nodes.

@@ -59,7 +59,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const uint8_t op = data[i] % 5;
     const std::string path = paths[(data[i + 1] | (data[i + 2] << 8)) % paths.size()];
     i += 3;
-    const size_t length = i < size ? std::min<size_t>(data[i++] * 257u, size - i) : 0;
+    size_t length = 0;
+    if (i < size) {
+      const size_t wanted = data[i] * 257u;
+      ++i;
+      length = std::min<size_t>(wanted, size - i);
+    }
     const std::string content(reinterpret_cast<const char*>(data + i), length);
     i += length;
     std::error_code ec;
