@@ -241,7 +241,7 @@ bool ApplySetAssignments(const std::vector<std::string>& arguments, LayeredProfi
     if (eq == std::string::npos) {
       if (pieces[n].after_comma) {
         report(1,
-               "`" + text + "` (after a comma in `--set " + pieces[n].argument +
+               "`" + text + "` (after a comma in `--set " + PrintableText(pieces[n].argument) +
                    "`) has no '=': a comma starts the next PATH=VALUE, as in Helm",
                "write \\, to keep the comma in the value, e.g. --set 'env.X=a\\,b'");
       } else {

@@ -37,9 +37,11 @@ bool LooksNumeric(const std::string& text) {
   return digit;
 }
 
-std::string ShortText(const std::string& text) {
+namespace {
+
+std::string Printable(const std::string& text, std::size_t max_shown) {
   std::string shown;
-  for (std::size_t i = 0; i < text.size() && shown.size() < 40;) {
+  for (std::size_t i = 0; i < text.size() && shown.size() < max_shown;) {
     char32_t code = 0;
     const std::size_t length = DecodeUtf8(text, i, &code);
     if (length == 0 || code < 0x20 || IsForbiddenCharacter(code)) {
@@ -50,8 +52,17 @@ std::string ShortText(const std::string& text) {
       i += length;
     }
   }
+  return shown;
+}
+
+}  // namespace
+
+std::string ShortText(const std::string& text) {
+  const std::string shown = Printable(text, 40);
   return "'" + shown + (shown.size() < text.size() ? "...'" : "'");
 }
+
+std::string PrintableText(const std::string& text) { return Printable(text, text.size()); }
 
 std::string OutOfRangeFix(const std::string& json_pointer) {
   DiagnosticSink ignored;

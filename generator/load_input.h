@@ -24,6 +24,9 @@ bool LooksNumeric(const std::string& text);
 /// `text` for a message: cut to 40 characters and quoted, control and invalid bytes as '?'.
 std::string ShortText(const std::string& text);
 
+/// `text` whole with control and invalid bytes as '?': safe to print and to put in JSON.
+std::string PrintableText(const std::string& text);
+
 /// The fix for an out-of-range number at `json_pointer`: the schema's allowed range there.
 std::string OutOfRangeFix(const std::string& json_pointer);
 

@@ -75,7 +75,7 @@ int RunExplainCommand(const ExplainOptions& options, std::ostream& out, std::ost
   if (options.format == "json") {
     out << JsonReport("explain", status, sink,
                       explanation ? ExplanationToJson(*explanation) : nlohmann::json())
-               .dump(2)
+               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
         << '\n';
     return status;
   }

@@ -37,7 +37,7 @@ void PrintLintRules(const std::string& format, std::ostream& out) {
       rules.push_back(
           {{"id", rule.id}, {"severity", SeverityName(rule.severity)}, {"summary", rule.summary}});
     }
-    out << JsonReport("lint", 0, DiagnosticSink{}, {{"rules", rules}}).dump(2) << '\n';
+    out << JsonReport("lint", 0, DiagnosticSink{}, {{"rules", rules}}).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return;
   }
   size_t width = 4;

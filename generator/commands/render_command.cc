@@ -176,7 +176,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
               {"removed", summary->removed}};
   }
   if (json) {
-    out << JsonReport("render", status, sink, result).dump(2) << '\n';
+    out << JsonReport("render", status, sink, result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return status;
   }
   PrintDiagnostics(sink, sources, err);

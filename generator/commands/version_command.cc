@@ -39,7 +39,7 @@ int RunVersionCommand(const std::string& format, std::ostream& out) {
                       {{"version", b.version},
                        {"commit", b.commit},
                        {"schema_sha256", b.schema_sha256}})
-               .dump(2)
+               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
         << '\n';
     return 0;
   }

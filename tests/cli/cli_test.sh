@@ -361,6 +361,18 @@ case_set_takes_comma_separated_assignments() {
   expect_out 'write \, to keep the comma'
 }
 
+# Found by scripts/fuzz.sh (set_fuzzer): a --set argument with bytes that are not UTF-8 and a comma
+# ended in an uncaught JSON exception, because the comma's message quoted the raw argument.
+case_set_with_bytes_that_are_not_unicode_is_a_diagnostic() {
+  run validate "$B" --set $'workload.replicas=4\xf4x,2' -o json
+  expect_status 1
+  expect_out '"rule": "layering.set-syntax"'
+  expect_out 'after a comma in `--set workload.replicas=4?x,2`'
+  run validate "$B" --set $'workload.replicas=4\xf4x,2'
+  expect_status 1
+  expect_out 'not UTF-8 text: byte 0xF4'
+}
+
 case_dash_reads_stdin() {
   run_in "$(cat "$B")" validate -
   expect_status 0
