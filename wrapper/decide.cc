@@ -431,6 +431,7 @@ Decision Decide(const DecideInput& input) {
     }
   }
 
+  LimitFindings(&findings);  // hostile input must not flood the pod's log
   d.fully_usable = d.outcome == Outcome::kRdma &&
                    std::none_of(findings.begin(), findings.end(),
                                 [](const Finding& f) { return f.severity == Severity::kError; });

@@ -52,7 +52,7 @@ Detection Detect(const EnvironmentScan& scan, const SysfsProbe& sysfs) {
     by_name.emplace(candidate.name, std::move(candidate));
   };
 
-  const std::vector<std::string> visible = sysfs.ListRdmaDevices();
+  const std::vector<std::string> visible = sysfs.ListRdmaDevices(&detection.findings);
   const auto is_visible = [&](const std::string& name) {
     return std::find(visible.begin(), visible.end(), name) != visible.end();
   };

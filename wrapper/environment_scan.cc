@@ -195,6 +195,14 @@ bool IsPciAddress(const std::string& text) {
          text[first + 6] == '.' && text[first + 7] >= '0' && text[first + 7] <= '7';
 }
 
+bool IsSafeVariableName(const std::string& name) {
+  for (char c : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
+      return false;
+  }
+  return !name.empty();
+}
+
 bool IsSafeDeviceName(const std::string& name) {
   if (name.empty() || name.size() > 64 || name == "." || name == "..") return false;
   for (char c : name) {
@@ -210,23 +218,52 @@ EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
 
   // Pair list and _INFO variables by their shared stem. std::map keeps the order deterministic.
   std::map<std::string, std::string> lists, infos;  // stem -> value
+  size_t plugin_vars = 0;
+  std::string first_ignored;
   for (const auto& [name, value] : scan.vars) {
     if (name.compare(0, kPrefix.size(), kPrefix) != 0) continue;
     scan.plugin_vars_present = true;
+    if (!IsSafeVariableName(name)) {
+      scan.findings.push_back(
+          {Severity::kWarning, "env", "env.bad-variable-name",
+           "variable \"" + Excerpt(name) +
+               "\" has bytes other than letters, digits, '_', '-' and '.'; ignoring it",
+           "the SR-IOV device plugin never writes such a name: check the pod's env"});
+      continue;
+    }
+    if (++plugin_vars > kMaxPluginVariables) {
+      if (first_ignored.empty()) first_ignored = name;
+      continue;
+    }
     if (EndsWith(name, kInfoSuffix)) {
       infos[name.substr(0, name.size() - kInfoSuffix.size())] = value;
     } else {
       lists[name] = value;
     }
   }
+  if (plugin_vars > kMaxPluginVariables) {
+    scan.findings.push_back(
+        {Severity::kWarning, "env", "env.too-many-variables",
+         std::to_string(plugin_vars) + " PCIDEVICE_* variables; reading the first " +
+             std::to_string(kMaxPluginVariables) + " in name order and ignoring " +
+             std::to_string(plugin_vars - kMaxPluginVariables) + ", from " + first_ignored + " on",
+         "request fewer device-plugin resources in one container"});
+  }
 
   std::set<std::string> seen;
+  size_t over_limit = 0;  // devices beyond kMaxAllocatedDevices
+  std::string first_over;
   auto add = [&](const std::string& address, const std::string& var, const InfoEntry& info_entry) {
-    if (!seen.insert(address).second) {
+    if (seen.count(address)) {
       scan.findings.push_back({Severity::kWarning, "env " + var, "env.duplicate-address",
                                address + " is listed more than once; using it once", ""});
       return;
     }
+    if (scan.devices.size() >= kMaxAllocatedDevices) {
+      if (over_limit++ == 0) first_over = address + " of " + var;
+      return;
+    }
+    seen.insert(address);
     scan.devices.push_back({address, var, info_entry.rdma_dev, info_entry.uverbs});
   };
 
@@ -256,14 +293,14 @@ EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
     const std::string& value = list_it->second;
     std::set<std::string> listed;
     size_t start = 0;
-    int count = 0;
-    while (start <= value.size() && count < 4096) {
+    size_t count = 0;
+    while (start <= value.size()) {
       size_t comma = value.find(',', start);
       std::string token =
           Trim(value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
       start = comma == std::string::npos ? value.size() + 1 : comma + 1;
       if (token.empty()) continue;
-      ++count;
+      if (++count > kMaxListEntries) continue;  // counted for the finding below, not read
       std::string address = Lower(token);
       if (!IsPciAddress(address)) {
         scan.findings.push_back({Severity::kWarning, "env " + stem, "env.bad-pci-address",
@@ -289,10 +326,25 @@ EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
                                  ""});
       }
     }
+    if (count > kMaxListEntries) {
+      scan.findings.push_back({Severity::kWarning, "env " + stem, "env.too-many-addresses",
+                               "lists " + std::to_string(count) + " entries; reading the first " +
+                                   std::to_string(kMaxListEntries) + " and ignoring " +
+                                   std::to_string(count - kMaxListEntries),
+                               "check the SR-IOV device plugin's resource configuration"});
+    }
     if (listed.empty()) {
       scan.findings.push_back(
           {Severity::kWarning, "env " + stem, "env.empty-allocation", "lists no PCI address", ""});
     }
+  }
+  if (over_limit > 0) {
+    scan.findings.push_back({Severity::kWarning, "env", "env.too-many-devices",
+                             std::to_string(kMaxAllocatedDevices + over_limit) +
+                                 " PCI functions allocated; using the first " +
+                                 std::to_string(kMaxAllocatedDevices) + " and ignoring " +
+                                 std::to_string(over_limit) + ", from " + first_over + " on",
+                             "request fewer device-plugin resources in one container"});
   }
   return scan;
 }

@@ -1,10 +1,12 @@
 #include "memlock.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
-#include <fstream>
 
 namespace hkim::wrapper {
 namespace {
@@ -17,6 +19,7 @@ rlim_t ToRlim(uint64_t v) { return v == kUnlimited ? RLIM_INFINITY : static_cast
 
 class ProcessMemlockSystem : public MemlockSystem {
  public:
+  explicit ProcessMemlockSystem(std::string proc) : status_path_(std::move(proc) + "/self/status") {}
   int Get(MemlockLimits* limits) override {
     struct rlimit r;
     if (::getrlimit(RLIMIT_MEMLOCK, &r) != 0) return errno;
@@ -29,19 +32,53 @@ class ProcessMemlockSystem : public MemlockSystem {
     return ::setrlimit(RLIMIT_MEMLOCK, &r) == 0 ? 0 : errno;
   }
   std::optional<uint64_t> EffectiveCapabilities() override {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line)) {
-      if (line.rfind("CapEff:", 0) == 0) {
-        try {
-          return std::stoull(line.substr(7), nullptr, 16);
-        } catch (...) {
-          return std::nullopt;
-        }
-      }
+    std::string status;
+    if (!ReadBounded(&status)) return std::nullopt;
+    const size_t at = status.find("\nCapEff:");
+    if (at == std::string::npos) {
+      problem_ = status_path_ + " has no CapEff line";
+      return std::nullopt;
     }
-    return std::nullopt;
+    const std::string hex = status.substr(at + 8, status.find('\n', at + 1) - at - 8);
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long caps = std::strtoull(hex.c_str(), &end, 16);
+    if (errno != 0 || end == hex.c_str()) {
+      problem_ = status_path_ + ": CapEff is not a hexadecimal number";
+      return std::nullopt;
+    }
+    return caps;
   }
+  std::string CapabilitiesProblem() override { return problem_; }
+
+ private:
+  // Reads at most kMaxProcStatusBytes: a file put in procfs's place cannot exhaust memory.
+  bool ReadBounded(std::string* text) {
+    const int fd = ::open(status_path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+      problem_ = status_path_ + ": " + std::strerror(errno);
+      return false;
+    }
+    text->assign("\n");  // so the first line also follows a newline
+    char buffer[4096];
+    ssize_t n = 0;
+    while (text->size() < kMaxProcStatusBytes &&
+           (n = ::read(fd, buffer, sizeof(buffer))) != 0) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;
+      text->append(buffer, static_cast<size_t>(n));
+    }
+    const int error = errno;
+    ::close(fd);
+    if (n < 0) {
+      problem_ = status_path_ + ": " + std::strerror(error);
+      return false;
+    }
+    return true;
+  }
+
+  std::string status_path_;
+  std::string problem_;
 };
 
 std::string Describe(const MemlockLimits& l) {
@@ -50,8 +87,8 @@ std::string Describe(const MemlockLimits& l) {
 
 }  // namespace
 
-std::unique_ptr<MemlockSystem> MakeProcessMemlockSystem() {
-  return std::make_unique<ProcessMemlockSystem>();
+std::unique_ptr<MemlockSystem> MakeProcessMemlockSystem(const std::string& proc) {
+  return std::make_unique<ProcessMemlockSystem>(proc);
 }
 
 std::string FormatBytes(uint64_t bytes) {
@@ -115,6 +152,13 @@ MemlockResult RaiseMemlock(MemlockSystem& system) {
          "capabilities.add [IPC_LOCK] so the capability is effective; the CRI-O drop-in "
          "/etc/crio/crio.conf.d/99-memlock.conf with [crio.runtime] default_ulimits = "
          "[\"memlock=-1:-1\"] (a MachineConfig on OpenShift); or privileged: true"});
+  }
+  if (!result.capabilities_known) {
+    result.findings.push_back(
+        {Severity::kWarning, "memlock", "memlock.capabilities-unknown",
+         "cannot read the effective capabilities (" + system.CapabilitiesProblem() +
+             "); judging by the locked-memory limit alone, as if CAP_IPC_LOCK were not effective",
+         "mount /proc in the container (container runtimes do unless told otherwise)"});
   }
   return result;
 }

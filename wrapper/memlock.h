@@ -29,10 +29,17 @@ class MemlockSystem {
   virtual int Set(const MemlockLimits& limits) = 0;
   /// CapEff from /proc/self/status; nullopt when unreadable.
   virtual std::optional<uint64_t> EffectiveCapabilities() = 0;
+  /// After EffectiveCapabilities gave nullopt: where it looked and why it failed, for the
+  /// report ("/proc/self/status: No such file or directory").
+  virtual std::string CapabilitiesProblem() { return "capabilities unreadable"; }
 };
 
-/// The real process (getrlimit/setrlimit, /proc/self/status).
-std::unique_ptr<MemlockSystem> MakeProcessMemlockSystem();
+/// The real process (getrlimit/setrlimit, <proc>/self/status). `proc` is where procfs is
+/// mounted; a pod without it (or with an odd one) gets "capabilities unknown", never a crash.
+std::unique_ptr<MemlockSystem> MakeProcessMemlockSystem(const std::string& proc = "/proc");
+
+/// Most bytes of <proc>/self/status read (the kernel writes about 1.5 KiB).
+inline constexpr size_t kMaxProcStatusBytes = 64 * 1024;
 
 /// What the memlock step did and found.
 struct MemlockResult {
@@ -43,7 +50,7 @@ struct MemlockResult {
   bool capabilities_known = false;
   bool sufficient = false;         ///< unlimited, or CAP_IPC_LOCK effective
   std::vector<std::string> steps;  ///< what was tried, in order, with the outcome
-  Findings findings;               ///< memlock.too-low (kError) with the exact fix
+  Findings findings;  ///< memlock.too-low (kError) with the exact fix; memlock.capabilities-unknown
 };
 
 /// Raises the soft limit to the hard limit, tries unlimited for both, then reads the limit

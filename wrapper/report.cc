@@ -52,9 +52,9 @@ std::string FormatBanner(const Decision& d, const MemlockResult* memlock) {
     out += "\n";
   }
   for (const auto& [name, value] : d.set) out += "  set  " + name + "=" + value + "\n";
-  for (const auto& [name, value] : d.kept) {
+  for (const auto& [name, value] : d.kept) {  // the user's bytes: shown escaped
     auto wanted = d.wanted.find(name);
-    out += "  kept " + name + "=" + value + " (user's value; detected " +
+    out += "  kept " + name + "=" + Printable(value) + " (user's value; detected " +
            (wanted == d.wanted.end() ? std::string("-") : wanted->second) + ")\n";
   }
   out += "  gid index: " + d.gid_decision + "\n";

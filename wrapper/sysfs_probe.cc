@@ -1,7 +1,5 @@
 #include "sysfs_probe.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,7 +14,6 @@
 namespace hkim::wrapper {
 namespace {
 
-constexpr size_t kMaxAttributeBytes = 4096;
 constexpr size_t kMaxPorts = 64;
 constexpr size_t kMaxGids = 4096;
 
@@ -66,9 +63,10 @@ std::string Lower(std::string s) {
 }
 
 // Numeric names of a directory, sorted by value.
-std::vector<int> NumericEntries(const std::string& dir, size_t limit, long max_value) {
+std::vector<int> NumericEntries(const std::string& dir, size_t limit, long max_value,
+                                Findings* findings) {
   std::vector<int> out;
-  for (const std::string& name : ListDirectory(dir, limit)) {
+  for (const std::string& name : ListReported(dir, limit, findings)) {
     long v;
     bool digits = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
       return std::isdigit(static_cast<unsigned char>(c));
@@ -143,62 +141,23 @@ void NaturalSort(std::vector<std::string>* names) {
   names->erase(std::unique(names->begin(), names->end()), names->end());
 }
 
-bool ReadAttribute(const std::string& path, std::string* value, int* error) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    if (error) *error = errno;
-    return false;
-  }
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    if (error) *error = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-    ::close(fd);
-    return false;
-  }
-  char buffer[kMaxAttributeBytes];
-  size_t total = 0;
-  while (total < sizeof(buffer)) {
-    ssize_t n = ::read(fd, buffer + total, sizeof(buffer) - total);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      if (error) *error = errno;
-      ::close(fd);
-      return false;
-    }
-    if (n == 0) break;
-    total += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  std::string text(buffer, total);
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '\t' ||
-                           text.back() == '\r' || text.back() == '\0'))
-    text.pop_back();
-  *value = text;
-  return true;
-}
-
-std::vector<std::string> ListDirectory(const std::string& path, size_t limit) {
-  std::vector<std::string> out;
-  DIR* dir = ::opendir(path.c_str());
-  if (dir == nullptr) return out;
-  while (struct dirent* entry = ::readdir(dir)) {
-    std::string name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    out.push_back(name);
-    if (out.size() >= limit) break;
-  }
-  ::closedir(dir);
-  return out;
-}
-
 SysfsProbe::SysfsProbe(std::string root) : root_(std::move(root)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
 }
 
-std::vector<std::string> SysfsProbe::ListRdmaDevices() const {
+std::vector<std::string> SysfsProbe::ListRdmaDevices(Findings* findings) const {
   std::vector<std::string> names;
-  for (std::string& name : ListDirectory(Path("class/infiniband")))
-    if (IsSafeDeviceName(name)) names.push_back(std::move(name));
+  const std::string folder = Path("class/infiniband");
+  for (std::string& name : ListReported(folder, 4096, findings)) {
+    if (IsSafeDeviceName(name)) {
+      names.push_back(std::move(name));
+    } else if (findings != nullptr) {
+      findings->push_back({Severity::kWarning, folder, "sysfs.bad-name",
+                           "entry \"" + Printable(name.substr(0, 80)) +
+                               "\" cannot be an RDMA device name; ignoring it",
+                           ""});
+    }
+  }
   NaturalSort(&names);
   return names;
 }
@@ -265,42 +224,87 @@ DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings,
     if (errno == ELOOP) {
       findings->push_back({Severity::kWarning, base, "sysfs.symlink-loop",
                            "symlink loop; treating the device as absent", ""});
+    } else if (LinkOrFileExists(base)) {
+      findings->push_back({Severity::kWarning, base, "sysfs.broken-link",
+                           std::string("link to nowhere (") + std::strerror(errno) +
+                               "); treating the device as absent",
+                           ""});
     }
     return device;
   }
   device.visible = true;
-  device.pci_address = Lower(LinkBasename(base + "/device"));
-  if (!IsPciAddress(device.pci_address))
-    device.pci_address = IsPciAddress(pci_hint) ? pci_hint : "";
-  device.is_vf = LinkOrFileExists(base + "/device/physfn");
+  ProbePciFunction(base, pci_hint, &device, findings);
+
+  for (int number : NumericEntries(base + "/ports", kMaxPorts, 255, findings)) {
+    if (number == 0) continue;  // ports are numbered from 1
+    ProbePort(base, number, trust_gid_ndev, &device, findings);
+  }
+  if (!device.netdev.empty()) {
+    std::string operstate;
+    if (ReadReported(Path("class/net/" + device.netdev + "/operstate"), &operstate, findings) ||
+        ReadReported(base + "/device/net/" + device.netdev + "/operstate", &operstate, findings))
+      device.netdev_operstate = operstate.size() <= 16 ? Printable(operstate) : "";
+  }
+  return device;
+}
+
+// The PCI function behind the device: address, VF or PF, NUMA node, IOMMU group, own netdev.
+void SysfsProbe::ProbePciFunction(const std::string& base, const std::string& pci_hint,
+                                  DeviceProbe* device, Findings* findings) const {
+  struct stat st;
+  if (::stat((base + "/device").c_str(), &st) != 0 && errno == ELOOP) {
+    findings->push_back({Severity::kWarning, base + "/device", "sysfs.symlink-loop",
+                         "symlink loop; the PCI function's NUMA node, IOMMU group and netdev "
+                         "are unknown",
+                         ""});
+  }
+  device->pci_address = Lower(LinkBasename(base + "/device"));
+  if (!IsPciAddress(device->pci_address))
+    device->pci_address = IsPciAddress(pci_hint) ? pci_hint : "";
+  device->is_vf = LinkOrFileExists(base + "/device/physfn");
 
   std::string text;
   long value;
-  if (ReadAttribute(base + "/device/numa_node", &text) && ParseInt(text, -1, 4095, &value))
-    device.numa_node = static_cast<int>(value);
+  if (ReadReported(base + "/device/numa_node", &text, findings)) {
+    if (ParseInt(text, -1, 4095, &value)) {
+      device->numa_node = static_cast<int>(value);
+    } else {
+      findings->push_back({Severity::kWarning, base + "/device/numa_node", "sysfs.bad-value",
+                           "\"" + Printable(text.substr(0, 40)) +
+                               "\" is not a NUMA node (-1 to 4095); ignoring it",
+                           ""});
+    }
+  }
 
   if (LinkOrFileExists(base + "/device/iommu_group")) {
     std::string group = LinkBasename(base + "/device/iommu_group");
     if (ParseInt(group, 0, 1L << 30, &value)) {
-      device.iommu_group = group;
+      device->iommu_group = group;
       std::string type;
-      if (ReadAttribute(Path("kernel/iommu_groups/" + group + "/type"), &type) && type.size() < 32)
-        device.iommu_type = type;
+      if (ReadReported(Path("kernel/iommu_groups/" + group + "/type"), &type, findings) &&
+          type.size() < 32)
+        device->iommu_type = Printable(type);
+    } else {
+      findings->push_back({Severity::kWarning, base + "/device/iommu_group", "sysfs.bad-value",
+                           "the link names \"" + Printable(group.substr(0, 40)) +
+                               "\", not an IOMMU group number; the IOMMU mode is unknown",
+                           ""});
     }
   }
 
   // The function's own netdev, as this pod's network namespace shows it.
   std::vector<std::string> netdevs;
-  for (std::string& n : ListDirectory(base + "/device/net", 64))
+  for (std::string& n : ListReported(base + "/device/net", 64, findings))
     if (IsSafeDeviceName(n)) netdevs.push_back(std::move(n));
-  if (netdevs.empty() && !device.pci_address.empty()) {
-    for (std::string& n : ListDirectory(Path("bus/pci/devices/" + device.pci_address + "/net"), 64))
+  if (netdevs.empty() && !device->pci_address.empty()) {
+    for (std::string& n :
+         ListReported(Path("bus/pci/devices/" + device->pci_address + "/net"), 64, findings))
       if (IsSafeDeviceName(n)) netdevs.push_back(std::move(n));
   }
-  if (netdevs.empty() && !device.pci_address.empty()) {
+  if (netdevs.empty() && !device->pci_address.empty()) {
     // class/net/<if> -> ../../devices/.../<pci>/net/<if>
-    const std::string marker = "/" + device.pci_address + "/net/";
-    for (const std::string& n : ListDirectory(Path("class/net"), 1024)) {
+    const std::string marker = "/" + device->pci_address + "/net/";
+    for (const std::string& n : ListReported(Path("class/net"), 1024, findings)) {
       char target[PATH_MAX];
       ssize_t len = ::readlink(Path("class/net/" + n).c_str(), target, sizeof(target) - 1);
       if (len > 0 && IsSafeDeviceName(n) &&
@@ -310,56 +314,68 @@ DeviceProbe SysfsProbe::ProbeDevice(const std::string& name, Findings* findings,
   }
   NaturalSort(&netdevs);
   if (!netdevs.empty()) {
-    device.netdev = netdevs.front();
-    device.netdev_source = "pci net/";
+    device->netdev = netdevs.front();
+    device->netdev_source = "pci net/";
   }
+}
 
-  for (int number : NumericEntries(base + "/ports", kMaxPorts, 255)) {
-    if (number == 0) continue;  // ports are numbered from 1
-    PortProbe port;
-    port.number = number;
-    const std::string port_dir = base + "/ports/" + std::to_string(number);
-    int error = 0;
-    if (ReadAttribute(port_dir + "/state", &text, &error)) {
-      if (ParseInt(text, 0, 255, &value)) port.state_code = static_cast<int>(value);
-      size_t colon = text.find(':');
-      port.state = colon == std::string::npos ? text : text.substr(colon + 1);
-      port.state.erase(0, port.state.find_first_not_of(' '));
-      if (port.state.size() > 32) port.state.resize(32);
-      if (port.state_code < 0 && Lower(port.state) == "active") port.state_code = 4;
-      if (port.state_code < 0 && Lower(port.state) == "down") port.state_code = 1;
-      if (port.state_code < 0) {
-        findings->push_back({Severity::kWarning, port_dir + "/state", "sysfs.bad-value",
-                             "cannot parse port state; treating the port as not active", ""});
-      }
-    } else {
-      findings->push_back({Severity::kWarning, port_dir + "/state", "sysfs.unreadable",
-                           std::string("cannot read port state (") + std::strerror(error) +
-                               "); treating the port as not active",
-                           ""});
+namespace {
+
+// "4: ACTIVE" -> "ACTIVE": the text after the number, printable, at most 32 bytes.
+std::string StateWord(const std::string& text) {
+  size_t colon = text.find(':');
+  std::string word = colon == std::string::npos ? text : text.substr(colon + 1);
+  word.erase(0, word.find_first_not_of(' '));
+  if (word.size() > 32) word.resize(32);
+  return Printable(word);
+}
+
+}  // namespace
+
+void SysfsProbe::ProbePort(const std::string& base, int number, bool trust_gid_ndev,
+                           DeviceProbe* device, Findings* findings) const {
+  PortProbe port;
+  port.number = number;
+  const std::string port_dir = base + "/ports/" + std::to_string(number);
+  std::string text;
+  long value;
+  int error = 0;
+  if (ReadAttribute(port_dir + "/state", &text, &error)) {
+    if (ParseInt(text, 0, 255, &value)) port.state_code = static_cast<int>(value);
+    port.state = StateWord(text);
+    if (port.state_code < 0 && Lower(port.state) == "active") port.state_code = 4;
+    if (port.state_code < 0 && Lower(port.state) == "down") port.state_code = 1;
+    if (port.state_code < 0) {
+      findings->push_back({Severity::kWarning, port_dir + "/state", "sysfs.bad-value",
+                           "cannot parse port state; treating the port as not active", ""});
     }
-    if (ReadAttribute(port_dir + "/phys_state", &text)) {
-      size_t colon = text.find(':');
-      port.phys_state = colon == std::string::npos ? text : text.substr(colon + 1);
-      port.phys_state.erase(0, port.phys_state.find_first_not_of(' '));
-      if (port.phys_state.size() > 32) port.phys_state.resize(32);
-    }
-    if (ReadAttribute(port_dir + "/link_layer", &text) && text.size() <= 32) {
+  } else {
+    findings->push_back({Severity::kWarning, port_dir + "/state", "sysfs.unreadable",
+                         "cannot read port state (" + ReadErrorText(error) +
+                             "); treating the port as not active",
+                         ""});
+  }
+  if (ReadReported(port_dir + "/phys_state", &text, findings)) port.phys_state = StateWord(text);
+  if (ReadReported(port_dir + "/link_layer", &text, findings)) {
+    if (text.size() <= 32) {
       port.link_layer = Lower(text) == "ethernet"     ? "Ethernet"
                         : Lower(text) == "infiniband" ? "InfiniBand"
-                                                      : text;
+                                                      : Printable(text);
+    } else {
+      findings->push_back({Severity::kWarning, port_dir + "/link_layer", "sysfs.bad-value",
+                           "longer than any link layer; ignoring it", ""});
     }
-    if (ReadAttribute(port_dir + "/rate", &text) && text.size() <= 64) port.rate = text;
-    if (port.link_layer == "Ethernet") SelectGid(port_dir, trust_gid_ndev, &device, &port);
-    device.ports.push_back(port);
   }
-  if (!device.netdev.empty()) {
-    std::string operstate;
-    if (ReadAttribute(Path("class/net/" + device.netdev + "/operstate"), &operstate) ||
-        ReadAttribute(base + "/device/net/" + device.netdev + "/operstate", &operstate))
-      device.netdev_operstate = operstate.size() <= 16 ? operstate : "";
+  if (ReadReported(port_dir + "/rate", &text, findings)) {
+    if (text.size() <= 64) {
+      port.rate = Printable(text);
+    } else {
+      findings->push_back({Severity::kWarning, port_dir + "/rate", "sysfs.bad-value",
+                           "longer than any port rate; ignoring it", ""});
+    }
   }
-  return device;
+  if (port.link_layer == "Ethernet") SelectGid(port_dir, trust_gid_ndev, device, &port, findings);
+  device->ports.push_back(port);
 }
 
 bool SysfsProbe::NetdevOwnedBy(const std::string& netdev, const std::string& pci) const {
@@ -378,22 +394,25 @@ bool SysfsProbe::NetdevOwnedBy(const std::string& netdev, const std::string& pci
 }
 
 void SysfsProbe::SelectGid(const std::string& port_dir, bool trust_gid_ndev, DeviceProbe* device,
-                           PortProbe* port) const {
+                           PortProbe* port, Findings* findings) const {
   int ipv4_v2_elsewhere = 0, ipv4_v1_only = 0;
   std::string elsewhere_ndev;
-  for (int index : NumericEntries(port_dir + "/gids", kMaxGids, 1 << 20)) {
+  for (int index : NumericEntries(port_dir + "/gids", kMaxGids, 1 << 20, findings)) {
     const std::string i = std::to_string(index);
     std::string gid, type, ndev;
-    if (!ReadAttribute(port_dir + "/gids/" + i, &gid) || gid.empty() || IsAllZeroGid(gid)) continue;
+    if (!ReadReported(port_dir + "/gids/" + i, &gid, findings) || gid.empty() ||
+        IsAllZeroGid(gid))
+      continue;
     std::string ipv4 = Ipv4OfGid(gid);
     if (ipv4.empty()) continue;
     // Empty slots fail with EINVAL on types/ and ndevs/: that entry is simply not usable.
-    if (!ReadAttribute(port_dir + "/gid_attrs/types/" + i, &type)) continue;
+    if (!ReadReported(port_dir + "/gid_attrs/types/" + i, &type, findings)) continue;
     if (Lower(type) != "roce v2") {
       ++ipv4_v1_only;
       continue;
     }
-    if (!ReadAttribute(port_dir + "/gid_attrs/ndevs/" + i, &ndev) || ndev.empty()) continue;
+    if (!ReadReported(port_dir + "/gid_attrs/ndevs/" + i, &ndev, findings) || ndev.empty())
+      continue;
     if (device->netdev.empty() && IsSafeDeviceName(ndev) &&
         (Exists(Path("class/net/" + ndev)) ? NetdevOwnedBy(ndev, device->pci_address)
                                            : trust_gid_ndev)) {
@@ -406,7 +425,7 @@ void SysfsProbe::SelectGid(const std::string& port_dir, bool trust_gid_ndev, Dev
     }
     if (ndev != device->netdev) {
       ++ipv4_v2_elsewhere;
-      if (elsewhere_ndev.empty() && ndev.size() <= 64) elsewhere_ndev = ndev;
+      if (elsewhere_ndev.empty() && ndev.size() <= 64) elsewhere_ndev = Printable(ndev);
       continue;
     }
     port->gid_index = index;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "finding.h"
+#include "sysfs_read.h"
 
 namespace hkim::wrapper {
 
@@ -53,8 +54,10 @@ class SysfsProbe {
 
   const std::string& root() const { return root_; }
 
-  /// Names under /sys/class/infiniband, natural order.
-  std::vector<std::string> ListRdmaDevices() const;
+  /// Names under /sys/class/infiniband, natural order. With `findings`, names that cannot be
+  /// a device (odd bytes, `..`), an unreadable folder and entries beyond the listing limit are
+  /// reported there.
+  std::vector<std::string> ListRdmaDevices(Findings* findings = nullptr) const;
 
   /// RDMA devices owned by a PCI function: <pci>/infiniband/, then
   /// <pci>/infiniband_verbs/*/ibdev, then class/infiniband/*/device pointing at it.
@@ -83,16 +86,13 @@ class SysfsProbe {
   std::string Path(const std::string& relative) const { return root_ + "/" + relative; }
   bool NetdevOwnedBy(const std::string& netdev, const std::string& pci) const;
   void SelectGid(const std::string& port_dir, bool trust_gid_ndev, DeviceProbe* device,
-                 PortProbe* port) const;
+                 PortProbe* port, Findings* findings) const;
+  void ProbePort(const std::string& base, int number, bool trust_gid_ndev, DeviceProbe* device,
+                 Findings* findings) const;
+  void ProbePciFunction(const std::string& base, const std::string& pci_hint, DeviceProbe* device,
+                        Findings* findings) const;
 
   std::string root_;
 };
-
-/// Reads a small sysfs attribute: regular files only (never blocks on a FIFO), at most 4 KiB,
-/// trailing whitespace removed. Returns false and sets *error (errno) when it cannot.
-bool ReadAttribute(const std::string& path, std::string* value, int* error = nullptr);
-
-/// Entries of a directory except "." and "..", unsorted, at most `limit`.
-std::vector<std::string> ListDirectory(const std::string& path, size_t limit = 4096);
 
 }  // namespace hkim::wrapper

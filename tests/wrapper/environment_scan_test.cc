@@ -1,5 +1,7 @@
 #include "environment_scan.h"
 
+#include <cstdio>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -131,6 +133,101 @@ TEST(EnvironmentScan, InfoWithoutListUsesItsKeys) {
       ScanEnvironment({"PCIDEVICE_X_INFO={\"0000:1a:00.2\":{\"rdma\":{\"rdma_dev\":\"mlx5_6\"}}}"});
   EXPECT_THAT(Addresses(scan), ElementsAre("0000:1a:00.2=mlx5_6"));
   EXPECT_TRUE(HasRule(scan.findings, "env.info-without-list"));
+}
+
+// Hostile or careless values: the scan stays linear, bounded, and says what it ignored.
+
+const Finding* FindRule(const Findings& findings, const std::string& rule) {
+  for (const Finding& f : findings)
+    if (f.rule == rule) return &f;
+  return nullptr;
+}
+
+std::string AddressList(int count, int first = 0) {
+  std::string list;
+  for (int i = first; i < first + count; ++i) {
+    char address[16];
+    std::snprintf(address, sizeof(address), "0000:%02x:%02x.%d", (i >> 8) & 0xff, (i >> 3) & 0x1f,
+                  i & 7);
+    list += (list.empty() ? "" : ",") + std::string(address);
+  }
+  return list;
+}
+
+TEST(EnvironmentScan, EmptyAndCommaOnlyListsAllocateNothingAndSaySo) {
+  for (const char* value : {"", ",", ",,,,,,", " , ,\t, "}) {
+    EnvironmentScan scan = ScanEnvironment({std::string("PCIDEVICE_X=") + value});
+    EXPECT_TRUE(scan.plugin_vars_present);
+    EXPECT_TRUE(scan.devices.empty()) << value;
+    EXPECT_TRUE(HasRule(scan.findings, "env.empty-allocation")) << value;
+  }
+}
+
+TEST(EnvironmentScan, ThousandsOfAddressesInOneListAreCutAtTheLimitAndTheRestIsCounted) {
+  EnvironmentScan scan = ScanEnvironment({"PCIDEVICE_X=" + AddressList(5000)});
+  EXPECT_EQ(scan.devices.size(), kMaxListEntries);
+  const Finding* f = FindRule(scan.findings, "env.too-many-addresses");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->where, "env PCIDEVICE_X");
+  EXPECT_THAT(f->message, HasSubstr("5000 entries"));
+  EXPECT_THAT(f->message, HasSubstr("ignoring " + std::to_string(5000 - kMaxListEntries)));
+}
+
+TEST(EnvironmentScan, ThousandsOfVariablesAreCutAtTheLimitAndTheRestIsNamed) {
+  std::vector<std::string> env;
+  for (int i = 0; i < 3000; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof(name), "PCIDEVICE_R%05d=", i);
+    env.push_back(name + AddressList(1, i));
+  }
+  EnvironmentScan scan = ScanEnvironment(env);
+  EXPECT_LE(scan.devices.size(), kMaxAllocatedDevices);
+  const Finding* f = FindRule(scan.findings, "env.too-many-variables");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->message, HasSubstr("3000 PCIDEVICE_* variables"));
+  EXPECT_THAT(f->message,
+              HasSubstr("from PCIDEVICE_R00" + std::to_string(kMaxPluginVariables) + " on"));
+}
+
+TEST(EnvironmentScan, DevicesBeyondTheTotalLimitAreCountedNotProbed) {
+  const size_t half = kMaxAllocatedDevices / 2 + 10;
+  EnvironmentScan scan =
+      ScanEnvironment({"PCIDEVICE_A=" + AddressList(static_cast<int>(half)),
+                       "PCIDEVICE_B=" + AddressList(static_cast<int>(half), static_cast<int>(half))});
+  EXPECT_EQ(scan.devices.size(), kMaxAllocatedDevices);
+  const Finding* f = FindRule(scan.findings, "env.too-many-devices");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->message, HasSubstr("ignoring " + std::to_string(2 * half - kMaxAllocatedDevices)));
+}
+
+TEST(EnvironmentScan, AHugeTokenIsReportedWithAShortExcerpt) {
+  EnvironmentScan scan = ScanEnvironment({"PCIDEVICE_X=" + std::string(128 * 1024, '7')});
+  const Finding* f = FindRule(scan.findings, "env.bad-pci-address");
+  ASSERT_NE(f, nullptr);
+  EXPECT_LT(f->message.size(), 200u);
+  EXPECT_TRUE(scan.devices.empty());
+}
+
+TEST(EnvironmentScan, NonPciAddressesAndBytesThatAreNotUtf8AreSkippedAndShownEscaped) {
+  EnvironmentScan scan = ScanEnvironment(
+      {"PCIDEVICE_X=0000:1a:00.2,\xff\xfe\x1b[31m,1a:00.2,0000:1a:00.9,mlx5_6,0000:1a:00.2/../x"});
+  EXPECT_THAT(Addresses(scan), ElementsAre("0000:1a:00.2="));
+  int bad = 0;
+  for (const Finding& f : scan.findings) {
+    if (f.rule != "env.bad-pci-address") continue;
+    ++bad;
+    for (char c : f.message) EXPECT_GE(static_cast<unsigned char>(c), 0x20) << f.message;
+  }
+  EXPECT_EQ(bad, 5);
+}
+
+TEST(EnvironmentScan, VariableNamesWithOddBytesAreIgnoredAndNamedEscaped) {
+  EnvironmentScan scan =
+      ScanEnvironment({"PCIDEVICE_\xff\x1b=0000:1a:00.2", "PCIDEVICE_ok=0000:9a:00.2"});
+  EXPECT_THAT(Addresses(scan), ElementsAre("0000:9a:00.2="));
+  const Finding* f = FindRule(scan.findings, "env.bad-variable-name");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->message, HasSubstr("PCIDEVICE_\\xff\\x1b"));
 }
 
 TEST(PciAddress, AcceptsOnlyFullBdfs) {

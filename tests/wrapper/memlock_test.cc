@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <cerrno>
+#include <filesystem>
+#include <fstream>
 
 namespace hkim::wrapper {
 namespace {
@@ -82,6 +86,62 @@ TEST(Memlock, RaisesSoftToAFiniteHardLimitAndStillReportsTooLow) {
   EXPECT_EQ(r.after.soft, k8MiB);
   EXPECT_FALSE(r.sufficient);
   EXPECT_NE(r.findings[0].message.find("capabilities unreadable"), std::string::npos);
+}
+
+TEST(Memlock, UnreadableCapabilitiesAreReportedEvenWhenTheLimitIsEnough) {
+  FakeSystem system({kUnlimited, kUnlimited}, std::nullopt);
+  MemlockResult r = RaiseMemlock(system);
+  EXPECT_TRUE(r.sufficient);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].rule, "memlock.capabilities-unknown");
+  EXPECT_EQ(r.findings[0].severity, Severity::kWarning);
+}
+
+// A folder standing in for /proc: missing, with a huge or garbled status, or a good one.
+class ProcFolder {
+ public:
+  ProcFolder() {
+    char tmpl[] = "/tmp/hkim-proc-XXXXXX";
+    root_ = ::mkdtemp(tmpl);
+  }
+  ~ProcFolder() { std::filesystem::remove_all(root_); }
+  void WriteStatus(const std::string& text) {
+    std::filesystem::create_directories(root_ + "/self");
+    std::ofstream(root_ + "/self/status") << text;
+  }
+  const std::string& root() const { return root_; }
+
+ private:
+  std::string root_;
+};
+
+TEST(Memlock, MissingProcLeavesCapabilitiesUnknownAndNamesThePath) {
+  ProcFolder proc;
+  MemlockResult r = RaiseMemlock(*MakeProcessMemlockSystem(proc.root()));
+  EXPECT_FALSE(r.capabilities_known);
+  const Finding& f = r.findings.back();
+  EXPECT_EQ(f.rule, "memlock.capabilities-unknown");
+  EXPECT_NE(f.message.find(proc.root() + "/self/status: No such file or directory"),
+            std::string::npos)
+      << f.message;
+}
+
+TEST(Memlock, HugeStatusWithoutCapEffIsReadOnlyInPart) {
+  ProcFolder proc;
+  proc.WriteStatus(std::string(8 << 20, 'x') + "\nCapEff:\t0000000000004000\n");
+  MemlockResult r = RaiseMemlock(*MakeProcessMemlockSystem(proc.root()));
+  EXPECT_FALSE(r.capabilities_known);  // the line lies beyond kMaxProcStatusBytes
+  EXPECT_NE(r.findings.back().message.find("has no CapEff line"), std::string::npos);
+}
+
+TEST(Memlock, GarbledCapEffIsUnknownAndAGoodOneIsRead) {
+  ProcFolder proc;
+  proc.WriteStatus("Name:\tx\nCapEff:\tzz\n");
+  EXPECT_FALSE(RaiseMemlock(*MakeProcessMemlockSystem(proc.root())).capabilities_known);
+  proc.WriteStatus("Name:\tx\nCapInh:\t0\nCapEff:\t0000000000004000\nCapBnd:\t0\n");
+  MemlockResult r = RaiseMemlock(*MakeProcessMemlockSystem(proc.root()));
+  EXPECT_TRUE(r.capabilities_known);
+  EXPECT_TRUE(r.cap_ipc_lock);
 }
 
 TEST(Memlock, FormatsSizes) {

@@ -140,6 +140,148 @@ TEST(SysfsProbe, SurvivesSymlinkLoopsAbsurdValuesAndUnreadableFiles) {
   EXPECT_TRUE(loop_reported);
 }
 
+// Broken or hostile trees: every oddity the probe ignores is named in a finding.
+
+struct Broken {
+  SysfsFixture fixture;
+  FixtureDevice device = BarcelonaDevices()[0];
+  std::string ib;  // root-relative folder of mlx5_6
+  Broken() {
+    device.iommu_group = 87;
+    fixture.AddDevice(device);
+    fixture.AddIommuGroupType(87, "identity");
+    ib = "devices/" + device.bridges + "/" + device.pci + "/infiniband/mlx5_6";
+  }
+  Findings Probe(DeviceProbe* out = nullptr) {
+    Findings findings;
+    DeviceProbe p = SysfsProbe(fixture.root()).ProbeDevice("mlx5_6", &findings);
+    if (out) *out = p;
+    return findings;
+  }
+};
+
+const Finding* FindRule(const Findings& findings, const std::string& rule) {
+  for (const Finding& f : findings)
+    if (f.rule == rule) return &f;
+  return nullptr;
+}
+
+TEST(SysfsProbe, HealthyTreeHasNoFindings) {
+  Broken tree;
+  DeviceProbe p;
+  EXPECT_TRUE(tree.Probe(&p).empty());
+  EXPECT_EQ(p.iommu_type, "identity");
+}
+
+TEST(SysfsProbe, AFileLongerThanAnAttributeIsReadInPartAndReported) {
+  Broken tree;
+  tree.fixture.WriteFile(tree.ib + "/ports/1/rate", std::string(10 << 20, 'r'));
+  DeviceProbe p;
+  Findings findings = tree.Probe(&p);
+  EXPECT_EQ(p.ports.at(0).rate, "");
+  const Finding* f = FindRule(findings, "sysfs.too-large");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->where, ::testing::EndsWith("/ports/1/rate"));
+  EXPECT_THAT(f->message, ::testing::HasSubstr("4096 bytes"));
+}
+
+TEST(SysfsProbe, ALoopingDeviceLinkIsReported) {
+  Broken tree;
+  tree.fixture.Remove(tree.ib + "/device");
+  tree.fixture.Symlink(tree.ib + "/device", "device");
+  DeviceProbe p;
+  Findings findings = tree.Probe(&p);
+  EXPECT_TRUE(p.visible);
+  EXPECT_EQ(p.numa_node, -1);
+  const Finding* f = FindRule(findings, "sysfs.symlink-loop");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->where, ::testing::EndsWith("mlx5_6/device"));
+}
+
+TEST(SysfsProbe, ALoopingPortsFolderIsReported) {
+  Broken tree;
+  tree.fixture.Remove(tree.ib + "/ports");
+  tree.fixture.Symlink(tree.ib + "/ports", "ports");
+  DeviceProbe p;
+  Findings findings = tree.Probe(&p);
+  EXPECT_TRUE(p.ports.empty());
+  const Finding* f = FindRule(findings, "sysfs.symlink-loop");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->where, ::testing::EndsWith("mlx5_6/ports"));
+}
+
+TEST(SysfsProbe, ADanglingDeviceLinkIsReported) {
+  Broken tree;
+  tree.fixture.Remove("class/infiniband/mlx5_6");
+  tree.fixture.Symlink("class/infiniband/mlx5_6", "../../no/such/device");
+  DeviceProbe p;
+  Findings findings = tree.Probe(&p);
+  EXPECT_FALSE(p.visible);
+  EXPECT_NE(FindRule(findings, "sysfs.broken-link"), nullptr);
+}
+
+TEST(SysfsProbe, AnIommuGroupLinkThatNamesNoGroupIsReported) {
+  Broken tree;
+  tree.fixture.Remove("devices/" + tree.device.bridges + "/" + tree.device.pci + "/iommu_group");
+  tree.fixture.Symlink("devices/" + tree.device.bridges + "/" + tree.device.pci + "/iommu_group",
+                       "iommu_group");
+  DeviceProbe p;
+  Findings findings = tree.Probe(&p);
+  EXPECT_EQ(p.iommu_group, "");
+  const Finding* f = FindRule(findings, "sysfs.bad-value");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THAT(f->where, ::testing::EndsWith("/iommu_group"));
+}
+
+TEST(SysfsProbe, AFolderOrFifoWhereAFileBelongsIsReportedNeverRead) {
+  Broken tree;
+  tree.fixture.Remove(tree.ib + "/ports/1/link_layer");
+  tree.fixture.WriteFile(tree.ib + "/ports/1/link_layer/x", "a folder");
+  tree.fixture.Remove(tree.ib + "/ports/1/rate");
+  ASSERT_EQ(::mkfifo((tree.fixture.root() + "/" + tree.ib + "/ports/1/rate").c_str(), 0600), 0);
+  Findings findings = tree.Probe();
+  int not_a_file = 0;
+  for (const Finding& f : findings) not_a_file += f.rule == "sysfs.not-a-file";
+  EXPECT_EQ(not_a_file, 2);
+}
+
+TEST(SysfsProbe, ValuesWithControlBytesAreShownEscaped) {
+  Broken tree;
+  tree.fixture.WriteFile(tree.ib + "/ports/1/rate", "400 Gb/sec\x1b[2J\xff");
+  tree.fixture.WriteFile(tree.ib + "/ports/1/phys_state", "5: Link\x07Up");
+  DeviceProbe p;
+  tree.Probe(&p);
+  EXPECT_EQ(p.ports.at(0).rate, "400 Gb/sec\\x1b[2J\\xff");
+  EXPECT_EQ(p.ports.at(0).phys_state, "Link\\x07Up");
+}
+
+TEST(SysfsProbe, NamesThatCannotBeDevicesAreReportedAndSkipped) {
+  SysfsFixture fixture;
+  testing::BuildPod(&fixture, BarcelonaDevices());
+  fixture.WriteFile("class/infiniband/bad\xff\x1bname/x", "");
+  fixture.WriteFile("class/infiniband/a b/x", "");
+  Findings findings;
+  EXPECT_THAT(SysfsProbe(fixture.root()).ListRdmaDevices(&findings),
+              ElementsAre("mlx5_6", "mlx5_7", "mlx5_10", "mlx5_11"));
+  int bad = 0;
+  for (const Finding& f : findings) {
+    if (f.rule != "sysfs.bad-name") continue;
+    ++bad;
+    EXPECT_EQ(f.message.find('\xff'), std::string::npos);
+  }
+  EXPECT_EQ(bad, 2);
+}
+
+TEST(SysfsProbe, MorePortsThanTheLimitAreReported) {
+  Broken tree;
+  for (int i = 2; i < 80; ++i)
+    tree.fixture.WriteFile(tree.ib + "/ports/" + std::to_string(i) + "/state", "1: DOWN");
+  DeviceProbe p;
+  Findings findings = tree.Probe(&p);
+  EXPECT_LE(p.ports.size(), 64u);
+  EXPECT_NE(FindRule(findings, "sysfs.too-many-entries"), nullptr);
+}
+
 TEST(SysfsProbe, MissingTreeIsEmptyNotAnError) {
   SysfsProbe probe("/nonexistent/hkim");
   EXPECT_TRUE(probe.ListRdmaDevices().empty());

@@ -1,13 +1,17 @@
 // Command-line tests: the real hkim-wrapper binary on fixture sysfs trees, through
 // --print-env, --check and a real `-- COMMAND` exec.
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -33,9 +37,11 @@ std::string Slurp(const std::string& path) {
   return s.str();
 }
 
-// Runs `program` with exactly `env` (plus PATH), capturing stdout and stderr.
+// Runs `program` with exactly `env` (plus PATH), capturing stdout and stderr. `in_child` runs in
+// the child before exec; when it returns false the child exits 77 (the test skips).
 Result RunProgram(const std::vector<std::string>& args, std::vector<std::string> env,
-                  const std::string& program = HKIM_WRAPPER_BIN) {
+                  const std::string& program = HKIM_WRAPPER_BIN,
+                  const std::function<bool()>& in_child = nullptr) {
   SysfsFixture io;
   const std::string out_path = io.root() + "/out", err_path = io.root() + "/err";
   env.push_back("PATH=/usr/local/bin:/usr/bin:/bin");
@@ -47,6 +53,7 @@ Result RunProgram(const std::vector<std::string>& args, std::vector<std::string>
     int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     ::dup2(out, 1);
     ::dup2(err, 2);
+    if (in_child && !in_child()) ::_exit(77);
     std::vector<char*> a, e;
     for (auto& s : argv) a.push_back(s.data());
     for (auto& s : env) e.push_back(s.data());
@@ -283,6 +290,44 @@ TEST(WrapperProgram, HostileInputIsReportedNeverACrash) {
   for (const char* rule :
        {"env.bad-pci-address", "env.info-json-malformed", "env.info-not-object", "device.unusable"})
     EXPECT_THAT(r.err, HasSubstr(rule));
+}
+
+TEST(WrapperProgram, ThousandsOfBadEntriesGiveABoundedReport) {
+  SysfsFixture fixture;
+  BuildPod(&fixture, BarcelonaDevices());
+  auto env = PluginEnvironment(BarcelonaDevices(), true, true);
+  std::string junk;
+  for (int i = 0; i < 5000; ++i) junk += "bad" + std::to_string(i) + ",";
+  env.push_back("PCIDEVICE_JUNK=" + junk);
+  for (int i = 0; i < 1000; ++i) env.push_back("PCIDEVICE_ZZ" + std::to_string(i) + "=x");
+  Result r = RunProgram({"--sysfs-root", fixture.root(), "--print-env", "--report", "/dev/null"},
+                        env);
+  EXPECT_EQ(r.status, 0) << r.err.substr(0, 2000);
+  EXPECT_THAT(r.out, HasSubstr("NCCL_IB_HCA==mlx5_6,mlx5_7,mlx5_10,mlx5_11\n"));
+  EXPECT_LT(std::count(r.err.begin(), r.err.end(), '\n'), 200) << r.err.substr(0, 2000);
+  EXPECT_THAT(r.err, HasSubstr("more env.bad-pci-address finding(s)"));
+  EXPECT_THAT(r.err, HasSubstr("[env.too-many-variables]"));
+}
+
+// A pod without /proc: a private mount namespace with an empty tmpfs on /proc (needs
+// CAP_SYS_ADMIN, which CI's root container has; skipped where unshare is refused).
+bool HideProc() {
+  return ::unshare(CLONE_NEWNS) == 0 &&
+         ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0 &&
+         ::mount("none", "/proc", "tmpfs", 0, nullptr) == 0;
+}
+
+TEST(WrapperProgram, MissingProcIsReportedAndTheJobStillStarts) {
+  SysfsFixture fixture;
+  BuildPod(&fixture, BarcelonaDevices());
+  Result r = RunProgram({"--sysfs-root", fixture.root(), "--", "/bin/sh", "-c", "echo started"},
+                        PluginEnvironment(BarcelonaDevices(), true, true), HKIM_WRAPPER_BIN,
+                        HideProc);
+  if (r.status == 77) GTEST_SKIP() << "cannot mount over /proc here (no CAP_SYS_ADMIN)";
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "started\n");
+  EXPECT_THAT(r.err, HasSubstr("/proc/self/status: No such file or directory"));
+  EXPECT_THAT(r.err, HasSubstr("[memlock.capabilities-unknown]"));
 }
 
 TEST(WrapperProgram, UsageErrorsExit2) {
