@@ -19,7 +19,7 @@ fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(render_fuzzer set_fuzzer profile_fuzzer environment_scan_fuzzer sysfs_fuzzer
-           transport_log_fuzzer)
+           transport_log_fuzzer rendezvous_fuzzer)
 fi
 
 clangxx=$(command -v clang++ || command -v clang++-14 || true)

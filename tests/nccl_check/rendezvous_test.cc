@@ -191,6 +191,36 @@ TEST(Rendezvous, DifferentGpuCountsAndJobsAreRefused) {
   }
 }
 
+TEST(Rendezvous, AForeignClientIsToldApartAtItsFirstByteNotAfterATimeout) {
+  RendezvousServer server;
+  ASSERT_TRUE(server.Listen("127.0.0.1", 0).ok);
+  const int foreign = ConnectRaw(server.port());
+  ::send(foreign, "G", 1, MSG_NOSIGNAL);  // then silence, connection kept open
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  UniqueIdBytes id{};
+  auto peer = FetchAsync(Pod(1, 2), server.port(), id);
+  // Shorter than the 5 s a connection may take: waiting for 8 bytes of magic would time out.
+  const RendezvousStatus served = server.Serve(Pod(0, 2), FakeId(), 3);
+  ::close(foreign);
+  EXPECT_TRUE(served.ok) << served.error;
+  ASSERT_EQ(served.warnings.size(), 1u);
+  EXPECT_NE(served.warnings[0].find("(it sent 'G')"), std::string::npos) << served.warnings[0];
+  EXPECT_TRUE(peer.get().ok);
+}
+
+TEST(Rendezvous, APeersJobWithRawBytesIsRefusedPrintably) {
+  RendezvousServer server;
+  ASSERT_TRUE(server.Listen("127.0.0.1", 0).ok);
+  UniqueIdBytes id{};
+  auto peer = FetchAsync(Pod(1, 2, 8, std::string("tr\x1b[2J\xff", 7)), server.port(), id);
+  const RendezvousStatus served = server.Serve(Pod(0, 2, 8), FakeId(), 10);
+  const RendezvousStatus fetched = peer.get();
+  EXPECT_FALSE(served.ok);
+  EXPECT_NE(served.error.find("job 'tr.[2J.' is not rank 0's job 'train'"), std::string::npos)
+      << served.error;
+  EXPECT_NE(fetched.error.find("job 'tr.[2J.'"), std::string::npos) << fetched.error;
+}
+
 TEST(Rendezvous, TwoPodsClaimingOneOrdinalAreRefused) {
   RendezvousServer server;
   ASSERT_TRUE(server.Listen("127.0.0.1", 0).ok);

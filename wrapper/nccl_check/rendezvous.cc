@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -21,9 +22,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr std::string_view kMagic = "HKIMRDV1";
-constexpr std::uint32_t kVersion = 1;
-constexpr std::uint32_t kMaxText = 4096;
 constexpr double kPerConnectionTimeoutS = 5;
 
 // Closes a file descriptor when it goes out of scope.
@@ -57,26 +55,47 @@ int PollMs(Clock::time_point deadline) {
 
 enum class IoResult { kOk, kTimeout, kClosed, kError };
 
-// Reads exactly `size` bytes before `deadline` (the socket is non-blocking).
-IoResult ReadAll(int fd, char* data, std::size_t size, Clock::time_point deadline,
-                 std::size_t* got = nullptr) {
-  std::size_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::recv(fd, data + done, size - done, 0);
+// Reads one message before `deadline`, parsing after every chunk so that a foreign peer is
+// told apart at its first bytes and no more is read than the parser asks for (the socket is
+// non-blocking). `*received` keeps what arrived; `*io` says why the read stopped early.
+template <class Message>
+WireParse ReadMessage(int fd, Clock::time_point deadline,
+                      WireParse (*parse)(std::string_view, Message*, std::size_t*),
+                      Message* message, std::string* received, IoResult* io) {
+  received->clear();
+  *io = IoResult::kOk;
+  std::size_t needed = 0;
+  for (;;) {
+    const WireParse state = parse(*received, message, &needed);
+    if (state != WireParse::kNeedMore) return state;
+    char buffer[512];
+    const std::size_t want = std::min(sizeof buffer, needed - received->size());
+    const ssize_t n = ::recv(fd, buffer, want, 0);
     if (n > 0) {
-      done += static_cast<std::size_t>(n);
-      if (got) *got = done;
+      received->append(buffer, static_cast<std::size_t>(n));
       continue;
     }
-    if (n == 0) return IoResult::kClosed;
+    if (n == 0) {
+      *io = IoResult::kClosed;
+      return state;
+    }
     if (errno == EINTR) continue;
-    if (errno != EAGAIN && errno != EWOULDBLOCK) return IoResult::kError;
+    if (errno != EAGAIN && errno != EWOULDBLOCK) {
+      *io = IoResult::kError;
+      return state;
+    }
     pollfd p{fd, POLLIN, 0};
     const int ready = ::poll(&p, 1, PollMs(deadline));
-    if (ready == 0) return IoResult::kTimeout;
-    if (ready < 0 && errno != EINTR) return IoResult::kError;
+    if (ready == 0 || (ready < 0 && errno != EINTR)) {
+      *io = ready == 0 ? IoResult::kTimeout : IoResult::kError;
+      return state;
+    }
   }
-  return IoResult::kOk;
+}
+
+// The magic-sized start of what a foreign peer sent, for the message naming it.
+std::string Opening(const std::string& received) {
+  return PrintableBytes(std::string_view(received).substr(0, kRendezvousMagic.size()));
 }
 
 IoResult WriteAll(int fd, const std::string& data, Clock::time_point deadline) {
@@ -97,27 +116,6 @@ IoResult WriteAll(int fd, const std::string& data, Clock::time_point deadline) {
   return IoResult::kOk;
 }
 
-void PutU32(std::string& out, std::uint32_t value) {
-  const std::uint32_t net = htonl(value);
-  out.append(reinterpret_cast<const char*>(&net), sizeof net);
-}
-
-std::uint32_t GetU32(const char* data) {
-  std::uint32_t net = 0;
-  std::memcpy(&net, data, sizeof net);
-  return ntohl(net);
-}
-
-// Printable form of bytes a foreign peer sent, for error messages.
-std::string Printable(const char* data, std::size_t size) {
-  std::string out;
-  for (std::size_t i = 0; i < size; ++i) {
-    const unsigned char c = static_cast<unsigned char>(data[i]);
-    out += (c >= 0x20 && c < 0x7f) ? static_cast<char>(c) : '.';
-  }
-  return out;
-}
-
 void SetNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL, 0) | O_NONBLOCK); }
 
 std::string PeerName(const sockaddr_storage& address) {
@@ -126,17 +124,6 @@ std::string PeerName(const sockaddr_storage& address) {
   ::getnameinfo(reinterpret_cast<const sockaddr*>(&address), sizeof address, host, sizeof host,
                 service, sizeof service, NI_NUMERICHOST | NI_NUMERICSERV);
   return std::string(host) + ":" + service;
-}
-
-std::string Hello(const RendezvousIdentity& self) {
-  std::string out(kMagic);
-  PutU32(out, kVersion);
-  PutU32(out, static_cast<std::uint32_t>(self.ordinal));
-  PutU32(out, static_cast<std::uint32_t>(self.replicas));
-  PutU32(out, static_cast<std::uint32_t>(self.local_gpus));
-  PutU32(out, static_cast<std::uint32_t>(self.job.size()));
-  out += self.job;
-  return out;
 }
 
 RendezvousStatus Error(std::string error, std::string fix) {
@@ -233,68 +220,28 @@ RendezvousStatus RendezvousServer::Serve(const RendezvousIdentity& self, const U
     const std::string who = PeerName(address);
     const Clock::time_point io_deadline = std::min(deadline, After(kPerConnectionTimeoutS));
 
-    // The magic first, so that a foreign peer is told apart without waiting for 28 bytes.
-    char header[28];
-    std::size_t got = 0;
-    IoResult read = ReadAll(peer.get(), header, kMagic.size(), io_deadline, &got);
-    const bool foreign = got == kMagic.size() && std::string_view(header, got) != kMagic;
-    if (read == IoResult::kOk && !foreign) {
-      read =
-          ReadAll(peer.get(), header + kMagic.size(), sizeof header - kMagic.size(), io_deadline);
-    }
-    if (read != IoResult::kOk || foreign) {
-      if (foreign) {
-        status.warnings.push_back("ignored a connection from " + who +
-                                  " that is not an hkim-nccl-check peer (it sent '" +
-                                  Printable(header, got) + "')");
-      } else {
-        status.warnings.push_back("ignored a connection from " + who +
-                                  " that sent no complete hello (" + std::to_string(got) +
-                                  " bytes)");
-      }
+    RendezvousHello hello;
+    std::string received;
+    IoResult read = IoResult::kOk;
+    const WireParse parsed =
+        ReadMessage(peer.get(), io_deadline, ParseHello, &hello, &received, &read);
+    if (parsed == WireParse::kForeign) {
+      status.warnings.push_back("ignored a connection from " + who +
+                                " that is not an hkim-nccl-check peer (it sent '" +
+                                Opening(received) + "')");
       continue;
     }
-    const std::uint32_t version = GetU32(header + 8);
-    const int ordinal = static_cast<int>(GetU32(header + 12));
-    const int replicas = static_cast<int>(GetU32(header + 16));
-    const int local_gpus = static_cast<int>(GetU32(header + 20));
-    const std::uint32_t job_length = GetU32(header + 24);
-    std::string job(std::min(job_length, kMaxText), '\0');
-    if (job_length > kMaxText ||
-        ReadAll(peer.get(), job.data(), job.size(), io_deadline) != IoResult::kOk) {
-      status.warnings.push_back("ignored a connection from " + who + " with a malformed hello");
+    if (parsed != WireParse::kDone) {
+      status.warnings.push_back(
+          "ignored a connection from " + who +
+          (parsed == WireParse::kMalformed ? std::string(" with a malformed hello")
+                                           : " that sent no complete hello (" +
+                                                 std::to_string(received.size()) + " bytes)"));
       continue;
     }
-
-    std::string refusal;
-    if (version != kVersion) {
-      refusal = "rendezvous protocol version " + std::to_string(version) + ", rank 0 speaks " +
-                std::to_string(kVersion);
-    } else if (job != self.job) {
-      refusal = "job '" + job + "' is not rank 0's job '" + self.job + "'";
-    } else if (replicas != self.replicas) {
-      refusal = "HKIM_REPLICAS=" + std::to_string(replicas) + " there but " +
-                std::to_string(self.replicas) + " at rank 0";
-    } else if (local_gpus != self.local_gpus) {
-      refusal = std::to_string(local_gpus) + " GPUs there but " + std::to_string(self.local_gpus) +
-                " at rank 0 (every pod needs the same count)";
-    } else if (ordinal <= 0 || ordinal >= self.replicas) {
-      refusal = "ordinal " + std::to_string(ordinal) + " is not in 1.." +
-                std::to_string(self.replicas - 1);
-    } else if (waiting.count(ordinal) == 0) {
-      refusal =
-          "ordinal " + std::to_string(ordinal) + " already fetched the id (two pods claim it)";
-    }
-
-    std::string answer(kMagic);
-    if (refusal.empty()) {
-      PutU32(answer, 0);
-      answer.append(id.data(), id.size());
-    } else {
-      PutU32(answer, 1);
-      PutU32(answer, static_cast<std::uint32_t>(refusal.size()));
-      answer += refusal;
-    }
+    const int ordinal = hello.identity.ordinal;
+    const std::string refusal = RefusalOf(self, hello, waiting);
+    const std::string answer = refusal.empty() ? EncodeAccept(id) : EncodeRefusal(refusal);
     const IoResult sent = WriteAll(peer.get(), answer, io_deadline);
     if (!refusal.empty()) {
       RendezvousStatus mismatch = Error(
@@ -358,50 +305,37 @@ RendezvousStatus FetchUniqueId(const RendezvousIdentity& self, const std::string
           continue;
         }
       }
-      if (WriteAll(fd.get(), Hello(self), io_deadline) != IoResult::kOk) {
+      if (WriteAll(fd.get(), EncodeHello(self), io_deadline) != IoResult::kOk) {
         last_error = "could not send the hello";
         continue;
       }
-      char header[12];
-      std::size_t got = 0;
-      IoResult read = ReadAll(fd.get(), header, kMagic.size(), io_deadline, &got);
-      if (got == kMagic.size() && std::string_view(header, got) != kMagic) {
+      RendezvousAnswer answer;
+      std::string received;
+      IoResult read = IoResult::kOk;
+      const WireParse parsed =
+          ReadMessage(fd.get(), io_deadline, ParseAnswer, &answer, &received, &read);
+      if (parsed == WireParse::kForeign || parsed == WireParse::kMalformed) {
         ::freeaddrinfo(found);
         return Error(where + " answered, but not as hkim-nccl-check rank 0 (it sent '" +
-                         Printable(header, got) + "')",
+                         Opening(received) + "'" +
+                         (parsed == WireParse::kMalformed ? ", then a malformed answer" : "") +
+                         ")",
                      "HKIM_RENDEZVOUS_PORT must be a port no other program uses, the same in "
                      "every pod; MASTER_ADDR must name the pod with ordinal 0");
       }
-      if (read == IoResult::kOk) {
-        read =
-            ReadAll(fd.get(), header + kMagic.size(), sizeof header - kMagic.size(), io_deadline);
-      }
-      if (read != IoResult::kOk) {
-        last_error = read == IoResult::kTimeout ? "connected, but rank 0 did not answer in time"
-                                                : "connected, but rank 0 closed without answering";
+      if (parsed != WireParse::kDone) {
+        last_error = received.size() >= kAnswerHeaderBytes ? "rank 0 sent a truncated answer"
+                     : read == IoResult::kTimeout ? "connected, but rank 0 did not answer in time"
+                                                  : "connected, but rank 0 closed without answering";
         continue;
       }
-      const std::uint32_t answer = GetU32(header + 8);
-      if (answer == 0) {
-        if (ReadAll(fd.get(), id.data(), id.size(), io_deadline) != IoResult::kOk) {
-          last_error = "rank 0 sent a truncated id";
-          continue;
-        }
-        ::freeaddrinfo(found);
+      ::freeaddrinfo(found);
+      if (answer.accepted) {
+        id = answer.id;
         return {};
       }
-      char length_bytes[4];
-      std::string reason = "(no reason given)";
-      if (ReadAll(fd.get(), length_bytes, 4, io_deadline) == IoResult::kOk) {
-        const std::uint32_t length = std::min(GetU32(length_bytes), kMaxText);
-        std::string text(length, '\0');
-        if (ReadAll(fd.get(), text.data(), text.size(), io_deadline) == IoResult::kOk) {
-          reason = text;
-        }
-      }
-      ::freeaddrinfo(found);
       return Error("rank 0 at " + where + " refused this pod (ordinal " +
-                       std::to_string(self.ordinal) + "): " + reason,
+                       std::to_string(self.ordinal) + "): " + PrintableBytes(answer.refusal),
                    "every pod of the job must run the same profile: same HKIM_REPLICAS, GPU "
                    "count and StatefulSet");
     }

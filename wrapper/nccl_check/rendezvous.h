@@ -3,29 +3,14 @@
 // ordinal 0 listens on HKIM_RENDEZVOUS_PORT, the others connect to MASTER_ADDR. Each peer says
 // who it is (job, ordinal, replicas, local GPUs) so a mismatched or foreign peer is refused with
 // a clear error instead of hanging NCCL's bootstrap. Everything has a deadline.
-//
-// Wire format (integers are 32-bit big-endian):
-//   hello  peer -> rank 0 : "HKIMRDV1" version ordinal replicas local_gpus job_len job[job_len]
-//   answer rank 0 -> peer : "HKIMRDV1" status(0) id[128]    |   "HKIMRDV1" status(1) len msg[len]
+// The bytes on the wire are built and parsed in rendezvous_wire.{h,cc}.
 
-#include <array>
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "rendezvous_wire.h"
+
 namespace hkim::nccl_check {
-
-/// The opaque bytes of an ncclUniqueId (NCCL_UNIQUE_ID_BYTES = 128).
-inline constexpr std::size_t kUniqueIdBytes = 128;
-using UniqueIdBytes = std::array<char, kUniqueIdBytes>;
-
-/// Who a process is within the job; both sides must agree on job, replicas and local_gpus.
-struct RendezvousIdentity {
-  std::string job;  ///< the StatefulSet name (pod name without its ordinal)
-  int ordinal = 0;
-  int replicas = 1;
-  int local_gpus = 1;
-};
 
 /// Success, or an error message and the fix.
 struct RendezvousStatus {
