@@ -73,5 +73,23 @@ TEST(FormatTable, ListsEachFailure) {
       << table;
 }
 
+// An interface name may hold any byte but '/', ':' and blanks, and NCCL logs it as it is; the
+// library path and GPU names come from outside too. The JSON record replaces bytes that are not
+// UTF-8 instead of throwing (which ended the check with std::terminate).
+TEST(FormatJson, BytesThatAreNotUtf8FromTheLogBecomeReplacementCharacters) {
+  CheckReport report = Sample();
+  report.transport = ParseNcclLog(
+      "h:1:2 [0] NCCL INFO NET/Socket : Using [0]eth\xff\xfe:10.128.0.12<0>\n"
+      "h:1:2 [0] NCCL INFO Using network Socket\n"
+      "h:1:2 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/Socket/0\n");
+  report.nccl_library = "/opt/\xc3(/libnccl.so.2";
+  std::string text;
+  ASSERT_NO_THROW(text = FormatJson(report));
+  const auto json = nlohmann::json::parse(text);
+  EXPECT_EQ(json["nccl_library"], "/opt/\xef\xbf\xbd(/libnccl.so.2");
+  EXPECT_NE(json["transport"].dump().find("eth\xef\xbf\xbd\xef\xbf\xbd:"), std::string::npos)
+      << json["transport"].dump();
+}
+
 }  // namespace
 }  // namespace hkim::nccl_check

@@ -191,7 +191,10 @@ int RunPerRail(const PerRailSetup& setup, const CheckConfig& config, const EnvLo
   const PerRailResult result = DecidePerRail(rails, runs, together, policy);
   std::cerr << FormatPerRailTable(result, policy) << std::flush;
   if (!json_path.empty()) {
-    const std::string text = PerRailJson(result, policy).dump(2) + "\n";
+    // Rail and interface names come from NCCL_IB_HCA and sysfs: any byte (see FormatJson).
+    const std::string text =
+        PerRailJson(result, policy).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+        "\n";
     if (json_path == "-") {
       std::cout << text << std::flush;
     } else {

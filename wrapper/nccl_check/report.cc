@@ -105,7 +105,9 @@ std::string FormatJson(const CheckReport& report) {
       {"init_seconds", report.init_seconds},
       {"total_seconds", report.total_seconds},
   };
-  return record.dump(2) + "\n";
+  // Interface names, library paths and GPU names come from outside and may hold any byte:
+  // replace what is not UTF-8 instead of throwing (std::terminate in a pod).
+  return record.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace hkim::nccl_check
