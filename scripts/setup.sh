@@ -4,7 +4,10 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
+  cmake ninja-build g++ pkg-config
+  # scripts/fuzz.sh: clang++ and the libFuzzer/ASan/UBSan runtimes (libclang-rt-14-dev is only
+  # recommended by libclang-common-14-dev, which --no-install-recommends below would skip)
+  clang libclang-rt-14-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libvalijson-dev libkainjow-mustache-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libibverbs-dev rdma-core
