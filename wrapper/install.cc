@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "sysfs_probe.h"
@@ -90,9 +91,24 @@ std::string SelfPath(const char* argv0) {
   char buffer[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof(buffer) - 1);
   if (n > 0) return std::string(buffer, static_cast<size_t>(n));
-  if (argv0 != nullptr && std::strchr(argv0, '/') != nullptr &&
-      ::realpath(argv0, buffer) != nullptr)
-    return buffer;
+  if (argv0 == nullptr || *argv0 == '\0') return "";
+  if (std::strchr(argv0, '/') != nullptr)
+    return ::realpath(argv0, buffer) != nullptr ? buffer : "";
+  // Started through $PATH without /proc (a pod that masks it): find it where execvp did.
+  const char* path = std::getenv("PATH");
+  std::string entries = path != nullptr ? path : "";
+  size_t start = 0;
+  while (start <= entries.size()) {
+    size_t colon = entries.find(':', start);
+    if (colon == std::string::npos) colon = entries.size();
+    const std::string dir = colon == start ? "." : entries.substr(start, colon - start);
+    const std::string candidate = dir + "/" + argv0;
+    struct stat st;
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0 && ::realpath(candidate.c_str(), buffer) != nullptr)
+      return buffer;
+    start = colon + 1;
+  }
   return "";
 }
 

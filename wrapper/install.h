@@ -5,8 +5,9 @@
 
 namespace hkim::wrapper {
 
-/// Absolute path of the running executable (/proc/self/exe), or `argv0` resolved when /proc
-/// is unavailable; "" when neither works.
+/// Absolute path of the running executable (/proc/self/exe), or, when /proc is unavailable,
+/// `argv0` resolved: as a path when it holds a '/', else looked up in $PATH the way execvp
+/// found it (`PATH` entries, an empty one meaning "."); "" when nothing works.
 std::string SelfPath(const char* argv0);
 
 /// `--install-to DIR`: copies `self` and every executable `hkim-*` file beside it into `dir`

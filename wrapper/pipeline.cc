@@ -43,7 +43,7 @@ int RunWrapper(const RunContext& context) {
 
   HealthCheckMode health_mode = HealthCheckMode::kOff;
   if (!ParseHealthCheckMode(var("HKIM_NCCL_CHECK"), &health_mode)) {
-    err << "hkim-wrapper: error: HKIM_NCCL_CHECK=" << var("HKIM_NCCL_CHECK")
+    err << "hkim-wrapper: error: HKIM_NCCL_CHECK=" << Printable(var("HKIM_NCCL_CHECK"))
         << " is not off, warn or fail [env.bad-value]\n  fix: set it to off, warn or fail\n";
     return 2;
   }

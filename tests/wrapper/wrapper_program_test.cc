@@ -41,11 +41,12 @@ std::string Slurp(const std::string& path) {
 // the child before exec; when it returns false the child exits 77 (the test skips).
 Result RunProgram(const std::vector<std::string>& args, std::vector<std::string> env,
                   const std::string& program = HKIM_WRAPPER_BIN,
-                  const std::function<bool()>& in_child = nullptr) {
+                  const std::function<bool()>& in_child = nullptr,
+                  const std::string& argv0 = "") {
   SysfsFixture io;
   const std::string out_path = io.root() + "/out", err_path = io.root() + "/err";
   env.push_back("PATH=/usr/local/bin:/usr/bin:/bin");
-  std::vector<std::string> argv = {program};
+  std::vector<std::string> argv = {argv0.empty() ? program : argv0};
   argv.insert(argv.end(), args.begin(), args.end());
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -395,6 +396,19 @@ TEST_F(HealthCheckProgram, MissingCheckFollowsThePolicy) {
   Result warn = RunJob("warn");
   EXPECT_EQ(warn.status, 0);
   EXPECT_EQ(warn.out, "job-ran\n");
+}
+
+TEST_F(HealthCheckProgram, WithoutProcTheCheckIsFoundBesideAWrapperStartedThroughPath) {
+  FakeCheck(0);
+  auto env = env_;
+  env.push_back("HKIM_NCCL_CHECK=fail");
+  env.push_back("PATH=/nonexistent:" + bin_.root() + ":/usr/bin:/bin");  // first PATH wins
+  Result r = RunProgram({"--sysfs-root", fixture_.root(), "--", "sh", "-c", "echo job-ran"}, env,
+                        bin_.root() + "/hkim-wrapper", HideProc, "hkim-wrapper");
+  if (r.status == 77) GTEST_SKIP() << "cannot mount over /proc here (no CAP_SYS_ADMIN)";
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "job-ran\n");
+  EXPECT_THAT(r.err, HasSubstr("health check: hkim-nccl-check passed"));
 }
 
 TEST_F(HealthCheckProgram, InstallToCopiesTheWrapperAndTheCheck) {
