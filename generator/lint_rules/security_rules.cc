@@ -1,5 +1,6 @@
 // Memlock strategy, privilege, image tags.
 
+#include "../wrapper_image.h"
 #include "lint_rules.h"
 
 namespace hkim {
@@ -57,18 +58,10 @@ void CheckMemlockUidUnset(const LintContext& c, LintReporter& r) {
            "set security.run_as_user: 0, or use memlock_strategy: crio-ulimits");
 }
 
-// The tag of an image reference: "" when it has none, "@" for a digest.
-std::string ImageTag(const std::string& image) {
-  if (image.find('@') != std::string::npos) return "@";
-  const size_t slash = image.rfind('/');
-  const size_t colon = image.rfind(':');
-  if (colon == std::string::npos || (slash != std::string::npos && colon < slash)) return "";
-  return image.substr(colon + 1);
-}
-
 void CheckImageLatest(const LintContext& c, LintReporter& r) {
   const Profile& p = c.profile;
-  auto check = [&](const std::string& image, const std::string& pointer, const char* what) {
+  auto check = [&](const std::string& image, const std::string& pointer, const char* what,
+                   const std::string& fix = "pin a version tag or a digest (image@sha256:...)") {
     if (image.empty()) return;
     const std::string tag = ImageTag(image);
     if (tag == "@" || (!tag.empty() && tag != "latest")) return;
@@ -77,10 +70,13 @@ void CheckImageLatest(const LintContext& c, LintReporter& r) {
                  (tag.empty() ? "has no tag, so it means :latest" : "uses the tag latest") +
                  ": every node may run a different build, and a re-pull silently changes the "
                  "NCCL and driver libraries under the job",
-             "pin a version tag or a digest (image@sha256:...)");
+             fix);
   };
   check(p.workload.image, p.workload.pointer + "/image", "workload image");
-  check(p.wrapper.image, p.wrapper.pointer + "/image", "wrapper image");
+  check(p.wrapper.image, p.wrapper.pointer + "/image", "wrapper image",
+        std::string("use the tag ") + WrapperImageVersion() +
+            " and pin it by digest: wrapper.image: <repository>:" + WrapperImageVersion() +
+            "@sha256:<64 hex>, the digest bash scripts/build-image.sh prints");
   if (p.network.sriov_device_plugin && p.network.sriov_device_plugin->version == "latest") {
     check(p.network.sriov_device_plugin->image + ":latest",
           p.network.sriov_device_plugin->pointer + "/version", "SR-IOV device plugin image");
@@ -89,6 +85,27 @@ void CheckImageLatest(const LintContext& c, LintReporter& r) {
     check(p.network.nv_ipam->image + ":latest", p.network.nv_ipam->pointer + "/version",
           "nv-ipam image");
   }
+}
+
+// The bundle's pod contract (docs/ARCHITECTURE.md) is this version's: an hkim-wrapper image of
+// another version may not honour it.
+void CheckWrapperImageVersion(const LintContext& c, LintReporter& r) {
+  const Wrapper& w = c.profile.wrapper;
+  const std::string base = w.image.substr(0, w.image.find('@'));  // repository[:tag]
+  const std::string tag = ImageTag(base);
+  const std::string repository = base.substr(0, base.size() - (tag.empty() ? 0 : tag.size() + 1));
+  const std::string name = "/hkim-wrapper";
+  const bool ours = repository.size() >= name.size() &&
+                    repository.compare(repository.size() - name.size(), name.size(), name) == 0;
+  if (!ours || tag.empty() || tag == "latest" || tag == WrapperImageVersion()) return;
+  r.Report(w.pointer + "/image",
+           "wrapper image tag " + tag + " is not " + WrapperImageVersion() +
+               ", the version this hkimgen renders the pod contract for (init container "
+               "command, HKIM_* variables, hkim-nccl-check exit codes)",
+           repository + ":" + WrapperImageVersion() +
+               " is the image this source tree builds (bash scripts/build-image.sh); publish it "
+               "and use it, or render with the hkimgen of version " +
+               tag);
 }
 
 }  // namespace
@@ -105,6 +122,9 @@ std::vector<LintRule> SecurityLintRules() {
        CheckMemlockUidUnset},
       {"lint.image-latest", Severity::kWarning, "images are pinned (no latest or missing tag)",
        CheckImageLatest},
+      {"lint.wrapper-image-version", Severity::kWarning,
+       "an hkim-wrapper image is this hkimgen's version (the pod contract it renders)",
+       CheckWrapperImageVersion},
   };
 }
 

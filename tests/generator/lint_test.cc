@@ -12,6 +12,7 @@
 #include "layering.h"
 #include "load.h"
 #include "profile_check.h"
+#include "wrapper_image.h"
 
 namespace hkim {
 namespace {
@@ -325,6 +326,41 @@ TEST(Lint, LatestImageTags) {
   ExpectOnly(Check(kOpenShift, {"wrapper.image=localhost:5000/hkim-wrapper"}), "lint.image-latest",
              "/wrapper/image", Severity::kWarning);
   ExpectClean(Check(kOpenShift, {"workload.image=quay.io/x/train@sha256:0123abcd"}));
+  // The wrapper's fix names its digest form and where the digest comes from.
+  const DiagnosticSink wrapper = Check(kOpenShift, {"wrapper.image=quay.io/x/wrapper:latest"});
+  ExpectOnly(wrapper, "lint.image-latest", "/wrapper/image", Severity::kWarning);
+  EXPECT_NE(wrapper.diagnostics()[0].fix.find("@sha256:<64 hex>"), std::string::npos);
+  EXPECT_NE(wrapper.diagnostics()[0].fix.find("scripts/build-image.sh"), std::string::npos);
+  const std::string digest = "@sha256:" + std::string(64, 'a');
+  ExpectClean(Check(kOpenShift, {std::string("wrapper.image=quay.io/hkim/hkim-wrapper:") +
+                                 WrapperImageVersion() + digest}));
+}
+
+TEST(Lint, WrapperImageOfAnotherVersion) {
+  const DiagnosticSink old = Check(kOpenShift, {"wrapper.image=quay.io/hkim/hkim-wrapper:0.0.9"});
+  ExpectOnly(old, "lint.wrapper-image-version", "/wrapper/image", Severity::kWarning);
+  EXPECT_NE(old.diagnostics()[0].fix.find(std::string("quay.io/hkim/hkim-wrapper:") +
+                                          WrapperImageVersion()),
+            std::string::npos);
+  ExpectClean(Check(kOpenShift, {std::string("wrapper.image=mirror.local/hkim/hkim-wrapper:") +
+                                 WrapperImageVersion()}));
+  // Another project's image is not ours to judge.
+  ExpectClean(Check(kOpenShift, {"wrapper.image=quay.io/x/wrapper:0.0.9"}));
+}
+
+// Every shipped profile and base names the image this tree builds (scripts/build-image.sh).
+TEST(Lint, ShippedProfilesNameThisVersionsWrapperImage) {
+  const std::regex image(R"(\n  image: (\S*hkim-wrapper\S*)\n)");
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(
+           std::filesystem::path(HKIM_SOURCE_DIR) / "profiles")) {
+    if (entry.path().extension() != ".yaml") continue;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::smatch match;
+    if (!std::regex_search(text, match, image)) continue;
+    EXPECT_EQ(match[1].str(), std::string("quay.io/hkim/hkim-wrapper:") + WrapperImageVersion())
+        << entry.path();
+  }
 }
 
 // --- several faults ------------------------------------------------------------------------

@@ -1,0 +1,17 @@
+#include "wrapper_image.h"
+
+#include "version.h"
+
+namespace hkim {
+
+const char* WrapperImageVersion() { return BuildVersion().version.c_str(); }
+
+std::string ImageTag(const std::string& image) {
+  if (image.find('@') != std::string::npos) return "@";
+  const size_t slash = image.rfind('/');
+  const size_t colon = image.rfind(':');
+  if (colon == std::string::npos || (slash != std::string::npos && colon < slash)) return "";
+  return image.substr(colon + 1);
+}
+
+}  // namespace hkim
