@@ -82,6 +82,7 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
   profile.iommu.machine_config_role = String(iommu, "machine_config_role", "worker");
   ReadWorkload(section("workload"), profile.workload);
   profile.wrapper.image = String(section("wrapper"), "image");
+  profile.wrapper.digest = String(section("wrapper"), "digest");
   profile.wrapper.rendezvous_port =
       static_cast<int>(Integer(section("wrapper"), "rendezvous_port", 29650));
   ReadHealthCheck(section("health_check"), profile.health_check);

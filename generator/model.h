@@ -219,6 +219,7 @@ struct Workload {
 
 struct Wrapper {
   std::string image;
+  std::string digest;  ///< "sha256:<64 hex>" pins `image` (wrapper_image.h); empty: by tag only
   int rendezvous_port = 29650;
   std::string pointer = "/wrapper";
 };

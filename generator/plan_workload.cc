@@ -6,6 +6,7 @@
 
 #include "plan_builder.h"
 #include "topology.h"
+#include "wrapper_image.h"
 
 namespace hkim::plan {
 namespace {
@@ -82,7 +83,8 @@ json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
   c["host_ipc"] = p.security.host_ipc;
   c["termination_grace_period_seconds"] = w.termination_grace_period_seconds;
   c["image"] = w.image;
-  c["wrapper_image"] = p.wrapper.image;
+  // The gate Job and the health CronJob copy this pod spec, so every init container runs it.
+  c["wrapper_image"] = WrapperImageReference(p.wrapper);
   c["wrapper_dir"] = kWrapperDir;
   c["wrapper_install_command"] =
       json::array({json{{"value", "/hkim/bin/hkim-wrapper"}}, json{{"value", "--install-to"}},

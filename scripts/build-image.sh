@@ -17,7 +17,8 @@
 # Reproducible: two builds from one commit on one machine give the same manifest digest. Every
 # file time is SOURCE_DATE_EPOCH (default: the commit's time), entries are sorted, owners are 0,
 # modes are fixed, the binaries carry no build path (-ffile-prefix-map) and are stripped.
-# Prints the reference and the manifest digest (for `hkimgen render --wrapper-digest`).
+# Prints the reference and the manifest digest, and how to publish it and pin the bundle to it
+# (`hkimgen render --wrapper-digest`; README: "Publishing and mirroring the wrapper image").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -139,3 +140,5 @@ mkdir -p "$out"
 skopeo copy --quiet --preserve-digests "oci:$image" "oci:$out:$version"
 digest=$(skopeo inspect --format '{{.Digest}}' "oci:$out:$version")
 echo "oci:$out:$version $digest (commit $commit, SOURCE_DATE_EPOCH $epoch)"
+echo "publish: skopeo copy oci:$out:$version docker://REGISTRY/hkim-wrapper:$version"
+echo "pin:     hkimgen render PROFILE -d DIR --wrapper-digest $digest"

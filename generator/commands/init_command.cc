@@ -12,6 +12,7 @@
 #include "commands/cli_support.h"
 #include "load.h"
 #include "profile_check.h"
+#include "wrapper_image.h"
 
 namespace hkim {
 namespace {
@@ -223,7 +224,9 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
        "  mode: rdma\n"
        "  on_no_rdma: fail\n\n"
        "wrapper:\n"
-       "  image: quay.io/hkim/hkim-wrapper:0.1.0\n\n"
+       "  image: "
+    << DefaultWrapperImage()
+    << "\n\n"
        "health_check:\n"
        "  mode: warn\n"
        "  scope: local\n\n"

@@ -2,6 +2,7 @@
 
 #include <iostream>
 #include <memory>
+#include <regex>
 #include <sstream>
 
 #include "bundle_diff.h"
@@ -18,7 +19,7 @@ namespace {
 
 const std::vector<std::string> kFormats = {"yaml", "json"};
 
-constexpr char kFooter[] = R"(
+constexpr char kFooter[] = R"footer(
 Examples:
   # Print the bundle as one YAML stream (each document headed "# Source: templates/...")
   hkimgen render profiles/barcelona-h100-cx7.yaml
@@ -32,6 +33,10 @@ Examples:
   # One JSON document on stdout (objects, or what was written, and the diagnostics)
   hkimgen render profiles/oke-h100.yaml -o json
 
+  # Pin the init containers' wrapper image by the digest of the image that was published
+  hkimgen render profiles/oke-h100.yaml -d out/oke-h100 \
+      --wrapper-digest "$(skopeo inspect --format '{{.Digest}}' oci:build/image:0.1.0)"
+
   # The profile from stdin, two values overridden, one warning accepted
   cat profiles/oke-h100.yaml | hkimgen render - --set workload.replicas=4,nccl.debug=INFO \
       --allow lint.image-latest
@@ -44,7 +49,30 @@ Deprecated: `-o DIR` (now -d DIR) still works for one release, with a warning.
 .hkimgen-bundle); files a user added to a bundle are kept and reported; anything else is refused
 unless --force. The folder holding the profile, the current directory and its parents are never
 written. Renders into one folder take turns (--no-wait fails instead of waiting).
-Exit status: 0 ok, 1 invalid profile (or stale DIR with --check), 2 I/O or internal failure.)";
+Exit status: 0 ok, 1 invalid profile (or stale DIR with --check), 2 I/O or internal failure.)footer";
+
+// --wrapper-digest is checked here, so that a bad one names the flag, and then applied as the
+// last --set (wrapper.digest), so that it overrides the profile and the model reads it as any
+// other value.
+bool WrapperDigestLayer(const RenderOptions& options, LayerInputs& inputs, DiagnosticSink& sink) {
+  if (options.wrapper_digest.empty()) return true;
+  static const std::regex kDigest("sha256:[0-9a-f]{64}");
+  if (!std::regex_match(options.wrapper_digest, kDigest)) {
+    sink.Report(Diagnostic{Severity::kError,
+                           {},
+                           "",
+                           "cli.usage",
+                           "--wrapper-digest '" + options.wrapper_digest +
+                               "' is not a manifest digest (expected sha256: followed by 64 "
+                               "lower-case hex digits)",
+                           "give the digest bash scripts/build-image.sh prints, or skopeo inspect "
+                           "--format '{{.Digest}}' oci:build/image:<version>: "
+                           "--wrapper-digest sha256:<64 hex>"});
+    return false;
+  }
+  inputs.set_values.push_back("wrapper.digest=" + options.wrapper_digest);
+  return true;
+}
 
 // What writing `bundle` into `dir` changes, counted before writing.
 struct WriteSummary {
@@ -119,6 +147,10 @@ void SetupRenderCommand(CLI::App& app) {
   AddOutputOption(render, *output, kFormats);
   AddLayerOptions(render, options->extra_files, options->set_values);
   AddAllowOption(render, options->allow);
+  render->add_option("--wrapper-digest", options->wrapper_digest,
+                     "Pin every init container's wrapper image by this manifest digest "
+                     "(sha256:<64 hex>, printed by scripts/build-image.sh): image:tag@digest; "
+                     "overrides the profile's wrapper.digest");
   render->add_flag("--check", options->check,
                    "With -d: compare DIR with the render and exit 1 naming stale, missing and "
                    "extra files; writes nothing");
@@ -146,9 +178,11 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   SourceTexts sources;
   const bool json = options.format == "json";
   nlohmann::json result;
-  const LayerInputs inputs{options.profile, options.extra_files, options.set_values};
+  LayerInputs inputs{options.profile, options.extra_files, options.set_values};
   std::optional<WriteSummary> summary;
-  if (options.check && options.output_dir.empty()) {
+  if (!WrapperDigestLayer(options, inputs, sink)) {
+    // reported: nothing is rendered or written
+  } else if (options.check && options.output_dir.empty()) {
     sink.Report(Diagnostic{Severity::kError,
                            {},
                            "",

@@ -1,7 +1,7 @@
 #pragma once
 
 // `hkimgen render PROFILE [-d DIR [--check]] [-o yaml|json] [-q] [-f FILE]... [--set P=V]...
-// [--allow RULE]...`.
+// [--allow RULE]... [--wrapper-digest sha256:HEX]`.
 
 #include <CLI/CLI.hpp>
 #include <ostream>
@@ -22,6 +22,7 @@ struct RenderOptions {
   std::vector<std::string> allow;        ///< --allow RULE: accepted warnings
   bool force = false;    ///< --force: adopt an output folder hkimgen did not write (write.h)
   bool no_wait = false;  ///< --no-wait: fail instead of waiting for another render into DIR
+  std::string wrapper_digest;  ///< --wrapper-digest sha256:<64 hex>: wrapper.digest, over all
 };
 
 /// Adds the `render` sub-command to `app`; running it calls RunRenderCommand and ends the

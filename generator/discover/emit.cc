@@ -5,6 +5,8 @@
 #include <regex>
 #include <set>
 
+#include "wrapper_image.h"
+
 namespace hkim::discover {
 namespace {
 
@@ -270,7 +272,7 @@ void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path)
   w.Key("command").StrList({"sleep", "infinity"}, std::string(kTodo) + "the job's command");
   w.End();
   w.Key("wrapper").Map();
-  w.Key("image").Str("quay.io/hkim/hkim-wrapper:0.1.0",
+  w.Key("image").Str(DefaultWrapperImage(),
                      std::string(kTodo) + "pin your hkimgen release");
   w.End();
   w.Key("health_check").Map(std::string(kTodo) + "set min_busbw_gbps from a good run");

@@ -73,10 +73,15 @@ void CheckImageLatest(const LintContext& c, LintReporter& r) {
              fix);
   };
   check(p.workload.image, p.workload.pointer + "/image", "workload image");
-  check(p.wrapper.image, p.wrapper.pointer + "/image", "wrapper image",
-        std::string("use the tag ") + WrapperImageVersion() +
-            " and pin it by digest: wrapper.image: <repository>:" + WrapperImageVersion() +
-            "@sha256:<64 hex>, the digest bash scripts/build-image.sh prints");
+  // A digest (wrapper.digest or render --wrapper-digest) pins whatever the tag says.
+  if (p.wrapper.digest.empty()) {
+    check(p.wrapper.image, p.wrapper.pointer + "/image", "wrapper image",
+          std::string("use the tag ") + WrapperImageVersion() +
+              " and pin it by digest: wrapper.digest: sha256:<64 hex> (or hkimgen render "
+              "--wrapper-digest sha256:<64 hex>), the digest bash scripts/build-image.sh prints; "
+              "the init containers then run <repository>:" + WrapperImageVersion() +
+              "@sha256:<64 hex>");
+  }
   if (p.network.sriov_device_plugin && p.network.sriov_device_plugin->version == "latest") {
     check(p.network.sriov_device_plugin->image + ":latest",
           p.network.sriov_device_plugin->pointer + "/version", "SR-IOV device plugin image");
@@ -95,8 +100,9 @@ void CheckWrapperImageVersion(const LintContext& c, LintReporter& r) {
   const std::string tag = ImageTag(base);
   const std::string repository = base.substr(0, base.size() - (tag.empty() ? 0 : tag.size() + 1));
   const std::string name = "/hkim-wrapper";
-  const bool ours = repository.size() >= name.size() &&
-                    repository.compare(repository.size() - name.size(), name.size(), name) == 0;
+  const bool ours = repository == name.substr(1) ||
+                    (repository.size() >= name.size() &&
+                     repository.compare(repository.size() - name.size(), name.size(), name) == 0);
   if (!ours || tag.empty() || tag == "latest" || tag == WrapperImageVersion()) return;
   r.Report(w.pointer + "/image",
            "wrapper image tag " + tag + " is not " + WrapperImageVersion() +

@@ -424,6 +424,53 @@ case_render_reports_what_it_wrote() {
   expect_err_empty
 }
 
+case_wrapper_digest_pins_every_init_container() {
+  local a b version pinned
+  a=sha256:$(printf 'a%.0s' {1..64})
+  b=sha256:$(printf 'b%.0s' {1..64})
+  version=$("$HKIMGEN" version | sed -n 's/^hkimgen \([^ ]*\).*/\1/p' | head -1)
+  # By tag: the version this hkimgen is built from, in the StatefulSet, gate Job and CronJob.
+  run render "$OKE"
+  expect_status 0
+  [[ $(grep -c "image: quay.io/hkim/hkim-wrapper:$version\$" <<<"$out") == 3 ]] ||
+    fail "three init containers with quay.io/hkim/hkim-wrapper:$version"
+  # By digest: the flag, and the flag over the profile's wrapper.digest.
+  run render "$OKE" --wrapper-digest "$b"
+  expect_status 0
+  [[ $(grep -c "image: quay.io/hkim/hkim-wrapper:$version@$b\$" <<<"$out") == 3 ]] ||
+    fail "--wrapper-digest did not pin the three init containers"
+  [[ $(grep -c "hkim-wrapper:$version\$" <<<"$out") == 0 ]] || fail "an init container by tag only"
+  pinned=$(variant "/^  image: quay.io\/hkim\/hkim-wrapper/a\\  digest: $a" pinned.yaml)
+  run render "$pinned"
+  expect_status 0
+  expect_out "image: quay.io/hkim/hkim-wrapper:$version@$a"
+  run render "$pinned" --wrapper-digest "$b"
+  expect_status 0
+  expect_out "image: quay.io/hkim/hkim-wrapper:$version@$b"
+  expect_no_out "@$a"
+  # Not a digest: the flag is named with the expected form, nothing is written.
+  run render "$OKE" --wrapper-digest sha256:ABC -d "$WORK/bad"
+  expect_status 1
+  expect_err "--wrapper-digest 'sha256:ABC' is not a manifest digest (expected sha256: followed by 64 lower-case hex digits)"
+  [[ ! -e $WORK/bad ]] || fail "a bad --wrapper-digest wrote the bundle"
+  # Not a digest in the profile: file:line:col of the field.
+  pinned=$(variant "/^  image: quay.io\/hkim\/hkim-wrapper/a\\  digest: md5:abc" bad.yaml)
+  run render "$pinned"
+  expect_status 1
+  expect_err "$pinned:153:11: error:"
+  expect_err "/wrapper/digest"
+  expect_err "64 lower-case hex digits"
+  # A mutable tag: lint warns and names the digest form; a digest quiets it.
+  run lint "$B" --set wrapper.image=quay.io/hkim/hkim-wrapper:latest
+  expect_status 1
+  expect_out "[lint.image-latest]"
+  expect_out "wrapper.digest: sha256:<64 hex>"
+  expect_out ":$version@sha256:<64 hex>"
+  run lint "$B" --set wrapper.image=quay.io/hkim/hkim-wrapper:latest --set "wrapper.digest=$a"
+  expect_status 0
+  expect_no_out "[lint.image-latest]"
+}
+
 case_readme_examples_work_verbatim() {
   # Every command line of the README's "Using it" block, run as written (in a copy of the
   # profiles and bundles, since some write files), must succeed.

@@ -331,6 +331,11 @@ TEST(Lint, LatestImageTags) {
   ExpectOnly(wrapper, "lint.image-latest", "/wrapper/image", Severity::kWarning);
   EXPECT_NE(wrapper.diagnostics()[0].fix.find("@sha256:<64 hex>"), std::string::npos);
   EXPECT_NE(wrapper.diagnostics()[0].fix.find("scripts/build-image.sh"), std::string::npos);
+  EXPECT_NE(wrapper.diagnostics()[0].fix.find("wrapper.digest: sha256:"), std::string::npos);
+  EXPECT_NE(wrapper.diagnostics()[0].fix.find("--wrapper-digest"), std::string::npos);
+  // A digest (profile or render --wrapper-digest) pins even a latest tag.
+  ExpectClean(Check(kOpenShift, {"wrapper.image=quay.io/x/wrapper:latest",
+                                 "wrapper.digest=sha256:" + std::string(64, 'a')}));
   const std::string digest = "@sha256:" + std::string(64, 'a');
   ExpectClean(Check(kOpenShift, {std::string("wrapper.image=quay.io/hkim/hkim-wrapper:") +
                                  WrapperImageVersion() + digest}));
@@ -346,6 +351,10 @@ TEST(Lint, WrapperImageOfAnotherVersion) {
                                  WrapperImageVersion()}));
   // Another project's image is not ours to judge.
   ExpectClean(Check(kOpenShift, {"wrapper.image=quay.io/x/wrapper:0.0.9"}));
+  // A digest pins the bytes, not the contract: another version still warns.
+  ExpectOnly(Check(kOpenShift, {"wrapper.image=hkim-wrapper:0.0.9",
+                                "wrapper.digest=sha256:" + std::string(64, 'b')}),
+             "lint.wrapper-image-version", "/wrapper/image", Severity::kWarning);
 }
 
 // Every shipped profile and base names the image this tree builds (scripts/build-image.sh).

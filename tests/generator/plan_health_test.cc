@@ -4,10 +4,14 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 
 #include "diagnostics_format.h"
 #include "pipeline.h"
+#include "version.h"
 
 namespace hkim {
 namespace {
@@ -147,6 +151,52 @@ TEST(FabricGate, AtBytesAboveMaxBytesIsAModelError) {
   EXPECT_TRUE(docs.empty());
   EXPECT_NE(errors.find("[model.gate-size]"), std::string::npos) << errors;
   EXPECT_NE(errors.find("fix: set at_bytes to at most max_bytes"), std::string::npos) << errors;
+}
+
+// Every pod template of the bundle (StatefulSet, gate Job, health CronJob) runs the same wrapper
+// image reference, pinned by wrapper.digest when one is given.
+std::vector<std::string> WrapperImages(const std::vector<YAML::Node>& docs) {
+  std::vector<std::string> images;
+  for (const YAML::Node& doc : docs) {
+    const std::string kind = doc["kind"].as<std::string>();
+    YAML::Node spec = doc["spec"];
+    if (kind == "CronJob") spec = spec["jobTemplate"]["spec"];
+    if (kind != "CronJob" && kind != "Job" && kind != "StatefulSet") continue;
+    for (const YAML::Node& c : spec["template"]["spec"]["initContainers"])
+      if (c["name"].as<std::string>() == "install-hkim-wrapper")
+        images.push_back(c["image"].as<std::string>());
+  }
+  return images;
+}
+
+TEST(WrapperImage, EveryPodTemplateRunsTheDigestPinnedReference) {
+  const std::string digest = "sha256:" + std::string(64, 'e');
+  const std::string image = "quay.io/hkim/hkim-wrapper:" + BuildVersion().version;
+  const std::vector<std::string> plain = WrapperImages(Render("oke-h100"));
+  ASSERT_EQ(plain.size(), 3u);  // StatefulSet, gate Job, health CronJob
+  for (const std::string& i : plain) EXPECT_EQ(i, image);
+  const std::vector<std::string> pinned =
+      WrapperImages(Render("oke-h100", {"wrapper.digest=" + digest}));
+  ASSERT_EQ(pinned.size(), 3u);
+  for (const std::string& i : pinned) EXPECT_EQ(i, image + "@" + digest);
+}
+
+TEST(WrapperImage, DigestOfAnotherFormIsAnErrorAtTheProfileField) {
+  const std::string profile = "wrapper:\n  image: quay.io/hkim/hkim-wrapper:0.1.0\n  digest: sha256:abc\n";
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("hkim-wrapper-digest-" + std::to_string(getpid()) + ".yaml");
+  {
+    std::ofstream out(file);
+    out << "extends: " << (kSource / "profiles/oke-h100.yaml").string() << "\n" << profile;
+  }
+  DiagnosticSink sink;
+  SourceTexts sources;
+  EXPECT_FALSE(RenderProfileLayers(LayerInputs{file.string(), {}, {}}, sink, &sources));
+  const std::string errors = FormatDiagnostics(sink, sources);
+  std::filesystem::remove(file);
+  EXPECT_NE(errors.find(file.string() + ":4:11: error:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("/wrapper/digest"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("64 lower-case hex digits"), std::string::npos) << errors;
 }
 
 TEST(PeriodicHealth, OffByDefaultOnInOkeH100) {

@@ -10,6 +10,7 @@
 
 #include "load.h"
 #include "validate.h"
+#include "wrapper_image.h"
 
 namespace hkim {
 namespace {
@@ -177,6 +178,22 @@ TEST(Plan, StatefulSetFollowsThePodRuntimeContract) {
             nlohmann::json::parse(R"([{"value":"IPC_LOCK"},{"value":"SYS_RESOURCE"}])"));
   EXPECT_EQ(c["shm_size"], "32Gi");
   EXPECT_EQ(c["replicas"], 2);
+}
+
+TEST(Plan, WrapperImageIsThisVersionAndPinnedByDigestWhenGiven) {
+  const std::string text = ReadProfile("barcelona-h100-cx7");
+  const auto image = [](const BundlePlan& plan) {
+    return Find(plan, "StatefulSet", "h-kim")->context["wrapper_image"].get<std::string>();
+  };
+  const std::string tag = std::string("quay.io/hkim/hkim-wrapper:") + WrapperImageVersion();
+  EXPECT_EQ(image(PlanBundle(BuildFrom(text))), tag);
+  const std::string digest = "sha256:" + std::string(64, 'c');
+  const std::string pinned = Replace(text, "\nwrapper:\n", "\nwrapper:\n  digest: " + digest + "\n");
+  EXPECT_EQ(image(PlanBundle(BuildFrom(pinned))), tag + "@" + digest);
+  // A digest already in wrapper.image is replaced, not doubled.
+  const std::string both =
+      Replace(pinned, tag + "\n", tag + "@sha256:" + std::string(64, 'd') + "\n");
+  EXPECT_EQ(image(PlanBundle(BuildFrom(both))), tag + "@" + digest);
 }
 
 TEST(Plan, RdmaEnvLeavesDetectedVariablesToTheWrapper) {
