@@ -140,5 +140,5 @@ mkdir -p "$out"
 skopeo copy --quiet --preserve-digests "oci:$image" "oci:$out:$version"
 digest=$(skopeo inspect --format '{{.Digest}}' "oci:$out:$version")
 echo "oci:$out:$version $digest (commit $commit, SOURCE_DATE_EPOCH $epoch)"
-echo "publish: skopeo copy oci:$out:$version docker://REGISTRY/hkim-wrapper:$version"
+echo "publish: skopeo copy --preserve-digests oci:$out:$version docker://REGISTRY/hkim-wrapper:$version"
 echo "pin:     hkimgen render PROFILE -d DIR --wrapper-digest $digest"

@@ -34,7 +34,7 @@ Examples:
   hkimgen render profiles/oke-h100.yaml -o json
 
   # Pin the init containers' wrapper image by the digest of the image that was published
-  hkimgen render profiles/oke-h100.yaml -d out/oke-h100 \
+  hkimgen render profiles/oke-h100.yaml -d deploy/oke-h100 \
       --wrapper-digest "$(skopeo inspect --format '{{.Digest}}' oci:build/image:0.1.0)"
 
   # The profile from stdin, two values overridden, one warning accepted

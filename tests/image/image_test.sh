@@ -6,11 +6,14 @@
 #      StatefulSet does (templates/common/statefulset.yaml.mustache): user 65534, read-only root
 #      file system, an empty folder mounted at /opt/hkim/bin; inside the image's own root, so the
 #      image's glibc runs it;
-#   4. the installed programs work: hkim-wrapper on a fixture sysfs tree, hkim-nccl-check --help.
+#   4. the installed programs work: hkim-wrapper on a fixture sysfs tree, hkim-nccl-check --help;
+#   5. the bundle and the image agree (README, "Publishing and mirroring the wrapper image"): the
+#      image carried as an oci-archive and copied back keeps its digest, and hkimgen renders this
+#      version's tag, pinned by that digest with --wrapper-digest, in every init container.
 # Needs root (CI is) or unprivileged user namespaces for the mounts of step 3.
-#   image_test.sh REPO_ROOT BIN_DIR MAKE_FIXTURE
+#   image_test.sh REPO_ROOT BIN_DIR MAKE_FIXTURE HKIMGEN
 set -euo pipefail
-repo=$1 bin=$2 make_fixture=$3
+repo=$1 bin=$2 make_fixture=$3 hkimgen=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/hkim-image-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -90,4 +93,18 @@ grep -qx 'NCCL_IB_HCA==mlx5_6,mlx5_7,mlx5_10,mlx5_11' "$work/env.out" \
   || { cat "$work/env.out" >&2; fail "installed hkim-wrapper chose other devices"; }
 "$installed/hkim-nccl-check" --help > "$work/help.out" || fail "installed hkim-nccl-check --help failed"
 grep -q 'Exit: 0 pass' "$work/help.out" || fail "hkim-nccl-check --help lacks the exit codes"
+
+echo "== 5. the bundle and the image agree"
+grep -qF -- "--wrapper-digest $digest1" "$work/build1.out" || fail "build-image.sh did not print how to pin"
+skopeo copy --quiet "oci:$work/image1:$version" "oci-archive:$work/hkim-wrapper-$version.tar"
+skopeo copy --quiet "oci-archive:$work/hkim-wrapper-$version.tar" "oci:$work/mirror:$version"
+mirrored=$(skopeo inspect --format '{{.Digest}}' "oci:$work/mirror:$version")
+[[ $mirrored == "$digest1" ]] || fail "the mirrored image has digest $mirrored, not $digest1"
+(cd "$repo" && "$hkimgen" render profiles/oke-h100.yaml) > "$work/tag.yaml"
+(cd "$repo" && "$hkimgen" render profiles/oke-h100.yaml --wrapper-digest "$mirrored") > "$work/pinned.yaml"
+# StatefulSet, fabric gate Job, health CronJob: one init container each.
+[[ $(grep -cx "        image: quay.io/hkim/hkim-wrapper:$version" "$work/tag.yaml") == 3 ]] \
+  || fail "the bundle does not name quay.io/hkim/hkim-wrapper:$version, the tag this tree builds"
+[[ $(grep -cx "        image: quay.io/hkim/hkim-wrapper:$version@$digest1" "$work/pinned.yaml") == 3 ]] \
+  || fail "render --wrapper-digest did not pin every init container to $digest1"
 echo "image ok: oci:$version $digest1"
