@@ -205,8 +205,8 @@ std::optional<std::map<std::string, std::string>> ReadBundleDirectory(const std:
     return std::nullopt;
   }
   bool ok = true;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir, ec)) {
+    const std::string name = entry.path().lexically_relative(dir).generic_string();
     const std::string ext = entry.path().extension().string();
     if (!entry.is_regular_file() || name.empty() || name[0] == '.' ||
         (ext != ".yaml" && ext != ".yml")) {

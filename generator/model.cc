@@ -88,6 +88,9 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
   ReadHealthCheck(section("health_check"), profile.health_check);
   errors_ += ReadFabricHealth(section("fabric_health"), loaded_, sink_, profile.fabric_health);
   ReadGitOps(section("gitops"), profile.platform, profile.gitops);
+  if (const json* operators = Child(root, "operators")) {
+    profile.operators = ReadOperators(*operators, profile.IsOpenShift(), profile.cluster_name);
+  }
   if (profile.gitops.destination_namespace.empty() && !profile.namespaces.empty())
     profile.gitops.destination_namespace = profile.namespaces.front();
   const int read_errors = errors_;

@@ -14,6 +14,7 @@
 #include "diagnostics.h"
 #include "load.h"
 #include "model_health.h"
+#include "model_operators.h"
 
 namespace hkim {
 
@@ -138,9 +139,10 @@ struct SriovDevicePlugin {
   std::vector<std::string> vendor_ids{"15b3"};
   std::vector<std::string> device_ids;
   std::vector<std::string> drivers{"mlx5_core"};
-  std::string repository = "ghcr.io/k8snetworkplumbingwg";
-  std::string image = "sriov-network-device-plugin";
-  std::string version = "v3.6.2";
+  // Image overrides; empty = the pinned Network Operator release's (operator_versions.h).
+  std::string repository;
+  std::string image;
+  std::string version;
   std::string pointer;
 
   /// The extended resource pods request: <prefix>/<name>.
@@ -148,9 +150,10 @@ struct SriovDevicePlugin {
 };
 
 struct NvIpamController {
-  std::string repository = "ghcr.io/mellanox";
-  std::string image = "nvidia-k8s-ipam";
-  std::string version = "v0.1.1";
+  // Image overrides; empty = the pinned Network Operator release's (operator_versions.h).
+  std::string repository;
+  std::string image;
+  std::string version;
   bool enable_webhook = false;
   std::string pointer;
 };
@@ -243,6 +246,9 @@ struct GitOps {
   std::string destination_server = "https://kubernetes.default.svc";
   std::string destination_namespace;  ///< default: the profile's first namespace
   bool automated_sync = false;
+  std::string platform_project;  ///< default: project
+  std::string workload_project;  ///< default: project
+  int retry_limit = 20;          ///< sync retries per Application; -1 = forever
   std::string pointer = "/gitops";
 };
 
@@ -262,6 +268,7 @@ struct Profile {
   HealthCheck health_check;
   FabricHealth fabric_health;  ///< model_health.h
   GitOps gitops;
+  std::optional<Operators> operators;  ///< absent: the bundle installs no operator
 
   bool IsOpenShift() const { return platform == Platform::kOpenShift; }
   bool UsesRails() const { return workload.mode == WorkloadMode::kRdma && !network.rails.empty(); }

@@ -16,6 +16,9 @@ void ModelBuilder::ReadGitOps(const json& g, Platform platform, GitOps& out) {
   out.destination_server = String(g, "destination_server", out.destination_server);
   out.destination_namespace = String(g, "destination_namespace");
   out.automated_sync = Boolean(g, "automated_sync", false);
+  out.platform_project = String(g, "platform_project", out.project);
+  out.workload_project = String(g, "workload_project", out.project);
+  out.retry_limit = static_cast<int>(Integer(g, "retry_limit", out.retry_limit));
 }
 
 }  // namespace hkim

@@ -8,12 +8,19 @@
 #include <tuple>
 
 #include "plan_builder.h"
+#include "plan_layers.h"
+#include "plan_operators.h"
 
 namespace hkim {
 
 BundlePlan PlanBundle(const Profile& profile) {
   plan::PlanBuilder b(profile);
   b.plan().bundle_name = profile.cluster_name;
+  // Operators first (waves 0-2): install objects, their CRs, node policies.
+  if (profile.IsOpenShift())
+    PlanOpenShiftOperators(profile, b.plan());
+  else
+    PlanOkeOperators(profile, b.plan());
   plan::PlanNodeConfig(b);
   plan::PlanClusterSecurity(b);
   plan::PlanNamespaces(b);
@@ -30,7 +37,7 @@ BundlePlan PlanBundle(const Profile& profile) {
     return std::tie(a.sync_wave, a.kind, a.namespace_name, a.name) <
            std::tie(c.sync_wave, c.kind, c.namespace_name, c.name);
   });
-  plan::PlanGitOps(b);
+  PlanLayers(profile, b.plan());
   return b.plan();
 }
 

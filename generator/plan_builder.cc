@@ -19,11 +19,11 @@ std::string Lower(std::string text) {
   return text;
 }
 
-std::string FileName(int wave, const std::string& kind, const std::string& namespace_name,
-                     const std::string& name) {
+std::string FileName(const std::string& layer, int wave, const std::string& kind,
+                     const std::string& namespace_name, const std::string& name) {
   char prefix[8];
   std::snprintf(prefix, sizeof prefix, "%02d", wave * 10);
-  std::string file = std::string(prefix) + "-" + Lower(kind) + "-";
+  std::string file = layer + "/" + prefix + "-" + Lower(kind) + "-";
   if (!namespace_name.empty()) file += namespace_name + "-";
   file += name + ".yaml";
   // ClusterRole names like hkimgen:<cluster>:<purpose> make poor file names (Windows, URLs).
@@ -32,13 +32,18 @@ std::string FileName(int wave, const std::string& kind, const std::string& names
 }
 
 // The metadata every template prints: name, namespace, labels, Argo CD annotations.
-json Metadata(const PlannedObject& object, const Profile& profile, bool skip_dry_run) {
+json Metadata(const PlannedObject& object, const Profile& profile, bool skip_dry_run,
+              bool keep_on_removal) {
   json meta;
   meta["name"] = object.name;
   if (!object.namespace_name.empty()) meta["namespace"] = object.namespace_name;
   meta["sync_wave"] = std::to_string(object.sync_wave);
   meta["skip_dry_run"] = skip_dry_run;
   meta["skip_dry_run_option"] = kSkipDryRun;
+  std::string options = skip_dry_run ? kSkipDryRun : "";
+  if (keep_on_removal) options += std::string(options.empty() ? "" : ",") + "Prune=false,Delete=false";
+  meta["has_sync_options"] = !options.empty();
+  meta["sync_options"] = options;
   meta["part_of"] = profile.cluster_name;
   return meta;
 }
@@ -47,9 +52,10 @@ json Metadata(const PlannedObject& object, const Profile& profile, bool skip_dry
 
 PlannedObject& PlanBuilder::Add(const std::string& template_name, const std::string& api_version,
                                 const std::string& kind, const std::string& name,
-                                const std::string& namespace_name, int wave, bool skip_dry_run) {
+                                const std::string& namespace_name, int wave, bool skip_dry_run,
+                                bool keep_on_removal) {
   return AddPlannedObject(plan_, profile_, template_name, api_version, kind, name, namespace_name,
-                          wave, skip_dry_run);
+                          wave, skip_dry_run, keep_on_removal);
 }
 
 }  // namespace hkim::plan
@@ -59,7 +65,8 @@ namespace hkim {
 PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
                                 const std::string& template_name, const std::string& api_version,
                                 const std::string& kind, const std::string& name,
-                                const std::string& namespace_name, int wave, bool skip_dry_run) {
+                                const std::string& namespace_name, int wave, bool skip_dry_run,
+                                bool keep_on_removal) {
   using plan::FileName;
   using plan::Metadata;
   PlannedObject object;
@@ -69,8 +76,12 @@ PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
   object.name = name;
   object.namespace_name = namespace_name;
   object.sync_wave = wave;
-  object.file_name = FileName(wave, kind, namespace_name, name);
-  object.context["metadata"] = Metadata(object, profile, skip_dry_run);
+  const auto& workload = profile.namespaces;
+  object.layer = std::find(workload.begin(), workload.end(), namespace_name) != workload.end()
+                     ? kWorkloadLayer
+                     : kPlatformLayer;
+  object.file_name = FileName(object.layer, wave, kind, namespace_name, name);
+  object.context["metadata"] = Metadata(object, profile, skip_dry_run, keep_on_removal);
   plan.objects.push_back(std::move(object));
   return plan.objects.back();
 }

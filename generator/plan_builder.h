@@ -17,16 +17,7 @@
 
 namespace hkim::plan {
 
-// Sync waves, in dependency order: node configuration and operator policies first, then
-// cluster-scoped security and address pools, then per-namespace identities and networks, then
-// configuration, the Service, and the StatefulSet last.
-constexpr int kWaveNodeAndOperators = 0;
-constexpr int kWaveClusterPolicy = 1;
-constexpr int kWaveNamespaceAccess = 2;
-constexpr int kWaveConfig = 3;
-constexpr int kWaveService = 4;
-constexpr int kWaveWorkload = 5;
-
+// Sync waves: plan.h (SyncWave).
 // The fabric gate runs with the Services, so the StatefulSet's wave starts only after it passed.
 constexpr HealthWaves kHealthWaves{kWaveNamespaceAccess, kWaveService, kWaveWorkload};
 
@@ -43,7 +34,8 @@ class PlanBuilder {
   /// until the next Add.
   PlannedObject& Add(const std::string& template_name, const std::string& api_version,
                      const std::string& kind, const std::string& name,
-                     const std::string& namespace_name, int wave, bool skip_dry_run);
+                     const std::string& namespace_name, int wave, bool skip_dry_run,
+                     bool keep_on_removal = false);
 
   /// True when the workload runs over RDMA (rails, SR-IOV, memlock), false for tcp mode.
   bool Rdma() const { return profile_.workload.mode == WorkloadMode::kRdma; }
@@ -67,7 +59,7 @@ void PlanNamespaces(PlanBuilder& b);                                  // plan_na
 void PlanClusterNetwork(PlanBuilder& b);                              // plan_network.cc
 void PlanNamespaceNetwork(PlanBuilder& b, const std::string& ns);     // plan_network.cc
 void PlanWorkload(PlanBuilder& b, const std::string& ns);             // plan_workload.cc
-/// Kustomization and Argo CD Application; runs last, after the objects are sorted.
-void PlanGitOps(PlanBuilder& b);                                      // plan_gitops.cc
+// The bundle layout (kustomizations, Argo CD Applications) is plan_layers.h's PlanLayers; the
+// operators are plan_operators.h's stages.
 
 }  // namespace hkim::plan

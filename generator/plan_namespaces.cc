@@ -9,7 +9,7 @@ void PlanNamespaces(PlanBuilder& b) {
   if (p.IsOpenShift()) return;
   for (const std::string& ns : p.namespaces) {
     PlannedObject& n = b.Add("oke/namespace.yaml.mustache", "v1", "Namespace", ns, "",
-                             kWaveNodeAndOperators, false);
+                             kWaveClusterAccess, false);
     // Adding IPC_LOCK (and privileged, if asked) is beyond the baseline Pod Security level;
     // tcp mode adds no capability.
     n.context["pod_security_level"] = b.Rdma() ? "privileged" : "baseline";

@@ -13,33 +13,6 @@ namespace {
 using nlohmann::json;
 using nlohmann::ordered_json;
 
-void PlanNicClusterPolicy(PlanBuilder& b, const SriovDevicePlugin& plugin) {
-  const Profile& p = b.profile();
-  PlannedObject& policy =
-      b.Add("oke/nicclusterpolicy.yaml.mustache", "mellanox.com/v1alpha1", "NicClusterPolicy",
-            "nic-cluster-policy", "", kWaveNodeAndOperators, true);
-  ordered_json selectors = {{"vendors", plugin.vendor_ids},
-                            {"devices", plugin.device_ids},
-                            {"drivers", plugin.drivers},
-                            {"isRdma", true}};
-  ordered_json resource = {{"resourcePrefix", plugin.resource_prefix},
-                           {"resourceName", plugin.resource_name},
-                           {"selectors", selectors}};
-  policy.context["sriov_device_plugin"] = {
-      {"repository", plugin.repository},
-      {"image", plugin.image},
-      {"version", plugin.version},
-      {"config", ordered_json{{"resourceList", ordered_json::array({resource})}}.dump(2) + "\n"}};
-  const NvIpamController ipam = p.network.nv_ipam.value_or(NvIpamController{});
-  bool uses_nv_ipam = false;
-  for (const Rail& rail : p.network.rails) uses_nv_ipam |= rail.ipam.type == IpamType::kNvIpam;
-  policy.context["has_nv_ipam"] = uses_nv_ipam;
-  policy.context["nv_ipam"] = {{"repository", ipam.repository},
-                               {"image", ipam.image},
-                               {"version", ipam.version},
-                               {"enable_webhook", ipam.enable_webhook}};
-}
-
 void PlanIpPools(PlanBuilder& b) {
   const Profile& p = b.profile();
   std::vector<std::pair<std::string, std::string>> pools_done;
@@ -50,7 +23,7 @@ void PlanIpPools(PlanBuilder& b) {
     if (std::find(pools_done.begin(), pools_done.end(), key) != pools_done.end()) continue;
     pools_done.push_back(key);
     PlannedObject& object = b.Add("oke/ippool.yaml.mustache", "nv-ipam.nvidia.com/v1alpha1",
-                                  "IPPool", pool.name, pool.namespace_name, kWaveClusterPolicy, true);
+                                  "IPPool", pool.name, pool.namespace_name, kWaveClusterAccess, true);
     object.context["subnet"] = pool.subnet;
     object.context["per_node_block_size"] = pool.per_node_block_size;
     object.context["has_gateway"] = !pool.gateway.empty();
@@ -121,7 +94,7 @@ ordered_json NadConfig(const Profile& p, const Rail& rail) {
 void PlanClusterNetwork(PlanBuilder& b) {
   const Profile& p = b.profile();
   if (p.IsOpenShift() || !b.Rdma() || !p.network.sriov_device_plugin) return;
-  PlanNicClusterPolicy(b, *p.network.sriov_device_plugin);
+  // The NicClusterPolicy is planned with the operators (plan_operators_oke.cc).
   PlanIpPools(b);
 }
 

@@ -14,7 +14,7 @@ void PlanNodeConfig(PlanBuilder& b) {
   if (p.iommu.policy == IommuPolicy::kPassthrough) {
     PlannedObject& mc =
         b.Add("openshift/machineconfig-iommu.yaml.mustache", "machineconfiguration.openshift.io/v1",
-              "MachineConfig", "99-" + role + "-iommu-passthrough", "", kWaveNodeAndOperators,
+              "MachineConfig", "99-" + role + "-iommu-passthrough", "", kWaveNodePolicies,
               false);
     mc.context["role"] = role;
     mc.context["kernel_arguments"] = json::array(
@@ -25,7 +25,7 @@ void PlanNodeConfig(PlanBuilder& b) {
   if (b.Rdma() && p.security.memlock_strategy == MemlockStrategy::kCrioUlimits) {
     PlannedObject& mc = b.Add("openshift/machineconfig-crio-memlock.yaml.mustache",
                               "machineconfiguration.openshift.io/v1", "MachineConfig",
-                              "99-" + role + "-crio-memlock", "", kWaveNodeAndOperators, false);
+                              "99-" + role + "-crio-memlock", "", kWaveNodePolicies, false);
     mc.context["role"] = role;
   }
 }

@@ -344,6 +344,24 @@ std::optional<TemplateSet> ParseTemplates(const std::map<std::string, std::strin
   return set;
 }
 
+namespace {
+
+// A relative path inside the bundle directory: non-empty segments, none "." or "..".
+bool IsBundleFileName(const std::string& name) {
+  if (name.empty() || name.front() == '/' || name.back() == '/') return false;
+  size_t start = 0;
+  while (start <= name.size()) {
+    const size_t slash = name.find('/', start);
+    const std::string segment = name.substr(start, slash == std::string::npos ? slash : slash - start);
+    if (segment.empty() || segment == "." || segment == "..") return false;
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<TemplateSet> ParseEmbeddedTemplates(DiagnosticSink& sink) {
   return ParseTemplates(EmbeddedTemplates(), sink);
 }
@@ -356,15 +374,16 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
   for (const PlannedObject& object : plan.objects) order.push_back(&object);
   order.push_back(&plan.kustomization);
   order.push_back(&plan.application);
+  for (const PlannedObject& file : plan.layer_files) order.push_back(&file);
   bool ok = true;
   std::set<std::string> file_names;
   for (const PlannedObject* object : order) {
-    if (!file_names.insert(object->file_name).second || object->file_name.empty() ||
-        object->file_name.find('/') != std::string::npos) {
+    if (!file_names.insert(object->file_name).second || !IsBundleFileName(object->file_name)) {
       sink.Report(TemplateError(
           object->template_name, 0, "render.file-name",
-          "file name '" + object->file_name + "' is empty, nested or used twice in the bundle",
-          "give every planned object its own plain file name"));
+          "file name '" + object->file_name +
+              "' is empty, leaves the bundle directory or is used twice in the bundle",
+          "give every planned object its own relative file name (name or layer/name)"));
       ok = false;
       continue;
     }
@@ -434,7 +453,12 @@ std::string FileText(const RenderedFile& file) {
 std::string BundleStream(const RenderedBundle& bundle) {
   std::string out;
   for (const RenderedFile& file : bundle.files) {
-    if (file.file_name == "kustomization.yaml") continue;  // not a Kubernetes object
+    // Kustomizations (the root one and one per layer) are not Kubernetes objects.
+    const std::string& name = file.file_name;
+    if (name == "kustomization.yaml" ||
+        (name.size() > 19 && name.compare(name.size() - 19, 19, "/kustomization.yaml") == 0)) {
+      continue;
+    }
     out += "---\n" + FileText(file);
   }
   return out;

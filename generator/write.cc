@@ -152,6 +152,7 @@ namespace {
 /// where the filesystem has them, else a copy.
 bool KeepUserEntry(const fs::path& from, const fs::path& to) {
   std::error_code ec;
+  fs::create_directories(to.parent_path(), ec);
   fs::copy(from, to,
            fs::copy_options::recursive | fs::copy_options::copy_symlinks |
                fs::copy_options::create_hard_links,
@@ -167,6 +168,8 @@ bool FillStaging(const std::map<std::string, std::string>& wanted, const fs::pat
                  bool exists, const fs::path& staging, std::string* failed) {
   for (const auto& [name, text] : wanted) {
     const fs::path old_file = target / name;
+    std::error_code dir_error;
+    fs::create_directories((staging / name).parent_path(), dir_error);
     if (exists) {
       std::optional<std::string> old = ReadFile(old_file);
       if (old && *old == text) {

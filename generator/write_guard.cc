@@ -62,6 +62,39 @@ std::string BundleMarkerText(const std::set<std::string>& files) {
   return marker.dump(2) + "\n";
 }
 
+namespace {
+
+/// "a/b.yaml": no leading '/', no empty, "." or ".." component.
+bool IsPlainRelativePath(const std::string& path) {
+  if (path.empty() || path.front() == '/' || path.back() == '/') return false;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string::npos) end = path.size();
+    const std::string part = path.substr(start, end - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+/// The folder's files, links and empty folders as paths relative to it ("platform/x.yaml"):
+/// a bundle has sub-folders, and a user's file inside one is theirs like one at the top.
+/// Links are not followed.
+std::set<std::string> ListEntries(const fs::path& target, std::error_code& ec) {
+  std::set<std::string> entries;
+  for (auto it = fs::recursive_directory_iterator(target, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const fs::file_status status = it->symlink_status(ec);
+    if (ec) break;
+    if (fs::is_directory(status) && !fs::is_empty(it->path(), ec)) continue;
+    entries.insert(it->path().lexically_relative(target).generic_string());
+  }
+  return entries;
+}
+
+}  // namespace
+
 std::optional<std::set<std::string>> ParseBundleMarker(const std::string& text) {
   nlohmann::json marker = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!marker.is_object() || marker.value("generator", nlohmann::json()) != kGenerator ||
@@ -72,10 +105,9 @@ std::optional<std::set<std::string>> ParseBundleMarker(const std::string& text) 
   for (const nlohmann::json& name : marker["files"]) {
     if (!name.is_string()) return std::nullopt;
     const std::string file = name.get<std::string>();
-    // Only plain names inside the folder: a marker never makes hkimgen touch anything else.
-    if (file.empty() || file == "." || file == ".." || file.find('/') != std::string::npos) {
-      return std::nullopt;
-    }
+    // Only relative paths that stay inside the folder ("platform/x.yaml"): a marker never makes
+    // hkimgen touch anything else.
+    if (!IsPlainRelativePath(file)) return std::nullopt;
     files.insert(file);
   }
   return files;
@@ -111,10 +143,7 @@ OutputOwnership InspectOutput(const fs::path& target, const std::set<std::string
     owner.refusal = "exists and is not a directory";
     return owner;
   }
-  std::set<std::string> entries;
-  for (const auto& entry : fs::directory_iterator(target, ec)) {
-    entries.insert(entry.path().filename().string());
-  }
+  const std::set<std::string> entries = ListEntries(target, ec);
   if (ec) {
     owner.refusal = "cannot be listed: " + ec.message();
     return owner;

@@ -18,6 +18,9 @@ std::vector<LintRule> AddressLintRules();
 std::vector<LintRule> NcclLintRules();
 /// Node shape: GPUs per pod, IOMMU policy and kernel arguments.
 std::vector<LintRule> NodeLintRules();
+/// Operators: node policy / device plugin per resource, VFs per PF, device ids, GPUDirect mode,
+/// supported releases, platform, Manual approval, privileged VF DaemonSet.
+std::vector<LintRule> OperatorLintRules();
 /// Memlock strategy, privilege, image tags.
 std::vector<LintRule> SecurityLintRules();
 

@@ -92,9 +92,10 @@ TEST_P(ShippedBundle, RendersByteIdenticalTwice) {
   // A directory render from elsewhere holds the same bytes as the committed bundle.
   CommandRun dir = Hkimgen("render " + profile() + " -d '" + (scratch_ / "b").string() + "'");
   ASSERT_EQ(dir.status, 0) << dir.err;
-  for (const auto& entry : fs::directory_iterator(scratch_ / "b")) {
-    const fs::path committed = kSource / bundle() / entry.path().filename();
-    EXPECT_EQ(ReadFile(entry.path()), ReadFile(committed)) << entry.path().filename();
+  for (const auto& entry : fs::recursive_directory_iterator(scratch_ / "b")) {
+    if (entry.is_directory()) continue;
+    const fs::path name = entry.path().lexically_relative(scratch_ / "b");
+    EXPECT_EQ(ReadFile(entry.path()), ReadFile(kSource / bundle() / name)) << name;
   }
 }
 
@@ -105,15 +106,17 @@ TEST_P(ShippedBundle, EveryFileValidatesAgainstUpstreamSchemas) {
                  << "checkout; set -DHKIM_SHARED_DIR)";
   }
   if (!OnPath("node") || !OnPath("npm")) GTEST_SKIP() << "skipped: node and npm are not installed";
-  // kustomization.yaml is kustomize's input, not an API object (upstream has no schema for it);
-  // KubectlKustomizeBuildsTheDirectory checks it.
+  // Every file in every layer directory, Argo CD Applications included. kustomization.yaml files
+  // are kustomize's input, not API objects (upstream has no schema for them);
+  // KubectlKustomizeBuildsTheDirectory checks them. A kind without an upstream schema fails.
   std::string files;
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(kSource / bundle())) {
-    // Only the API objects: not kustomization.yaml, nor the .hkimgen-bundle marker (no .yaml
-    // extension, so kustomize, `kubectl apply -f DIR` and Argo CD never read it).
-    if (entry.path().filename() != "kustomization.yaml" && entry.path().extension() == ".yaml") {
-      names.push_back(entry.path().filename().string());
+  for (const auto& entry : fs::recursive_directory_iterator(kSource / bundle())) {
+    // Only the API objects: not kustomization.yaml files, nor the .hkimgen-bundle marker (no
+    // .yaml extension, so kustomize, `kubectl apply -f DIR` and Argo CD never read it).
+    if (!entry.is_directory() && entry.path().filename() != "kustomization.yaml" &&
+        entry.path().extension() == ".yaml") {
+      names.push_back(entry.path().lexically_relative(kSource / bundle()).generic_string());
     }
   }
   std::sort(names.begin(), names.end());

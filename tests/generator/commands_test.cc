@@ -285,6 +285,8 @@ gitops: {repo_url: https://example.com/r.git, path: out/lab}
     std::string text = "extends: [" + (base / platform).string() + ", " +
                        (base / "shapes" / shape).string() + "]\n" + cluster_tail;
     if (platform == "openshift.yaml") {
+      // The cluster's OpenShift version picks the NFD operand image (base/openshift.yaml).
+      text += "operators: {openshift_version: \"4.19\"}\n";
       text += "network:\n  rails:\n";
       for (int i = 0; i < 4; ++i) {
         text += "    - {name: eno" + std::to_string(5 + i) +
@@ -374,6 +376,10 @@ health_check:
 fabric_health:
   gate: {mode: fail, min_busbw_gbps: 40, at_bytes: 1Gi, max_bytes: 1Gi, transport: NET/IB}
   min_rail_fraction: 0.75
+operators:
+  openshift_version: "4.19"
+  sriov_network_operator:
+    num_vfs_per_pf: 1
 gitops:
   argocd_namespace: openshift-gitops
   project: default

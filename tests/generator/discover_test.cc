@@ -310,8 +310,10 @@ TEST_F(DiscoverCommand, DraftedBundlesBuildAndMatchUpstreamSchemas) {
     }
     if (!upstream) continue;
     std::string files;
-    for (const auto& entry : fs::directory_iterator(bundle)) {
-      if (entry.path().filename() != "kustomization.yaml" && entry.path().extension() == ".yaml")
+    // Every API object of every layer directory: not kustomizations, nor the bundle marker.
+    for (const auto& entry : fs::recursive_directory_iterator(bundle)) {
+      if (!entry.is_directory() && entry.path().filename() != "kustomization.yaml" &&
+          entry.path().extension() == ".yaml")
         files += " '" + entry.path().string() + "'";
     }
     auto checked = test_files::RunShell("'" + tool.string() + "' --quiet" + files, dir_, dir_);

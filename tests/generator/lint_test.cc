@@ -374,6 +374,117 @@ TEST(Lint, ShippedProfilesNameThisVersionsWrapperImage) {
 
 // --- several faults ------------------------------------------------------------------------
 
+// --- operators ---------------------------------------------------------------------------
+
+// The lab profiles with every operator managed (defaults), rails on real PFs.
+const std::string kOpenShiftOps = std::string(kOpenShift) +
+                                  "operators:\n  openshift_version: \"4.19\"\n";
+const std::vector<std::string> kInterfaces = {"network.rails[0].interface=ens1f0",
+                                              "network.rails[1].interface=ens2f0"};
+const std::string kOkeOps = std::string(kOke) + "operators: {}\n";
+
+std::vector<std::string> With(std::vector<std::string> sets, const std::string& more) {
+  sets.push_back(more);
+  return sets;
+}
+
+TEST(Lint, OperatorBasesAreClean) {
+  ExpectClean(Check(kOpenShiftOps.c_str(), kInterfaces));
+  ExpectClean(Check(kOkeOps.c_str(), {}));
+}
+
+TEST(Lint, NadResourceProducer) {
+  // No interface: no policy can select the PF, nothing produces the rail's resource.
+  ExpectOnly(Check(kOpenShiftOps.c_str(), {"network.rails[1].interface=ens2f0"}),
+             "lint.nad-resource-producer", "/network/rails/0");
+  // Two rails on one PF: only one policy takes effect.
+  ExpectOnly(Check(kOpenShiftOps.c_str(), {"network.rails[0].interface=ens1f0",
+                                           "network.rails[1].interface=ens1f0"}),
+             "lint.nad-resource-producer", "/network/rails/1/interface");
+  // Policies on nodes the pods do not select.
+  ExpectOnly(Check(kOpenShiftOps.c_str(),
+                   With(kInterfaces, "operators.sriov_network_operator.node_selector.rack=r1")),
+             "lint.nad-resource-producer", "/operators/sriov_network_operator/node_selector/rack");
+  // Policies rendered elsewhere: nothing to check.
+  ExpectClean(Check(kOpenShiftOps.c_str(),
+                    {"operators.sriov_network_operator.node_policies=false"}));
+}
+
+TEST(Lint, VfsPerPf) {
+  const auto two_vfs = With(With(kInterfaces, "network.rails[0].attachments_per_pod=2"),
+                            "node_shape.nics_per_node=3");
+  ExpectOnly(Check(kOpenShiftOps.c_str(), two_vfs), "lint.vfs-per-pf",
+             "/operators/sriov_network_operator/num_vfs_per_pf");
+  ExpectClean(Check(kOpenShiftOps.c_str(),
+                    With(two_vfs, "operators.sriov_network_operator.num_vfs_per_pf=2")));
+}
+
+TEST(Lint, DeviceIdNic) {
+  // BM.GPU.H100.8 has ConnectX-7 (PF 1021): its VFs are 101e, not ConnectX-5 Ex's 101a.
+  const std::vector<std::string> h100 = {"node_shape.topology.preset=BM.GPU.H100.8"};
+  ExpectOnly(Check(kOkeOps.c_str(), With(h100, "network.sriov_device_plugin.device_ids[0]=101a")),
+             "lint.device-id-nic", "/network/sriov_device_plugin/device_ids");
+  ExpectClean(Check(kOkeOps.c_str(), h100));
+}
+
+TEST(Lint, GpuOperatorRdma) {
+  // The wrapper expects nvidia-peermem; the operator was told DMA-BUF.
+  ExpectOnly(Check(kOpenShiftOps.c_str(), With(With(kInterfaces, "nccl.gpudirect=nvidia-peermem"),
+                                               "operators.gpu_operator.rdma=dmabuf")),
+             "lint.gpu-operator-rdma", "/operators/gpu_operator/rdma");
+  ExpectClean(Check(kOpenShiftOps.c_str(), With(kInterfaces, "nccl.gpudirect=nvidia-peermem")));
+  // DMA-BUF with the proprietary module, or with an R550 driver and no kernelModuleType.
+  const auto dmabuf = With(kInterfaces, "nccl.gpudirect=dmabuf");
+  ExpectOnly(Check(kOpenShiftOps.c_str(),
+                   With(dmabuf, "operators.gpu_operator.driver.kernel_module_type=proprietary")),
+             "lint.gpu-operator-rdma", "/operators/gpu_operator/driver/kernel_module_type");
+  ExpectOnly(Check(kOpenShiftOps.c_str(),
+                   With(With(dmabuf, "operators.gpu_operator.version=v24.9.2"),
+                        "operators.gpu_operator.driver.branch=550")),
+             "lint.gpu-operator-rdma", "/operators/gpu_operator/version");
+  ExpectClean(Check(kOpenShiftOps.c_str(), With(dmabuf, "operators.gpu_operator.driver.branch=550")));
+}
+
+TEST(Lint, OperatorVersion) {
+  ExpectOnly(Check(kOkeOps.c_str(), {"operators.network_operator.version=v23.10.0"}),
+             "lint.operator-version", "/operators/network_operator/version");
+  ExpectOnly(Check(kOkeOps.c_str(), {"operators.gpu_operator.version=v23.9.1"}),
+             "lint.operator-version", "/operators/gpu_operator/version");
+  ExpectOnly(Check(kOkeOps.c_str(), {"operators.gpu_operator.version=v24.9.2",
+                                     "operators.gpu_operator.driver.kernel_module_type=open"}),
+             "lint.operator-version", "/operators/gpu_operator/driver/kernel_module_type");
+  // NFD's operand image needs the OpenShift version.
+  ExpectOnly(Check((std::string(kOpenShift) + "operators: {}\n").c_str(), kInterfaces),
+             "lint.operator-version", "/operators");
+  ExpectClean(Check(kOkeOps.c_str(), {"operators.network_operator.version=v24.10.0"}));
+}
+
+TEST(Lint, OperatorPlatform) {
+  ExpectOnly(Check(kOkeOps.c_str(), {"operators.nfd.install=managed"}), "lint.operator-platform",
+             "/operators/nfd");
+  ExpectOnly(Check(kOpenShiftOps.c_str(),
+                   With(kInterfaces, "operators.gpu_operator.repo_url=https://example.com/charts")),
+             "lint.operator-platform", "/operators/gpu_operator/repo_url");
+  ExpectOnly(Check(kOkeOps.c_str(), {"operators.gpu_operator.channel=stable"}),
+             "lint.operator-platform", "/operators/gpu_operator/channel");
+}
+
+TEST(Lint, InstallPlanManualIsAWarning) {
+  ExpectOnly(Check(kOpenShiftOps.c_str(),
+                   With(kInterfaces, "operators.gpu_operator.install_plan_approval=Manual")),
+             "lint.install-plan-manual", "/operators/gpu_operator/install_plan_approval",
+             Severity::kWarning);
+  // A preinstalled operator has no Subscription in the bundle.
+  ExpectClean(Check(kOpenShiftOps.c_str(),
+                    With(With(kInterfaces, "operators.gpu_operator.install_plan_approval=Manual"),
+                         "operators.gpu_operator.install=preinstalled")));
+}
+
+TEST(Lint, PrivilegedVfConfigIsAWarning) {
+  ExpectOnly(Check(kOkeOps.c_str(), {"operators.vf_config.privileged=true"}),
+             "lint.vf-config-privileged", "/operators/vf_config/privileged", Severity::kWarning);
+}
+
 TEST(Lint, EveryFaultOfABrokenProfileIsReportedOnce) {
   DiagnosticSink sink =
       Check(kOpenShift, {"nccl.cross_nic=2", "workload.env.NCCL_IB_HCA=^mlx5_", "iommu.policy=skip",

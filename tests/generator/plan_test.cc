@@ -65,46 +65,78 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
   EXPECT_EQ(
       Files(plan),
       (std::vector<std::string>{
-          "00-machineconfig-99-worker-iommu-passthrough.yaml",
-          "10-securitycontextconstraints-nccl-rdma-scc.yaml",
-          "20-networkattachmentdefinition-nccl-test-eno5np0-network.yaml",
-          "20-networkattachmentdefinition-nccl-test-eno6np0-network.yaml",
-          "20-networkattachmentdefinition-nccl-test-eno7np0-network.yaml",
-          "20-networkattachmentdefinition-nccl-test-eno8np0-network.yaml",
-          "20-role-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
-          "20-rolebinding-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
-          "20-serviceaccount-nccl-test-h-kim-sa.yaml", "30-configmap-nccl-test-h-kim-nccl-env.yaml",
-          "30-configmap-nccl-test-h-kim-nccl-topology.yaml",
-          "40-job-nccl-test-h-kim-fabric-gate.yaml",
-          "40-service-nccl-test-h-kim-fabric-gate.yaml",
-          "40-service-nccl-test-h-kim-headless.yaml", "50-statefulset-nccl-test-h-kim.yaml"}));
+          "platform/00-namespace-nvidia-gpu-operator.yaml",
+          "platform/00-namespace-openshift-nfd.yaml",
+          "platform/00-namespace-openshift-sriov-network-operator.yaml",
+          "platform/00-operatorgroup-nvidia-gpu-operator-nvidia-gpu-operator-group.yaml",
+          "platform/00-operatorgroup-openshift-nfd-openshift-nfd.yaml",
+          "platform/00-operatorgroup-openshift-sriov-network-operator-sriov-network-operators.yaml",
+          "platform/00-subscription-nvidia-gpu-operator-gpu-operator-certified.yaml",
+          "platform/00-subscription-openshift-nfd-nfd.yaml",
+          "platform/00-subscription-openshift-sriov-network-operator-sriov-network-operator-"
+          "subscription.yaml",
+          "platform/10-clusterpolicy-cluster-policy.yaml",
+          "platform/10-nodefeaturediscovery-openshift-nfd-nfd-instance.yaml",
+          "platform/10-sriovoperatorconfig-openshift-sriov-network-operator-default.yaml",
+          "platform/20-machineconfig-99-worker-iommu-passthrough.yaml",
+          "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno5np0.yaml",
+          "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno6np0.yaml",
+          "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno7np0.yaml",
+          "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno8np0.yaml",
+          "platform/30-securitycontextconstraints-nccl-rdma-scc.yaml",
+          "workload/40-networkattachmentdefinition-nccl-test-eno5np0-network.yaml",
+          "workload/40-networkattachmentdefinition-nccl-test-eno6np0-network.yaml",
+          "workload/40-networkattachmentdefinition-nccl-test-eno7np0-network.yaml",
+          "workload/40-networkattachmentdefinition-nccl-test-eno8np0-network.yaml",
+          "workload/40-role-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
+          "workload/40-rolebinding-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
+          "workload/40-serviceaccount-nccl-test-h-kim-sa.yaml",
+          "workload/50-configmap-nccl-test-h-kim-nccl-env.yaml",
+          "workload/50-configmap-nccl-test-h-kim-nccl-topology.yaml",
+          "workload/60-job-nccl-test-h-kim-fabric-gate.yaml",
+          "workload/60-service-nccl-test-h-kim-fabric-gate.yaml",
+          "workload/60-service-nccl-test-h-kim-headless.yaml",
+          "workload/70-statefulset-nccl-test-h-kim.yaml"}));
   int last_wave = -1;
   for (const PlannedObject& o : plan.objects) {
     EXPECT_GE(o.sync_wave, last_wave) << o.file_name;
     last_wave = o.sync_wave;
     EXPECT_EQ(o.context["metadata"]["sync_wave"], std::to_string(o.sync_wave));
   }
-  EXPECT_EQ(plan.objects.front().kind, "MachineConfig");
+  EXPECT_EQ(plan.objects.front().kind, "Namespace");
   EXPECT_EQ(plan.objects.back().kind, "StatefulSet");
+  // Only CRs of operator-installed CRDs skip the dry run; OpenShift's own kinds do not.
+  const std::set<std::string> operator_crs = {"SriovOperatorConfig", "NodeFeatureDiscovery",
+                                              "ClusterPolicy", "SriovNetworkNodePolicy"};
   for (const PlannedObject& o : plan.objects) {
-    // Only CRs of operator-installed CRDs skip the dry run; OpenShift's own kinds do not.
-    EXPECT_FALSE(o.context["metadata"]["skip_dry_run"].get<bool>()) << o.file_name;
+    EXPECT_EQ(o.context["metadata"]["skip_dry_run"].get<bool>(), operator_crs.count(o.kind) == 1)
+        << o.file_name;
   }
   const PlannedObject* mc = Find(plan, "MachineConfig", "99-worker-iommu-passthrough");
   ASSERT_NE(mc, nullptr);
   EXPECT_EQ(mc->context["kernel_arguments"][0]["value"], "amd_iommu=on");
   EXPECT_EQ(mc->context["kernel_arguments"][1]["value"], "iommu=pt");
   EXPECT_TRUE(mc->namespace_name.empty());
+  // The node policies drain and reboot with the MachineConfig: same wave.
+  EXPECT_EQ(mc->sync_wave, Find(plan, "SriovNetworkNodePolicy", "barcelona-eno5np0")->sync_wave);
 }
 
-TEST(Plan, KustomizationListsObjectsButNotTheApplication) {
+TEST(Plan, LayerKustomizationsListTheirObjectsButNotTheApplications) {
   const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
-  ASSERT_EQ(plan.kustomization.context["resources"].size(), plan.objects.size());
-  for (size_t i = 0; i < plan.objects.size(); ++i)
-    EXPECT_EQ(plan.kustomization.context["resources"][i]["file"], plan.objects[i].file_name);
+  EXPECT_EQ(plan.kustomization.file_name, "kustomization.yaml");
+  EXPECT_EQ(plan.kustomization.context["resources"],
+            nlohmann::json::parse(R"([{"file":"platform"},{"file":"workload"}])"));
+  std::vector<std::string> listed;
+  for (const PlannedObject& file : plan.layer_files) {
+    if (file.kind != "Kustomization") continue;
+    const std::string dir = file.file_name.substr(0, file.file_name.find('/') + 1);
+    for (const auto& resource : file.context["resources"])
+      listed.push_back(dir + resource["file"].get<std::string>());
+  }
+  EXPECT_EQ(listed, Files(plan));
   EXPECT_EQ(plan.application.file_name, "application.yaml");
   EXPECT_EQ(plan.application.context["repo_url"], "https://github.com/hkim/hkimgen-bundles.git");
-  EXPECT_EQ(plan.application.context["path"], "out/oke-h100");
+  EXPECT_EQ(plan.application.context["path"], "out/oke-h100/apps");
   EXPECT_EQ(plan.application.context["revision"], "main");
   EXPECT_EQ(plan.application.namespace_name, "argocd");
 }
@@ -113,17 +145,17 @@ TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
   const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
   std::set<std::string> kinds;
   for (const PlannedObject& o : plan.objects) kinds.insert(o.kind);
-  EXPECT_EQ(kinds, (std::set<std::string>{"ClusterRole", "ClusterRoleBinding", "ConfigMap",
-                                          "CronJob", "IPPool", "Job", "Namespace",
-                                          "NetworkAttachmentDefinition", "NicClusterPolicy",
-                                          "PriorityClass", "Service", "ServiceAccount",
-                                          "StatefulSet"}));  // + the fabric gate and health check
+  EXPECT_EQ(kinds, (std::set<std::string>{"Application", "ClusterRole", "ClusterRoleBinding",
+                                          "ConfigMap", "CronJob", "DaemonSet", "IPPool", "Job",
+                                          "Namespace", "NetworkAttachmentDefinition",
+                                          "NicClusterPolicy", "PriorityClass", "Service",
+                                          "ServiceAccount", "StatefulSet"}));
   const PlannedObject* ns = Find(plan, "Namespace", "gpu-training");
   ASSERT_NE(ns, nullptr);
   EXPECT_EQ(ns->context["pod_security_level"], "privileged");
   const PlannedObject* policy = Find(plan, "NicClusterPolicy", "nic-cluster-policy");
   ASSERT_NE(policy, nullptr);
-  EXPECT_EQ(policy->sync_wave, 0);
+  EXPECT_EQ(policy->sync_wave, kWaveOperatorConfig);
   EXPECT_TRUE(policy->context["metadata"]["skip_dry_run"].get<bool>());
   const auto config =
       nlohmann::json::parse(policy->context["sriov_device_plugin"]["config"].get<std::string>());
@@ -247,7 +279,7 @@ TEST(Plan, EveryNamespaceGetsItsOwnAccessNetworksAndWorkload) {
   const BundlePlan plan = PlanBundle(BuildFrom(text));
   std::map<std::string, int> per_namespace;
   for (const PlannedObject& o : plan.objects)
-    if (!o.namespace_name.empty()) ++per_namespace[o.namespace_name];
+    if (o.layer == kWorkloadLayer) ++per_namespace[o.namespace_name];
   ASSERT_EQ(per_namespace.size(), 2u);
   // SA, Role, RoleBinding, 4 NADs, 2 CMs, Svc, STS, the fabric gate's Job and Service
   EXPECT_EQ(per_namespace["nccl-test"], 13);

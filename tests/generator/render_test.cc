@@ -275,6 +275,25 @@ TEST(Render, RejectsDuplicateFileNames) {
   EXPECT_EQ(sink.diagnostics()[0].rule, "render.file-name");
 }
 
+TEST(Render, AcceptsLayerFileNamesAndRejectsNamesOutsideTheBundle) {
+  DiagnosticSink sink;
+  auto templates = ParseTemplates({{"a.mustache", "kind: A\n"}}, sink);
+  ASSERT_TRUE(templates);
+  BundlePlan plan;
+  plan.objects.push_back(Object("a.mustache", "platform/x.yaml", nlohmann::json::object()));
+  plan.kustomization = Object("a.mustache", "kustomization.yaml", nlohmann::json::object());
+  plan.application = Object("a.mustache", "application.yaml", nlohmann::json::object());
+  plan.layer_files.push_back(Object("a.mustache", "apps/platform.yaml", nlohmann::json::object()));
+  EXPECT_TRUE(RenderBundle(plan, *templates, sink));
+  for (const std::string bad : {"../x.yaml", "/x.yaml", "a//x.yaml", "a/./x.yaml", "a/"}) {
+    DiagnosticSink bad_sink;
+    plan.objects[0].file_name = bad;
+    EXPECT_FALSE(RenderBundle(plan, *templates, bad_sink)) << bad;
+    ASSERT_EQ(bad_sink.ErrorCount(), 1) << bad;
+    EXPECT_EQ(bad_sink.diagnostics()[0].rule, "render.file-name");
+  }
+}
+
 TEST(Render, ReportsMissingTemplate) {
   DiagnosticSink sink;
   auto templates = ParseTemplates({}, sink);

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <atomic>
 #include <memory>
@@ -104,12 +105,36 @@ TEST_F(WriteTest, FailureLeavesExistingDirectoryByteIdentical) {
   DiagnosticSink sink;
   ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
   const auto before = SnapshotDir(dir_);
-  // A name that cannot be created inside the staging directory makes the write fail midway.
+  // A name that cannot be created inside the staging directory (a.yaml is a file, not a
+  // directory) makes the write fail midway.
   EXPECT_FALSE(
-      WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}, {"no/such/dir.yaml", "x\n"}}), dir_, sink));
+      WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}, {"a.yaml/x.yaml", "x\n"}}), dir_, sink));
   ASSERT_EQ(sink.ErrorCount(), 1);
   EXPECT_EQ(sink.diagnostics()[0].rule, "io.write");
   EXPECT_EQ(SnapshotDir(dir_), before);
+  ExpectNoLeftovers();
+}
+
+TEST_F(WriteTest, LayerFilesGoToSubdirectoriesAndCheckSeesThem) {
+  DiagnosticSink sink;
+  const RenderedBundle bundle =
+      Bundle({{"platform/10-a.yaml", "a: 1\n"}, {"workload/20-b.yaml", "b: 1\n"},
+              {"kustomization.yaml", "k: 1\n"}});
+  ASSERT_TRUE(WriteBundleDir(bundle, dir_, sink)) << FormatDiagnostics(sink, {});
+  EXPECT_EQ(ReadFile(dir_ + "/platform/10-a.yaml"), "# Source: templates/t/x.mustache\na: 1\n");
+  EXPECT_TRUE(CheckBundleDir(bundle, dir_, sink));
+  // A file left in a layer directory is extra; a changed one is stale.
+  std::ofstream(dir_ + "/workload/99-old.yaml") << "old: 1\n";
+  std::ofstream(dir_ + "/platform/10-a.yaml", std::ios::app) << "# edited\n";
+  EXPECT_FALSE(CheckBundleDir(bundle, dir_, sink));
+  std::set<std::string> rules;
+  for (const Diagnostic& d : sink.diagnostics()) rules.insert(d.rule + " " + d.location.file);
+  EXPECT_EQ(rules, (std::set<std::string>{"write.extra " + dir_ + "/workload/99-old.yaml",
+                                          "write.stale " + dir_ + "/platform/10-a.yaml"}));
+  // Rendering again restores the directory exactly.
+  DiagnosticSink again;
+  ASSERT_TRUE(WriteBundleDir(bundle, dir_, again));
+  EXPECT_TRUE(CheckBundleDir(bundle, dir_, again));
   ExpectNoLeftovers();
 }
 

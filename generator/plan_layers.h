@@ -1,0 +1,17 @@
+#pragma once
+
+// Plan stage, bundle layout: the objects' two layers as directories (platform/, workload/), a
+// kustomization per layer and one at the root, one Argo CD Application per layer (apps/), and
+// the parent Application (application.yaml) an admin applies by hand, which syncs apps/.
+
+#include "model.h"
+#include "plan.h"
+
+namespace hkim {
+
+/// Fills `plan.kustomization` (root: the layer directories), `plan.application` (the parent
+/// Application) and `plan.layer_files` (per layer: its kustomization.yaml and its Application)
+/// from the objects already planned. Call after every object is added and sorted.
+void PlanLayers(const Profile& profile, BundlePlan& plan);
+
+}  // namespace hkim
