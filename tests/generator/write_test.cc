@@ -123,18 +123,33 @@ TEST_F(WriteTest, LayerFilesGoToSubdirectoriesAndCheckSeesThem) {
   ASSERT_TRUE(WriteBundleDir(bundle, dir_, sink)) << FormatDiagnostics(sink, {});
   EXPECT_EQ(ReadFile(dir_ + "/platform/10-a.yaml"), "# Source: templates/t/x.mustache\na: 1\n");
   EXPECT_TRUE(CheckBundleDir(bundle, dir_, sink));
-  // A file left in a layer directory is extra; a changed one is stale.
-  std::ofstream(dir_ + "/workload/99-old.yaml") << "old: 1\n";
+  // A user's file added in a layer directory is theirs (reported, kept); a changed one is stale.
+  std::ofstream(dir_ + "/workload/99-mine.yaml") << "mine: 1\n";
   std::ofstream(dir_ + "/platform/10-a.yaml", std::ios::app) << "# edited\n";
   EXPECT_FALSE(CheckBundleDir(bundle, dir_, sink));
   std::set<std::string> rules;
   for (const Diagnostic& d : sink.diagnostics()) rules.insert(d.rule + " " + d.location.file);
-  EXPECT_EQ(rules, (std::set<std::string>{"write.extra " + dir_ + "/workload/99-old.yaml",
+  EXPECT_EQ(rules, (std::set<std::string>{"write.user-file " + dir_ + "/workload/99-mine.yaml",
                                           "write.stale " + dir_ + "/platform/10-a.yaml"}));
-  // Rendering again restores the directory exactly.
+  // Rendering again restores hkimgen's files and keeps the user's, byte for byte.
   DiagnosticSink again;
   ASSERT_TRUE(WriteBundleDir(bundle, dir_, again));
   EXPECT_TRUE(CheckBundleDir(bundle, dir_, again));
+  EXPECT_EQ(ReadFile(dir_ + "/platform/10-a.yaml"), "# Source: templates/t/x.mustache\na: 1\n");
+  EXPECT_EQ(ReadFile(dir_ + "/workload/99-mine.yaml"), "mine: 1\n");
+  ExpectNoLeftovers();
+}
+
+TEST_F(WriteTest, AFileLeftByAnEarlierRenderInALayerDirectoryIsRemoved) {
+  DiagnosticSink sink;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"platform/10-a.yaml", "a: 1\n"},
+                                     {"workload/20-b.yaml", "b: 1\n"}}),
+                             dir_, sink));
+  const RenderedBundle smaller = Bundle({{"platform/10-a.yaml", "a: 1\n"}});
+  EXPECT_FALSE(CheckBundleDir(smaller, dir_, sink));  // workload/20-b.yaml is extra
+  ASSERT_TRUE(WriteBundleDir(smaller, dir_, sink));
+  EXPECT_FALSE(fs::exists(dir_ + "/workload/20-b.yaml"));
+  EXPECT_TRUE(fs::exists(dir_ + "/platform/10-a.yaml"));
   ExpectNoLeftovers();
 }
 
