@@ -90,6 +90,20 @@ TEST(Decide, OneRankSkipsBandwidthAndTransportWithANote) {
   ASSERT_EQ(v.notes.size(), 1u);
 }
 
+// Found on the GPU machine (one H100): a one-pod gate with a threshold of 100000 GB/s passed.
+TEST(Decide, OneRankInJobScopeWithAThresholdFailsBecauseNothingWasMeasured) {
+  CheckConfig config = Thresholds(150, RequiredTransport::kAny);
+  config.scope = Scope::kJob;
+  const Verdict v = Decide(config, {Row(kGiB, 0)}, 1, {});
+  EXPECT_FALSE(v.passed);
+  ASSERT_EQ(v.failures.size(), 1u);
+  EXPECT_NE(v.failures[0].find("at least two ranks"), std::string::npos);
+  config.min_busbw_gbps = 0;
+  EXPECT_TRUE(Decide(config, {Row(kGiB, 0)}, 1, {}).passed);  // no threshold: nothing to prove
+  config.transport = RequiredTransport::kNetIb;
+  EXPECT_FALSE(Decide(config, {Row(kGiB, 0)}, 1, {}).passed);
+}
+
 TEST(RequiredTransportSatisfied, FollowsTheDocumentedRules) {
   EXPECT_TRUE(RequiredTransportSatisfied(RequiredTransport::kP2P, kNvlink));
   EXPECT_FALSE(RequiredTransportSatisfied(RequiredTransport::kP2P, kIb));

@@ -52,6 +52,14 @@ Verdict Decide(const CheckConfig& config, const std::vector<SizeResult>& results
     verdict.notes.push_back(
         "one rank: no link is crossed, bus bandwidth and transport are not "
         "measured");
+    // A job-scope check exists to prove the fabric (the sync gate): with one rank and a
+    // threshold it would pass without measuring anything, so it fails and says why.
+    if (config.scope == Scope::kJob &&
+        (config.min_busbw_gbps > 0 || config.transport != RequiredTransport::kAny)) {
+      fail("one rank in job scope: nothing crosses the fabric, so the minimum bus bandwidth and "
+           "the required transport cannot be proven; the gate needs at least two ranks "
+           "(replicas x GPUs per pod), or no threshold");
+    }
     return verdict;
   }
 
