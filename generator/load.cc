@@ -15,11 +15,11 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "input_file.h"
+#include "yaml_scalar.h"
 
 namespace hkim {
 
@@ -57,48 +57,6 @@ namespace {
 std::string ParentPointer(const std::string& pointer) {
   auto slash = pointer.rfind('/');
   return slash == std::string::npos ? std::string() : pointer.substr(0, slash);
-}
-
-/// Resolves a plain (unquoted) scalar the way YAML 1.2's core schema does, except that only
-/// true/false are booleans (yes/no/on/off stay strings, as in YAML 1.2). Throws NumberOutOfRange
-/// for a number no double holds (1e999, or a number too long to be real).
-nlohmann::json ResolvePlainScalar(const std::string& text) {
-  static const std::set<std::string> kNulls = {"", "~", "null", "Null", "NULL"};
-  static const std::set<std::string> kTrue = {"true", "True", "TRUE"};
-  static const std::set<std::string> kFalse = {"false", "False", "FALSE"};
-  if (kNulls.count(text)) return nullptr;
-  if (kTrue.count(text)) return true;
-  if (kFalse.count(text)) return false;
-  // std::regex recurses once per character: long scalars never reach it.
-  if (text.size() > kMaxNumberChars) {
-    if (LooksNumeric(text)) throw NumberOutOfRange{text};
-    return text;
-  }
-  static const std::regex kDecimal("[-+]?[0-9]+");
-  static const std::regex kOctal("0o[0-7]+");
-  static const std::regex kHex("0x[0-9a-fA-F]+");
-  static const std::regex kFloat(R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
-  static const std::regex kInfinity(R"([-+]?\.(inf|Inf|INF))");
-  static const std::regex kNan(R"(\.(nan|NaN|NAN))");
-  try {
-    try {
-      if (std::regex_match(text, kDecimal)) {
-        if (text[0] == '-') return std::stoll(text);
-        return std::stoull(text[0] == '+' ? text.substr(1) : text);
-      }
-    } catch (const std::out_of_range&) {
-      return std::stod(text);  // too large for 64 bits: keep it a number, as JSON would
-    }
-    // Octal and hex have no real form to fall back to: beyond 64 bits they are out of range.
-    if (std::regex_match(text, kOctal)) return std::stoull(text.substr(2), nullptr, 8);
-    if (std::regex_match(text, kHex)) return std::stoull(text.substr(2), nullptr, 16);
-    if (std::regex_match(text, kFloat)) return std::stod(text);
-  } catch (const std::out_of_range&) {
-    throw NumberOutOfRange{text};  // beyond ±1.8e308 (or a hex/octal beyond 64 bits)
-  }
-  // JSON has no infinities or NaN; keep them as strings so the schema reports a type error.
-  if (std::regex_match(text, kInfinity) || std::regex_match(text, kNan)) return text;
-  return text;
 }
 
 /// What a value costs once aliases are expanded: values, and bytes of text (8 per non-string).

@@ -1,6 +1,7 @@
 #include "pipeline.h"
 
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 #include "lint.h"
@@ -11,8 +12,18 @@
 
 namespace hkim {
 
+const TemplateSet* SharedEmbeddedTemplates(DiagnosticSink& sink) {
+  static std::once_flag once;
+  static std::optional<TemplateSet> templates;
+  static DiagnosticSink parse_errors;
+  std::call_once(once, [] { templates = ParseEmbeddedTemplates(parse_errors); });
+  for (const Diagnostic& d : parse_errors.diagnostics()) sink.Report(d);
+  return templates ? &*templates : nullptr;
+}
+
 std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
-                                                  DiagnosticSink& sink) {
+                                                  DiagnosticSink& sink,
+                                                  const RenderSettings& settings) {
   const ProfileSchema* schema = ProfileSchema::Embedded(sink);
   if (!schema) return std::nullopt;
   if (!ValidateProfile(loaded, *schema, sink) || sink.HasErrors()) return std::nullopt;
@@ -26,9 +37,9 @@ std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
 
   const BundlePlan plan = PlanBundle(*profile);
 
-  std::optional<TemplateSet> templates = ParseEmbeddedTemplates(sink);
+  const TemplateSet* templates = SharedEmbeddedTemplates(sink);
   if (!templates) return std::nullopt;
-  std::optional<RenderedBundle> bundle = RenderBundle(plan, *templates, sink);
+  std::optional<RenderedBundle> bundle = RenderBundle(plan, *templates, sink, settings.check);
   if (!bundle || sink.HasErrors()) return std::nullopt;
   return bundle;
 }
@@ -39,11 +50,12 @@ std::optional<RenderedBundle> RenderProfileFile(const std::string& path, Diagnos
 }
 
 std::optional<RenderedBundle> RenderProfileLayers(const LayerInputs& inputs, DiagnosticSink& sink,
-                                                  SourceTexts* sources) {
+                                                  SourceTexts* sources,
+                                                  const RenderSettings& settings) {
   // Layering (extends:, -f, --set) keeps every file's lines in `sources`, even on failure.
   std::optional<LayeredProfile> layered = LoadLayeredProfile(inputs, sink, sources);
   if (!layered || sink.HasErrors()) return std::nullopt;
-  return RenderLoadedProfile(layered->merged, sink);
+  return RenderLoadedProfile(layered->merged, sink, settings);
 }
 
 bool WriteStage(const RenderedBundle& bundle, const WriteTarget& target, std::ostream& stream,

@@ -16,10 +16,20 @@
 
 namespace hkim {
 
+/// Choices every render path shares; the defaults are a normal single-profile render.
+struct RenderSettings {
+  RenderCheck check = RenderCheck::kByConstruction;  ///< kReparse: `render --verify`, tests
+};
+
 /// Validate → model → plan → render for a profile already loaded (or merged from layers).
 /// Returns nullopt after the first stage that reported errors.
 std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
-                                                  DiagnosticSink& sink);
+                                                  DiagnosticSink& sink,
+                                                  const RenderSettings& settings = {});
+
+/// The embedded templates, parsed on first use and shared (read-only) by every render of the
+/// process. Reports template errors to `sink` on every call while they exist.
+const TemplateSet* SharedEmbeddedTemplates(DiagnosticSink& sink);
 
 /// Load → validate → model → plan → render for one profile file. Fills `sources` (when given) with
 /// the profile's lines, for the diagnostics formatter.
@@ -29,7 +39,8 @@ std::optional<RenderedBundle> RenderProfileFile(const std::string& path, Diagnos
 /// The same with layers (layering.h): the profile's `extends:` bases, `-f` files and `--set`
 /// assignments are merged before validation; `sources` gets every layer's lines.
 std::optional<RenderedBundle> RenderProfileLayers(const LayerInputs& inputs, DiagnosticSink& sink,
-                                                  SourceTexts* sources = nullptr);
+                                                  SourceTexts* sources = nullptr,
+                                                  const RenderSettings& settings = {});
 
 /// Where a rendered bundle goes.
 struct WriteTarget {

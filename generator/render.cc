@@ -7,6 +7,7 @@
 #include <set>
 
 #include "embedded_files.h"
+#include "yaml_scalar.h"
 
 namespace hkim {
 
@@ -66,20 +67,9 @@ bool IsSpecialWord(std::string_view s) {
   return kWords.count(s) > 0;
 }
 
-/// Numbers and timestamps in any form a YAML 1.1 or 1.2 reader resolves (1_000, 0x1f, 1e3, .5,
-/// sexagesimal 1:20, 2026-03-26), which would stop being strings if written plain.
-bool LooksNumeric(std::string_view s) {
-  static const std::regex number(
-      R"([-+]?(0b[01_]+|0o?[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(:[0-5]?[0-9])*(\.[0-9_]*)?)"
-      R"(([eE][-+]?[0-9]+)?|\.[0-9_]+([eE][-+]?[0-9]+)?))");
-  static const std::regex timestamp(R"([0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt \t].*)?)");
-  const std::string text(s);
-  return std::regex_match(text, number) || std::regex_match(text, timestamp);
-}
-
 bool NeedsQuotes(std::string_view s) {
   if (s.empty()) return true;
-  if (IsSpecialWord(s) || LooksNumeric(s)) return true;
+  if (IsSpecialWord(s) || LooksLikeYamlNumber(s) || LooksLikeYamlTimestamp(s)) return true;
   static constexpr std::string_view kLeadingIndicators = "-?:,[]{}#&*!|>'\"%@` \t";
   if (kLeadingIndicators.find(s.front()) != std::string_view::npos) return true;
   if (s.back() == ' ' || s.back() == '\t' || s.back() == ':') return true;
@@ -252,8 +242,36 @@ Diagnostic TemplateError(const std::string& template_name, int line, const std::
                     fix};
 }
 
+/// The rendered text must read back as exactly one YAML mapping (RenderCheck::kReparse).
+bool ReparsesAsOneMapping(const PlannedObject& object, const std::string& text,
+                          DiagnosticSink& sink) {
+  try {
+    std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() != 1 || !documents[0].IsMap()) {
+      sink.Report(TemplateError(object.template_name, 0, "render.invalid-yaml",
+                                object.file_name + " is not exactly one YAML mapping (" +
+                                    std::to_string(documents.size()) + " documents)",
+                                "fix the template so it renders one object"));
+      return false;
+    }
+  } catch (const YAML::Exception& e) {
+    sink.Report(TemplateError(object.template_name, 0, "render.invalid-yaml",
+                              object.file_name + " is not valid YAML: line " +
+                                  std::to_string(e.mark.line + 1) + ", column " +
+                                  std::to_string(e.mark.column + 1) + " of the output: " + e.msg,
+                              "fix the template (put {{x}} only where a whole YAML value goes)"));
+    return false;
+  }
+  return true;
+}
+
+/// One working copy of each template per bundle (kainjow keeps error state inside a template,
+/// so renders do not share the parsed one; copying it for every object cost more than rendering).
+using Instances = std::map<const TemplateSet::Parsed*, mustache::mustache>;
+
 std::optional<RenderedFile> RenderOne(const PlannedObject& object, const TemplateSet& templates,
-                                      DiagnosticSink& sink) {
+                                      DiagnosticSink& sink, RenderCheck check,
+                                      Instances& instances) {
   const TemplateSet::Parsed* parsed = templates.Find(object.template_name);
   if (!parsed) {
     sink.Report(TemplateError(object.template_name, 0, "template.missing",
@@ -263,7 +281,9 @@ std::optional<RenderedFile> RenderOne(const PlannedObject& object, const Templat
   }
   const mustache::data data = ToData(object.context);
   StrictContext context(&data, templates);
-  mustache::mustache instance = parsed->Copy();
+  auto cached = instances.find(parsed);
+  if (cached == instances.end()) cached = instances.emplace(parsed, parsed->Copy()).first;
+  mustache::mustache& instance = cached->second;
   std::string text = StripMarkers(instance.render(context));
   bool ok = true;
   for (const std::string& problem : context.problems()) {
@@ -275,27 +295,13 @@ std::optional<RenderedFile> RenderOne(const PlannedObject& object, const Templat
   if (!instance.is_valid()) {
     sink.Report(TemplateError(object.template_name, 0, "template.render", instance.error_message(),
                               "fix the template"));
+    instances.erase(cached);  // the next object gets a fresh copy
     ok = false;
   }
   if (!ok) return std::nullopt;
   if (text.empty() || text.back() != '\n') text += '\n';
 
-  // The rendered text must read back as exactly one YAML mapping.
-  try {
-    std::vector<YAML::Node> documents = YAML::LoadAll(text);
-    if (documents.size() != 1 || !documents[0].IsMap()) {
-      sink.Report(TemplateError(object.template_name, 0, "render.invalid-yaml",
-                                object.file_name + " is not exactly one YAML mapping (" +
-                                    std::to_string(documents.size()) + " documents)",
-                                "fix the template so it renders one object"));
-      return std::nullopt;
-    }
-  } catch (const YAML::Exception& e) {
-    sink.Report(TemplateError(object.template_name, 0, "render.invalid-yaml",
-                              object.file_name + " is not valid YAML: line " +
-                                  std::to_string(e.mark.line + 1) + ", column " +
-                                  std::to_string(e.mark.column + 1) + " of the output: " + e.msg,
-                              "fix the template (put {{x}} only where a whole YAML value goes)"));
+  if (check == RenderCheck::kReparse && !ReparsesAsOneMapping(object, text, sink)) {
     return std::nullopt;
   }
   return RenderedFile{object.file_name, object.template_name, std::move(text)};
@@ -367,7 +373,7 @@ std::optional<TemplateSet> ParseEmbeddedTemplates(DiagnosticSink& sink) {
 }
 
 std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const TemplateSet& templates,
-                                           DiagnosticSink& sink) {
+                                           DiagnosticSink& sink, RenderCheck check) {
   RenderedBundle bundle;
   bundle.bundle_name = plan.bundle_name;
   std::vector<const PlannedObject*> order;
@@ -377,6 +383,7 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
   for (const PlannedObject& file : plan.layer_files) order.push_back(&file);
   bool ok = true;
   std::set<std::string> file_names;
+  Instances instances;
   for (const PlannedObject* object : order) {
     if (!file_names.insert(object->file_name).second || !IsBundleFileName(object->file_name)) {
       sink.Report(TemplateError(
@@ -387,7 +394,7 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
       ok = false;
       continue;
     }
-    std::optional<RenderedFile> file = RenderOne(*object, templates, sink);
+    std::optional<RenderedFile> file = RenderOne(*object, templates, sink, check, instances);
     if (!file) {
       ok = false;
       continue;

@@ -72,11 +72,23 @@ std::optional<TemplateSet> ParseTemplates(const std::map<std::string, std::strin
 /// The templates embedded into the binary at build time (templates/**/*.mustache), parsed.
 std::optional<TemplateSet> ParseEmbeddedTemplates(DiagnosticSink& sink);
 
+/// How RenderBundle makes sure each document is one YAML mapping.
+enum class RenderCheck {
+  /// Trust the construction (normal runs): templates hold no raw `{{{x}}}` insertions, every value
+  /// goes through YamlQuoteString as one scalar, so a template that renders valid YAML for one
+  /// context does for every context; the tests render every template in kReparse mode.
+  kByConstruction,
+  /// Also parse every rendered document again with yaml-cpp (tests, `render --verify`): about as
+  /// slow as the render itself on large bundles.
+  kReparse,
+};
+
 /// Renders every object of `plan`, then its kustomization and Application. Reports missing
-/// templates, missing keys ("template.missing-key"), and output that is not exactly one YAML
-/// mapping ("render.invalid-yaml"); returns nullopt after any error.
+/// templates, missing keys ("template.missing-key"), and, with RenderCheck::kReparse, output that
+/// is not exactly one YAML mapping ("render.invalid-yaml"); returns nullopt after any error.
 std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const TemplateSet& templates,
-                                           DiagnosticSink& sink);
+                                           DiagnosticSink& sink,
+                                           RenderCheck check = RenderCheck::kByConstruction);
 
 /// `value` as one YAML scalar that reads back as exactly that string (plain when safe, else
 /// double-quoted with escapes). Never spans lines.

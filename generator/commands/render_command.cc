@@ -155,6 +155,9 @@ void SetupRenderCommand(CLI::App& app) {
                    "With -d: compare DIR with the render and exit 1 naming stale, missing and "
                    "extra files; writes nothing");
   render->add_flag("-q,--quiet", options->quiet, "With -d: do not say what was written");
+  render->add_flag("--verify", options->verify,
+                   "Parse every rendered document again and fail unless each is one YAML "
+                   "mapping (slower; for template work and tests; the bytes are the same)");
   // Output-folder safety flags (write.h); kept together so that CLI reworks can move them as one.
   render->add_flag("--force", options->force,
                    "With -d: adopt a DIR that hkimgen did not write (its files are kept and "
@@ -180,6 +183,8 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   nlohmann::json result;
   LayerInputs inputs{options.profile, options.extra_files, options.set_values};
   std::optional<WriteSummary> summary;
+  RenderSettings settings;
+  settings.check = options.verify ? RenderCheck::kReparse : RenderCheck::kByConstruction;
   if (!WrapperDigestLayer(options, inputs, sink)) {
     // reported: nothing is rendered or written
   } else if (options.check && options.output_dir.empty()) {
@@ -190,7 +195,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
                            "--check needs -d DIR",
                            "add -d with the directory to compare"});
   } else if (std::optional<RenderedBundle> bundle =
-                 RenderProfileLayers(inputs, sink, &sources)) {
+                 RenderProfileLayers(inputs, sink, &sources, settings)) {
     std::ostringstream stream;
     if (!options.output_dir.empty() && !options.check) {
       summary = Summarize(*bundle, options.output_dir);

@@ -1,7 +1,7 @@
 #pragma once
 
 // `hkimgen render PROFILE [-d DIR [--check]] [-o yaml|json] [-q] [-f FILE]... [--set P=V]...
-// [--allow RULE]... [--wrapper-digest sha256:HEX]`.
+// [--allow RULE]... [--wrapper-digest sha256:HEX] [--verify]`.
 
 #include <CLI/CLI.hpp>
 #include <ostream>
@@ -23,6 +23,7 @@ struct RenderOptions {
   bool force = false;    ///< --force: adopt an output folder hkimgen did not write (write.h)
   bool no_wait = false;  ///< --no-wait: fail instead of waiting for another render into DIR
   std::string wrapper_digest;  ///< --wrapper-digest sha256:<64 hex>: wrapper.digest, over all
+  bool verify = false;  ///< --verify: parse every rendered document again (RenderCheck::kReparse)
 };
 
 /// Adds the `render` sub-command to `app`; running it calls RunRenderCommand and ends the

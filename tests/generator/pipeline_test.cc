@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -195,6 +196,53 @@ TEST_F(Scratch, DirectoryRenderMatchesTheStreamAndIsReproducible) {
   EXPECT_NE(check.err.find("kustomization.yaml: error: out of date"), std::string::npos)
       << check.err;
   EXPECT_EQ(SnapshotDir(dir_ / "a"), edited);
+}
+
+// Normal renders trust the templates (RenderCheck::kByConstruction) instead of parsing every
+// document again; this is what backs that trust: every shipped and lint-case profile, rendered
+// with the re-parse on, gives exactly one YAML mapping per file, and the same bytes as without.
+TEST(Pipeline, EveryProfileRendersValidYamlByConstruction) {
+  std::vector<fs::path> profiles;
+  for (const fs::path folder : {kSource / "profiles", kSource / "tests/generator/lint_cases"}) {
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      if (entry.path().extension() == ".yaml") profiles.push_back(entry.path());
+    }
+  }
+  std::sort(profiles.begin(), profiles.end());
+  int rendered = 0;
+  for (const fs::path& profile : profiles) {
+    DiagnosticSink trusted_sink, reparsed_sink;
+    RenderSettings reparse;
+    reparse.check = RenderCheck::kReparse;
+    auto trusted = RenderProfileLayers(LayerInputs{profile.string(), {}, {}}, trusted_sink);
+    auto reparsed =
+        RenderProfileLayers(LayerInputs{profile.string(), {}, {}}, reparsed_sink, nullptr, reparse);
+    EXPECT_EQ(trusted.has_value(), reparsed.has_value()) << profile;
+    if (!trusted || !reparsed) continue;  // lint cases with errors stop before render
+    ++rendered;
+    EXPECT_EQ(BundleStream(*trusted), BundleStream(*reparsed)) << profile;
+    for (const Diagnostic& d : reparsed_sink.diagnostics()) EXPECT_NE(d.rule, "render.invalid-yaml");
+  }
+  EXPECT_GE(rendered, 3) << "the shipped profiles at least";
+}
+
+// The same through the command line: `render --verify -d` writes the very bytes `render -d` does
+// (the marker included), and the stream is the same.
+TEST_F(Scratch, VerifyRendersTheSameBytesAsANormalRender) {
+  const std::string profile = "profiles/barcelona-h100-cx7.yaml";
+  CommandRun plain = Hkimgen("render " + profile + " -q -d '" + (dir_ / "plain").string() + "'",
+                             dir_);
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  CommandRun verified = Hkimgen(
+      "render " + profile + " --verify -q -d '" + (dir_ / "verified").string() + "'", dir_);
+  ASSERT_EQ(verified.status, 0) << verified.err;
+  EXPECT_EQ(SnapshotDir(dir_ / "plain"), SnapshotDir(dir_ / "verified"));
+  EXPECT_FALSE(SnapshotDir(dir_ / "plain").empty());
+  CommandRun plain_stream = Hkimgen("render " + profile, dir_);
+  CommandRun verified_stream = Hkimgen("render " + profile + " --verify", dir_);
+  ASSERT_EQ(plain_stream.status, 0) << plain_stream.err;
+  ASSERT_EQ(verified_stream.status, 0) << verified_stream.err;
+  EXPECT_EQ(plain_stream.out, verified_stream.out);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ std::optional<std::string> RenderText(const std::string& text, const nlohmann::j
   plan.objects.push_back(Object("t/x.yaml.mustache", "10-x.yaml", context));
   plan.kustomization = Object("t/k.yaml.mustache", "kustomization.yaml", nlohmann::json::object());
   plan.application = Object("t/a.yaml.mustache", "application.yaml", nlohmann::json::object());
-  auto bundle = RenderBundle(plan, *templates, sink);
+  auto bundle = RenderBundle(plan, *templates, sink, RenderCheck::kReparse);
   if (errors) *errors = FormatDiagnostics(sink, {});
   if (!bundle) return std::nullopt;
   return bundle->files[0].content;
