@@ -492,6 +492,8 @@ case_readme_examples_work_verbatim() {
   [[ $n -ge 10 ]] || fail "found only $n README examples"
 }
 
+# A misspelt or removed case must fail, not print "ok" (ctest lists cases from this file).
+declare -F "case_$CASE" >/dev/null || { echo "cli_test.sh: no case named $CASE" >&2; exit 2; }
 "case_$CASE"
 [[ $FAILS == 0 ]] || exit 1
 echo "ok: $CASE"

@@ -203,7 +203,7 @@ TEST_F(Scratch, DirectoryRenderMatchesTheStreamAndIsReproducible) {
 // with the re-parse on, gives exactly one YAML mapping per file, and the same bytes as without.
 TEST(Pipeline, EveryProfileRendersValidYamlByConstruction) {
   std::vector<fs::path> profiles;
-  for (const fs::path folder : {kSource / "profiles", kSource / "tests/generator/lint_cases"}) {
+  for (const fs::path& folder : {kSource / "profiles", kSource / "tests/generator/lint_cases"}) {
     for (const auto& entry : fs::directory_iterator(folder)) {
       if (entry.path().extension() == ".yaml") profiles.push_back(entry.path());
     }
