@@ -2,7 +2,7 @@
 # Benchmark (run on demand, not part of ctest): renders a large generated profile — the Barcelona
 # profile with N namespaces (default 64) × its 4 rails, so 64 × (4 NADs + SA + Role + RoleBinding +
 # 2 ConfigMaps + Service + StatefulSet) objects — and times, with hyperfine:
-#   1. `hkimgen render PROFILE -o DIR`  (validate, plan, render, write every file; DIR removed
+#   1. `hkimgen render PROFILE -d DIR`  (validate, plan, render, write every file; DIR removed
 #      before each run so the write is real)
 #   2. `hkimgen render PROFILE`         (same, to the stdout stream)
 #   3. `kubectl kustomize DIR`          (the peer: only reads back the same bundle)
@@ -39,13 +39,13 @@ if n != 1:
 open(target, "w").write(text)
 PY
 
-"$HKIMGEN" render "$profile" -o "$work/bundle"
-files=$(ls "$work/bundle" | wc -l)
+"$HKIMGEN" render "$profile" -q -d "$work/bundle"
+files=$(find "$work/bundle" -name "*.yaml" | wc -l)
 kubectl kustomize "$work/bundle" >/dev/null
 echo "bench/render: $namespaces namespaces x 4 rails -> $files files in the bundle" >&2
 
 hyperfine --warmup 3 --min-runs 20 --export-json "$work/times.json" \
-  -n "hkimgen render -o DIR" --prepare "rm -rf '$work/out'" "'$HKIMGEN' render '$profile' -o '$work/out'" \
+  -n "hkimgen render -d DIR" --prepare "rm -rf '$work/out'" "'$HKIMGEN' render '$profile' -q -d '$work/out'" \
   -n "hkimgen render (stdout)" "'$HKIMGEN' render '$profile' >/dev/null" \
   -n "kubectl kustomize DIR" "kubectl kustomize '$work/bundle' >/dev/null"
 
