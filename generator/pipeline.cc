@@ -35,11 +35,11 @@ std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
   RunLint(*profile, loaded, sink);
   if (sink.HasErrors()) return std::nullopt;
 
-  const BundlePlan plan = PlanBundle(*profile);
+  BundlePlan plan = PlanBundle(*profile);
 
   const TemplateSet* templates = SharedEmbeddedTemplates(sink);
   if (!templates) return std::nullopt;
-  std::optional<RenderedBundle> bundle = RenderBundle(plan, *templates, sink, settings.check);
+  std::optional<RenderedBundle> bundle = RenderBundle(std::move(plan), *templates, sink, settings.check);
   if (!bundle || sink.HasErrors()) return std::nullopt;
   return bundle;
 }

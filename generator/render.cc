@@ -372,19 +372,22 @@ std::optional<TemplateSet> ParseEmbeddedTemplates(DiagnosticSink& sink) {
   return ParseTemplates(EmbeddedTemplates(), sink);
 }
 
-std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const TemplateSet& templates,
-                                           DiagnosticSink& sink, RenderCheck check) {
+namespace {
+
+/// Renders `order` into one bundle; when `contexts` is not empty, contexts[i] (object i's
+/// template context) is dropped as soon as object i is rendered.
+std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
+                                            const std::vector<const PlannedObject*>& order,
+                                            const std::vector<nlohmann::json*>& contexts,
+                                            const TemplateSet& templates, DiagnosticSink& sink,
+                                            RenderCheck check) {
   RenderedBundle bundle;
-  bundle.bundle_name = plan.bundle_name;
-  std::vector<const PlannedObject*> order;
-  for (const PlannedObject& object : plan.objects) order.push_back(&object);
-  order.push_back(&plan.kustomization);
-  order.push_back(&plan.application);
-  for (const PlannedObject& file : plan.layer_files) order.push_back(&file);
+  bundle.bundle_name = bundle_name;
   bool ok = true;
   std::set<std::string> file_names;
   Instances instances;
-  for (const PlannedObject* object : order) {
+  for (size_t i = 0; i < order.size(); ++i) {
+    const PlannedObject* object = order[i];
     if (!file_names.insert(object->file_name).second || !IsBundleFileName(object->file_name)) {
       sink.Report(TemplateError(
           object->template_name, 0, "render.file-name",
@@ -395,6 +398,7 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
       continue;
     }
     std::optional<RenderedFile> file = RenderOne(*object, templates, sink, check, instances);
+    if (!contexts.empty()) *contexts[i] = nullptr;
     if (!file) {
       ok = false;
       continue;
@@ -403,6 +407,32 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
   }
   if (!ok) return std::nullopt;
   return bundle;
+}
+
+std::vector<const PlannedObject*> RenderOrder(const BundlePlan& plan) {
+  std::vector<const PlannedObject*> order;
+  for (const PlannedObject& object : plan.objects) order.push_back(&object);
+  order.push_back(&plan.kustomization);
+  order.push_back(&plan.application);
+  for (const PlannedObject& file : plan.layer_files) order.push_back(&file);
+  return order;
+}
+
+}  // namespace
+
+std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const TemplateSet& templates,
+                                           DiagnosticSink& sink, RenderCheck check) {
+  return RenderInOrder(plan.bundle_name, RenderOrder(plan), {}, templates, sink, check);
+}
+
+std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
+                                           DiagnosticSink& sink, RenderCheck check) {
+  std::vector<nlohmann::json*> contexts;
+  for (PlannedObject& object : plan.objects) contexts.push_back(&object.context);
+  contexts.push_back(&plan.kustomization.context);
+  contexts.push_back(&plan.application.context);
+  for (PlannedObject& file : plan.layer_files) contexts.push_back(&file.context);
+  return RenderInOrder(plan.bundle_name, RenderOrder(plan), contexts, templates, sink, check);
 }
 
 std::string YamlQuoteString(std::string_view value) {

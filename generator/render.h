@@ -90,6 +90,13 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
                                            DiagnosticSink& sink,
                                            RenderCheck check = RenderCheck::kByConstruction);
 
+/// The same for a plan that is no longer needed: each object's template context is released as
+/// soon as the object is rendered, so a large plan's contexts and its rendered text are not all
+/// held at once (peak memory). The plan is left with null contexts.
+std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
+                                           DiagnosticSink& sink,
+                                           RenderCheck check = RenderCheck::kByConstruction);
+
 /// `value` as one YAML scalar that reads back as exactly that string (plain when safe, else
 /// double-quoted with escapes). Never spans lines.
 std::string YamlQuoteString(std::string_view value);
