@@ -80,6 +80,11 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
                          : policy == "skip"      ? IommuPolicy::kSkip
                                                  : IommuPolicy::kAlreadyConfigured;
   profile.iommu.machine_config_role = String(iommu, "machine_config_role", "worker");
+  profile.iommu.create_pool = String(iommu, "machine_config_pool", "create") == "create";
+  // Cluster-scoped names carry the cluster name, so that a sync never takes over an SCC somebody
+  // made by hand (issue 14 item 2); naming one in the profile adopts it deliberately.
+  if (profile.security.scc_name.empty())
+    profile.security.scc_name = profile.cluster_name + "-nccl-rdma";
   ReadWorkload(section("workload"), profile.workload);
   profile.wrapper.image = String(section("wrapper"), "image");
   profile.wrapper.digest = String(section("wrapper"), "digest");

@@ -189,7 +189,7 @@ struct NcclSettings {
 struct Security {
   MemlockStrategy memlock_strategy = MemlockStrategy::kSysResourceScc;
   std::string service_account = "hkim-workload";
-  std::string scc_name = "hkim-rdma";
+  std::string scc_name;  ///< default <cluster.name>-nccl-rdma: the bundle's own SCC
   std::optional<int64_t> run_as_user;
   bool host_ipc = false;
   std::string pointer = "/security";
@@ -198,6 +198,9 @@ struct Security {
 struct Iommu {
   IommuPolicy policy = IommuPolicy::kAlreadyConfigured;
   std::string machine_config_role = "worker";
+  /// For a custom role (not worker/master): render its MachineConfigPool (`create`), or use one
+  /// that exists already (`existing`, e.g. Barcelona's hand-made `h100` pool).
+  bool create_pool = true;
   std::string pointer = "/iommu";
 };
 
@@ -239,6 +242,10 @@ struct HealthCheck {
 
 struct GitOps {
   std::string argocd_namespace = "argocd";
+  /// Service account of the Argo CD application controller that syncs the bundle (the subject
+  /// of bootstrap/); default <argocd_namespace>-argocd-application-controller, the name the
+  /// OpenShift GitOps operator gives the controller of the instance named like its namespace.
+  std::string controller_service_account;
   std::string project = "default";
   std::string repo_url;
   std::string path;

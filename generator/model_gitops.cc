@@ -10,6 +10,9 @@ void ModelBuilder::ReadGitOps(const json& g, Platform platform, GitOps& out) {
   out.argocd_namespace =
       String(g, "argocd_namespace", openshift ? "openshift-gitops" : out.argocd_namespace);
   out.project = String(g, "project", out.project);
+  out.controller_service_account =
+      String(g, "controller_service_account",
+             out.argocd_namespace + "-argocd-application-controller");
   out.repo_url = String(g, "repo_url");
   out.path = String(g, "path");
   out.revision = String(g, "revision", out.revision);

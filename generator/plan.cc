@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "plan_argocd_bootstrap.h"
 #include "plan_builder.h"
 #include "plan_layers.h"
 #include "plan_operators.h"
@@ -38,6 +39,7 @@ BundlePlan PlanBundle(const Profile& profile) {
            std::tie(c.sync_wave, c.kind, c.namespace_name, c.name);
   });
   PlanLayers(profile, b.plan());
+  PlanArgoCdBootstrap(profile, b.plan());
   return std::move(b.plan());  // not a copy: a large profile's plan (contexts) is tens of MB
 }
 

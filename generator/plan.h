@@ -52,6 +52,10 @@ struct BundlePlan {
   /// Per layer: <layer>/kustomization.yaml and the layer's Argo CD Application apps/<layer>.yaml
   /// (the parent `application` syncs apps/); plan_layers.cc.
   std::vector<PlannedObject> layer_files;
+  /// OpenShift: bootstrap/ ClusterRole + ClusterRoleBinding for the Argo CD application
+  /// controller, applied once by hand before the first sync; listed in no kustomization
+  /// (plan_argocd_bootstrap.cc).
+  std::vector<PlannedObject> bootstrap;
 };
 
 /// Adds one object to `plan`: its layer (from its namespace), file name

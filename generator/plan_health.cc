@@ -213,7 +213,15 @@ void PlanFabricHealthCluster(const Profile& p, const HealthWaves& waves, BundleP
   PlannedObject& role =
       AddPlannedObject(plan, p, "health/clusterrole.yaml.mustache", "rbac.authorization.k8s.io/v1",
                        "ClusterRole", HealthClusterRoleName(p), "", wave, false);
-  (void)role;
+  // In the context, not the template, so that the Argo CD bootstrap role can hold them too
+  // (plan_argocd_bootstrap.cc: RBAC lets nobody grant more than they hold).
+  role.context["rules"] = json::array({json{{"api_groups", json::array({json{{"value", ""}}})},
+                                            {"resources", json::array({json{{"value", "nodes"}}})},
+                                            {"verbs", json::array({json{{"value", "get"}},
+                                                                   json{{"value", "list"}},
+                                                                   json{{"value", "patch"}}})},
+                                            {"has_resource_names", false},
+                                            {"resource_names", json::array()}}});
   PlannedObject& binding = AddPlannedObject(
       plan, p, "health/clusterrolebinding.yaml.mustache", "rbac.authorization.k8s.io/v1",
       "ClusterRoleBinding", HealthClusterRoleName(p), "", wave, false);

@@ -1,4 +1,6 @@
-// Plan stage, namespaces: the workload namespaces with their Pod Security level (OKE).
+// Plan stage, namespaces: the workload namespaces. OKE: with their Pod Security level.
+// OpenShift: labelled argocd.argoproj.io/managed-by, so that OpenShift GitOps may manage what is
+// in them (a fresh cluster has no such namespace, and the sync failed with "namespace not found").
 
 #include "plan_builder.h"
 
@@ -6,8 +8,13 @@ namespace hkim::plan {
 
 void PlanNamespaces(PlanBuilder& b) {
   const Profile& p = b.profile();
-  if (p.IsOpenShift()) return;
   for (const std::string& ns : p.namespaces) {
+    if (p.IsOpenShift()) {
+      PlannedObject& n = b.Add("openshift/namespace.yaml.mustache", "v1", "Namespace", ns, "",
+                               kWaveClusterAccess, false);
+      n.context["managed_by"] = p.gitops.argocd_namespace;
+      continue;
+    }
     PlannedObject& n = b.Add("oke/namespace.yaml.mustache", "v1", "Namespace", ns, "",
                              kWaveClusterAccess, false);
     // Adding IPC_LOCK (and privileged, if asked) is beyond the baseline Pod Security level;

@@ -13,7 +13,8 @@ void PlanClusterSecurity(PlanBuilder& b) {
   if (b.Rdma() && p.security.memlock_strategy != MemlockStrategy::kPrivileged) {
     PlannedObject& scc =
         b.Add("openshift/scc.yaml.mustache", "security.openshift.io/v1",
-              "SecurityContextConstraints", p.security.scc_name, "", kWaveClusterAccess, false);
+              "SecurityContextConstraints", p.security.scc_name, "", kWaveClusterAccess, false,
+              /*keep_on_removal=*/true);
     json caps = json::array({json{{"value", "IPC_LOCK"}}});
     if (p.security.memlock_strategy == MemlockStrategy::kSysResourceScc)
       caps.push_back(json{{"value", "SYS_RESOURCE"}});

@@ -16,6 +16,11 @@ using nlohmann::json;
 constexpr const char* kTopologyMountPath = "/etc/hkim/topology";
 constexpr const char* kTopologyFileKey = "topo.xml";
 constexpr const char* kWrapperDir = "/opt/hkim/bin";
+// NCCL's configuration file, in an emptyDir of its own: hkim-wrapper writes its per-pod decisions
+// there (wrapper/nccl_conf.h), so that processes started with `kubectl exec` or mpirun over ssh,
+// which bypass the wrapper, still get them (issue 14 item 4).
+constexpr const char* kNcclConfDir = "/opt/hkim/nccl";
+constexpr const char* kNcclConfFile = "/opt/hkim/nccl/nccl.conf";
 
 // NCCL_* and HKIM_* variables of the env ConfigMap (pod runtime contract, ARCHITECTURE.md).
 json NcclEnv(const PlanBuilder& b) {
@@ -52,6 +57,7 @@ json NcclEnv(const PlanBuilder& b) {
   if (b.HasTopology()) {
     env["NCCL_TOPO_FILE"] = std::string(kTopologyMountPath) + "/" + kTopologyFileKey;
   }
+  env["NCCL_CONF_FILE"] = kNcclConfFile;  // before extra_env: a profile's own value wins
   for (const auto& [name, value] : n.extra_env) env[name] = value;
 
   const HealthCheck& h = p.health_check;
@@ -173,6 +179,7 @@ json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
   c["has_run_as_user"] = p.security.run_as_user.has_value();
   c["run_as_user"] = p.security.run_as_user.value_or(0);
   c["shm_size"] = w.shm_size;
+  c["nccl_conf_dir"] = kNcclConfDir;
   c["has_topology"] = b.HasTopology();
   c["topology_configmap"] = b.TopologyConfigMapName();
   c["topology_mount_path"] = kTopologyMountPath;

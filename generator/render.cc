@@ -415,6 +415,7 @@ std::vector<const PlannedObject*> RenderOrder(const BundlePlan& plan) {
   order.push_back(&plan.kustomization);
   order.push_back(&plan.application);
   for (const PlannedObject& file : plan.layer_files) order.push_back(&file);
+  for (const PlannedObject& file : plan.bootstrap) order.push_back(&file);
   return order;
 }
 
@@ -432,6 +433,7 @@ std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet&
   contexts.push_back(&plan.kustomization.context);
   contexts.push_back(&plan.application.context);
   for (PlannedObject& file : plan.layer_files) contexts.push_back(&file.context);
+  for (PlannedObject& file : plan.bootstrap) contexts.push_back(&file.context);
   return RenderInOrder(plan.bundle_name, RenderOrder(plan), contexts, templates, sink, check);
 }
 

@@ -37,7 +37,8 @@ struct RenderedFile {
 };
 
 /// The whole rendered bundle, in output order: the plan's objects in their order, then
-/// kustomization.yaml, then the Argo CD Application. File names are unique.
+/// kustomization.yaml, then the Argo CD Applications, then bootstrap/ (OpenShift). File names are
+/// unique.
 struct RenderedBundle {
   std::string bundle_name;
   std::vector<RenderedFile> files;

@@ -114,6 +114,25 @@ void CheckWrapperImageVersion(const LintContext& c, LintReporter& r) {
                tag);
 }
 
+// Issue 14 item 2: an SCC that is not the bundle's own (<cluster>-...) is probably one made by
+// hand, whose users (other teams' service accounts) and capabilities a sync would replace.
+void CheckSccAdopted(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (!p.IsOpenShift() || p.workload.mode != WorkloadMode::kRdma ||
+      p.security.memlock_strategy == MemlockStrategy::kPrivileged) {
+    return;
+  }
+  const std::string own = p.cluster_name + "-";
+  if (p.security.scc_name.compare(0, own.size(), own) == 0) return;
+  r.Report(p.security.pointer + "/scc_name",
+           "scc_name '" + p.security.scc_name + "' is not the bundle's own name (" + own +
+               "...): if an SCC of that name exists, a sync takes it over and replaces its users, "
+               "groups and capabilities, breaking the pods of every service account listed in it",
+           "remove security.scc_name (the default is " + p.cluster_name +
+               "-nccl-rdma), or adopt the SCC deliberately as README \"Adopting an existing "
+               "object\" says");
+}
+
 }  // namespace
 
 std::vector<LintRule> SecurityLintRules() {
@@ -131,6 +150,9 @@ std::vector<LintRule> SecurityLintRules() {
       {"lint.wrapper-image-version", Severity::kWarning,
        "an hkim-wrapper image is this hkimgen's version (the pod contract it renders)",
        CheckWrapperImageVersion},
+      {"lint.scc-adopted", Severity::kWarning,
+       "the SCC is the bundle's own (named after the cluster), not a hand-made one taken over",
+       CheckSccAdopted},
   };
 }
 

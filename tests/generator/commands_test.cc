@@ -187,7 +187,7 @@ TEST_F(Commands, DiffExitCodesAndTheDisruptiveFlag) {
   CliRun changed = Hkimgen("diff " + profile + " -d " + out +
                            " --set node_shape.cpu_vendor=intel --detailed-exitcode");
   EXPECT_EQ(changed.status, 2) << changed.out;
-  EXPECT_NE(changed.out.find("(MachineConfig 99-worker-iommu-passthrough) [disruptive: "),
+  EXPECT_NE(changed.out.find("(MachineConfig 99-worker-lab-iommu-passthrough) [disruptive: "),
             std::string::npos)
       << changed.out;
   EXPECT_NE(changed.out.find("-  - amd_iommu=on\n+  - intel_iommu=on\n"), std::string::npos)
@@ -356,7 +356,7 @@ nccl:
     NCCL_IGNORE_CPU_AFFINITY: "1"
 security:
   service_account: h-kim-sa
-  scc_name: nccl-rdma-scc
+iommu: {machine_config_role: h100, machine_config_pool: existing}
 workload:
   name: h-kim
   image: quay.io/jschless/ml-dev-env:prism-pytorch-25.06

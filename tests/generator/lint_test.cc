@@ -357,6 +357,14 @@ TEST(Lint, WrapperImageOfAnotherVersion) {
              "lint.wrapper-image-version", "/wrapper/image", Severity::kWarning);
 }
 
+// Issue 14 item 2: the live nccl-rdma-scc lists other teams' service accounts.
+TEST(Lint, SccNotNamedAfterTheClusterIsATakeOver) {
+  const DiagnosticSink adopted = Check(kOpenShift, {"security.scc_name=nccl-rdma-scc"});
+  ExpectOnly(adopted, "lint.scc-adopted", "/security/scc_name", Severity::kWarning);
+  EXPECT_NE(adopted.diagnostics()[0].fix.find("-nccl-rdma"), std::string::npos);
+  ExpectClean(Check(kOpenShift, {}));
+}
+
 // Every shipped profile and base names the image this tree builds (scripts/build-image.sh).
 TEST(Lint, ShippedProfilesNameThisVersionsWrapperImage) {
   const std::regex image(R"(\n  image: (\S*hkim-wrapper\S*)\n)");

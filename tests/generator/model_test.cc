@@ -132,7 +132,9 @@ TEST(Model, DefaultsAgreeWithTheSchema) {
   EXPECT_EQ(def("nccl", "gpudirect"), ToString(p.nccl.gpudirect));
   EXPECT_EQ(def("security", "memlock_strategy"), ToString(p.security.memlock_strategy));
   EXPECT_EQ(def("security", "service_account"), p.security.service_account);
-  EXPECT_EQ(def("security", "scc_name"), p.security.scc_name);
+  // No fixed default: the SCC is the bundle's own, <cluster.name>-nccl-rdma (issue 14 item 2).
+  EXPECT_FALSE(defs["security"]["properties"]["scc_name"].contains("default"));
+  EXPECT_EQ(p.security.scc_name, "lab-nccl-rdma");
   EXPECT_EQ(def("iommu", "policy"), ToString(p.iommu.policy));
   EXPECT_EQ(def("iommu", "machine_config_role"), p.iommu.machine_config_role);
   EXPECT_EQ(def("workload", "shm_size"), p.workload.shm_size);

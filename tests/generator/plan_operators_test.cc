@@ -117,9 +117,9 @@ TEST(PlanOperators, NodePolicyCarriesTheRailsPfResourceMtuAndTheMachineConfigPoo
   EXPECT_EQ(policy->context["mtu"], 9000);
   EXPECT_EQ(policy->context["device_id"], "1021");  // ConnectX-7 of the shape's topology
   EXPECT_EQ(policy->context["node_selector"],
-            nlohmann::json::parse(R"([{"key":"node-role.kubernetes.io/worker","value":""},
+            nlohmann::json::parse(R"([{"key":"node-role.kubernetes.io/h100","value":""},
               {"key":"nvidia.com/gpu.product","value":"NVIDIA-H100-80GB-HBM3"}])"));
-  EXPECT_EQ(Find(plan, "MachineConfig", "99-worker-iommu-passthrough")->sync_wave,
+  EXPECT_EQ(Find(plan, "MachineConfig", "99-h100-barcelona-iommu-passthrough")->sync_wave,
             policy->sync_wave);
 }
 
@@ -136,7 +136,8 @@ TEST(PlanOperators, PreinstalledOperatorsGetNoInstallObjectsButKeepTheirNodePoli
                               "NodeFeatureDiscovery", "ClusterPolicy"}) {
     EXPECT_EQ(kinds.count(install), 0u) << install;
   }
-  EXPECT_EQ(kinds.count("Namespace"), 0u);
+  // No operator namespace; only the workload's own (nccl-test, issue 14 item 1).
+  EXPECT_EQ(kinds.count("Namespace"), 1u);
   EXPECT_EQ(kinds.count("SriovNetworkNodePolicy"), 4u);
 }
 

@@ -79,18 +79,19 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
           "platform/10-clusterpolicy-cluster-policy.yaml",
           "platform/10-nodefeaturediscovery-openshift-nfd-nfd-instance.yaml",
           "platform/10-sriovoperatorconfig-openshift-sriov-network-operator-default.yaml",
-          "platform/20-machineconfig-99-worker-iommu-passthrough.yaml",
+          "platform/20-machineconfig-99-h100-barcelona-iommu-passthrough.yaml",
           "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno5np0.yaml",
           "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno6np0.yaml",
           "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno7np0.yaml",
           "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno8np0.yaml",
-          "platform/30-securitycontextconstraints-nccl-rdma-scc.yaml",
+          "platform/30-namespace-nccl-test.yaml",
+          "platform/30-securitycontextconstraints-barcelona-nccl-rdma.yaml",
           "workload/40-networkattachmentdefinition-nccl-test-eno5np0-network.yaml",
           "workload/40-networkattachmentdefinition-nccl-test-eno6np0-network.yaml",
           "workload/40-networkattachmentdefinition-nccl-test-eno7np0-network.yaml",
           "workload/40-networkattachmentdefinition-nccl-test-eno8np0-network.yaml",
-          "workload/40-role-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
-          "workload/40-rolebinding-nccl-test-h-kim-sa-use-scc-nccl-rdma-scc.yaml",
+          "workload/40-role-nccl-test-h-kim-sa-use-scc-barcelona-nccl-rdma.yaml",
+          "workload/40-rolebinding-nccl-test-h-kim-sa-use-scc-barcelona-nccl-rdma.yaml",
           "workload/40-serviceaccount-nccl-test-h-kim-sa.yaml",
           "workload/50-configmap-nccl-test-h-kim-nccl-env.yaml",
           "workload/50-configmap-nccl-test-h-kim-nccl-topology.yaml",
@@ -113,13 +114,64 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
     EXPECT_EQ(o.context["metadata"]["skip_dry_run"].get<bool>(), operator_crs.count(o.kind) == 1)
         << o.file_name;
   }
-  const PlannedObject* mc = Find(plan, "MachineConfig", "99-worker-iommu-passthrough");
+  const PlannedObject* mc = Find(plan, "MachineConfig", "99-h100-barcelona-iommu-passthrough");
   ASSERT_NE(mc, nullptr);
   EXPECT_EQ(mc->context["kernel_arguments"][0]["value"], "amd_iommu=on");
   EXPECT_EQ(mc->context["kernel_arguments"][1]["value"], "iommu=pt");
   EXPECT_TRUE(mc->namespace_name.empty());
   // The node policies drain and reboot with the MachineConfig: same wave.
   EXPECT_EQ(mc->sync_wave, Find(plan, "SriovNetworkNodePolicy", "barcelona-eno5np0")->sync_wave);
+}
+
+// Issue 14 item 2: the live nccl-rdma-scc and 99-worker-iommu-passthrough were made by hand
+// (other teams' service accounts are listed in the SCC); the bundle's own carry the cluster name
+// and survive deleting the Application (removing the MachineConfig reboots nodes).
+TEST(Plan, ClusterScopedNodeAndSccObjectsAreTheBundlesOwnAndKeptOnDelete) {
+  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
+  EXPECT_EQ(Find(plan, "SecurityContextConstraints", "nccl-rdma-scc"), nullptr);
+  EXPECT_EQ(Find(plan, "MachineConfig", "99-worker-iommu-passthrough"), nullptr);
+  for (const auto& [kind, name] : std::vector<std::pair<std::string, std::string>>{
+           {"SecurityContextConstraints", "barcelona-nccl-rdma"},
+           {"MachineConfig", "99-h100-barcelona-iommu-passthrough"}}) {
+    const PlannedObject* o = Find(plan, kind, name);
+    ASSERT_NE(o, nullptr) << kind << " " << name;
+    const std::string options = o->context["metadata"]["sync_options"];
+    EXPECT_NE(options.find("Prune=false"), std::string::npos) << name;
+    EXPECT_NE(options.find("Delete=false"), std::string::npos) << name;
+  }
+  // The Role granting `use` names the bundle's SCC.
+  EXPECT_EQ(Find(plan, "Role", "h-kim-sa-use-scc-barcelona-nccl-rdma")->context["scc"],
+            "barcelona-nccl-rdma");
+  // Naming an SCC in the profile adopts it deliberately.
+  const BundlePlan adopted = PlanBundle(BuildFrom(Replace(
+      ReadProfile("barcelona-h100-cx7"), "  service_account: h-kim-sa\n",
+      "  service_account: h-kim-sa\n  scc_name: nccl-rdma-scc\n")));
+  EXPECT_NE(Find(adopted, "SecurityContextConstraints", "nccl-rdma-scc"), nullptr);
+}
+
+// Issue 14 item 3: the MachineConfig's role comes from the profile; a custom role gets its pool
+// unless one exists already (Barcelona's hand-made h100), and role worker needs none.
+TEST(Plan, CustomMachineConfigRoleGetsItsPoolUnlessItExists) {
+  const std::string barcelona = ReadProfile("barcelona-h100-cx7");
+  const BundlePlan existing = PlanBundle(BuildFrom(barcelona));
+  EXPECT_EQ(Find(existing, "MachineConfig", "99-h100-barcelona-iommu-passthrough")
+                ->context["role"],
+            "h100");
+  for (const PlannedObject& o : existing.objects) EXPECT_NE(o.kind, "MachineConfigPool");
+  const BundlePlan created = PlanBundle(
+      BuildFrom(Replace(barcelona, "machine_config_pool: existing", "machine_config_pool: create")));
+  const PlannedObject* pool = Find(created, "MachineConfigPool", "barcelona-h100");
+  ASSERT_NE(pool, nullptr);
+  EXPECT_EQ(pool->context["node_role_label"], "node-role.kubernetes.io/h100");
+  EXPECT_LT(pool->sync_wave,
+            Find(created, "MachineConfig", "99-h100-barcelona-iommu-passthrough")->sync_wave);
+  EXPECT_NE(pool->context["metadata"]["sync_options"].get<std::string>().find("Delete=false"),
+            std::string::npos);
+  const BundlePlan worker = PlanBundle(BuildFrom(Replace(
+      Replace(barcelona, "machine_config_role: h100", "machine_config_role: worker"),
+      "machine_config_pool: existing", "machine_config_pool: create")));
+  ASSERT_NE(Find(worker, "MachineConfig", "99-worker-barcelona-iommu-passthrough"), nullptr);
+  for (const PlannedObject& o : worker.objects) EXPECT_NE(o.kind, "MachineConfigPool");
 }
 
 TEST(Plan, LayerKustomizationsListTheirObjectsButNotTheApplications) {
@@ -246,6 +298,24 @@ TEST(Plan, RdmaEnvLeavesDetectedVariablesToTheWrapper) {
   EXPECT_EQ(env.at("NCCL_TOPO_FILE"), "/etc/hkim/topology/topo.xml");
 }
 
+// Issue 14 item 4: `kubectl exec ... torchrun` bypasses the wrapper; NCCL reads the wrapper's
+// decisions from NCCL_CONF_FILE, which must lie in a writable volume of the pod.
+TEST(Plan, NcclConfFileIsInAWritableVolumeOfThePod) {
+  for (const char* name : {"barcelona-h100-cx7", "oke-h100"}) {
+    const Profile profile = BuildFrom(ReadProfile(name));
+    const BundlePlan plan = PlanBundle(profile);
+    const auto env = Env(*Find(plan, "ConfigMap", profile.workload.name + "-nccl-env"));
+    ASSERT_EQ(env.count("NCCL_CONF_FILE"), 1u) << name;
+    const std::string dir =
+        Find(plan, "StatefulSet", profile.workload.name)->context["nccl_conf_dir"];
+    EXPECT_EQ(env.at("NCCL_CONF_FILE").rfind(dir + "/", 0), 0u) << name;
+  }
+  const BundlePlan own = PlanBundle(BuildFrom(Replace(ReadProfile("barcelona-h100-cx7"),
+                                                      "  extra_env:\n",
+                                                      "  extra_env:\n    NCCL_CONF_FILE: /x/n.conf\n")));
+  EXPECT_EQ(Env(*Find(own, "ConfigMap", "h-kim-nccl-env")).at("NCCL_CONF_FILE"), "/x/n.conf");
+}
+
 TEST(Plan, PinnedSettingsAreWrittenWithExactMatch) {
   std::string text = ReadProfile("barcelona-h100-cx7");
   text = Replace(text, "  gid_policy: auto\n",
@@ -323,8 +393,8 @@ TEST(Plan, CrioUlimitsOnOpenShiftAddsTheMemlockMachineConfig) {
       Replace(ReadProfile("barcelona-h100-cx7"), "memlock_strategy: sys-resource-scc",
               "memlock_strategy: crio-ulimits");
   const BundlePlan plan = PlanBundle(BuildFrom(text));
-  EXPECT_NE(Find(plan, "MachineConfig", "99-worker-crio-memlock"), nullptr);
-  const PlannedObject* scc = Find(plan, "SecurityContextConstraints", "nccl-rdma-scc");
+  EXPECT_NE(Find(plan, "MachineConfig", "99-h100-barcelona-crio-memlock"), nullptr);
+  const PlannedObject* scc = Find(plan, "SecurityContextConstraints", "barcelona-nccl-rdma");
   ASSERT_NE(scc, nullptr);
   EXPECT_EQ(scc->context["allowed_capabilities"], nlohmann::json::array({{{"value", "IPC_LOCK"}}}));
 }

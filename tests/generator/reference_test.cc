@@ -221,7 +221,10 @@ TEST_F(BarcelonaReference, NcclEnvironmentIsTheGoldStandards) {
 TEST_F(BarcelonaReference, SccLiftsMemlockLikeTheMemlockTemplateAndIsGrantedByRbac) {
   const YAML::Node ref = Reference(
       "k8s__scc-modification-for-memlock.yaml")["SecurityContextConstraints/nccl-rdma-scc"];
-  const YAML::Node scc = Get("SecurityContextConstraints//nccl-rdma-scc");
+  // Same capabilities under the bundle's own name: the live nccl-rdma-scc lists other teams'
+  // service accounts, and a sync must not replace them (issue 14 item 2).
+  EXPECT_FALSE(bundle_.count("SecurityContextConstraints//nccl-rdma-scc"));
+  const YAML::Node scc = Get("SecurityContextConstraints//barcelona-nccl-rdma");
   EXPECT_EQ(Strings(scc["allowedCapabilities"]), Strings(ref["allowedCapabilities"]));
   for (const char* field : {"allowPrivilegedContainer", "allowHostNetwork", "allowHostPID",
                             "allowHostPorts", "allowHostDirVolumePlugin"})
@@ -230,24 +233,35 @@ TEST_F(BarcelonaReference, SccLiftsMemlockLikeTheMemlockTemplateAndIsGrantedByRb
   // The two fields the template lacks and the CRD requires.
   EXPECT_TRUE(scc["defaultAddCapabilities"].IsSequence());
   EXPECT_FALSE(scc["readOnlyRootFilesystem"].as<bool>());
-  const YAML::Node role = Get("Role/nccl-test/h-kim-sa-use-scc-nccl-rdma-scc");
+  const YAML::Node role = Get("Role/nccl-test/h-kim-sa-use-scc-barcelona-nccl-rdma");
   EXPECT_EQ(role["rules"][0]["resources"][0].as<std::string>(), "securitycontextconstraints");
-  EXPECT_EQ(role["rules"][0]["resourceNames"][0].as<std::string>(), "nccl-rdma-scc");
+  EXPECT_EQ(role["rules"][0]["resourceNames"][0].as<std::string>(), "barcelona-nccl-rdma");
   EXPECT_EQ(role["rules"][0]["verbs"][0].as<std::string>(), "use");
-  const YAML::Node binding = Get("RoleBinding/nccl-test/h-kim-sa-use-scc-nccl-rdma-scc");
+  const YAML::Node binding = Get("RoleBinding/nccl-test/h-kim-sa-use-scc-barcelona-nccl-rdma");
   EXPECT_EQ(binding["subjects"][0]["kind"].as<std::string>(), "ServiceAccount");
   EXPECT_EQ(binding["subjects"][0]["name"].as<std::string>(), "h-kim-sa");
   EXPECT_EQ(binding["subjects"][0]["namespace"].as<std::string>(), "nccl-test");
   EXPECT_TRUE(bundle_.count("ServiceAccount/nccl-test/h-kim-sa"));
 }
 
-TEST_F(BarcelonaReference, MachineConfigIsTheLiveIommuPassthrough) {
+TEST_F(BarcelonaReference, MachineConfigHasTheLiveIommuPassthroughUnderItsOwnName) {
   const YAML::Node ref = Reference("k8s__machineconfigs__99-worker-iommu-passthrough.yaml")
       ["MachineConfig/99-worker-iommu-passthrough"];
-  const YAML::Node mc = Get("MachineConfig//99-worker-iommu-passthrough");
+  // The live object was made by hand: the bundle's own carries the cluster name, so that
+  // deleting the Application never removes the hand-made one (issue 14 item 2).
+  EXPECT_FALSE(bundle_.count("MachineConfig//99-worker-iommu-passthrough"));
+  const YAML::Node mc = Get("MachineConfig//99-h100-barcelona-iommu-passthrough");
+  // Issue 14 item 3: only the GPU nodes reboot. Role h100 is the one the live pool h100 selects
+  // besides worker (and its nodes are labelled node-role.kubernetes.io/h100); the pool is there
+  // already (iommu.machine_config_pool: existing), so the bundle has none.
+  const YAML::Node pool =
+      Reference("k8s__machineconfigs__h100-machineconfigpool.yaml")["MachineConfigPool/h100"];
   const char* role = "machineconfiguration.openshift.io/role";
-  EXPECT_EQ(mc["metadata"]["labels"][role].as<std::string>(),
-            ref["metadata"]["labels"][role].as<std::string>());
+  EXPECT_EQ(mc["metadata"]["labels"][role].as<std::string>(), "h100");
+  EXPECT_TRUE(Strings(pool["spec"]["machineConfigSelector"]["matchExpressions"][0]["values"])
+                  .count("h100"));
+  for (const auto& [key, object] : bundle_)
+    EXPECT_NE(object["kind"].as<std::string>(), "MachineConfigPool") << key;
   const std::set<std::string> args = Strings(mc["spec"]["kernelArguments"]);
   for (const std::string& arg : Strings(ref["spec"]["kernelArguments"]))
     EXPECT_TRUE(args.count(arg)) << arg;
