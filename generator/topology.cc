@@ -135,9 +135,25 @@ std::string DownstreamPort(const std::string& switch_bus, int port) {
   return buffer;
 }
 
-const char* kBridgeAttrs =
-    "class=\"0x060400\" vendor=\"0x1000\" device=\"0xc030\" subsystem_vendor=\"0x1000\" "
-    "subsystem_device=\"0xa064\" link_speed=\"32.0 GT/s PCIe\" link_width=\"16\"";
+// The PCIe generation of the tree. Ampere-class GPUs (sm < 90) and their ConnectX-5/6 NICs sit
+// behind Gen4 switches (Broadcom 0xc010, 16 GT/s: OCI's A100-v2.8 and GPU4.8 files); Hopper
+// behind Gen5 (0xc030, 32 GT/s). NCCL reads link speeds for its PCIe bandwidth model, so a Gen5
+// claim on a Gen4 machine overstates the GPU-NIC path.
+struct PcieGeneration {
+  const char* switch_device;
+  const char* link_speed;
+};
+
+PcieGeneration GenerationOf(const NodeTopology& t) {
+  if (t.gpu_sm >= 90) return {"0xc030", "32.0 GT/s PCIe"};
+  return {"0xc010", "16.0 GT/s PCIe"};
+}
+
+std::string BridgeAttrs(const PcieGeneration& gen) {
+  return std::string("class=\"0x060400\" vendor=\"0x1000\" device=\"") + gen.switch_device +
+         "\" subsystem_vendor=\"0x1000\" subsystem_device=\"0xa064\" link_speed=\"" +
+         gen.link_speed + "\" link_width=\"16\"";
+}
 
 }  // namespace
 
@@ -204,6 +220,8 @@ std::string RenderTopologyXml(const NodeTopology& t) {
   if (t.empty()) return "";
   std::ostringstream out;
   const char* vendor = t.cpu_vendor == CpuVendor::kAmd ? "AuthenticAMD" : "GenuineIntel";
+  const PcieGeneration gen = GenerationOf(t);
+  const std::string bridge = BridgeAttrs(gen);
   out << "<system version=\"1\">\n";
   int net_dev = 0;
   int gpu_dev = 0;
@@ -215,25 +233,24 @@ std::string RenderTopologyXml(const NodeTopology& t) {
     if (t.cpu_model) out << " modelid=\"" << t.cpu_model << "\"";
     out << ">\n";
     for (const PcieSwitch& s : node.pcie_switches) {
-      out << "    <pci busid=\"" << s.bus_id << "\" " << kBridgeAttrs << ">\n";
+      out << "    <pci busid=\"" << s.bus_id << "\" " << bridge << ">\n";
       int port = 0;
       for (const std::string& gpu : s.gpu_bus_ids) {
-        out << "      <pci busid=\"" << DownstreamPort(s.bus_id, port++) << "\" " << kBridgeAttrs
-            << ">\n";
+        out << "      <pci busid=\"" << DownstreamPort(s.bus_id, port++) << "\" " << bridge << ">\n";
         out << "        <pci busid=\"" << gpu << "\" class=\"0x030200\" vendor=\"0x10de\" device=\""
             << t.gpu_pci_device << "\" subsystem_vendor=\"0x10de\" subsystem_device=\"0x16c1\" "
-            << "link_speed=\"32.0 GT/s PCIe\" link_width=\"16\">\n";
+            << "link_speed=\"" << gen.link_speed << "\" link_width=\"16\">\n";
         out << "          <gpu dev=\"" << gpu_dev << "\" sm=\"" << t.gpu_sm << "\" rank=\""
             << gpu_dev << "\" gdr=\"1\"/>\n";
         out << "        </pci>\n      </pci>\n";
         ++gpu_dev;
       }
       for (const TopologyNic& nic : s.nics) {
-        out << "      <pci busid=\"" << DownstreamPort(s.bus_id, port++) << "\" " << kBridgeAttrs
-            << ">\n";
+        out << "      <pci busid=\"" << DownstreamPort(s.bus_id, port++) << "\" " << bridge << ">\n";
         out << "        <pci busid=\"" << nic.bus_id << "\" class=\"0x020000\" vendor=\"0x15b3\" "
             << "device=\"" << t.nic_pci_device << "\" subsystem_vendor=\"0x15b3\" "
-            << "subsystem_device=\"0x0026\" link_speed=\"32.0 GT/s PCIe\" link_width=\"16\">\n";
+            << "subsystem_device=\"0x0026\" link_speed=\"" << gen.link_speed
+            << "\" link_width=\"16\">\n";
         out << "          <nic>\n";
         int port_number = 1;
         for (const std::string& net : nic.rdma_devices) {

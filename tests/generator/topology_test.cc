@@ -84,6 +84,23 @@ TEST(Topology, XmlHasNcclStructure) {
   EXPECT_EQ(xml, RenderTopologyXml(*TopologyPreset("BM.GPU.H100.8")));  // deterministic
 }
 
+// OCI's A100 files are PCIe Gen4 (switch 0xc010, 16 GT/s); a Gen5 claim overstates the
+// GPU-NIC path in NCCL's bandwidth model (issue 14 item 6).
+TEST(Topology, A100PresetsArePcieGen4AndH100PresetsGen5) {
+  for (const char* name : {"BM.GPU4.8", "BM.GPU.A100-v2.8"}) {
+    const std::string xml = RenderTopologyXml(*TopologyPreset(name));
+    EXPECT_NE(xml.find("device=\"0xc010\""), std::string::npos) << name;
+    EXPECT_NE(xml.find("16.0 GT/s PCIe"), std::string::npos) << name;
+    EXPECT_EQ(xml.find("0xc030"), std::string::npos) << name;
+    EXPECT_EQ(xml.find("32.0 GT/s"), std::string::npos) << name;
+  }
+  for (const char* name : {"BM.GPU.H100.8", "barcelona-h100-cx7"}) {
+    const std::string xml = RenderTopologyXml(*TopologyPreset(name));
+    EXPECT_NE(xml.find("device=\"0xc030\""), std::string::npos) << name;
+    EXPECT_EQ(xml.find("16.0 GT/s"), std::string::npos) << name;
+  }
+}
+
 TEST(Topology, BarcelonaPresetUsesTheVfNamesAndSinglePorts) {
   const std::string xml = RenderTopologyXml(*TopologyPreset("barcelona-h100-cx7"));
   EXPECT_EQ(Count(xml, "<gpu "), 4);
