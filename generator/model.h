@@ -83,6 +83,10 @@ struct NodeTopology {
   std::string nic_pci_device;  ///< 0x1021
   int64_t nic_speed_mbps = 0;
   std::vector<NumaNode> numa_nodes;
+  /// False for a preset not checked against real nodes (bus IDs, switches and RDMA names
+  /// assumed, as barcelona-h100-cx7): the bundle then ships no topology file and leaves NCCL's
+  /// own detection alone. A profile may opt in with node_shape.topology.verified: true.
+  bool verified = true;
   std::string pointer;
 
   bool empty() const { return numa_nodes.empty(); }

@@ -21,6 +21,8 @@ void ModelBuilder::ReadTopology(const json& topology, const std::string& pointer
       out.preset = "none";
     } else if (auto found = TopologyPreset(preset)) {
       out = *found;
+      // The profile's word (checked with NCCL_TOPO_DUMP_FILE on its nodes) beats the preset's.
+      out.verified = Boolean(topology, "verified", out.verified);
     } else {
       Error(pointer + "/preset", "model.topology-preset",
             "unknown topology preset '" + preset + "'",
@@ -53,6 +55,8 @@ void ModelBuilder::ReadTopology(const json& topology, const std::string& pointer
   out.gpu_sm = static_cast<int>(Integer(*gpu, "sm", 0));
   out.nic_pci_device = String(*nic, "pci_device");
   out.nic_speed_mbps = Integer(*nic, "speed_mbps", 0);
+  // A description the user wrote is theirs to vouch for; verified: false keeps it unshipped.
+  out.verified = Boolean(topology, "verified", true);
   for (const json& n : *numa) {
     NumaNode node;
     node.id = static_cast<int>(Integer(n, "id", 0));

@@ -39,8 +39,12 @@ class PlanBuilder {
 
   /// True when the workload runs over RDMA (rails, SR-IOV, memlock), false for tcp mode.
   bool Rdma() const { return profile_.workload.mode == WorkloadMode::kRdma; }
-  /// True when the profile has a topology file for NCCL.
-  bool HasTopology() const { return !profile_.node_shape.topology.empty(); }
+  /// True when the bundle ships a topology file for NCCL (NCCL_TOPO_FILE, its ConfigMap and
+  /// volume): only for a verified description (an OKE preset taken from OCI's files, a custom
+  /// one, or a preset the profile marks verified); otherwise NCCL detects the topology itself.
+  bool HasTopology() const {
+    return !profile_.node_shape.topology.empty() && profile_.node_shape.topology.verified;
+  }
   /// Names of the per-namespace ConfigMaps the StatefulSet mounts.
   std::string NcclConfigMapName() const { return profile_.workload.name + "-nccl-env"; }
   std::string TopologyConfigMapName() const { return profile_.workload.name + "-nccl-topology"; }

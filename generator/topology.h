@@ -17,6 +17,7 @@ std::vector<std::string> TopologyPresetNames();
 
 /// The built-in description called `name`, or nullopt for an unknown name. Facts: FACTS.md §6.3
 /// (oci-hpc-oke topology files at 3c67f9ba) and the Barcelona part §1-2 for barcelona-h100-cx7.
+/// The OKE presets are `verified` (taken from OCI's real files); barcelona-h100-cx7 is not.
 std::optional<NodeTopology> TopologyPreset(const std::string& name);
 
 /// Renders `topology` as an NCCL topology XML document (`<system version="1">`, one `<cpu>` per

@@ -265,6 +265,13 @@ TEST(Model, TopologyPresetFillsTheDescription) {
   EXPECT_EQ(t.preset, "barcelona-h100-cx7");
   EXPECT_EQ(t.numa_nodes.size(), 2u);
   EXPECT_EQ(t.pointer, "/node_shape/topology");
+  // Synthetic preset: not shipped as NCCL_TOPO_FILE unless the profile vouches for it.
+  EXPECT_FALSE(t.verified);
+  Built vouched = Build(Replace(kMinimal, "  nics_per_node: 2",
+                                "  nics_per_node: 2\n  topology:\n    preset: barcelona-h100-cx7"
+                                "\n    verified: true"));
+  ASSERT_TRUE(vouched.profile) << Dump(vouched.sink);
+  EXPECT_TRUE(vouched.profile->node_shape.topology.verified);
 }
 
 TEST(Model, TopologyWithTheWrongGpuCountIsAnError) {

@@ -94,7 +94,6 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
           "workload/40-rolebinding-nccl-test-h-kim-sa-use-scc-barcelona-nccl-rdma.yaml",
           "workload/40-serviceaccount-nccl-test-h-kim-sa.yaml",
           "workload/50-configmap-nccl-test-h-kim-nccl-env.yaml",
-          "workload/50-configmap-nccl-test-h-kim-nccl-topology.yaml",
           "workload/60-job-nccl-test-h-kim-fabric-gate.yaml",
           "workload/60-service-nccl-test-h-kim-fabric-gate.yaml",
           "workload/60-service-nccl-test-h-kim-headless.yaml",
@@ -295,7 +294,35 @@ TEST(Plan, RdmaEnvLeavesDetectedVariablesToTheWrapper) {
   EXPECT_EQ(env.at("HKIM_ON_NO_RDMA"), "fail");
   EXPECT_EQ(env.at("HKIM_NCCL_CHECK"), "warn");
   EXPECT_EQ(env.at("HKIM_NCCL_CHECK_AT_BYTES"), "1073741824");
-  EXPECT_EQ(env.at("NCCL_TOPO_FILE"), "/etc/hkim/topology/topo.xml");
+}
+
+// Issue 14 item 6: the barcelona-h100-cx7 preset is synthetic (GPU bus IDs and switches assumed,
+// RDMA names that moved from mlx5_10 to mlx5_8), so the bundle leaves NCCL's own detection alone
+// unless the profile vouches for it; OCI's presets are taken from real files and shipped.
+TEST(Plan, TopologyFileIsShippedOnlyForAVerifiedDescription) {
+  auto topology_parts = [](const BundlePlan& plan, const std::string& workload) {
+    const PlannedObject* env_map = Find(plan, "ConfigMap", workload + "-nccl-env");
+    const PlannedObject* sts = Find(plan, "StatefulSet", workload);
+    EXPECT_TRUE(env_map && sts);
+    if (!env_map || !sts) return std::vector<bool>{};
+    return std::vector<bool>{Env(*env_map).count("NCCL_TOPO_FILE") == 1,
+                             Find(plan, "ConfigMap", workload + "-nccl-topology") != nullptr,
+                             sts->context["has_topology"].get<bool>()};
+  };
+  const std::string barcelona = ReadProfile("barcelona-h100-cx7");
+  EXPECT_EQ(topology_parts(PlanBundle(BuildFrom(barcelona)), "h-kim"),
+            (std::vector<bool>{false, false, false}));
+  const std::string opted_in = Replace(barcelona, "    preset: barcelona-h100-cx7\n",
+                                       "    preset: barcelona-h100-cx7\n    verified: true\n");
+  EXPECT_EQ(topology_parts(PlanBundle(BuildFrom(opted_in)), "h-kim"),
+            (std::vector<bool>{true, true, true}));
+  const std::string oke = ReadProfile("oke-h100");
+  EXPECT_EQ(topology_parts(PlanBundle(BuildFrom(oke)), "nccl-allreduce"),
+            (std::vector<bool>{true, true, true}));
+  const std::string oke_unverified =
+      Replace(oke, "    preset: BM.GPU.H100.8\n", "    preset: BM.GPU.H100.8\n    verified: false\n");
+  EXPECT_EQ(topology_parts(PlanBundle(BuildFrom(oke_unverified)), "nccl-allreduce"),
+            (std::vector<bool>{false, false, false}));
 }
 
 // Issue 14 item 4: `kubectl exec ... torchrun` bypasses the wrapper; NCCL reads the wrapper's
@@ -356,9 +383,10 @@ TEST(Plan, EveryNamespaceGetsItsOwnAccessNetworksAndWorkload) {
   for (const PlannedObject& o : plan.objects)
     if (o.layer == kWorkloadLayer) ++per_namespace[o.namespace_name];
   ASSERT_EQ(per_namespace.size(), 2u);
-  // SA, Role, RoleBinding, 4 NADs, 2 CMs, Svc, STS, the fabric gate's Job and Service
-  EXPECT_EQ(per_namespace["nccl-test"], 13);
-  EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 13);
+  // SA, Role, RoleBinding, 4 NADs, the NCCL env CM (no topology CM: the Barcelona preset is not
+  // verified), Svc, STS, the fabric gate's Job and Service
+  EXPECT_EQ(per_namespace["nccl-test"], 12);
+  EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 12);
   int sccs = 0;
   for (const PlannedObject& o : plan.objects) sccs += o.kind == "SecurityContextConstraints";
   EXPECT_EQ(sccs, 1);  // cluster-scoped, granted per namespace through RBAC

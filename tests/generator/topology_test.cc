@@ -112,6 +112,11 @@ TEST(Topology, BarcelonaPresetUsesTheVfNamesAndSinglePorts) {
   EXPECT_NE(xml.find("speed=\"400000\""), std::string::npos);
 }
 
+TEST(Topology, OnlyThePresetsTakenFromOciFilesAreVerified) {
+  for (const std::string& name : TopologyPresetNames())
+    EXPECT_EQ(TopologyPreset(name)->verified, name != "barcelona-h100-cx7") << name;
+}
+
 TEST(Topology, EmptyDescriptionRendersNothing) { EXPECT_EQ(RenderTopologyXml(NodeTopology{}), ""); }
 
 TEST(Topology, CheckFindsCollidingAddresses) {
