@@ -98,6 +98,10 @@ struct NodeShape {
   int nics_per_node = 0;
   CpuVendor cpu_vendor = CpuVendor::kIntel;
   std::map<std::string, std::string> node_selector;  ///< sorted: deterministic output
+  /// kubernetes.io/hostname values the pods may run on (empty = any) / must never run on; in
+  /// profile order, rendered as required node affinity (In / NotIn).
+  std::vector<std::string> include_nodes;
+  std::vector<std::string> exclude_nodes;
   std::vector<Toleration> tolerations;
   NodeTopology topology;
   std::string pointer;

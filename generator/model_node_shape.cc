@@ -1,4 +1,5 @@
-// Model part, node shape: selector, tolerations and the PCIe topology (preset or custom).
+// Model part, node shape: selector, include/exclude node lists, tolerations and the PCIe topology
+// (preset or custom).
 
 #include "model_reader.h"
 #include "topology.h"
@@ -91,6 +92,8 @@ void ModelBuilder::ReadNodeShape(const json& shape, Profile& profile) {
   out.cpu_vendor =
       String(shape, "cpu_vendor", "intel") == "amd" ? CpuVendor::kAmd : CpuVendor::kIntel;
   out.node_selector = StringMap(shape, "node_selector");
+  out.include_nodes = Strings(shape, "include_nodes");
+  out.exclude_nodes = Strings(shape, "exclude_nodes");
   if (const json* tolerations = Child(shape, "tolerations")) {
     int i = 0;
     for (const json& t : *tolerations) {

@@ -157,6 +157,9 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
   // It must reach the nodes it marked failed to clear the mark: no avoiding affinity, and it
   // tolerates its own taint.
   pod["avoid_unhealthy_nodes"] = false;
+  // include_nodes / exclude_nodes still hold: other teams' nodes are not its to check.
+  pod["has_node_affinity"] =
+      pod["has_include_nodes"].get<bool>() || pod["has_exclude_nodes"].get<bool>();
   pod["has_tolerations"] = true;
   pod["tolerations"].push_back(json{{"operator", "Exists"}, {"has_key", true}, {"key", kHealthLabel},
                                     {"has_value", false}, {"value", ""}, {"has_effect", true},

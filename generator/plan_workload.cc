@@ -137,6 +137,16 @@ json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
   c["priority_class"] = "";
   c["avoid_unhealthy_nodes"] = true;
   c["health_label"] = kHealthLabel;
+  auto hosts = [](const std::vector<std::string>& names) {
+    json out = json::array();
+    for (const std::string& name : names) out.push_back(json{{"value", name}});
+    return out;
+  };
+  c["has_include_nodes"] = !p.node_shape.include_nodes.empty();
+  c["include_nodes"] = hosts(p.node_shape.include_nodes);
+  c["has_exclude_nodes"] = !p.node_shape.exclude_nodes.empty();
+  c["exclude_nodes"] = hosts(p.node_shape.exclude_nodes);
+  c["has_node_affinity"] = true;  // the health mark at least
   c["field_env"] = json::array({json{{"name", "HKIM_POD_NAME"}, {"field_path", "metadata.name"}}});
 
   json env = json::array();

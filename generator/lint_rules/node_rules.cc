@@ -1,6 +1,8 @@
-// Node shape: GPUs per pod, IOMMU policy and its kernel arguments.
+// Node shape: GPUs per pod, include/exclude node lists, IOMMU policy and its kernel arguments.
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "lint_rules.h"
 
@@ -70,10 +72,59 @@ void CheckIommuVendor(const LintContext& c, LintReporter& r) {
            std::string("set node_shape.cpu_vendor: ") + (amd ? "amd" : "intel"));
 }
 
+// Issue 14 item 9: a host name in both lists is excluded (the expressions of one node selector
+// term must all hold), which is rarely what the author meant.
+void CheckNodeListsOverlap(const LintContext& c, LintReporter& r) {
+  const NodeShape& s = c.profile.node_shape;
+  const std::set<std::string> included(s.include_nodes.begin(), s.include_nodes.end());
+  for (size_t i = 0; i < s.exclude_nodes.size(); ++i) {
+    const std::string& name = s.exclude_nodes[i];
+    if (!included.count(name)) continue;
+    const size_t at = std::find(s.include_nodes.begin(), s.include_nodes.end(), name) -
+                      s.include_nodes.begin();
+    r.Report(s.pointer + "/exclude_nodes/" + std::to_string(i),
+             "node '" + name + "' is in both exclude_nodes and include_nodes (" +
+                 WhereIs(c, s.pointer + "/include_nodes/" + std::to_string(at)) +
+                 "): the pods' node affinity needs both expressions to hold, so it never runs "
+                 "them, and include_nodes promises a node that cannot be used",
+             "remove '" + name + "' from include_nodes (a node with bad NIC firmware) or from "
+             "exclude_nodes (a node the job may use)");
+  }
+}
+
+// One pod per node (required pod anti-affinity on kubernetes.io/hostname): fewer usable
+// included nodes than replicas leaves the rest Pending for ever.
+void CheckIncludeNodesTooFew(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  const NodeShape& s = p.node_shape;
+  if (s.include_nodes.empty()) return;
+  const std::set<std::string> excluded(s.exclude_nodes.begin(), s.exclude_nodes.end());
+  int usable = 0;
+  for (const std::string& name : s.include_nodes) usable += excluded.count(name) ? 0 : 1;
+  if (usable >= p.workload.replicas) return;
+  r.Report(s.pointer + "/include_nodes",
+           "include_nodes leaves " + std::to_string(usable) + " usable node(s) for " +
+               std::to_string(p.workload.replicas) +
+               " replicas, and the pods run one per node (required pod anti-affinity on "
+               "kubernetes.io/hostname): " +
+               std::to_string(p.workload.replicas - usable) +
+               " pod(s) stay Pending and the job never starts",
+           "list at least " + std::to_string(p.workload.replicas) +
+               " nodes in include_nodes that exclude_nodes does not name, or lower "
+               "workload.replicas to " + std::to_string(usable));
+}
+
 }  // namespace
 
 std::vector<LintRule> NodeLintRules() {
   return {
+      {"lint.include-nodes-too-few", Severity::kError,
+       "include_nodes (less exclude_nodes) names at least workload.replicas nodes: pods run one "
+       "per node",
+       CheckIncludeNodesTooFew},
+      {"lint.node-lists-overlap", Severity::kError,
+       "no host name is in both node_shape.include_nodes and node_shape.exclude_nodes",
+       CheckNodeListsOverlap},
       {"lint.gpus-idle", Severity::kWarning,
        "one pod per node uses every GPU of the node (gpus_per_pod = gpus_per_node)", CheckGpusIdle},
       {"lint.iommu-rdma", Severity::kError,

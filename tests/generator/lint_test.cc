@@ -52,7 +52,7 @@ workload:
 wrapper:
   image: quay.io/x/wrapper:1
 gitops:
-  repo_url: https://example.com/repo.git
+  repo_url: https://github.com/lab/bundles.git
   path: out/lab
 )";
 
@@ -85,7 +85,7 @@ workload:
   gpus_per_pod: 8
   command: [sleep, infinity]
 wrapper: {image: quay.io/x/wrapper:1}
-gitops: {repo_url: https://example.com/repo.git, path: out/oke}
+gitops: {repo_url: https://github.com/lab/bundles.git, path: out/oke}
 )";
 
 // Loads `base`, applies `sets` as --set assignments, and runs schema, model and lint.
@@ -278,6 +278,30 @@ TEST(Lint, GpusPerPodBelowGpusPerNode) {
   ExpectOnly(Check(kOpenShift, {"workload.gpus_per_pod=2"}), "lint.gpus-idle",
              "/workload/gpus_per_pod", Severity::kWarning);
   ExpectClean(Check(kOpenShift, {"workload.gpus_per_pod=4"}));
+}
+
+// Issue 14 item 9: Barcelona pinned host names to keep jobs off nodes with bad NIC firmware.
+TEST(Lint, NodeInBothIncludeAndExcludeLists) {
+  const DiagnosticSink both = Check(
+      kOpenShift, {"node_shape.include_nodes={u12,u25,u31}", "node_shape.exclude_nodes={u07,u25}"});
+  ExpectOnly(both, "lint.node-lists-overlap", "/node_shape/exclude_nodes/1");
+  if (!both.diagnostics().empty())
+    EXPECT_NE(both.diagnostics()[0].message.find("'u25'"), std::string::npos);
+  ExpectClean(Check(kOpenShift,
+                    {"node_shape.include_nodes={u12,u31}", "node_shape.exclude_nodes={u07,u25}"}));
+}
+
+TEST(Lint, IncludeNodesFewerThanReplicasLeavesPodsPending) {
+  // Two replicas, one pod per node: one listed node is not enough, nor two with one excluded.
+  const DiagnosticSink few = Check(kOpenShift, {"node_shape.include_nodes={u12}"});
+  ExpectOnly(few, "lint.include-nodes-too-few", "/node_shape/include_nodes");
+  if (!few.diagnostics().empty())
+    EXPECT_NE(few.diagnostics()[0].message.find("1 pod(s) stay Pending"), std::string::npos);
+  const DiagnosticSink excluded = Check(
+      kOpenShift, {"node_shape.include_nodes={u12,u25}", "node_shape.exclude_nodes={u25}"});
+  ASSERT_EQ(excluded.diagnostics().size(), 2u);  // and lint.node-lists-overlap
+  ExpectClean(Check(kOpenShift, {"node_shape.include_nodes={u12,u25}"}));
+  ExpectClean(Check(kOpenShift, {"node_shape.exclude_nodes={u12,u25}"}));  // no include list
 }
 
 TEST(Lint, RdmaWithoutIommuPassthrough) {

@@ -231,6 +231,37 @@ TEST(PeriodicHealth, CronJobIsPreemptibleForbidsOverlapAndReachesMarkedNodes) {
   EXPECT_EQ(env["HKIM_ON_NO_RDMA"], "tcp");
 }
 
+// Issue 14 item 9: host name lists reach every pod (the shared pod spec); the health mark is
+// avoided by the workload and the gate, and the CronJob still reaches marked nodes.
+TEST(NodeLists, IncludeAndExcludeNodesReachEveryPodBesideTheHealthMark) {
+  const auto docs = Render("oke-h100", {"node_shape.include_nodes={10.0.1.5,10.0.1.6,10.0.1.7}",
+                                        "node_shape.exclude_nodes={10.0.1.9}"});
+  const std::vector<std::pair<YAML::Node, bool>> pods = {
+      {OfKind(docs, "StatefulSet").at(0)["spec"]["template"]["spec"], true},
+      {OfKind(docs, "Job").at(0)["spec"]["template"]["spec"], true},
+      {OfKind(docs, "CronJob").at(0)["spec"]["jobTemplate"]["spec"]["template"]["spec"], false}};
+  for (const auto& [pod, avoids_marked] : pods) {
+    const YAML::Node terms = pod["affinity"]["nodeAffinity"]
+                                ["requiredDuringSchedulingIgnoredDuringExecution"]
+                                ["nodeSelectorTerms"];
+    ASSERT_EQ(terms.size(), 1u);  // one term: its expressions must all hold
+    std::map<std::string, std::string> expressions;  // "key operator" -> values
+    for (const YAML::Node& e : terms[0]["matchExpressions"]) {
+      std::string values;
+      for (const YAML::Node& v : e["values"]) values += v.as<std::string>() + " ";
+      expressions[e["key"].as<std::string>() + " " + e["operator"].as<std::string>()] = values;
+    }
+    EXPECT_EQ(expressions["kubernetes.io/hostname In"], "10.0.1.5 10.0.1.6 10.0.1.7 ");
+    EXPECT_EQ(expressions["kubernetes.io/hostname NotIn"], "10.0.1.9 ");
+    EXPECT_EQ(expressions.count("hkimgen.io/nccl-health NotIn"), avoids_marked ? 1u : 0u);
+    if (avoids_marked) EXPECT_EQ(expressions["hkimgen.io/nccl-health NotIn"], "fail ");
+  }
+  // Without the lists only the health mark is there.
+  const YAML::Node plain = OfKind(Render("oke-h100"), "StatefulSet").at(0)["spec"]["template"]["spec"];
+  EXPECT_EQ(plain["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+                 ["nodeSelectorTerms"][0]["matchExpressions"].size(), 1u);
+}
+
 TEST(PeriodicHealth, ClusterRoleOnlyReadsAndPatchesNodesForItsOwnServiceAccount) {
   const auto docs = Render("oke-h100");
   const YAML::Node role = OfKind(docs, "ClusterRole").at(0);
