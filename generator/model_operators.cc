@@ -20,7 +20,21 @@
 namespace hkim {
 
 const char* ToString(OperatorInstall value) {
-  return value == OperatorInstall::kManaged ? "managed" : "preinstalled";
+  switch (value) {
+    case OperatorInstall::kManaged:
+      return "managed";
+    case OperatorInstall::kPreinstalled:
+      return "preinstalled";
+    case OperatorInstall::kShared:
+      return "shared";
+  }
+  return "managed";
+}
+
+OperatorInstall ParseOperatorInstall(const std::string& text) {
+  if (text == "preinstalled") return OperatorInstall::kPreinstalled;
+  if (text == "shared") return OperatorInstall::kShared;
+  return OperatorInstall::kManaged;
 }
 const char* ToString(InstallPlanApproval value) {
   return value == InstallPlanApproval::kAutomatic ? "Automatic" : "Manual";
@@ -132,8 +146,7 @@ void ReadCommon(const json& o, const char* key, OperatorCommon defaults, Operato
   const std::string pointer = std::string("/operators/") + key;
   out = defaults;
   out.pointer = pointer;
-  out.install = Text(o, "install", "managed") == "preinstalled" ? OperatorInstall::kPreinstalled
-                                                                 : OperatorInstall::kManaged;
+  out.install = ParseOperatorInstall(Text(o, "install", "managed"));
   out.namespace_name = Text(o, "namespace", defaults.namespace_name);
   out.channel = Text(o, "channel", defaults.channel);
   out.source = Text(o, "source", defaults.source);
@@ -240,8 +253,7 @@ Operators ReadOperators(const json& operators, bool openshift, const std::string
   }
   if (const json* o = listed_or_default("vf_config", !openshift)) {
     VfConfig v;
-    v.install = Text(*o, "install", "managed") == "preinstalled" ? OperatorInstall::kPreinstalled
-                                                                  : OperatorInstall::kManaged;
+    v.install = ParseOperatorInstall(Text(*o, "install", "managed"));
     v.vfs_per_pf = Int(*o, "vfs_per_pf", v.vfs_per_pf);
     v.image = Text(*o, "image", v.image);
     v.mtu_bytes = Int(*o, "mtu_bytes", v.mtu_bytes);

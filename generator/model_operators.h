@@ -13,13 +13,17 @@
 
 namespace hkim {
 
-enum class OperatorInstall { kManaged, kPreinstalled };
+/// kShared: another profile of the same cluster (same Argo CD destination) manages the operator
+/// and its cluster-wide CR; this bundle renders neither (cluster_sharing.h checks the set).
+enum class OperatorInstall { kManaged, kPreinstalled, kShared };
 enum class InstallPlanApproval { kAutomatic, kManual };
 enum class KernelModuleType { kAuto, kOpen, kProprietary };
 /// The GPU Operator's GPUDirect RDMA mode; kFollow = from nccl.gpudirect.
 enum class GpuOperatorRdma { kFollow, kNvidiaPeermem, kDmaBuf, kOff };
 
 const char* ToString(OperatorInstall value);
+/// The schema's spelling ("managed", "preinstalled", "shared") to the enum; managed otherwise.
+OperatorInstall ParseOperatorInstall(const std::string& text);
 const char* ToString(InstallPlanApproval value);
 const char* ToString(KernelModuleType value);
 const char* ToString(GpuOperatorRdma value);

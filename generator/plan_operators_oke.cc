@@ -75,6 +75,12 @@ json ImageOr(const ComponentImage& table, const std::string& repository, const s
 
 void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   if (p.workload.mode != WorkloadMode::kRdma || !p.network.sriov_device_plugin) return;
+  // The cluster has one NicClusterPolicy: with `install: shared` another profile of the cluster
+  // renders it (and lint.shared-device-ids checks that it lists this profile's device IDs).
+  if (p.operators && p.operators->network_operator &&
+      p.operators->network_operator->install == OperatorInstall::kShared) {
+    return;
+  }
   const SriovDevicePlugin& plugin = *p.network.sriov_device_plugin;
   const std::string version =
       p.operators && p.operators->network_operator ? p.operators->network_operator->version

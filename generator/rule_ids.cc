@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cluster_sharing.h"
 #include "lint.h"
 
 namespace hkim {
@@ -139,6 +140,8 @@ const std::vector<RuleInfo>& AllRules() {
   static const std::vector<RuleInfo> all = [] {
     std::vector<RuleInfo> rules = StageRules();
     for (const LintRule& rule : LintRules()) rules.push_back({rule.id, rule.severity, rule.summary});
+    // Cross-profile rules (several profiles of one cluster): cluster_sharing.h.
+    for (const RuleInfo& rule : ClusterSharingRules()) rules.push_back(rule);
     std::sort(rules.begin(), rules.end(),
               [](const RuleInfo& a, const RuleInfo& b) { return a.id < b.id; });
     return rules;

@@ -16,12 +16,16 @@ constexpr char kFooter[] = R"(
 Examples:
   hkimgen lint --list-rules
   hkimgen lint profiles/barcelona-h100-cx7.yaml
+  hkimgen lint profiles/*.yaml
   hkimgen lint profiles/oke-h100.yaml --set 'workload.env.NCCL_IB_HCA=^mlx5_' -o json
   hkimgen lint profiles/oke-h100.yaml --allow lint.image-latest
 
 lint runs the checks validate runs, and adds two things: it is strict (a warning fails unless
 the profile accepts it with accept_warnings: or --allow RULE accepts it), and --list-rules
-prints every rule id a message can carry. Use validate to ask "will this render?", lint to
+prints every rule id a message can carry. Given several profiles, those that sync into one
+cluster (same Argo CD destination) are checked as a set: lint.shared-cluster-object (two
+profiles emit one object or install one operator chart) and lint.shared-device-ids (the one
+NicClusterPolicy misses another profile's NIC device IDs). Use validate to ask "will this render?", lint to
 keep a profile free of findings (e.g. in CI).
 Each finding names the rule id, its severity, file:line:col of the value it concerns (in the
 layer that set it) and the fix. Schema and model errors are reported first: a profile must be

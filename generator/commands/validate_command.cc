@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cluster_sharing.h"
 #include "commands/acceptance.h"
 #include "commands/cli_support.h"
 #include "commands/layer_options.h"
@@ -17,6 +18,7 @@ namespace {
 constexpr char kFooter[] = R"(
 Examples:
   hkimgen validate profiles/*.yaml
+  hkimgen validate profiles/oke-h100.yaml profiles/oke-a100.yaml
   hkimgen validate profiles/oke-h100.yaml --set workload.replicas=64 --strict
   hkimgen validate profiles/barcelona-h100-cx7.yaml -f staging.yaml -o json
   hkimgen validate profiles/oke-h100.yaml --allow lint.image-latest
@@ -25,8 +27,28 @@ Examples:
 Checks the schema, the model's cross-field rules and every lint rule (`hkimgen lint
 --list-rules`); each fault is reported once at file:line:col of the layer that holds it, with
 the rule id and a fix. Warnings the profile accepts (accept_warnings:) or --allow accepts are
-shown as notes with their reason. Writes nothing. `hkimgen lint` is the stricter form.
+shown as notes with their reason. Given several profiles, those of one cluster (same Argo CD
+destination) are also checked together: no object emitted by two of them, and one
+NicClusterPolicy that lists every profile's NIC device IDs (lint.shared-*). Writes nothing. `hkimgen lint` is the stricter form.
 Exit status: 0 valid (warnings alone pass unless --strict), 1 invalid, 2 I/O or internal failure.)";
+
+/// Several profiles given: those that passed alone are checked as a set (profiles of one
+/// cluster must not emit the same objects: cluster_sharing.h).
+void CheckProfileSet(const std::vector<std::optional<CheckedProfile>>& checked,
+                     std::vector<std::pair<std::string, bool>>& results, DiagnosticSink& sink) {
+  std::vector<ClusterMember> members;
+  std::vector<size_t> index;
+  for (size_t i = 0; i < checked.size(); ++i) {
+    if (!checked[i] || !checked[i]->profile) continue;
+    members.push_back({&checked[i]->layered.merged, &*checked[i]->profile});
+    index.push_back(i);
+  }
+  if (members.size() < 2) return;
+  const std::vector<bool> flagged = CheckClusterSharing(members, sink);
+  for (size_t m = 0; m < members.size(); ++m) {
+    if (flagged[m]) results[index[m]].second = false;
+  }
+}
 
 }  // namespace
 
@@ -55,15 +77,17 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
   DiagnosticSink sink;
   SourceTexts sources;
   std::vector<std::pair<std::string, bool>> results;  // profile, clean of errors
+  std::vector<std::optional<CheckedProfile>> checked;
   for (const std::string& profile : options.profiles) {
     LayerInputs inputs = options.layers;
     inputs.profile_path = profile;
     DiagnosticSink one;
-    CheckLayeredProfile(inputs, one, &sources);
+    checked.push_back(CheckLayeredProfile(inputs, one, &sources));
     one = AcceptWarnings(one, inputs, options.allow);
     results.emplace_back(profile, !one.HasErrors());
     for (const Diagnostic& d : one.diagnostics()) sink.Report(d);
   }
+  CheckProfileSet(checked, results, sink);
   int status = ExitCodeFor(sink);
   if (status == 0 && options.strict && sink.WarningCount() > 0) status = 1;
   if (options.format == "json") {

@@ -346,6 +346,28 @@ case_list_rules_names_every_rule_id_in_the_sources() {
   expect_out "lint runs the checks validate runs, and adds two things"
 }
 
+case_profiles_of_one_cluster_are_checked_as_a_set() {
+  # Issue 14 item 8: the OKE H100 and A100 profiles as shipped before the fix fight in one cluster.
+  local old=tests/generator/cluster_sharing
+  run lint "$old/old-oke-h100.yaml" "$old/old-oke-a100.yaml"
+  expect_status 1
+  expect_out "old-oke-a100.yaml:14:5: error: this profile and $old/old-oke-h100.yaml (namespaces[0] at $old/old-oke-h100.yaml:14:5)"
+  expect_out "[lint.shared-cluster-object]"
+  expect_out "NicClusterPolicy nic-cluster-policy"
+  expect_out "set operators.network_operator.install: shared in the others"
+  expect_no_out "old-oke-a100.yaml: valid"
+  run validate "$old/old-oke-h100.yaml" "$old/old-oke-a100.yaml" -o json
+  expect_status 1
+  [[ $(jq -r '[.result.profiles[].valid] | join(",")' <<<"$out") == "true,false" ]] ||
+    fail "the later profile of the pair is not marked invalid"
+  # Each alone is fine; the shipped set (one OKE cluster, oke-h100 owning the platform) passes.
+  run validate "$old/old-oke-a100.yaml"
+  expect_status 0
+  run validate profiles/*.yaml
+  expect_status 0
+  expect_no_out "lint.shared-"
+}
+
 case_set_takes_comma_separated_assignments() {
   run explain "$B" workload.replicas --set workload.replicas=6,nccl.debug=INFO
   expect_status 0

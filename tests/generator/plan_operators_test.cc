@@ -263,6 +263,20 @@ TEST(PlanOperators, OkePreinstalledOperatorsGetNoApplicationsOrDaemonSet) {
   EXPECT_EQ(kinds.count("NicClusterPolicy"), 1u);  // the bundle still configures the operator
 }
 
+// Issue 14 item 8: a node pool of a cluster whose platform another profile owns.
+TEST(PlanOperators, OkeSharedOperatorsLeaveTheChartsAndNicClusterPolicyToTheOwner) {
+  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-a100")));  // shares both
+  const auto kinds = Kinds(plan);
+  EXPECT_EQ(kinds.count("NicClusterPolicy"), 0u);
+  EXPECT_EQ(kinds.count("Application"), 0u);
+  EXPECT_EQ(kinds.count("DaemonSet"), 1u);  // the VF DaemonSet of its own node pool stays
+  EXPECT_NE(Find(plan, "IPPool", "oke-a100"), nullptr);
+  // Shared differs from preinstalled only there: the CR is the owner's.
+  const std::string text = Replace(ReadProfile("oke-a100"), "  network_operator:\n    install: shared",
+                                   "  network_operator:\n    install: preinstalled");
+  EXPECT_EQ(Kinds(PlanBundle(BuildFrom(text))).count("NicClusterPolicy"), 1u);
+}
+
 // Layout: platform and workload layers, one Application each under the parent.
 TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
   std::string text = Replace(ReadProfile("oke-h100"), "gitops:\n  project: default",

@@ -217,7 +217,8 @@ TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
       nlohmann::json::parse(policy->context["sriov_device_plugin"]["config"].get<std::string>());
   EXPECT_EQ(config["resourceList"][0]["resourceName"], "sriov_rdma_vf");
   EXPECT_EQ(config["resourceList"][0]["resourcePrefix"], "nvidia.com");
-  EXPECT_EQ(config["resourceList"][0]["selectors"]["devices"], nlohmann::json({"101e"}));
+  // The H100 profile owns the OKE cluster's one policy, so it selects the A100 pools' VFs too.
+  EXPECT_EQ(config["resourceList"][0]["selectors"]["devices"], nlohmann::json({"101e", "101a"}));
   EXPECT_EQ(config["resourceList"][0]["selectors"]["isRdma"], true);
   const PlannedObject* pool = Find(plan, "IPPool", "default");
   ASSERT_NE(pool, nullptr);
