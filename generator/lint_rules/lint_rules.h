@@ -23,6 +23,8 @@ std::vector<LintRule> NodeLintRules();
 std::vector<LintRule> OperatorLintRules();
 /// Memlock strategy, privilege, image tags.
 std::vector<LintRule> SecurityLintRules();
+/// Placeholders that fail only on the cluster: gitops.repo_url, wrapper.image.
+std::vector<LintRule> PlaceholderLintRules();
 
 /// An environment variable the profile sets explicitly (workload.env wins over nccl.extra_env,
 /// as container `env` wins over `envFrom`), with the JSON pointer that sets it.

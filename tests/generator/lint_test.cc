@@ -381,6 +381,52 @@ TEST(Lint, WrapperImageOfAnotherVersion) {
              "lint.wrapper-image-version", "/wrapper/image", Severity::kWarning);
 }
 
+// Issue 14 item 10: placeholders that only fail on the cluster.
+TEST(Lint, RepoUrlLeftAtAPlaceholder) {
+  for (const char* url : {"https://git.example.com/platform/gpu-bundles.git",  // hkimgen init
+                          "https://github.com/<org>/bundles.git", "git@example.org:lab/b.git",
+                          "ssh://git@gitlab.test:2222/lab/b.git", "https://localhost/lab/b.git",
+                          "https://github.com/example/bundles.git",
+                          "https://github.com/lab/CHANGE-ME.git"}) {
+    const DiagnosticSink sink = Check(kOpenShift, {std::string("gitops.repo_url=") + url});
+    ExpectOnly(sink, "lint.repo-url-placeholder", "/gitops/repo_url", Severity::kWarning);
+    if (sink.diagnostics().empty()) continue;
+    EXPECT_NE(sink.diagnostics()[0].message.find("repository not found"), std::string::npos);
+    EXPECT_NE(sink.diagnostics()[0].message.find("Unknown"), std::string::npos);
+    EXPECT_NE(sink.diagnostics()[0].fix.find("out/lab"), std::string::npos);
+  }
+  for (const char* url : {"https://github.com/lab/bundles.git", "git@gitlab.corp.net:ml/b.git",
+                          "ssh://git@git.examples.io/lab/b.git",
+                          "https://github.com/hkim/hkimgen-bundles.git"}) {
+    ExpectClean(Check(kOpenShift, {std::string("gitops.repo_url=") + url}));
+  }
+}
+
+TEST(Lint, WrapperImageNobodyCanPublish) {
+  const std::string version = WrapperImageVersion();
+  const DiagnosticSink example =
+      Check(kOpenShift, {"wrapper.image=registry.example.internal/hkim/hkim-wrapper:" + version});
+  ExpectOnly(example, "lint.wrapper-image-unpublished", "/wrapper/image", Severity::kWarning);
+  if (!example.diagnostics().empty()) {
+    const Diagnostic& d = example.diagnostics()[0];
+    EXPECT_NE(d.message.find("ImagePullBackOff"), std::string::npos);
+    EXPECT_NE(d.message.find("Pending"), std::string::npos);
+    EXPECT_NE(d.fix.find("skopeo copy --preserve-digests"), std::string::npos);
+    EXPECT_NE(d.fix.find("wrapper.digest"), std::string::npos);
+  }
+  // A digest does not make an example registry reachable.
+  ExpectOnly(Check(kOpenShift, {"wrapper.image=registry.example.internal/hkim/hkim-wrapper:" +
+                                    version,
+                                "wrapper.digest=sha256:" + std::string(64, 'c')}),
+             "lint.wrapper-image-unpublished", "/wrapper/image", Severity::kWarning);
+  ExpectOnly(Check(kOpenShift, {"wrapper.image=quay.io/change-me/hkim-wrapper:" + version}),
+             "lint.wrapper-image-unpublished", "/wrapper/image", Severity::kWarning);
+  for (const std::string image : {"quay.io/hkim/hkim-wrapper:", "mirror.lab.net/hkim/hkim-wrapper:",
+                                  "localhost:5000/hkim/hkim-wrapper:"}) {
+    ExpectClean(Check(kOpenShift, {"wrapper.image=" + image + version}));
+  }
+}
+
 // Issue 14 item 2: the live nccl-rdma-scc lists other teams' service accounts.
 TEST(Lint, SccNotNamedAfterTheClusterIsATakeOver) {
   const DiagnosticSink adopted = Check(kOpenShift, {"security.scc_name=nccl-rdma-scc"});
