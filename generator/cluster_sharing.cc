@@ -15,6 +15,7 @@ namespace {
 constexpr const char* kObjectRule = "lint.shared-cluster-object";
 constexpr const char* kDeviceRule = "lint.shared-device-ids";
 constexpr const char* kSubnetRule = "lint.shared-subnet-overlap";
+constexpr const char* kSettingsRule = "lint.shared-operator-settings";
 
 /// One object (or operator chart) a profile's bundle puts into the cluster.
 struct Emitted {
@@ -310,6 +311,74 @@ void CheckPoolSubnets(const std::vector<ClusterMember>& members, const std::vect
   }
 }
 
+/// "name: mine vs theirs" when they differ.
+void Differ(std::vector<std::string>& out, const std::string& name, const std::string& mine,
+            const std::string& theirs) {
+  if (mine != theirs) out.push_back(name + " " + mine + " (the owner's: " + theirs + ")");
+}
+
+/// The differences between what a sharing profile says of an operator and what its owner runs.
+std::vector<std::string> OperatorDifferences(const Profile& mine, const Profile& owner,
+                                             const std::string& key) {
+  std::vector<std::string> out;
+  const Operators& a = *mine.operators;
+  const Operators& b = *owner.operators;
+  if (key == "gpu_operator") {
+    const GpuOperator& x = *a.gpu_operator;
+    const GpuOperator& y = *b.gpu_operator;
+    Differ(out, "version", x.version, y.version);
+    Differ(out, "driver.enabled", x.driver_enabled ? "true" : "false", y.driver_enabled ? "true" : "false");
+    Differ(out, "use_host_mofed", x.use_host_mofed ? "true" : "false", y.use_host_mofed ? "true" : "false");
+    Differ(out, "GPUDirect RDMA", ToString(ResolveGpuDirect(x, mine.nccl.gpudirect).mode),
+           ToString(ResolveGpuDirect(y, owner.nccl.gpudirect).mode));
+  } else {
+    const NetworkOperator& x = *a.network_operator;
+    const NetworkOperator& y = *b.network_operator;
+    Differ(out, "version", x.version, y.version);
+    Differ(out, "secondary_network", x.secondary_network ? "true" : "false",
+           y.secondary_network ? "true" : "false");
+  }
+  return out;
+}
+
+/// A profile that shares an operator describes what the owner runs (lint checks GPUDirect and
+/// releases against it); when it says otherwise, those checks judged the wrong operator.
+void CheckSharedSettings(const std::vector<ClusterMember>& members, const std::vector<size_t>& group,
+                         DiagnosticSink& sink) {
+  for (const char* key : {"gpu_operator", "network_operator"}) {
+    auto op = [&](size_t m) -> const OperatorCommon* {
+      const Profile& p = *members[m].profile;
+      if (!p.operators) return nullptr;
+      if (std::string(key) == "gpu_operator") {
+        return p.operators->gpu_operator ? &*p.operators->gpu_operator : nullptr;
+      }
+      return p.operators->network_operator ? &*p.operators->network_operator : nullptr;
+    };
+    const size_t* owner = nullptr;
+    for (const size_t& m : group) {
+      if (op(m) && op(m)->managed()) {
+        owner = &m;
+        break;
+      }
+    }
+    if (!owner) continue;
+    for (size_t m : group) {
+      if (!op(m) || op(m)->install != OperatorInstall::kShared) continue;
+      const std::vector<std::string> diffs =
+          OperatorDifferences(*members[m].profile, *members[*owner].profile, key);
+      if (diffs.empty()) continue;
+      Report(members[m], kSettingsRule, op(m)->pointer,
+             std::string("this profile shares the ") + key + " that " + members[*owner].loaded->path +
+                 " (" + WhereIs(*members[*owner].loaded, op(*owner)->pointer) +
+                 ") installs, but describes it otherwise: " + Join(diffs) +
+                 "; the owner's settings are what runs on every node of the cluster",
+             std::string("make operators.") + key +
+                 " here match the owner's, or change the owner's so they suit every shape",
+             sink, Severity::kWarning);
+    }
+  }
+}
+
 }  // namespace
 
 std::string ClusterKey(const Profile& profile) {
@@ -337,6 +406,7 @@ std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
     CheckObjects(members, group, emitted, sink, flagged);
     CheckDeviceIds(members, group, plans, sink, flagged);
     CheckPoolSubnets(members, group, sink);
+    CheckSharedSettings(members, group, sink);
   }
   return flagged;
 }
@@ -349,6 +419,9 @@ const std::vector<RuleInfo>& ClusterSharingRules() {
       {kDeviceRule, Severity::kError,
        "the cluster's NicClusterPolicy lacks the device IDs of another profile of that cluster "
        "(given several profiles)"},
+      {kSettingsRule, Severity::kWarning,
+       "a profile that shares an operator describes it otherwise than the profile that installs "
+       "it (given several profiles)"},
       {kSubnetRule, Severity::kWarning,
        "IP pools of two profiles of one cluster overlap (given several profiles)"},
   };

@@ -11,7 +11,9 @@
 //                               that owns the platform) does not advertise the NICs of another
 //                               profile that requests the same resource: its pods stay Pending;
 //   lint.shared-subnet-overlap  (warning) two profiles' nv-ipam pools overlap: nv-ipam allocates
-//                               each pool on its own, so two VFs can get one address.
+//                               each pool on its own, so two VFs can get one address;
+//   lint.shared-operator-settings  (warning) a profile with `install: shared` describes the
+//                               operator (version, driver, GPUDirect) otherwise than its owner.
 // "One cluster" = the same Argo CD destination (gitops.destination_server) and the same platform
 // family (an OpenShift and an OKE profile are never one cluster). Used by `hkimgen validate` and
 // `hkimgen lint` when given several profiles; a multi-profile render calls it before writing.

@@ -244,6 +244,22 @@ void CheckVfConfigPrivileged(const LintContext& c, LintReporter& r) {
            "write sriov_numvfs on your nodes");
 }
 
+// `shared` hands an operator to the profile that owns the cluster's platform; the VF DaemonSet
+// is no operator but this node pool's own (it selects this shape's nodes), so nobody else
+// creates this pool's VFs.
+void CheckVfConfigShared(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (p.IsOpenShift() || !p.operators || !p.operators->vf_config || !p.UsesRails()) return;
+  const VfConfig& vf = *p.operators->vf_config;
+  if (vf.install != OperatorInstall::kShared) return;
+  r.Report(vf.pointer + "/install",
+           "vf_config is shared, so this bundle renders no VF DaemonSet, but the DaemonSet is per "
+           "node pool (another profile's selects its own shape's nodes): nothing creates the VFs "
+           "of " + p.node_shape.name + " nodes and the pods stay Pending",
+           "keep operators.vf_config.install: managed (every profile of a cluster has its own "
+           "VF DaemonSet), or preinstalled when the nodes' image creates the VFs");
+}
+
 }  // namespace
 
 std::vector<LintRule> OperatorLintRules() {
@@ -266,6 +282,9 @@ std::vector<LintRule> OperatorLintRules() {
       {"lint.vf-config-privileged", Severity::kWarning,
        "the VF DaemonSet is not privileged unless asked (warning when it is)",
        CheckVfConfigPrivileged},
+      {"lint.vf-config-shared", Severity::kWarning,
+       "the VF DaemonSet is not shared: it creates the VFs of its own node pool only",
+       CheckVfConfigShared},
       {"lint.vfs-per-pf", Severity::kError,
        "numVfs per PF covers what the pod of one node requests from each rail (OpenShift)", CheckVfsPerPf},
   };

@@ -186,10 +186,23 @@ TEST(ClusterSharing, OverlappingPoolsOfOneClusterAreAWarning) {
   EXPECT_EQ(set.flagged, (std::vector<bool>{false, false}));
 }
 
+TEST(ClusterSharing, ASharingProfileThatDescribesTheOperatorOtherwiseIsAWarning) {
+  const ProfileSet set = CheckSet({{Shipped("oke-h100"), {}},
+                                   {Shipped("oke-a100"), {"operators.gpu_operator.version=v25.3.0"}}});
+  ASSERT_EQ(set.sink.diagnostics().size(), 1u) << set.Dump();
+  const Diagnostic& d = set.sink.diagnostics()[0];
+  EXPECT_EQ(d.rule, "lint.shared-operator-settings");
+  EXPECT_EQ(d.severity, Severity::kWarning);
+  EXPECT_EQ(d.data_path, "/operators/gpu_operator");
+  EXPECT_NE(d.message.find("version v25.3.0 (the owner's: v25.10.1)"), std::string::npos)
+      << d.message;
+}
+
 TEST(ClusterSharing, RulesAreListed) {
   EXPECT_TRUE(IsKnownRule("lint.shared-cluster-object"));
   EXPECT_TRUE(IsKnownRule("lint.shared-device-ids"));
   EXPECT_TRUE(IsKnownRule("lint.shared-subnet-overlap"));
+  EXPECT_TRUE(IsKnownRule("lint.shared-operator-settings"));
 }
 
 }  // namespace

@@ -563,6 +563,15 @@ TEST(Lint, PrivilegedVfConfigIsAWarning) {
              "lint.vf-config-privileged", "/operators/vf_config/privileged", Severity::kWarning);
 }
 
+TEST(Lint, SharedVfConfigIsAWarning) {
+  // The VF DaemonSet is per node pool: sharing it leaves this shape without VFs.
+  ExpectOnly(Check(kOkeOps.c_str(), {"operators.vf_config.install=shared"}),
+             "lint.vf-config-shared", "/operators/vf_config/install", Severity::kWarning);
+  ExpectClean(Check(kOkeOps.c_str(), {"operators.vf_config.install=preinstalled"}));
+  ExpectClean(Check(kOkeOps.c_str(), {"operators.network_operator.install=shared",
+                                      "operators.gpu_operator.install=shared"}));
+}
+
 TEST(Lint, EveryFaultOfABrokenProfileIsReportedOnce) {
   DiagnosticSink sink =
       Check(kOpenShift, {"nccl.cross_nic=2", "workload.env.NCCL_IB_HCA=^mlx5_", "iommu.policy=skip",
