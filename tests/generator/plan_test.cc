@@ -138,6 +138,12 @@ TEST(Plan, ClusterScopedNodeAndSccObjectsAreTheBundlesOwnAndKeptOnDelete) {
     EXPECT_NE(options.find("Prune=false"), std::string::npos) << name;
     EXPECT_NE(options.find("Delete=false"), std::string::npos) << name;
   }
+  // Workload namespaces may exist already (nccl-test, a team's project): adopted, never deleted.
+  for (const std::string ns : {"nccl-test"}) {
+    const PlannedObject* o = Find(plan, "Namespace", ns);
+    ASSERT_NE(o, nullptr) << ns;
+    EXPECT_EQ(o->context["metadata"]["sync_options"], "Prune=false,Delete=false") << ns;
+  }
   // The Role granting `use` names the bundle's SCC.
   EXPECT_EQ(Find(plan, "Role", "h-kim-sa-use-scc-barcelona-nccl-rdma")->context["scc"],
             "barcelona-nccl-rdma");
@@ -208,6 +214,7 @@ TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
                                           "ServiceAccount", "StatefulSet"}));
   const PlannedObject* ns = Find(plan, "Namespace", "gpu-training");
   ASSERT_NE(ns, nullptr);
+  EXPECT_EQ(ns->context["metadata"]["sync_options"], "Prune=false,Delete=false");
   EXPECT_EQ(ns->context["pod_security_level"], "privileged");
   const PlannedObject* policy = Find(plan, "NicClusterPolicy", "nic-cluster-policy");
   ASSERT_NE(policy, nullptr);
