@@ -132,6 +132,10 @@ bool ResolveOutputChoice(OutputChoice& choice, const std::vector<std::string>& f
   return false;
 }
 
+std::string DumpJson(const nlohmann::json& document) {
+  return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 nlohmann::json JsonReport(const std::string& command, int exit_code, const DiagnosticSink& sink,
                           nlohmann::json result) {
   return nlohmann::json{{"command", command},

@@ -67,6 +67,10 @@ bool ResolveOutputChoice(OutputChoice& choice, const std::vector<std::string>& f
 nlohmann::json JsonReport(const std::string& command, int exit_code, const DiagnosticSink& sink,
                           nlohmann::json result);
 
+/// `document` as `-o json` prints it: indented by 2, non-ASCII kept, and bytes that are not
+/// UTF-8 (a profile value, a file name) replaced by U+FFFD instead of throwing.
+std::string DumpJson(const nlohmann::json& document);
+
 /// Prints the diagnostics of `sink` as text on `err` (coloured when stderr is a terminal),
 /// nothing when there are none.
 void PrintDiagnostics(const DiagnosticSink& sink, const SourceTexts& sources, std::ostream& err);

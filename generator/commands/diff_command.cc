@@ -81,7 +81,7 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
   if (options.format == "json") {
     nlohmann::json result;
     if (status != 1) result = BundleDiffToJson(*diff, options.output_dir);
-    out << JsonReport("diff", status, sink, result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    out << DumpJson(JsonReport("diff", status, sink, result)) << '\n';
     return status;
   }
   PrintDiagnostics(sink, sources, err);

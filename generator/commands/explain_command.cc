@@ -73,9 +73,8 @@ int RunExplainCommand(const ExplainOptions& options, std::ostream& out, std::ost
   }
   const int status = ExitCodeFor(sink);
   if (options.format == "json") {
-    out << JsonReport("explain", status, sink,
-                      explanation ? ExplanationToJson(*explanation) : nlohmann::json())
-               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+    out << DumpJson(JsonReport("explain", status, sink,
+                               explanation ? ExplanationToJson(*explanation) : nlohmann::json()))
         << '\n';
     return status;
   }

@@ -41,7 +41,7 @@ void PrintLintRules(const std::string& format, std::ostream& out) {
       rules.push_back(
           {{"id", rule.id}, {"severity", SeverityName(rule.severity)}, {"summary", rule.summary}});
     }
-    out << JsonReport("lint", 0, DiagnosticSink{}, {{"rules", rules}}).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    out << DumpJson(JsonReport("lint", 0, DiagnosticSink{}, {{"rules", rules}})) << '\n';
     return;
   }
   size_t width = 4;

@@ -215,7 +215,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
               {"removed", summary->removed}};
   }
   if (json) {
-    out << JsonReport("render", status, sink, result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    out << DumpJson(JsonReport("render", status, sink, result)) << '\n';
     return status;
   }
   PrintDiagnostics(sink, sources, err);

@@ -95,7 +95,7 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
     for (const auto& [profile, clean] : results) {
       result["profiles"].push_back({{"profile", InputLabel(profile)}, {"valid", clean}});
     }
-    out << JsonReport(options.command, status, sink, result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    out << DumpJson(JsonReport(options.command, status, sink, result)) << '\n';
     return status;
   }
   out << Colorize(FormatDiagnostics(sink, sources), ColorEnabled(1));

@@ -35,11 +35,10 @@ Examples:
 int RunVersionCommand(const std::string& format, std::ostream& out) {
   if (format == "json") {
     const BuildInfo& b = BuildVersion();
-    out << JsonReport("version", 0, DiagnosticSink{},
-                      {{"version", b.version},
-                       {"commit", b.commit},
-                       {"schema_sha256", b.schema_sha256}})
-               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+    out << DumpJson(JsonReport("version", 0, DiagnosticSink{},
+                               {{"version", b.version},
+                                {"commit", b.commit},
+                                {"schema_sha256", b.schema_sha256}}))
         << '\n';
     return 0;
   }

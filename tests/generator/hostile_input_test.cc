@@ -54,13 +54,7 @@ class HostileInput : public ::testing::Test {
 };
 
 TEST_F(HostileInput, EachClassGetsItsDiagnosticFromEveryCommand) {
-  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
-  for (int i = 1; i < 12; ++i) {
-    const std::string prev = "*a" + std::to_string(i - 1);
-    bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + prev;
-    for (int k = 0; k < 9; ++k) bomb += ", " + prev;
-    bomb += "]\n";
-  }
+  const std::string bomb = test_files::AliasBombYaml();
   const std::vector<std::pair<std::string, std::string>> cases = {
       {Write("range.yaml", "cluster:\n  name: x\nrails:\n  - mtu: 1e999\n"), "yaml.number-range"},
       {Write("nul.yaml", std::string("cluster:\n  name: \"a\0b\"\n", 23)), "yaml.encoding"},

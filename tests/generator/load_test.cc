@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "diagnostics_format.h"
+#include "test_files.h"
 
 namespace hkim {
 namespace {
@@ -229,13 +230,7 @@ TEST(Load, ReportsANulByteWithItsPosition) {
 }
 
 TEST(Load, RefusesAnAliasBombBeforeItCostsTimeOrMemory) {
-  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
-  for (int i = 1; i < 12; ++i) {
-    const std::string prev = "*a" + std::to_string(i - 1);
-    bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + prev;
-    for (int k = 0; k < 9; ++k) bomb += ", " + prev;
-    bomb += "]\n";
-  }
+  const std::string bomb = test_files::AliasBombYaml();
   const Diagnostic d = OnlyError(bomb, "limit.values");
   EXPECT_GT(d.location.line, 1);
 }

@@ -12,23 +12,14 @@
 
 #include "load.h"
 #include "plan.h"
+#include "test_files.h"
 #include "validate.h"
 
 namespace hkim {
 namespace {
 
 Profile BuildShipped(const std::string& name) {
-  std::ifstream in(std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" / (name + ".yaml"));
-  std::stringstream text;
-  text << in.rdbuf();
-  DiagnosticSink sink;
-  auto loaded = LoadProfileFromText(name + ".yaml", text.str(), sink);
-  EXPECT_TRUE(loaded);
-  const ProfileSchema* schema = ProfileSchema::Embedded(sink);
-  EXPECT_TRUE(schema && ValidateProfile(*loaded, *schema, sink));
-  auto profile = BuildProfile(*loaded, sink);
-  for (const Diagnostic& d : sink.diagnostics()) ADD_FAILURE() << d.rule << ": " << d.message;
-  return profile.value_or(Profile{});
+  return test_files::BuildFrom(test_files::ReadProfile(name));
 }
 
 using GroupResource = std::pair<std::string, std::string>;

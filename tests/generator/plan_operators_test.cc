@@ -11,42 +11,16 @@
 #include "load.h"
 #include "operator_versions.h"
 #include "plan.h"
+#include "test_files.h"
 #include "validate.h"
 
 namespace hkim {
 namespace {
 
-std::string ReadProfile(const std::string& name) {
-  std::ifstream in(std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" / (name + ".yaml"));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-Profile BuildFrom(const std::string& text) {
-  DiagnosticSink sink;
-  auto loaded = LoadProfileFromText("p.yaml", text, sink);
-  EXPECT_TRUE(loaded);
-  const ProfileSchema* schema = ProfileSchema::Embedded(sink);
-  EXPECT_TRUE(schema && ValidateProfile(*loaded, *schema, sink));
-  auto profile = BuildProfile(*loaded, sink);
-  for (const Diagnostic& d : sink.diagnostics()) ADD_FAILURE() << d.rule << ": " << d.message;
-  return profile.value_or(Profile{});
-}
-
-std::string Replace(std::string text, const std::string& from, const std::string& to) {
-  const size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
-
-const PlannedObject* Find(const BundlePlan& plan, const std::string& kind,
-                          const std::string& name) {
-  for (const PlannedObject& o : plan.objects)
-    if (o.kind == kind && o.name == name) return &o;
-  return nullptr;
-}
+using test_files::BuildFrom;
+using test_files::Find;
+using test_files::ReadProfile;
+using test_files::Replace;
 
 std::multiset<std::string> Kinds(const BundlePlan& plan) {
   std::multiset<std::string> kinds;

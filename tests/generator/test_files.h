@@ -1,7 +1,8 @@
 #pragma once
 
 // What several generator tests share: reading a file, snapshotting a folder for byte-for-byte
-// comparisons, and running a shell command with its output captured.
+// comparisons, running a shell command with its output captured, building a shipped profile
+// into its typed model and finding planned objects, and hostile YAML.
 
 #include <sys/wait.h>
 
@@ -11,6 +12,13 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "load.h"
+#include "plan.h"
+#include "validate.h"
 
 namespace hkim::test_files {
 
@@ -50,6 +58,52 @@ inline CommandRun RunShell(const std::string& command, const std::filesystem::pa
   run.out = ReadFile(out);
   run.err = ReadFile(err);
   return run;
+}
+
+/// The text of the shipped profile profiles/<name>.yaml.
+inline std::string ReadProfile(const std::string& name) {
+  return ReadFile(std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" / (name + ".yaml"));
+}
+
+/// The typed profile of `text` (load, schema, model); any diagnostic fails the calling test.
+inline Profile BuildFrom(const std::string& text) {
+  DiagnosticSink sink;
+  auto loaded = LoadProfileFromText("p.yaml", text, sink);
+  EXPECT_TRUE(loaded);
+  const ProfileSchema* schema = ProfileSchema::Embedded(sink);
+  EXPECT_TRUE(schema && ValidateProfile(*loaded, *schema, sink));
+  auto profile = BuildProfile(*loaded, sink);
+  for (const Diagnostic& d : sink.diagnostics()) ADD_FAILURE() << d.rule << ": " << d.message;
+  return profile.value_or(Profile{});
+}
+
+/// `text` with the first `from` replaced by `to`; a missing `from` fails the calling test.
+inline std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+/// The planned object of `kind` and `name`, or null.
+inline const PlannedObject* Find(const BundlePlan& plan, const std::string& kind,
+                                 const std::string& name) {
+  for (const PlannedObject& o : plan.objects)
+    if (o.kind == kind && o.name == name) return &o;
+  return nullptr;
+}
+
+/// A "billion laughs" document: 12 levels of anchors, each aliasing the previous one 10 times
+/// (10^12 values once expanded), which the loader must refuse before expanding.
+inline std::string AliasBombYaml() {
+  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 12; ++i) {
+    const std::string prev = "*a" + std::to_string(i - 1);
+    bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + prev;
+    for (int k = 0; k < 9; ++k) bomb += ", " + prev;
+    bomb += "]\n";
+  }
+  return bomb;
 }
 
 }  // namespace hkim::test_files
