@@ -257,6 +257,25 @@ TEST(Model, RdmaModeNeedsRails) {
   EXPECT_FALSE(tcp.profile->UsesRails());
 }
 
+// Issue 14 item 9: host name lists, in profile order; a name that is no label value is refused
+// by the schema at its item.
+TEST(Model, IncludeAndExcludeNodesAreHostNamesInProfileOrder) {
+  Built b = Build(Replace(kMinimal, "  nics_per_node: 2",
+                          "  nics_per_node: 2\n  include_nodes: [u25, u12]\n"
+                          "  exclude_nodes: [u07]"));
+  ASSERT_TRUE(b.profile) << Dump(b.sink);
+  EXPECT_EQ(b.profile->node_shape.include_nodes, (std::vector<std::string>{"u25", "u12"}));
+  EXPECT_EQ(b.profile->node_shape.exclude_nodes, (std::vector<std::string>{"u07"}));
+  Built none = Build(kMinimal);
+  ASSERT_TRUE(none.profile) << Dump(none.sink);
+  EXPECT_TRUE(none.profile->node_shape.include_nodes.empty());
+  Built bad = Build(Replace(kMinimal, "  nics_per_node: 2",
+                            "  nics_per_node: 2\n  exclude_nodes: [\"u07 u08\"]"));
+  EXPECT_FALSE(bad.profile);
+  ASSERT_FALSE(bad.sink.diagnostics().empty());
+  EXPECT_EQ(bad.sink.diagnostics()[0].data_path, "/node_shape/exclude_nodes/0");
+}
+
 TEST(Model, TopologyPresetFillsTheDescription) {
   Built b = Build(Replace(kMinimal, "  nics_per_node: 2",
                           "  nics_per_node: 2\n  topology:\n    preset: barcelona-h100-cx7"));
