@@ -205,10 +205,16 @@ std::optional<std::map<std::string, std::string>> ReadBundleDirectory(const std:
     return std::nullopt;
   }
   bool ok = true;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir, ec)) {
+  // No throwing iteration: another render may swap the folder away while it is read (renders
+  // lock only their write), and a vanished entry is then skipped, never an internal error.
+  namespace fs = std::filesystem;
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    const fs::directory_entry& entry = *it;
     const std::string name = entry.path().lexically_relative(dir).generic_string();
     const std::string ext = entry.path().extension().string();
-    if (!entry.is_regular_file() || name.empty() || name[0] == '.' ||
+    std::error_code type_error;
+    if (!entry.is_regular_file(type_error) || name.empty() || name[0] == '.' ||
         (ext != ".yaml" && ext != ".yml")) {
       continue;
     }
