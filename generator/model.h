@@ -259,10 +259,18 @@ struct GitOps {
   std::string path;
   std::string revision = "HEAD";
   std::string destination_server = "https://kubernetes.default.svc";
+  /// Argo CD's name for the destination cluster (`argocd cluster add CONTEXT --name NAME`); empty:
+  /// use destination_server. When set, the layer and chart Applications say `destination.name`
+  /// (Argo CD takes one or the other) and the parent Application stays on Argo CD's own cluster.
+  std::string destination_name;
   std::string destination_namespace;  ///< default: the profile's first namespace
   bool automated_sync = false;
   std::string platform_project;  ///< default: project
   std::string workload_project;  ///< default: project
+  /// Project of the operator chart Applications (OKE); not in the profile: empty means
+  /// platform_project. A fleet render gives them a project of their own (plan_fleet.h), since a
+  /// chart's contents are the chart's, not a list hkimgen can restrict.
+  std::string charts_project;
   int retry_limit = 20;          ///< sync retries per Application; -1 = forever
   std::string pointer = "/gitops";
 };

@@ -17,6 +17,15 @@ void ModelBuilder::ReadGitOps(const json& g, Platform platform, GitOps& out) {
   out.path = String(g, "path");
   out.revision = String(g, "revision", out.revision);
   out.destination_server = String(g, "destination_server", out.destination_server);
+  out.destination_name = String(g, "destination_name");
+  if (!out.destination_name.empty() && Child(g, "destination_server")) {
+    // Argo CD rejects an Application whose destination has both; say so here, at the profile.
+    Error("/gitops/destination_name", "model.destination-twice",
+          "gitops names its Argo CD destination twice (destination_name and destination_server); "
+          "Argo CD takes one or the other",
+          "keep one: destination_name for a cluster registered in Argo CD by name, or "
+          "destination_server for its API server URL");
+  }
   out.destination_namespace = String(g, "destination_namespace");
   out.automated_sync = Boolean(g, "automated_sync", false);
   out.platform_project = String(g, "platform_project", out.project);

@@ -47,6 +47,16 @@ void RetryContext(const Profile& p, json& context) {
   context["retry_limit"] = p.gitops.retry_limit;
 }
 
+}  // namespace
+
+void DestinationContext(const Profile& p, json& context) {
+  context["has_destination_name"] = !p.gitops.destination_name.empty();
+  context["destination_name"] = p.gitops.destination_name;
+  context["server"] = p.gitops.destination_server;
+}
+
+namespace {
+
 PlannedObject LayerApplication(const Profile& p, const std::string& layer, int wave) {
   const bool platform = layer == kPlatformLayer;
   PlannedObject app;
@@ -65,7 +75,7 @@ PlannedObject LayerApplication(const Profile& p, const std::string& layer, int w
   app.context["repo_url"] = p.gitops.repo_url;
   app.context["path"] = Join(p.gitops.path, layer);
   app.context["revision"] = p.gitops.revision;
-  app.context["server"] = p.gitops.destination_server;
+  DestinationContext(p, app.context);
   app.context["has_destination_namespace"] = !platform;
   app.context["destination_namespace"] = p.gitops.destination_namespace;
   app.context["prune"] = p.gitops.automated_sync;
@@ -103,7 +113,9 @@ void PlanLayers(const Profile& p, BundlePlan& plan) {
   app.context["repo_url"] = p.gitops.repo_url;
   app.context["path"] = Join(p.gitops.path, kAppsDir);
   app.context["revision"] = p.gitops.revision;
-  app.context["server"] = p.gitops.destination_server;
+  // The parent creates the layer Applications in Argo CD's namespace: on Argo CD's own cluster,
+  // whichever cluster the layers deploy to.
+  app.context["server"] = kArgoCdOwnCluster;
   app.context["destination_namespace"] = p.gitops.argocd_namespace;
   app.context["automated"] = p.gitops.automated_sync;
   RetryContext(p, app.context);

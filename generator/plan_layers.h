@@ -14,4 +14,13 @@ namespace hkim {
 /// from the objects already planned. Call after every object is added and sorted.
 void PlanLayers(const Profile& profile, BundlePlan& plan);
 
+/// The URL of the cluster Argo CD itself runs in: where the parent Application (and a fleet's
+/// ApplicationSet) put their Applications, which must live in Argo CD's own namespace.
+inline constexpr char kArgoCdOwnCluster[] = "https://kubernetes.default.svc";
+
+/// Sets the keys every template that writes an Application `destination:` reads for the
+/// profile's target cluster: `has_destination_name` and `destination_name` (gitops.destination_name,
+/// when set) else `server` (gitops.destination_server).
+void DestinationContext(const Profile& profile, nlohmann::json& context);
+
 }  // namespace hkim

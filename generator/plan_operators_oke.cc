@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "operator_versions.h"
+#include "plan_layers.h"
 #include "plan_operators.h"
 
 namespace hkim {
@@ -23,12 +24,13 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
                                         "argoproj.io/v1alpha1", "Application",
                                         p.cluster_name + "-" + op.chart, p.gitops.argocd_namespace,
                                         kWaveOperators, false, true);
-  app.context["project"] = p.gitops.platform_project;
+  app.context["project"] =
+      p.gitops.charts_project.empty() ? p.gitops.platform_project : p.gitops.charts_project;
   app.context["repo_url"] = op.repo_url;
   app.context["chart"] = op.chart;
   app.context["version"] = chart_version;
   app.context["release_name"] = op.chart;
-  app.context["server"] = p.gitops.destination_server;
+  DestinationContext(p, app.context);
   app.context["destination_namespace"] = op.namespace_name;
   app.context["retry_limit"] = p.gitops.retry_limit;
   return app;

@@ -50,6 +50,7 @@ const std::vector<RuleInfo>& StageRules() {
       {"layering.number-range", E, "--set: a number that no value of the profile can hold"},
       {"layering.set-syntax", E, "--set: not PATH=VALUE, or a path that cannot be used"},
       {"model.byte-size", E, "a byte size that cannot be parsed (e.g. 1Gi)"},
+      {"model.destination-twice", E, "gitops: destination_name and destination_server both given"},
       {"model.duplicate-nad", E, "two rails render the same NetworkAttachmentDefinition"},
       {"model.duplicate-rail", E, "two rails with one name"},
       {"model.duplicate-resource", E, "two rails with one resource name"},

@@ -157,6 +157,25 @@ TEST(Model, DefaultsAgreeWithTheSchema) {
             ToString(p.node_shape.cpu_vendor));
 }
 
+TEST(Model, DestinationNameIsEmptyUnlessGivenAndThenKeptAsWritten) {
+  EXPECT_EQ(Build(kMinimal).profile->gitops.destination_name, "");
+  Built b = Build(Replace(kMinimal, "  path: out/lab\n",
+                          "  path: out/lab\n  destination_name: oke-h100\n"));
+  ASSERT_TRUE(b.profile) << Dump(b.sink);
+  EXPECT_EQ(b.profile->gitops.destination_name, "oke-h100");
+}
+
+TEST(Model, DestinationNameAndServerTogetherAreOneErrorAtTheName) {
+  Built b = Build(Replace(kMinimal, "  path: out/lab\n",
+                          "  path: out/lab\n  destination_server: https://10.0.0.1:6443\n"
+                          "  destination_name: oke-h100\n"));
+  EXPECT_FALSE(b.profile);
+  const Diagnostic* d = FindRule(b.sink, "model.destination-twice");
+  ASSERT_NE(d, nullptr) << Dump(b.sink);
+  EXPECT_EQ(d->location.line, 30);  // the destination_name line of the text
+  EXPECT_NE(d->fix.find("destination_server"), std::string::npos);
+}
+
 TEST(Model, GpusPerPodAboveGpusPerNodeIsLocatedAtTheValue) {
   Built b = Build(Replace(kMinimal, "  gpus_per_pod: 4", "  gpus_per_pod: 8"));
   EXPECT_FALSE(b.profile);

@@ -10,6 +10,7 @@
 
 #include "load.h"
 #include "operator_versions.h"
+#include "pipeline.h"
 #include "plan.h"
 #include "test_files.h"
 #include "validate.h"
@@ -277,6 +278,36 @@ TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
     EXPECT_EQ(o.layer, in_workload_namespace ? kWorkloadLayer : kPlatformLayer) << o.file_name;
     EXPECT_EQ(o.file_name.rfind(o.layer + "/", 0), 0u) << o.file_name;
   }
+}
+
+// gitops.destination_name: the Applications that deploy to the cluster name it (Argo CD takes
+// `name` or `server`, never both); the parent stays on Argo CD's own cluster, where its
+// Applications live.
+TEST(PlanLayers, DestinationNameReplacesTheServerOfEveryApplicationThatDeploysToTheCluster) {
+  const std::string text = Replace(ReadProfile("oke-h100"), "  revision: main\n",
+                                   "  revision: main\n  destination_name: oke-h100-remote\n");
+  DiagnosticSink sink;
+  auto loaded = LoadProfileFromText("oke-h100.yaml", text, sink);
+  ASSERT_TRUE(loaded);
+  RenderSettings settings;
+  settings.check = RenderCheck::kReparse;
+  auto bundle = RenderLoadedProfile(*loaded, sink, settings);
+  ASSERT_TRUE(bundle) << (sink.diagnostics().empty() ? "" : sink.diagnostics()[0].message);
+  int named = 0;
+  for (const RenderedFile& file : bundle->files) {
+    if (file.content.find("kind: Application\n") == std::string::npos) continue;
+    if (file.file_name == "application.yaml") {
+      EXPECT_NE(file.content.find("    server: https://kubernetes.default.svc\n"),
+                std::string::npos);
+      EXPECT_EQ(file.content.find("name: oke-h100-remote"), std::string::npos);
+      continue;
+    }
+    EXPECT_NE(file.content.find("  destination:\n    name: oke-h100-remote\n"), std::string::npos)
+        << file.file_name;
+    EXPECT_EQ(file.content.find("server:"), std::string::npos) << file.file_name;
+    ++named;
+  }
+  EXPECT_EQ(named, 5) << "apps/platform, apps/workload and the three chart Applications";
 }
 
 }  // namespace
