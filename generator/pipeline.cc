@@ -21,9 +21,9 @@ const TemplateSet* SharedEmbeddedTemplates(DiagnosticSink& sink) {
   return templates ? &*templates : nullptr;
 }
 
-std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
-                                                  DiagnosticSink& sink,
-                                                  const RenderSettings& settings) {
+std::optional<ProfileRender> RenderLoadedProfileWithPlan(const LoadedProfile& loaded,
+                                                         DiagnosticSink& sink,
+                                                         const RenderSettings& settings) {
   const ProfileSchema* schema = ProfileSchema::Embedded(sink);
   if (!schema) return std::nullopt;
   if (!ValidateProfile(loaded, *schema, sink) || sink.HasErrors()) return std::nullopt;
@@ -35,13 +35,31 @@ std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
   RunLint(*profile, loaded, sink);
   if (sink.HasErrors()) return std::nullopt;
 
+  if (settings.adjust_profile) settings.adjust_profile(*profile);
+
   BundlePlan plan = PlanBundle(*profile);
+  std::function<void()> rendered;
+  if (settings.progress) {
+    settings.progress(plan.objects.size() + plan.layer_files.size() + plan.bootstrap.size() + 2, 0);
+    rendered = [&settings] { settings.progress(0, 1); };
+  }
 
   const TemplateSet* templates = SharedEmbeddedTemplates(sink);
   if (!templates) return std::nullopt;
-  std::optional<RenderedBundle> bundle = RenderBundle(std::move(plan), *templates, sink, settings.check);
+  // Moved in: each object's template context is released once rendered (peak memory); the
+  // objects' identities stay for the fleet plan.
+  std::optional<RenderedBundle> bundle =
+      RenderBundle(std::move(plan), *templates, sink, settings.check, rendered);
   if (!bundle || sink.HasErrors()) return std::nullopt;
-  return bundle;
+  return ProfileRender{std::move(*profile), std::move(plan), std::move(*bundle)};
+}
+
+std::optional<RenderedBundle> RenderLoadedProfile(const LoadedProfile& loaded,
+                                                  DiagnosticSink& sink,
+                                                  const RenderSettings& settings) {
+  std::optional<ProfileRender> render = RenderLoadedProfileWithPlan(loaded, sink, settings);
+  if (!render) return std::nullopt;
+  return std::move(render->bundle);
 }
 
 std::optional<RenderedBundle> RenderProfileFile(const std::string& path, DiagnosticSink& sink,

@@ -5,6 +5,7 @@
 // Each stage reports every error it finds to the sink; the pipeline stops after a stage that
 // reported errors.
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -12,6 +13,8 @@
 #include "diagnostics_format.h"
 #include "layering.h"
 #include "load.h"
+#include "model.h"
+#include "plan.h"
 #include "render.h"
 
 namespace hkim {
@@ -19,7 +22,28 @@ namespace hkim {
 /// Choices every render path shares; the defaults are a normal single-profile render.
 struct RenderSettings {
   RenderCheck check = RenderCheck::kByConstruction;  ///< kReparse: `render --verify`, tests
+  /// Applied to the typed profile after the model stage and before the plan; a fleet render
+  /// (fleet.h) sets the bundle's folder and Argo CD projects here. Empty: nothing changes.
+  std::function<void(Profile&)> adjust_profile;
+  /// Called with the number of objects the plan holds (plus its bundle files) once planned, and
+  /// with 1 for each file rendered; may be empty. Called from the rendering thread.
+  std::function<void(size_t planned, size_t rendered)> progress;
 };
+
+/// A profile's render with what came before it: the fleet stage plans `_fleet/` from the typed
+/// profile and the bundle plan (kinds, namespaces, destinations).
+struct ProfileRender {
+  Profile profile;
+  BundlePlan plan;  ///< the objects' identities; their template contexts are released (null)
+  RenderedBundle bundle;
+};
+
+/// The same as RenderLoadedProfile, keeping the profile and the plan. Safe to call from several
+/// threads at once, each with its own sink: the schema and templates are parsed once per process
+/// and only read afterwards.
+std::optional<ProfileRender> RenderLoadedProfileWithPlan(const LoadedProfile& loaded,
+                                                         DiagnosticSink& sink,
+                                                         const RenderSettings& settings = {});
 
 /// Validate → model → plan → render for a profile already loaded (or merged from layers).
 /// Returns nullopt after the first stage that reported errors.

@@ -380,7 +380,8 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
                                             const std::vector<const PlannedObject*>& order,
                                             const std::vector<nlohmann::json*>& contexts,
                                             const TemplateSet& templates, DiagnosticSink& sink,
-                                            RenderCheck check) {
+                                            RenderCheck check,
+                                            const std::function<void()>& on_rendered = {}) {
   RenderedBundle bundle;
   bundle.bundle_name = bundle_name;
   bool ok = true;
@@ -399,6 +400,7 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
     }
     std::optional<RenderedFile> file = RenderOne(*object, templates, sink, check, instances);
     if (!contexts.empty()) *contexts[i] = nullptr;
+    if (on_rendered) on_rendered();
     if (!file) {
       ok = false;
       continue;
@@ -427,14 +429,16 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
 }
 
 std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
-                                           DiagnosticSink& sink, RenderCheck check) {
+                                           DiagnosticSink& sink, RenderCheck check,
+                                           const std::function<void()>& on_rendered) {
   std::vector<nlohmann::json*> contexts;
   for (PlannedObject& object : plan.objects) contexts.push_back(&object.context);
   contexts.push_back(&plan.kustomization.context);
   contexts.push_back(&plan.application.context);
   for (PlannedObject& file : plan.layer_files) contexts.push_back(&file.context);
   for (PlannedObject& file : plan.bootstrap) contexts.push_back(&file.context);
-  return RenderInOrder(plan.bundle_name, RenderOrder(plan), contexts, templates, sink, check);
+  return RenderInOrder(plan.bundle_name, RenderOrder(plan), contexts, templates, sink, check,
+                       on_rendered);
 }
 
 std::string YamlQuoteString(std::string_view value) {

@@ -93,10 +93,12 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
 
 /// The same for a plan that is no longer needed: each object's template context is released as
 /// soon as the object is rendered, so a large plan's contexts and its rendered text are not all
-/// held at once (peak memory). The plan is left with null contexts.
+/// held at once (peak memory). The plan is left with null contexts (its objects' identities stay).
+/// `on_rendered` (when set) is called once per file rendered: progress (progress.h).
 std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
                                            DiagnosticSink& sink,
-                                           RenderCheck check = RenderCheck::kByConstruction);
+                                           RenderCheck check = RenderCheck::kByConstruction,
+                                           const std::function<void()>& on_rendered = {});
 
 /// `value` as one YAML scalar that reads back as exactly that string (plain when safe, else
 /// double-quoted with escapes). Never spans lines.

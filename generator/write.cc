@@ -195,22 +195,126 @@ bool FillStaging(const std::map<std::string, std::string>& wanted, const fs::pat
 
 }  // namespace
 
-bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink,
-                    const WriteDirOptions& options) {
+namespace {
+
+/// The folder `dir` names, or empty after reporting that it cannot be replaced as a whole.
+fs::path TargetOf(const std::string& dir, const WriteDirOptions& options, DiagnosticSink& sink) {
   fs::path target = fs::path(dir).lexically_normal();
   if (!target.has_filename()) target = target.parent_path();  // "out/x/" names out/x
   if (target.empty() || target.filename() == "." || target.filename() == ".." ||
       target == target.root_path()) {
     sink.Report(IoError(dir, "cannot be replaced as a whole",
                         "name a directory of its own, e.g. -d out/<cluster>"));
-    return false;
+    return {};
   }
   if (std::string why = ForbiddenOutput(target, options.inputs); !why.empty()) {
     sink.Report(Refused(dir, why + ", which hkimgen never replaces",
                         "write the bundle to a folder of its own, e.g. -d out/<cluster>"));
+    return {};
+  }
+  return target;
+}
+
+}  // namespace
+
+std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, const std::string& dir,
+                                              DiagnosticSink& sink,
+                                              const WriteDirOptions& options) {
+  StagedBundleDir staged;
+  staged.dir = dir;
+  staged.target = TargetOf(dir, options, sink);
+  if (staged.target.empty()) return std::nullopt;
+  const fs::path& target = staged.target;
+  SweepTemporarySiblings(target);
+  const std::map<std::string, std::string> wanted = Wanted(bundle);
+  const OutputOwnership owner = InspectOutput(target, Names(wanted), options.force);
+  if (!owner.refusal.empty()) {
+    sink.Report(Refused(dir, owner.refusal,
+                        "choose another -d, move those files away, or pass --force to adopt the "
+                        "folder (its files are kept; same-named ones are overwritten)"));
+    return std::nullopt;
+  }
+  std::vector<std::string> kept;
+  for (const std::string& name : owner.theirs) {
+    if (!wanted.count(name)) kept.push_back(name);
+  }
+  ReportUserFiles(kept, target, sink);
+  staged.exists = owner.exists;
+  if (staged.exists && Compare(wanted, target).empty()) {  // current: touch nothing
+    staged.current = true;
+    return staged;
+  }
+  staged.staging = TemporarySibling(target, "new", getpid());
+  staged.retired = TemporarySibling(target, "old", getpid());
+  std::error_code ec;
+  fs::remove_all(staged.staging, ec);
+  auto fail = [&](const std::string& message) -> std::optional<StagedBundleDir> {
+    std::error_code ignored;
+    fs::remove_all(staged.staging, ignored);
+    sink.Report(IoError(dir, message + "; the directory was left as it was",
+                        "check free space and permissions, then render again"));
+    return std::nullopt;
+  };
+  if (!fs::create_directory(staged.staging, ec)) {
+    return fail("cannot create " + staged.staging.string());
+  }
+  std::string failed;
+  if (!FillStaging(wanted, target, staged.exists, staged.staging, &failed)) return fail(failed);
+  for (const std::string& name : kept) {
+    if (!KeepUserEntry(target / name, staged.staging / name)) return fail("cannot keep " + name);
+  }
+  return staged;
+}
+
+bool SwapInStaged(StagedBundleDir& staged, std::string* error) {
+  if (staged.current) return true;
+  const fs::path& target = staged.target;
+  if (!staged.exists) {
+    if (rename(staged.staging.c_str(), target.c_str()) == 0) return true;
+    *error = std::string("cannot move the new bundle into place: ") + std::strerror(errno);
     return false;
   }
-  const std::map<std::string, std::string> wanted = Wanted(bundle);
+  if (ExchangePaths(staged.staging, target)) {
+    staged.exchanged = true;  // staging now holds the old content
+    return true;
+  }
+  // No atomic exchange here: retire the old directory, move the new one in, and put the old one
+  // back if that fails.
+  if (rename(target.c_str(), staged.retired.c_str()) != 0) {
+    *error = std::string("cannot replace the directory: ") + std::strerror(errno);
+    return false;
+  }
+  if (rename(staged.staging.c_str(), target.c_str()) != 0) {
+    *error = std::string("cannot move the new bundle into place: ") + std::strerror(errno);
+    rename(staged.retired.c_str(), target.c_str());
+    return false;
+  }
+  return true;
+}
+
+bool SwapBackStaged(StagedBundleDir& staged) {
+  if (staged.current) return true;
+  const fs::path& target = staged.target;
+  if (!staged.exists) return rename(target.c_str(), staged.staging.c_str()) == 0;
+  if (staged.exchanged) {
+    staged.exchanged = !ExchangePaths(staged.staging, target);
+    return !staged.exchanged;
+  }
+  return rename(target.c_str(), staged.staging.c_str()) == 0 &&
+         rename(staged.retired.c_str(), target.c_str()) == 0;
+}
+
+void DiscardStaged(const StagedBundleDir& staged) {
+  if (staged.current) return;
+  std::error_code ec;
+  fs::remove_all(staged.staging, ec);
+  fs::remove_all(staged.retired, ec);
+}
+
+bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink,
+                    const WriteDirOptions& options) {
+  const fs::path target = TargetOf(dir, options, sink);
+  if (target.empty()) return false;
   std::error_code ec;
   fs::path parent = target.parent_path();
   if (parent.empty()) parent = ".";
@@ -230,60 +334,16 @@ bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, Diagno
                            "wait for it"});
     return false;
   }
-  SweepTemporarySiblings(target);
-
-  const OutputOwnership owner = InspectOutput(target, Names(wanted), options.force);
-  if (!owner.refusal.empty()) {
-    sink.Report(Refused(dir, owner.refusal,
-                        "choose another -d, move those files away, or pass --force to adopt the "
-                        "folder (its files are kept; same-named ones are overwritten)"));
-    return false;
-  }
-  std::vector<std::string> kept;
-  for (const std::string& name : owner.theirs) {
-    if (!wanted.count(name)) kept.push_back(name);
-  }
-  ReportUserFiles(kept, target, sink);
-  const bool exists = owner.exists;
-  if (exists && Compare(wanted, target).empty()) return true;  // current: touch nothing
-
-  const fs::path staging = TemporarySibling(target, "new", getpid());
-  const fs::path retired = TemporarySibling(target, "old", getpid());
-  fs::remove_all(staging, ec);
-  auto fail = [&](const std::string& message) {
-    std::error_code ignored;
-    fs::remove_all(staging, ignored);
-    sink.Report(IoError(dir, message + "; the directory was left as it was",
+  std::optional<StagedBundleDir> staged = StageBundleDir(bundle, dir, sink, options);
+  if (!staged) return false;
+  std::string error;
+  if (!SwapInStaged(*staged, &error)) {
+    DiscardStaged(*staged);
+    sink.Report(IoError(dir, error + "; the directory was left as it was",
                         "check free space and permissions, then render again"));
     return false;
-  };
-  if (!fs::create_directory(staging, ec)) return fail("cannot create " + staging.string());
-  std::string failed;
-  if (!FillStaging(wanted, target, exists, staging, &failed)) return fail(failed);
-  for (const std::string& name : kept) {
-    if (!KeepUserEntry(target / name, staging / name)) return fail("cannot keep " + name);
   }
-  if (!exists) {
-    if (rename(staging.c_str(), target.c_str()) != 0) {
-      return fail(std::string("cannot move the new bundle into place: ") + std::strerror(errno));
-    }
-    return true;
-  }
-  if (ExchangePaths(staging, target)) {
-    fs::remove_all(staging, ec);  // now holds the old content
-    return true;
-  }
-  // No atomic exchange here: retire the old directory, move the new one in, and put the old one
-  // back if that fails.
-  if (rename(target.c_str(), retired.c_str()) != 0) {
-    return fail(std::string("cannot replace the directory: ") + std::strerror(errno));
-  }
-  if (rename(staging.c_str(), target.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    rename(retired.c_str(), target.c_str());
-    return fail("cannot move the new bundle into place: " + why);
-  }
-  fs::remove_all(retired, ec);
+  DiscardStaged(*staged);  // the old content
   return true;
 }
 

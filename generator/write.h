@@ -3,7 +3,9 @@
 // Write stage: a rendered bundle to stdout, or to a directory that is replaced only once the new
 // content is complete, or compared against a directory (`--check`).
 
+#include <filesystem>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -40,6 +42,34 @@ struct WriteDirOptions {
 /// "io.write"; returns false then.
 bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink,
                     const WriteDirOptions& options = {});
+
+/// A bundle built in a temporary sibling of its folder and not yet in place: WriteBundleDir's
+/// steps, split so that a fleet (write_fleet.h) can stage every folder before swapping any in.
+struct StagedBundleDir {
+  std::string dir;                  ///< as the user named it, for messages
+  std::filesystem::path target;     ///< normalised
+  std::filesystem::path staging;    ///< the new content; after the swap, the old one
+  std::filesystem::path retired;    ///< where the old content goes without an atomic exchange
+  bool exists = false;              ///< target existed
+  bool current = false;             ///< target already holds the bundle: nothing to swap
+  bool exchanged = false;           ///< swapped with one atomic exchange (else two renames)
+};
+
+/// Everything WriteBundleDir does before the swap (refusals, user files, the staging folder),
+/// for a caller that already holds the OutputLock of `dir`'s parent. Returns nullopt after
+/// reporting; nothing in `dir` changed then.
+std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, const std::string& dir,
+                                              DiagnosticSink& sink, const WriteDirOptions& options);
+
+/// Puts a staged bundle in place (one atomic exchange where the kernel has it). Returns false
+/// with `error` set when it could not; the folder is as it was then.
+bool SwapInStaged(StagedBundleDir& staged, std::string* error);
+
+/// Undoes a successful SwapInStaged: the old content back in place, the new one in staging.
+bool SwapBackStaged(StagedBundleDir& staged);
+
+/// Removes what a staged bundle left beside its folder (the staging or retired folder).
+void DiscardStaged(const StagedBundleDir& staged);
 
 /// Compares `dir` (files and marker) with the bundle without writing anything: reports every
 /// stale ("write.stale"), missing ("write.missing") and extra ("write.extra": hkimgen wrote it,

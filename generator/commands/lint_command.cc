@@ -17,6 +17,7 @@ Examples:
   hkimgen lint --list-rules
   hkimgen lint profiles/barcelona-h100-cx7.yaml
   hkimgen lint profiles/*.yaml
+  hkimgen lint profiles/
   hkimgen lint profiles/oke-h100.yaml --set 'workload.env.NCCL_IB_HCA=^mlx5_' -o json
   hkimgen lint profiles/oke-h100.yaml --allow lint.image-latest
 
@@ -60,7 +61,8 @@ void SetupLintCommand(CLI::App& app) {
   auto output = std::make_shared<OutputChoice>();
   CLI::App* command = app.add_subcommand(
       "lint", "Like validate, but every unaccepted warning fails; --list-rules lists all rules");
-  command->add_option("PROFILE", options->check.profiles, "Cluster profiles (YAML); - reads stdin");
+  command->add_option("PROFILE", options->check.profiles,
+                      "Cluster profiles (YAML), folders of them or quoted patterns; - reads stdin");
   AddLayerOptions(command, options->check.layers);
   AddAllowOption(command, options->check.allow);
   command->add_flag("--strict", options->check.strict,

@@ -10,7 +10,10 @@
 #include "commands/cli_support.h"
 #include "commands/layer_options.h"
 #include "diagnostics_format.h"
+#include "commands/render_fleet_command.h"
+#include "fleet.h"
 #include "pipeline.h"
+#include "progress.h"
 #include "write.h"
 
 namespace hkim {
@@ -33,6 +36,13 @@ Examples:
   # One JSON document on stdout (objects, or what was written, and the diagnostics)
   hkimgen render profiles/oke-h100.yaml -o json
 
+  # A fleet: every profile of a folder (or several files, or a quoted pattern) rendered in
+  # parallel into one folder per cluster plus _fleet/ (AppProjects + ApplicationSet); all or
+  # nothing. `kubectl apply -f out/_fleet/application.yaml` on the central Argo CD brings every
+  # cluster up.
+  hkimgen render profiles/ -d out
+  hkimgen render 'profiles/oke-*.yaml' -d fleet --fleet-path deploy/fleet --check
+
   # Pin the init containers' wrapper image by the digest of the image that was published
   hkimgen render profiles/oke-h100.yaml -d deploy/oke-h100 \
       --wrapper-digest "$(skopeo inspect --format '{{.Digest}}' oci:build/image:0.1.0)"
@@ -44,35 +54,14 @@ Examples:
 Errors name file:line:col, the data path, the rule broken and a fix. A failed render leaves the
 output directory exactly as it was; an unchanged file is never rewritten. With -d, stderr says
 what was written ("wrote 15 files to DIR: 1 changed, 0 added, 0 removed"); -q silences it.
+A render still running after a second shows "rendered N/M objects" on stderr when stderr is a
+terminal (not with -q).
 Deprecated: `-o DIR` (now -d DIR) still works for one release, with a warning.
 -d DIR is replaced only when it is missing, empty or a bundle hkimgen wrote (it holds
 .hkimgen-bundle); files a user added to a bundle are kept and reported; anything else is refused
 unless --force. The folder holding the profile, the current directory and its parents are never
 written. Renders into one folder take turns (--no-wait fails instead of waiting).
 Exit status: 0 ok, 1 invalid profile (or stale DIR with --check), 2 I/O or internal failure.)footer";
-
-// --wrapper-digest is checked here, so that a bad one names the flag, and then applied as the
-// last --set (wrapper.digest), so that it overrides the profile and the model reads it as any
-// other value.
-bool WrapperDigestLayer(const RenderOptions& options, LayerInputs& inputs, DiagnosticSink& sink) {
-  if (options.wrapper_digest.empty()) return true;
-  static const std::regex kDigest("sha256:[0-9a-f]{64}");
-  if (!std::regex_match(options.wrapper_digest, kDigest)) {
-    sink.Report(Diagnostic{Severity::kError,
-                           {},
-                           "",
-                           "cli.usage",
-                           "--wrapper-digest '" + options.wrapper_digest +
-                               "' is not a manifest digest (expected sha256: followed by 64 "
-                               "lower-case hex digits)",
-                           "give the digest bash scripts/build-image.sh prints, or skopeo inspect "
-                           "--format '{{.Digest}}' oci:build/image:<version>: "
-                           "--wrapper-digest sha256:<64 hex>"});
-    return false;
-  }
-  inputs.set_values.push_back("wrapper.digest=" + options.wrapper_digest);
-  return true;
-}
 
 // What writing `bundle` into `dir` changes, counted before writing.
 struct WriteSummary {
@@ -132,14 +121,38 @@ bool WriteRendered(const RenderedBundle& bundle, const RenderOptions& options,
 
 }  // namespace
 
+// --wrapper-digest is checked here, so that a bad one names the flag, and then applied as the
+// last --set (wrapper.digest), so that it overrides the profile and the model reads it as any
+// other value.
+bool WrapperDigestLayer(const RenderOptions& options, LayerInputs& inputs, DiagnosticSink& sink) {
+  if (options.wrapper_digest.empty()) return true;
+  static const std::regex kDigest("sha256:[0-9a-f]{64}");
+  if (!std::regex_match(options.wrapper_digest, kDigest)) {
+    sink.Report(Diagnostic{Severity::kError,
+                           {},
+                           "",
+                           "cli.usage",
+                           "--wrapper-digest '" + options.wrapper_digest +
+                               "' is not a manifest digest (expected sha256: followed by 64 "
+                               "lower-case hex digits)",
+                           "give the digest bash scripts/build-image.sh prints, or skopeo inspect "
+                           "--format '{{.Digest}}' oci:build/image:<version>: "
+                           "--wrapper-digest sha256:<64 hex>"});
+    return false;
+  }
+  inputs.set_values.push_back("wrapper.digest=" + options.wrapper_digest);
+  return true;
+}
+
 void SetupRenderCommand(CLI::App& app) {
   auto options = std::make_shared<RenderOptions>();
   auto output = std::make_shared<OutputChoice>();
   CLI::App* render =
       app.add_subcommand("render", "Validate a cluster profile and render its GitOps bundle");
   render
-      ->add_option("PROFILE", options->profile,
-                   "Cluster profile (YAML), e.g. profiles/x.yaml; - reads stdin")
+      ->add_option("PROFILE", options->profiles,
+                   "Cluster profile (YAML), e.g. profiles/x.yaml; - reads stdin. Several, a "
+                   "folder or a quoted pattern render a fleet into -d DIR")
       ->required();
   render->add_option("-d,--output-dir", options->output_dir,
                      "Write one file per object into DIR (replaced only when complete) instead "
@@ -154,7 +167,9 @@ void SetupRenderCommand(CLI::App& app) {
   render->add_flag("--check", options->check,
                    "With -d: compare DIR with the render and exit 1 naming stale, missing and "
                    "extra files; writes nothing");
-  render->add_flag("-q,--quiet", options->quiet, "With -d: do not say what was written");
+  render->add_flag("-q,--quiet", options->quiet,
+                   "With -d: do not say what was written; never a progress line");
+  AddFleetOptions(render, *options);
   render->add_flag("--verify", options->verify,
                    "Parse every rendered document again and fail unless each is one YAML "
                    "mapping (slower; for template work and tests; the bytes are the same)");
@@ -172,7 +187,10 @@ void SetupRenderCommand(CLI::App& app) {
     }
     if (!output->legacy_path.empty()) options->output_dir = output->legacy_path;
     options->format = output->format;
-    FinishCommand(RunRenderCommand(*options, std::cout, std::cerr));
+    if (!options->profiles.empty()) options->profile = options->profiles.front();
+    FinishCommand(IsProfileSet(options->profiles)
+                      ? RunRenderFleetCommand(*options, std::cout, std::cerr)
+                      : RunRenderCommand(*options, std::cout, std::cerr));
   });
 }
 
@@ -185,6 +203,12 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   std::optional<WriteSummary> summary;
   RenderSettings settings;
   settings.check = options.verify ? RenderCheck::kReparse : RenderCheck::kByConstruction;
+  RenderProgress progress;
+  settings.progress = [&progress](size_t planned, size_t rendered) {
+    progress.Add(planned, rendered);
+  };
+  std::optional<ProgressDisplay> display;
+  display.emplace(progress, err, ShowProgress(options, err));
   if (!WrapperDigestLayer(options, inputs, sink)) {
     // reported: nothing is rendered or written
   } else if (options.check && options.output_dir.empty()) {
@@ -206,6 +230,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
       summary.reset();
     }
   }
+  display.reset();  // erase the progress line before anything else is printed
   sink = AcceptWarnings(sink, inputs, options.allow);
   const int status = ExitCodeFor(sink);
   if (summary && status != 0) summary.reset();

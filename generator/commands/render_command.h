@@ -1,6 +1,6 @@
 #pragma once
 
-// `hkimgen render PROFILE [-d DIR [--check]] [-o yaml|json] [-q] [-f FILE]... [--set P=V]...
+// `hkimgen render PROFILE... [-d DIR [--check]] [-o yaml|json] [-q] [-f FILE]... [--set P=V]...
 // [--allow RULE]... [--wrapper-digest sha256:HEX] [--verify]`.
 
 #include <CLI/CLI.hpp>
@@ -8,14 +8,24 @@
 #include <string>
 #include <vector>
 
+#include "diagnostics.h"
+#include "layering.h"
+
 namespace hkim {
 
 /// Everything `render` takes from the command line.
 struct RenderOptions {
   std::string profile;     ///< path of the profile YAML, as given (never made absolute); "-": stdin
+  /// Every PROFILE argument; several, a folder or a pattern render a fleet into -d DIR
+  /// (render_fleet_command.h). Empty or one file: the single-profile render of `profile`.
+  std::vector<std::string> profiles;
+  unsigned jobs = 0;               ///< -j N: fleet profiles rendered at once; 0: every core
+  std::string fleet_path;          ///< --fleet-path: DIR's path in the git repository
+  std::string fleet_name = "hkimgen-fleet";  ///< --fleet-name: ApplicationSet and its project
+  std::string fleet_namespace = "argocd";    ///< --fleet-namespace: the central Argo CD's
   std::string output_dir;  ///< -d DIR; empty: the bundle on stdout
   bool check = false;      ///< --check: compare DIR with the render, write nothing
-  bool quiet = false;      ///< -q: no "wrote N files" line
+  bool quiet = false;      ///< -q: no "wrote N files" line, no progress line
   std::string format = "yaml";           ///< -o yaml|json: the stream, or the one JSON report
   std::vector<std::string> extra_files;  ///< -f FILE: layers over the profile (layering.h)
   std::vector<std::string> set_values;   ///< --set PATH=VALUE, applied last
@@ -25,6 +35,10 @@ struct RenderOptions {
   std::string wrapper_digest;  ///< --wrapper-digest sha256:<64 hex>: wrapper.digest, over all
   bool verify = false;  ///< --verify: parse every rendered document again (RenderCheck::kReparse)
 };
+
+/// Checks --wrapper-digest (reporting "cli.usage" naming the flag) and appends it to `inputs` as
+/// the last --set (wrapper.digest). Returns false after reporting.
+bool WrapperDigestLayer(const RenderOptions& options, LayerInputs& inputs, DiagnosticSink& sink);
 
 /// Adds the `render` sub-command to `app`; running it calls RunRenderCommand and ends the
 /// process with its exit status (through CLI::RuntimeError).

@@ -8,6 +8,7 @@
 #include "commands/cli_support.h"
 #include "commands/layer_options.h"
 #include "diagnostics_format.h"
+#include "fleet.h"
 #include "input_file.h"
 #include "pipeline.h"
 #include "profile_check.h"
@@ -19,6 +20,7 @@ constexpr char kFooter[] = R"(
 Examples:
   hkimgen validate profiles/*.yaml
   hkimgen validate profiles/oke-h100.yaml profiles/oke-a100.yaml
+  hkimgen validate profiles/ 'fleet/*.yaml'
   hkimgen validate profiles/oke-h100.yaml --set workload.replicas=64 --strict
   hkimgen validate profiles/barcelona-h100-cx7.yaml -f staging.yaml -o json
   hkimgen validate profiles/oke-h100.yaml --allow lint.image-latest
@@ -27,9 +29,12 @@ Examples:
 Checks the schema, the model's cross-field rules and every lint rule (`hkimgen lint
 --list-rules`); each fault is reported once at file:line:col of the layer that holds it, with
 the rule id and a fix. Warnings the profile accepts (accept_warnings:) or --allow accepts are
-shown as notes with their reason. Given several profiles, those of one cluster (same Argo CD
-destination) are also checked together: no object emitted by two of them, and one
-NicClusterPolicy that lists every profile's NIC device IDs (lint.shared-*). Writes nothing. `hkimgen lint` is the stricter form.
+shown as notes with their reason. A folder stands for its *.yaml files, a quoted pattern is
+expanded. Given several profiles, those of one cluster (same Argo CD destination) are also
+checked together: no object emitted by two of them, and one NicClusterPolicy that lists every
+profile's NIC device IDs (lint.shared-*); and two profiles with the same cluster.name are an
+error naming both (their bundles would share a folder in a fleet, `render A B ... -d DIR`).
+Writes nothing. `hkimgen lint` is the stricter form.
 Exit status: 0 valid (warnings alone pass unless --strict), 1 invalid, 2 I/O or internal failure.)";
 
 /// Several profiles given: those that passed alone are checked as a set (profiles of one
@@ -57,7 +62,8 @@ void SetupValidateCommand(CLI::App& app) {
   auto output = std::make_shared<OutputChoice>();
   CLI::App* command = app.add_subcommand(
       "validate", "Check profiles (schema, model and lint rules); write nothing");
-  command->add_option("PROFILE", options->profiles, "Cluster profiles (YAML); - reads stdin")
+  command->add_option("PROFILE", options->profiles,
+                      "Cluster profiles (YAML), folders of them or quoted patterns; - reads stdin")
       ->required();
   AddLayerOptions(command, options->layers);
   AddAllowOption(command, options->allow);
@@ -78,16 +84,29 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
   SourceTexts sources;
   std::vector<std::pair<std::string, bool>> results;  // profile, clean of errors
   std::vector<std::optional<CheckedProfile>> checked;
-  for (const std::string& profile : options.profiles) {
+  std::vector<ProfileClaim> claims;  // cluster names, checked across the set
+  for (const std::string& profile : ExpandProfileArgs(options.profiles, sink)) {
     LayerInputs inputs = options.layers;
     inputs.profile_path = profile;
     DiagnosticSink one;
     checked.push_back(CheckLayeredProfile(inputs, one, &sources));
+    if (checked.back() && checked.back()->profile) {
+      claims.push_back({profile, checked.back()->profile->cluster_name,
+                        checked.back()->layered.merged.locations.Find("/cluster/name")});
+    }
     one = AcceptWarnings(one, inputs, options.allow);
     results.emplace_back(profile, !one.HasErrors());
     for (const Diagnostic& d : one.diagnostics()) sink.Report(d);
   }
   CheckProfileSet(checked, results, sink);
+  DiagnosticSink across;
+  CheckProfileClaims(claims, across);
+  for (const Diagnostic& d : across.diagnostics()) {
+    for (auto& [profile, clean] : results) {
+      if (profile == d.location.file) clean = false;
+    }
+    sink.Report(d);
+  }
   int status = ExitCodeFor(sink);
   if (status == 0 && options.strict && sink.WarningCount() > 0) status = 1;
   if (options.format == "json") {

@@ -261,8 +261,13 @@ case_io_errors_give_the_os_reason() {
   run render "$B" -f "$WORK/values.yaml"
   expect_status 2
   expect_err "values.yaml: error: cannot read the values file: No such file or directory [io.read]"
+  # A folder is a set of profiles (a fleet): it needs -d, and must hold some.
   run render "$WORK"
-  expect_err "cannot read the profile: Is a directory"
+  expect_err "several profiles (a fleet) need -d DIR"
+  mkdir -p "$WORK/empty-profiles"
+  run render "$WORK/empty-profiles" -d "$WORK/fleet-out"
+  expect_status 2
+  expect_err "empty-profiles: error: the folder holds no profiles (*.yaml, *.yml) [io.read]"
   run init --platform oke --shape BM.GPU.H100.8 --output-file "$WORK/no/such/dir/p.yaml"
   expect_status 2
   expect_err "cannot write the profile: No such file or directory"
@@ -335,7 +340,7 @@ case_list_rules_names_every_rule_id_in_the_sources() {
   expect_status 0
   jq -r '.result.rules[].id' <<<"$out" | sort -u >"$WORK/listed"
   # Every id a diagnostic can carry: rule strings in the generator's sources.
-  grep -rhE '' generator | sed -E 's#(^|[[:space:]])//.*$##' | grep -oE '"(cli|diff|discover|explain|io|layering|lint|model|network|profile|render|schema|template|write|yaml)\.[a-zA-Z][a-zA-Z-]*"' \
+  grep -rhE '' generator | sed -E 's#(^|[[:space:]])//.*$##' | grep -oE '"(cli|diff|discover|explain|fleet|io|layering|lint|model|network|profile|render|schema|template|write|yaml)\.[a-zA-Z][a-zA-Z-]*"' \
       | tr -d '"' | grep -vE '\.(h|cc|yaml|json|md)$' | sort -u >"$WORK/used"
   local missing extra
   missing=$(comm -23 "$WORK/used" "$WORK/listed")

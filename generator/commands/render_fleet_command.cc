@@ -1,0 +1,119 @@
+#include "commands/render_fleet_command.h"
+
+#include <iostream>
+#include <optional>
+
+#include "commands/acceptance.h"
+#include "commands/cli_support.h"
+#include "fleet.h"
+#include "pipeline.h"
+#include "progress.h"
+#include "write_fleet.h"
+
+namespace hkim {
+
+namespace {
+
+Diagnostic UsageError(const std::string& message, const std::string& fix) {
+  return Diagnostic{Severity::kError, {}, "", "cli.usage", message, fix};
+}
+
+FleetInputs InputsFor(const RenderOptions& options, RenderProgress& progress,
+                      DiagnosticSink& sink) {
+  FleetInputs inputs;
+  inputs.profiles = ExpandProfileArgs(options.profiles, sink);
+  inputs.extra_files = options.extra_files;
+  inputs.set_values = options.set_values;
+  LayerInputs digest;
+  if (WrapperDigestLayer(options, digest, sink)) {
+    inputs.set_values.insert(inputs.set_values.end(), digest.set_values.begin(),
+                             digest.set_values.end());
+  }
+  inputs.settings.name = options.fleet_name;
+  inputs.settings.argocd_namespace = options.fleet_namespace;
+  inputs.settings.repo_path = FleetRepoPath(options.output_dir, options.fleet_path, sink);
+  inputs.jobs = options.jobs;
+  inputs.check = options.verify ? RenderCheck::kReparse : RenderCheck::kByConstruction;
+  inputs.progress = [&progress](size_t planned, size_t rendered) {
+    progress.Add(planned, rendered);
+  };
+  const std::vector<std::string> allow = options.allow;
+  inputs.accept = [allow](const DiagnosticSink& one, const LayerInputs& layers) {
+    return AcceptWarnings(one, layers, allow);
+  };
+  return inputs;
+}
+
+/// Renders and writes (or checks) the fleet; the number of bundles, 0 after an error.
+size_t RenderAndWrite(const RenderOptions& options, const FleetInputs& inputs, std::ostream& err,
+                      DiagnosticSink& sink, SourceTexts& sources) {
+  std::optional<RenderedFleet> fleet = RenderFleet(inputs, sink, &sources);
+  if (!fleet) return 0;
+  if (options.check) return CheckFleetDir(*fleet, options.output_dir, sink) ? fleet->members.size() : 0;
+  WriteDirOptions dir_options;
+  dir_options.force = options.force;
+  dir_options.wait = !options.no_wait;
+  for (const auto& [file, lines] : sources) dir_options.inputs.push_back(file);
+  dir_options.waiting = [&err, dir = options.output_dir] {
+    err << "hkimgen: another render is writing into " << dir
+        << "; waiting for it to finish (--no-wait fails instead)" << std::endl;
+  };
+  return WriteFleetDir(*fleet, options.output_dir, sink, dir_options) ? fleet->members.size() : 0;
+}
+
+}  // namespace
+
+void AddFleetOptions(CLI::App* render, RenderOptions& options) {
+  render->add_option("-j,--jobs", options.jobs,
+                     "Fleet: profiles rendered at once (default: every core, or $HKIMGEN_JOBS); "
+                     "the output is the same for any number");
+  render->add_option("--fleet-path", options.fleet_path,
+                     "Fleet: DIR's path inside the git repository, for Argo CD (default: DIR "
+                     "as given, when it is relative: run from the repository's top)");
+  render->add_option("--fleet-name", options.fleet_name,
+                     "Fleet: name of the ApplicationSet, its AppProject and _fleet/'s Application")
+      ->capture_default_str();
+  render->add_option("--fleet-namespace", options.fleet_namespace,
+                     "Fleet: namespace of the central Argo CD (its Applications, AppProjects "
+                     "and ApplicationSet)")
+      ->capture_default_str();
+}
+
+bool ShowProgress(const RenderOptions& options, const std::ostream& err) {
+  return !options.quiet && options.format != "json" && &err == &std::cerr && IsTerminal(2);
+}
+
+int RunRenderFleetCommand(const RenderOptions& options, std::ostream& out, std::ostream& err) {
+  DiagnosticSink sink;
+  SourceTexts sources;
+  size_t bundles = 0;
+  RenderProgress progress;
+  std::optional<ProgressDisplay> display;
+  display.emplace(progress, err, ShowProgress(options, err));
+  if (options.output_dir.empty()) {
+    sink.Report(UsageError("several profiles (a fleet) need -d DIR",
+                           "add -d with the folder that gets one bundle folder per cluster and "
+                           "_fleet/, e.g. -d out"));
+  } else {
+    const FleetInputs inputs = InputsFor(options, progress, sink);
+    if (!sink.HasErrors()) bundles = RenderAndWrite(options, inputs, err, sink, sources);
+  }
+  display.reset();  // erase the progress line before anything else is printed
+  const int status = ExitCodeFor(sink);
+  if (options.format == "json") {
+    nlohmann::json result;
+    if (status == 0) result = {{"output_dir", options.output_dir}, {"bundles", bundles}};
+    out << JsonReport("render", status, sink, result)
+               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << '\n';
+    return status;
+  }
+  PrintDiagnostics(sink, sources, err);
+  if (status == 0 && !options.quiet && !options.check) {
+    err << "wrote " << bundles << " bundles and " << kFleetFolder << "/ to "
+        << options.output_dir << "\n";
+  }
+  return status;
+}
+
+}  // namespace hkim
