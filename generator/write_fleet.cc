@@ -2,8 +2,10 @@
 
 #include "write_fleet.h"
 
+#include <atomic>
 #include <filesystem>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "write_guard.h"
@@ -34,7 +36,7 @@ Diagnostic WriteError(const std::string& where, const std::string& message) {
 }  // namespace
 
 bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink,
-                   const WriteDirOptions& options) {
+                   const WriteDirOptions& options, unsigned jobs) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) {
@@ -51,16 +53,30 @@ bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, Diagnosti
                            "wait for it"});
     return false;
   }
-  // Stage every folder first: a refusal or a full disk stops here, before anything moved.
+  // Stage every folder first: a refusal or a full disk stops here, before anything moved. Every
+  // folder is staged even after a refusal, so that each is reported in one run.
+  const auto folders = Folders(fleet, dir);
+  std::vector<std::optional<StagedBundleDir>> slots(folders.size());
+  std::vector<DiagnosticSink> reports(folders.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < folders.size(); i = next++) {
+      slots[i] = StageBundleDir(*folders[i].second, folders[i].first, reports[i], options);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < WorkerCount(jobs, folders.size()); ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& thread : threads) thread.join();
   std::vector<StagedBundleDir> staged;
   bool ok = true;
-  for (const auto& [folder, bundle] : Folders(fleet, dir)) {
-    std::optional<StagedBundleDir> one = StageBundleDir(*bundle, folder, sink, options);
-    if (!one) {
-      ok = false;  // keep staging the others, so that every refusal is reported in one run
-      continue;
+  for (size_t i = 0; i < folders.size(); ++i) {
+    for (const Diagnostic& d : reports[i].diagnostics()) sink.Report(d);
+    if (slots[i]) {
+      staged.push_back(std::move(*slots[i]));
+    } else {
+      ok = false;
     }
-    staged.push_back(std::move(*one));
   }
   size_t swapped = 0;
   std::string error;

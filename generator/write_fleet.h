@@ -17,9 +17,10 @@ namespace hkim {
 /// OutputLock of `dir` (the parent of every folder it writes) throughout. When any folder is
 /// refused or cannot be staged, or a swap fails, no folder of the fleet changes (reported;
 /// returns false). Folders of `dir` that are not the fleet's are left alone, including bundles
-/// of clusters no longer in the fleet. `options` apply to every folder.
+/// of clusters no longer in the fleet. `options` apply to every folder. The folders are staged
+/// on WorkerCount(jobs) threads (mostly file system time); reports come in folder order.
 bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink,
-                   const WriteDirOptions& options = {});
+                   const WriteDirOptions& options = {}, unsigned jobs = 1);
 
 /// Compares every folder of the fleet in `dir` with the render (CheckBundleDir); writes nothing.
 bool CheckFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink);

@@ -58,7 +58,9 @@ size_t RenderAndWrite(const RenderOptions& options, const FleetInputs& inputs, s
     err << "hkimgen: another render is writing into " << dir
         << "; waiting for it to finish (--no-wait fails instead)" << std::endl;
   };
-  return WriteFleetDir(*fleet, options.output_dir, sink, dir_options) ? fleet->members.size() : 0;
+  return WriteFleetDir(*fleet, options.output_dir, sink, dir_options, inputs.jobs)
+             ? fleet->members.size()
+             : 0;
 }
 
 }  // namespace
