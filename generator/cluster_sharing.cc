@@ -24,8 +24,11 @@ struct Emitted {
   std::string pointer;      ///< the profile value that produced the name
 };
 
-/// The Argo CD destination the bundle's Applications sync to.
-std::string Destination(const Profile& p) { return p.gitops.destination_server; }
+/// The Argo CD destination the bundle's Applications sync to: its name when set, else the server.
+std::string Destination(const Profile& p) {
+  return p.gitops.destination_name.empty() ? p.gitops.destination_server
+                                           : "name " + p.gitops.destination_name;
+}
 
 struct NamedOperator {
   const char* key;
@@ -162,7 +165,7 @@ std::string FixFor(const Profile& p, const std::string& pointer) {
     fix = "give each profile its own cluster.name";
   }
   return fix + ". If the two profiles are for two different clusters, give them different "
-               "Argo CD destinations (gitops.destination_server)";
+               "Argo CD destinations (gitops.destination_name or destination_server)";
 }
 
 void CheckObjects(const std::vector<ClusterMember>& members, const std::vector<size_t>& group,

@@ -14,9 +14,10 @@
 //                               each pool on its own, so two VFs can get one address;
 //   lint.shared-operator-settings  (warning) a profile with `install: shared` describes the
 //                               operator (version, driver, GPUDirect) otherwise than its owner.
-// "One cluster" = the same Argo CD destination (gitops.destination_server) and the same platform
-// family (an OpenShift and an OKE profile are never one cluster). Used by `hkimgen validate` and
-// `hkimgen lint` when given several profiles; a multi-profile render calls it before writing.
+// "One cluster" = the same Argo CD destination (gitops.destination_name when set, else
+// gitops.destination_server) and the same platform family (an OpenShift and an OKE profile are
+// never one cluster). Used by `hkimgen validate` and `hkimgen lint` when given several
+// profiles, and by the fleet render (fleet.cc), which then writes nothing.
 
 #include <string>
 #include <vector>

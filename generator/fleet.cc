@@ -12,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "cluster_sharing.h"
 #include "layering.h"
 
 namespace hkim {
@@ -72,7 +73,7 @@ Outcome RenderMember(const std::string& path, const FleetInputs& inputs) {
       RenderLoadedProfileWithPlan(layered->merged, out.sink, settings);
   if (!render) return out;
   out.member = FleetMember{path, layered->merged.locations.Find("/cluster/name"),
-                           std::move(*render)};
+                           std::move(*render), std::move(layered->merged)};
   return out;
 }
 
@@ -221,6 +222,10 @@ std::optional<RenderedFleet> RenderFleet(const FleetInputs& inputs, DiagnosticSi
   }
   CheckProfileClaims(claims, sink);
   CheckOneRepository(fleet.members, sink);
+  // Profiles of one cluster must not emit the same objects (cluster_sharing.h).
+  std::vector<ClusterMember> sharing;
+  for (const FleetMember& m : fleet.members) sharing.push_back({&m.merged, &m.render.profile});
+  CheckClusterSharing(sharing, sink);
   if (sink.HasErrors()) return std::nullopt;
 
   std::stable_sort(fleet.members.begin(), fleet.members.end(),

@@ -63,6 +63,7 @@ struct FleetMember {
   std::string profile_path;
   SourceLocation cluster_name_location;  ///< where the profile (or a layer) sets cluster.name
   ProfileRender render;
+  LoadedProfile merged;  ///< the merged profile: locations for the cross-profile check
 };
 
 /// Every bundle of the fleet (sorted by cluster name) and the fleet's own files.

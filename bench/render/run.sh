@@ -46,6 +46,10 @@ if cluster:
                       flags=re.M)
     if n != 1:
         sys.exit("bench/render: could not find cluster.name in the Barcelona profile")
+    # Each its own cluster for Argo CD too (profiles of one destination must not share objects).
+    text, n = re.subn(r"^gitops:\n", f"gitops:\n  destination_name: {cluster}\n", text, flags=re.M)
+    if n != 1:
+        sys.exit("bench/render: could not find gitops in the Barcelona profile")
 open(target, "w").write(text)
 PY
 }

@@ -164,6 +164,19 @@ TEST(ClusterSharing, ProfilesOfDifferentDestinationsAreNotCompared) {
   EXPECT_FALSE(set.sink.HasErrors()) << set.Dump();
 }
 
+TEST(ClusterSharing, TheDestinationNameNamesTheCluster) {
+  const std::string h100 = kOld + "/old-oke-h100.yaml", a100 = kOld + "/old-oke-a100.yaml";
+  // The same (default) server but two names Argo CD knows: two clusters.
+  EXPECT_FALSE(CheckSet({{h100, {"gitops.destination_name=oke-prod"}},
+                         {a100, {"gitops.destination_name=oke-lab"}}})
+                   .sink.HasErrors());
+  const ProfileSet same = CheckSet({{h100, {"gitops.destination_name=oke-prod"}},
+                                    {a100, {"gitops.destination_name=oke-prod"}}});
+  ASSERT_TRUE(same.sink.HasErrors());
+  EXPECT_NE(same.Dump().find("(Argo CD destination name oke-prod)"), std::string::npos)
+      << same.Dump();
+}
+
 TEST(ClusterSharing, TwoOwnersOfOneClusterAreReportedEvenWithEqualContent) {
   // The same profile twice under two cluster names: every object but the cluster-named ones.
   const ProfileSet set = CheckSet({{Shipped("oke-h100"), {}}, {Shipped("oke-h100"), {"cluster.name=oke-h100-b"}}});

@@ -47,7 +47,8 @@ class Fleet : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  /// A profile generated from Barcelona's: its own cluster name and `namespaces` namespaces.
+  /// A profile generated from Barcelona's: its own cluster name, destination and `namespaces`
+  /// namespaces.
   void Generate(const std::string& cluster, int namespaces, const std::string& file = "") {
     std::string text = ReadFile(kSource / "profiles/barcelona-h100-cx7.yaml");
     const std::string name_line = "cluster:\n  name: barcelona\n";
@@ -62,6 +63,11 @@ class Fleet : public ::testing::Test {
       names += "  - " + cluster + "-team-" + std::to_string(i) + "\n";
     }
     text.replace(list, end - list, names);
+    // Its own cluster: a fleet's Argo CD reaches each cluster under its own destination name
+    // (profiles of one destination are one cluster, and must not emit the same objects).
+    const size_t gitops = text.find("\ngitops:\n");
+    ASSERT_NE(gitops, std::string::npos);
+    text.insert(gitops + 9, "  destination_name: " + cluster + "\n");
     std::ofstream(dir_ / "profiles" / (file.empty() ? cluster + ".yaml" : file)) << text;
   }
 
@@ -229,6 +235,23 @@ TEST_F(Fleet, TwoProfilesClaimingOneClusterIsAnErrorNamingBoth) {
       << run.err;
   EXPECT_NE(run.err.find("[fleet.duplicate-cluster]"), std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ / "fleet"));
+}
+
+// Issue 14 item 8: two profiles of one cluster that would overwrite each other's objects.
+TEST_F(Fleet, ProfilesOfOneClusterThatFightAreAnErrorAndNothingIsWritten) {
+  for (const char* name : {"old-oke-h100", "old-oke-a100"}) {
+    fs::copy_file(kSource / "tests/generator/cluster_sharing" / (std::string(name) + ".yaml"),
+                  dir_ / (std::string(name) + ".yaml"));
+  }
+  CommandRun run = Hkimgen("render old-oke-h100.yaml old-oke-a100.yaml -d fleet");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("old-oke-a100.yaml:14:5: error: this profile and old-oke-h100.yaml"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("[lint.shared-cluster-object]"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "fleet"));
+  // The shipped pair shares the cluster as the README says: it renders.
+  EXPECT_EQ(Hkimgen("render profiles/oke-h100.yaml profiles/oke-a100.yaml -d fleet").status, 0);
 }
 
 TEST_F(Fleet, ValidateAndLintTakeTheSameSetsAndCheckClusterNamesAcrossThem) {
