@@ -111,6 +111,8 @@ std::vector<ProjectRules> MemberProjects(const Profile& p, const BundlePlan& pla
   platform.namespaces.insert("");
   workload.namespaces.insert(p.gitops.destination_namespace);
   for (const PlannedObject& object : plan.objects) {
+    // Chart Applications (apps/) are created by the parent, under the fleet's parent project.
+    if (object.layer == kAppsLayer) continue;
     ProjectRules& rules = object.layer == kWorkloadLayer ? workload : platform;
     const GroupKind kind{ApiGroup(object.api_version), object.kind};
     if (object.namespace_name.empty()) {

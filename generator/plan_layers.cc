@@ -11,8 +11,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kAppsDir = "apps";
-
 // The layers that hold objects, platform first (its Application syncs in an earlier wave).
 std::vector<std::string> Layers(const BundlePlan& plan) {
   std::vector<std::string> layers;
@@ -65,7 +63,7 @@ PlannedObject LayerApplication(const Profile& p, const std::string& layer, int w
   app.kind = "Application";
   app.name = p.cluster_name + "-" + layer;
   app.namespace_name = p.gitops.argocd_namespace;
-  app.file_name = std::string(kAppsDir) + "/" + layer + ".yaml";
+  app.file_name = std::string(kAppsLayer) + "/" + layer + ".yaml";
   app.context["metadata"] = {{"name", app.name},
                              {"namespace", app.namespace_name},
                              {"sync_wave", std::to_string(wave)},
@@ -111,7 +109,7 @@ void PlanLayers(const Profile& p, BundlePlan& plan) {
   app.context["metadata"] = {{"name", app.name}, {"namespace", app.namespace_name}};
   app.context["project"] = p.gitops.project;
   app.context["repo_url"] = p.gitops.repo_url;
-  app.context["path"] = Join(p.gitops.path, kAppsDir);
+  app.context["path"] = Join(p.gitops.path, kAppsLayer);
   app.context["revision"] = p.gitops.revision;
   // The parent creates the layer Applications in Argo CD's namespace: on Argo CD's own cluster,
   // whichever cluster the layers deploy to.

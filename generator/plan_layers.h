@@ -18,6 +18,11 @@ void PlanLayers(const Profile& profile, BundlePlan& plan);
 /// ApplicationSet) put their Applications, which must live in Argo CD's own namespace.
 inline constexpr char kArgoCdOwnCluster[] = "https://kubernetes.default.svc";
 
+/// The folder the parent Application syncs into Argo CD's namespace on Argo CD's own cluster:
+/// the layer Applications, and every other Application of the bundle (the OKE operator charts),
+/// which must be created where Argo CD runs even when the layers deploy to a remote cluster.
+inline constexpr char kAppsLayer[] = "apps";
+
 /// Sets the keys every template that writes an Application `destination:` reads for the
 /// profile's target cluster: `has_destination_name` and `destination_name` (gitops.destination_name,
 /// when set) else `server` (gitops.destination_server).

@@ -17,13 +17,17 @@ using nlohmann::ordered_json;
 
 constexpr const char* kOkeTemplates = "operators-oke/";
 
-/// An Argo CD Application for one managed chart, in Argo CD's namespace (platform layer).
+/// An Argo CD Application for one managed chart, in Argo CD's namespace. It lives in apps/ (synced
+/// by the parent onto Argo CD's own cluster), not in the platform layer: that layer deploys to the
+/// destination cluster, where a remote cluster has no Argo CD to pick the Application up.
 PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommon& op,
                          const std::string& chart_version, const char* template_name) {
   PlannedObject& app = AddPlannedObject(plan, p, std::string(kOkeTemplates) + template_name,
                                         "argoproj.io/v1alpha1", "Application",
                                         p.cluster_name + "-" + op.chart, p.gitops.argocd_namespace,
                                         kWaveOperators, false, true);
+  app.layer = kAppsLayer;
+  app.file_name = kAppsLayer + app.file_name.substr(app.file_name.find('/'));
   app.context["project"] =
       p.gitops.charts_project.empty() ? p.gitops.platform_project : p.gitops.charts_project;
   app.context["repo_url"] = op.repo_url;

@@ -12,6 +12,7 @@
 #include "operator_versions.h"
 #include "pipeline.h"
 #include "plan.h"
+#include "plan_layers.h"
 #include "test_files.h"
 #include "validate.h"
 
@@ -158,7 +159,10 @@ TEST(PlanOperators, OkeChartsReproduceSeed004AsPinnedApplications) {
   const PlannedObject* gpu = Find(plan, "Application", "oke-h100-gpu-operator");
   ASSERT_NE(gpu, nullptr);
   EXPECT_EQ(gpu->namespace_name, "argocd");
-  EXPECT_EQ(gpu->layer, kPlatformLayer);
+  // In apps/, created by the parent on Argo CD's own cluster: the platform layer deploys to the
+  // destination, where a remote cluster has no Argo CD.
+  EXPECT_EQ(gpu->layer, kAppsLayer);
+  EXPECT_EQ(gpu->file_name, "apps/00-application-argocd-oke-h100-gpu-operator.yaml");
   EXPECT_EQ(gpu->sync_wave, kWaveOperators);
   EXPECT_EQ(gpu->context["repo_url"], "https://helm.ngc.nvidia.com/nvidia");
   EXPECT_EQ(gpu->context["chart"], "gpu-operator");
@@ -275,7 +279,11 @@ TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
   EXPECT_TRUE(files.count("workload/kustomization.yaml"));
   for (const PlannedObject& o : plan.objects) {
     const bool in_workload_namespace = o.namespace_name == "gpu-training";
-    EXPECT_EQ(o.layer, in_workload_namespace ? kWorkloadLayer : kPlatformLayer) << o.file_name;
+    const bool chart_application = o.kind == "Application";
+    EXPECT_EQ(o.layer, chart_application       ? kAppsLayer
+                       : in_workload_namespace ? kWorkloadLayer
+                                               : kPlatformLayer)
+        << o.file_name;
     EXPECT_EQ(o.file_name.rfind(o.layer + "/", 0), 0u) << o.file_name;
   }
 }

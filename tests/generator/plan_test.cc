@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "load.h"
+#include "plan_layers.h"
 #include "test_files.h"
 #include "validate.h"
 #include "wrapper_image.h"
@@ -165,8 +166,13 @@ TEST(Plan, LayerKustomizationsListTheirObjectsButNotTheApplications) {
     for (const auto& resource : file.context["resources"])
       listed.push_back(dir + resource["file"].get<std::string>());
   }
-  // Each layer's kustomization lists its own files; together, every file of the plan once.
-  std::vector<std::string> files = Files(plan);
+  // Each layer's kustomization lists its own files; together, every file of the plan once, but
+  // the chart Applications, which live in apps/ beside the layer Applications.
+  std::vector<std::string> files;
+  for (const std::string& file : Files(plan)) {
+    if (file.rfind(std::string(kAppsLayer) + "/", 0) != 0) files.push_back(file);
+  }
+  EXPECT_LT(files.size(), Files(plan).size());  // oke-h100 installs charts
   std::sort(listed.begin(), listed.end());
   std::sort(files.begin(), files.end());
   EXPECT_EQ(listed, files);
