@@ -40,6 +40,7 @@ const std::vector<RuleInfo>& StageRules() {
       {"explain.unknown-path", E, "explain: a field path the schema or the profile does not have"},
       {"explain.invalid-profile", W, "explain: the profile does not validate (values may mislead)"},
       {"fleet.duplicate-cluster", E, "two profiles of one set claim one cluster name (names both)"},
+      {"fleet.removed-cluster", W, "a bundle of a cluster no longer in the fleet (--check: error)"},
       {"fleet.repo-mismatch", E, "profiles of one fleet name different repositories or revisions"},
       {"io.read", E, "a file cannot be read (the OS reason is given)"},
       {"io.write", E, "a file or folder cannot be written (the OS reason is given)"},

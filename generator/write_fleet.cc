@@ -2,12 +2,15 @@
 
 #include "write_fleet.h"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <thread>
 #include <vector>
 
+#include "input_file.h"
 #include "write_guard.h"
 
 namespace hkim {
@@ -103,6 +106,7 @@ bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, Diagnosti
   for (size_t i = 0; i < staged.size(); ++i) {
     if (!keep[i]) DiscardStaged(staged[i]);
   }
+  if (ok) ReportRemovedClusters(RemovedClusterFolders(fleet, dir), Severity::kWarning, sink);
   return ok;
 }
 
@@ -111,7 +115,54 @@ bool CheckFleetDir(const RenderedFleet& fleet, const std::string& dir, Diagnosti
   for (const auto& [folder, bundle] : Folders(fleet, dir)) {
     current = CheckBundleDir(*bundle, folder, sink) && current;
   }
-  return current;
+  const std::vector<std::string> removed = RemovedClusterFolders(fleet, dir);
+  ReportRemovedClusters(removed, Severity::kError, sink);
+  return current && removed.empty();
+}
+
+std::vector<std::string> RemovedClusterFolders(const RenderedFleet& fleet,
+                                               const std::string& dir) {
+  std::set<std::string> members = {kFleetFolder};
+  for (const FleetMember& member : fleet.members) {
+    members.insert(member.render.profile.cluster_name);
+  }
+  std::vector<std::string> removed;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    std::error_code type_error;
+    if (name.empty() || name[0] == '.' || members.count(name) ||
+        !it->is_directory(type_error)) {
+      continue;
+    }
+    std::string reason;
+    const std::optional<std::string> marker =
+        ReadInputText((it->path() / kBundleMarkerName).string(), &reason);
+    if (marker && ParseBundleMarker(*marker)) removed.push_back(it->path().string());
+  }
+  std::sort(removed.begin(), removed.end());
+  return removed;
+}
+
+void ReportRemovedClusters(const std::vector<std::string>& folders, Severity severity,
+                           DiagnosticSink& sink) {
+  for (const std::string& folder : folders) {
+    const std::string name = fs::path(folder).filename().string();
+    sink.Report(Diagnostic{
+        severity, SourceLocation{folder, 0, 0}, "", "fleet.removed-cluster",
+        "bundle of cluster '" + name + "', which no profile of the fleet renders any more: " +
+            kFleetFolder + "/applicationset.yaml no longer lists it, so when Argo CD syncs " +
+            kFleetFolder + "/ the ApplicationSet deletes the Application '" + name +
+            "' without cascade (preserveResourcesOnDeletion). The Applications of " + name +
+            "/apps stay and keep syncing this folder to the cluster while it is in git; "
+            "nothing on the cluster is deleted, and objects marked Prune=false,Delete=false "
+            "(MachineConfigs, SCCs, operator policies) stay even if those Applications are "
+            "deleted with cascade. hkimgen leaves the folder in place",
+        "once the cluster is gone, delete the Applications of " + folder +
+            "/apps (argocd app delete --cascade=false) and then the folder yourself; to keep "
+            "the cluster in the fleet, put its profile back in the set"});
+  }
 }
 
 }  // namespace hkim

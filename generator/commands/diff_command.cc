@@ -6,8 +6,11 @@
 
 #include "bundle_diff.h"
 #include "commands/cli_support.h"
+#include "commands/diff_fleet_command.h"
 #include "commands/layer_options.h"
+#include "commands/render_fleet_command.h"
 #include "diagnostics_format.h"
+#include "fleet.h"
 #include "pipeline.h"
 
 namespace hkim {
@@ -20,12 +23,18 @@ Examples:
   hkimgen diff profiles/barcelona-h100-cx7.yaml -d out/barcelona-h100-cx7
   hkimgen diff profiles/oke-h100.yaml -d out/oke-h100 --set workload.replicas=4 -o json
   hkimgen diff profiles/oke-h100.yaml -d out/oke-h100 --detailed-exitcode || echo "changes"
+  hkimgen diff profiles/ -d fleet             # a fleet: every fleet/<cluster>/ and fleet/_fleet/
+  hkimgen diff 'profiles/oke-*.yaml' -d fleet --check   # CI: exit 2 when any folder is stale
 
 Lists files to add (+), change (~, with a unified diff) and remove (-). Changes that drain or
 reboot nodes (MachineConfig, SR-IOV node policies, NicClusterPolicy) are marked [disruptive].
 Writes nothing. Deprecated: `-o DIR` (now -d DIR) works for one release, with a warning.
+Several profiles, a folder or a quoted pattern compare what the fleet render `render A B ... -d
+DIR` would write (the same set and options: DIR/<cluster>/ per profile and DIR/_fleet/), folder
+by folder; a bundle of a cluster no longer in the set is reported (fleet.removed-cluster) and
+counts as a change until you delete it.
 Exit status: 0 success, 1 error (invalid profile, DIR does not exist); with
---detailed-exitcode (as terraform plan): 0 no change, 2 changes, 1 error.)";
+--detailed-exitcode or --check (as terraform plan): 0 no change, 2 changes, 1 error.)";
 
 }  // namespace
 
@@ -34,14 +43,19 @@ void SetupDiffCommand(CLI::App& app) {
   auto output = std::make_shared<OutputChoice>();
   CLI::App* command = app.add_subcommand(
       "diff", "Plan: what rendering the profile would change in an existing bundle directory");
-  command->add_option("PROFILE", options->layers.profile_path, "Cluster profile (YAML); - reads stdin")
+  command
+      ->add_option("PROFILE", options->profiles,
+                   "Cluster profile (YAML); - reads stdin. Several, a folder or a quoted "
+                   "pattern compare a fleet render into -d DIR")
       ->required();
   command->add_option("-d,--output-dir", options->output_dir,
                       "The bundle directory to compare with (as written by render -d)");
   AddLayerOptions(command, options->layers);
   AddOutputOption(command, *output, kFormats);
-  command->add_flag("--detailed-exitcode", options->detailed_exitcode,
+  command->add_flag("--detailed-exitcode,--check", options->detailed_exitcode,
                     "Exit 2 when there are changes (0 none, 1 error), as terraform plan");
+  AddFleetOptions(command, options->jobs, options->fleet_path, options->fleet_name,
+                  options->fleet_namespace);
   command->footer(kFooter);
   command->callback([options, output] {
     if (!ResolveOutputChoice(*output, kFormats, "diff", "-d", "folder", std::cerr)) {
@@ -54,6 +68,11 @@ void SetupDiffCommand(CLI::App& app) {
                 << "  fix: name the bundle folder to compare with, e.g. -d out/my-cluster\n";
       FinishCommand(1);
     }
+    if (IsProfileSet(options->profiles)) {
+      FinishCommand(RunDiffFleetCommand(*options, std::cout, std::cerr));
+      return;
+    }
+    options->layers.profile_path = options->profiles.front();
     FinishCommand(RunDiffCommand(*options, std::cout, std::cerr));
   });
 }

@@ -3,18 +3,27 @@
 // `hkimgen diff PROFILE -d DIR [-f FILE]... [--set PATH=VALUE]... [-o text|json]
 // [--detailed-exitcode]`: what rendering would add, change (unified diff) and remove in DIR,
 // with node-disruptive changes flagged. Exit status as Terraform's plan: 0 success, 1 error;
-// with --detailed-exitcode 2 when there are changes.
+// with --detailed-exitcode (or --check) 2 when there are changes. Several profiles, a folder or
+// a quoted pattern compare a fleet render (diff_fleet_command.h).
 
 #include <CLI/CLI.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "layering.h"
+#include "plan_fleet.h"
 
 namespace hkim {
 
 struct DiffOptions {
-  LayerInputs layers;      ///< profile_path is PROFILE
+  LayerInputs layers;      ///< profile_path is PROFILE (the single-profile diff)
+  /// Every PROFILE argument; several, a folder or a pattern compare a fleet (IsProfileSet).
+  std::vector<std::string> profiles;
+  unsigned jobs = 0;                         ///< -j N: fleet profiles rendered at once
+  std::string fleet_path;                    ///< --fleet-path, as render's
+  std::string fleet_name = FleetSettings{}.name;  ///< --fleet-name, as render's
+  std::string fleet_namespace = FleetSettings{}.argocd_namespace;  ///< --fleet-namespace
   std::string output_dir;  ///< -d DIR: the bundle to compare with (it must exist)
   std::string format = "text";
   bool detailed_exitcode = false;  ///< exit 2 when there are changes

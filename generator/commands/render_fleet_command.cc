@@ -66,18 +66,24 @@ size_t RenderAndWrite(const RenderOptions& options, const FleetInputs& inputs, s
 }  // namespace
 
 void AddFleetOptions(CLI::App* render, RenderOptions& options) {
-  render->add_option("-j,--jobs", options.jobs,
-                     "Fleet: profiles rendered at once (default: every core, or $HKIMGEN_JOBS); "
-                     "the output is the same for any number");
-  render->add_option("--fleet-path", options.fleet_path,
-                     "Fleet: DIR's path inside the git repository, for Argo CD (default: DIR "
-                     "as given, when it is relative: run from the repository's top)");
-  render->add_option("--fleet-name", options.fleet_name,
-                     "Fleet: name of the ApplicationSet, its AppProject and _fleet/'s Application")
+  AddFleetOptions(render, options.jobs, options.fleet_path, options.fleet_name,
+                  options.fleet_namespace);
+}
+
+void AddFleetOptions(CLI::App* command, unsigned& jobs, std::string& fleet_path,
+                     std::string& fleet_name, std::string& fleet_namespace) {
+  command->add_option("-j,--jobs", jobs,
+                      "Fleet: profiles rendered at once (default: every core, or $HKIMGEN_JOBS); "
+                      "the output is the same for any number");
+  command->add_option("--fleet-path", fleet_path,
+                      "Fleet: DIR's path inside the git repository, for Argo CD (default: DIR "
+                      "as given, when it is relative: run from the repository's top)");
+  command->add_option("--fleet-name", fleet_name,
+                      "Fleet: name of the ApplicationSet, its AppProject and _fleet/'s Application")
       ->capture_default_str();
-  render->add_option("--fleet-namespace", options.fleet_namespace,
-                     "Fleet: namespace of the central Argo CD (its Applications, AppProjects "
-                     "and ApplicationSet)")
+  command->add_option("--fleet-namespace", fleet_namespace,
+                      "Fleet: namespace of the central Argo CD (its Applications, AppProjects "
+                      "and ApplicationSet)")
       ->capture_default_str();
 }
 

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <ostream>
+#include <string>
 
 #include "commands/render_command.h"
 
@@ -14,6 +15,11 @@ namespace hkim {
 /// Adds the fleet's options to `render`: -j/--jobs, --fleet-path, --fleet-name,
 /// --fleet-namespace.
 void AddFleetOptions(CLI::App* render, RenderOptions& options);
+
+/// The same options into these fields, for the commands that render a fleet without writing it
+/// (`diff`: the comparison needs the same folder and projects as the render).
+void AddFleetOptions(CLI::App* command, unsigned& jobs, std::string& fleet_path,
+                     std::string& fleet_name, std::string& fleet_namespace);
 
 /// Whether a render shows its progress line on `err`: stderr is a terminal, `err` is stderr,
 /// and neither -q nor -o json was given.

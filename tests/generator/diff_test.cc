@@ -1,8 +1,15 @@
 // diff: added / changed / removed files against a bundle directory, unified diffs, and the
-// disruptive flag on changes that drain or reboot nodes.
+// disruptive flag on changes that drain or reboot nodes; over a fleet (fleet_diff.h), folder by
+// folder, with the bundles of clusters no longer in it.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "bundle_diff.h"
+#include "fleet_diff.h"
+#include "write_guard.h"
 
 namespace hkim {
 namespace {
@@ -109,6 +116,69 @@ TEST(UnifiedDiff, SeparateHunksAndInsertionsAtTheEnd) {
             "--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n l1\n-l2\n+X\n l3\n l4\n l5\n"
             "@@ -18,3 +18,4 @@\n l18\n l19\n l20\n+l21\n");
   EXPECT_EQ(UnifiedDiff(a, a, "a/f", "b/f"), "");
+}
+
+/// A fleet of the clusters `names` (each bundle one Service file) and `_fleet/` (one file).
+RenderedFleet FleetOf(const std::vector<std::string>& names) {
+  RenderedFleet fleet;
+  for (const std::string& name : names) {
+    FleetMember member;
+    member.profile_path = "profiles/" + name + ".yaml";
+    member.render.profile.cluster_name = name;
+    member.render.bundle = Bundle({{"svc.yaml", kService}});
+    fleet.members.push_back(std::move(member));
+  }
+  fleet.fleet = Bundle({{"applicationset.yaml", kService}});
+  return fleet;
+}
+
+TEST(FleetDiff, EachFolderIsComparedAndMarkedBundlesOutsideTheFleetAreRemovedClusters) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("hkim-fleet-diff-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  for (const char* folder : {"a", "_fleet", "gone", "mine"}) fs::create_directories(dir / folder);
+  std::ofstream(dir / "a/svc.yaml") << OnDisk(kService);
+  std::ofstream(dir / "_fleet/applicationset.yaml") << "changed\n";
+  std::ofstream(dir / "gone/svc.yaml") << OnDisk(kService);
+  std::ofstream(dir / "gone" / kBundleMarkerName) << BundleMarkerText({"svc.yaml"});
+  std::ofstream(dir / "mine/svc.yaml") << OnDisk(kService);  // no marker: not hkimgen's
+  std::ofstream(dir / "mine" / kBundleMarkerName) << "not a marker\n";
+
+  DiagnosticSink sink;
+  std::optional<FleetDiff> diff = DiffFleet(FleetOf({"a", "b"}), dir.string(), sink);
+  ASSERT_TRUE(diff);
+  EXPECT_FALSE(sink.HasErrors());
+  ASSERT_EQ(diff->folders.size(), 3u);
+  EXPECT_EQ(diff->folders[0].folder, (dir / "a").string());
+  EXPECT_EQ(diff->folders[0].profile_path, "profiles/a.yaml");
+  EXPECT_FALSE(diff->folders[0].diff.HasChanges());
+  EXPECT_FALSE(diff->folders[1].exists);
+  ASSERT_EQ(diff->folders[1].diff.changes.size(), 1u);
+  EXPECT_EQ(diff->folders[1].diff.changes[0].kind, BundleChange::Kind::kAdded);
+  EXPECT_EQ(diff->folders[2].folder, (dir / "_fleet").string());
+  EXPECT_EQ(diff->folders[2].diff.changes[0].kind, BundleChange::Kind::kChanged);
+  EXPECT_EQ(diff->removed_clusters, std::vector<std::string>{(dir / "gone").string()});
+  EXPECT_TRUE(diff->HasChanges());
+  const std::string text = FormatFleetDiff(*diff, "fleet");
+  EXPECT_NE(text.find(dir.string() + "/a: no changes\n\n== " + dir.string() +
+                      "/b (profiles/b.yaml): new folder\n+ added svc.yaml"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\nfleet: 3 folders: 1 new, 1 to change, 1 unchanged; 1 bundle(s) of "
+                      "removed clusters to delete yourself\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(FleetDiffToJson(*diff, "fleet")["summary"]["removed_clusters"], 1);
+
+  // Put back in the set, it is a member again, and an identical fleet has no changes.
+  fs::remove_all(dir / "gone");
+  std::ofstream(dir / "_fleet/applicationset.yaml") << OnDisk(kService);
+  fs::create_directories(dir / "b");
+  std::ofstream(dir / "b/svc.yaml") << OnDisk(kService);
+  diff = DiffFleet(FleetOf({"a", "b"}), dir.string(), sink);
+  ASSERT_TRUE(diff);
+  EXPECT_FALSE(diff->HasChanges());
+  fs::remove_all(dir);
 }
 
 }  // namespace

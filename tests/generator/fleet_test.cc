@@ -7,6 +7,8 @@
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -314,6 +316,136 @@ TEST_F(Fleet, OneProfileFileIsStillTheSingleRender) {
   ASSERT_EQ(Hkimgen("render profiles/oke-h100.yaml -q -d one").status, 0);
   EXPECT_FALSE(fs::exists(dir_ / "one/_fleet"));
   EXPECT_EQ(SnapshotDir(dir_ / "one"), SnapshotDir(kSource / "out/oke-h100"));
+}
+
+// `diff` over a set: what the fleet render would change, per folder, exactly (a render makes
+// the next diff clean), writing nothing; --check / --detailed-exitcode exit 2 when stale.
+TEST_F(Fleet, DiffShowsWhatAFleetRenderWouldChangeFolderByFolder) {
+  ASSERT_EQ(Hkimgen("render profiles -d fleet -q").status, 0);
+  CommandRun same = Hkimgen("diff profiles -d fleet --check");
+  EXPECT_EQ(same.status, 0) << same.out << same.err;
+  EXPECT_EQ(same.out,
+            "fleet/barcelona: no changes\nfleet/oke-a100: no changes\nfleet/oke-h100: no "
+            "changes\nfleet/_fleet: no changes\n\nfleet: 4 folders: 0 new, 0 to change, 4 "
+            "unchanged\n");
+  EXPECT_EQ(same.err, "");
+
+  const auto before = SnapshotDir(dir_ / "fleet");
+  Generate("gen-1", 1);  // a new folder and a new ApplicationSet element
+  std::string barcelona = ReadFile(dir_ / "profiles/barcelona-h100-cx7.yaml");
+  std::ofstream(dir_ / "profiles/barcelona-h100-cx7.yaml")
+      << barcelona.replace(barcelona.find("nccl-test"), 9, "nccl-prod");
+  CommandRun stale = Hkimgen("diff 'profiles/*.yaml' -d fleet --check");
+  EXPECT_EQ(stale.status, 2) << stale.out << stale.err;
+  EXPECT_NE(stale.out.find("\n== fleet/barcelona (profiles/barcelona-h100-cx7.yaml)\n"),
+            std::string::npos)
+      << stale.out;
+  EXPECT_NE(stale.out.find("\n== fleet/gen-1 (profiles/gen-1.yaml): new folder\n+ added "
+                           "application.yaml (Application gen-1)\n"),
+            std::string::npos)
+      << stale.out;
+  EXPECT_NE(stale.out.find("\n== fleet/_fleet\n"), std::string::npos) << stale.out;
+  EXPECT_NE(stale.out.find("~ changed applicationset.yaml (ApplicationSet hkimgen-fleet)\n"),
+            std::string::npos);
+  EXPECT_NE(stale.out.find("+ added appprojects/gen-1-platform.yaml"), std::string::npos);
+  EXPECT_NE(stale.out.find("fleet/oke-h100: no changes\n"), std::string::npos);
+  EXPECT_NE(stale.out.find("\nfleet: 5 folders: 1 new, 2 to change, 2 unchanged\n"),
+            std::string::npos)
+      << stale.out;
+  EXPECT_EQ(Hkimgen("diff profiles -d fleet").status, 0);  // changes alone are a success
+  CommandRun json = Hkimgen("diff profiles -d fleet -o json --detailed-exitcode");
+  EXPECT_EQ(json.status, 2);
+  const nlohmann::json plan = nlohmann::json::parse(json.out)["result"];
+  EXPECT_EQ(plan["summary"], nlohmann::json::parse(R"({"folders": 5, "new": 1, "changed": 2,
+      "unchanged": 2, "removed_clusters": 0})"));
+  EXPECT_EQ(plan["folders"][1]["directory"], "fleet/gen-1");
+  EXPECT_EQ(plan["folders"][1]["profile"], "profiles/gen-1.yaml");
+  EXPECT_EQ(plan["folders"][1]["exists"], false);
+  EXPECT_EQ(SnapshotDir(dir_ / "fleet"), before);  // diff writes nothing
+
+  ASSERT_EQ(Hkimgen("render profiles -d fleet -q").status, 0);
+  CommandRun rendered = Hkimgen("diff profiles -d fleet --check");
+  EXPECT_EQ(rendered.status, 0) << rendered.out;
+}
+
+TEST_F(Fleet, DiffOverASetFailsOnABadProfileOrAMissingFolder) {
+  CommandRun missing = Hkimgen("diff profiles -d fleet --check");
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_NE(missing.err.find("fleet: error: the fleet folder does not exist [diff.missing-dir]"),
+            std::string::npos)
+      << missing.err;
+  ASSERT_EQ(Hkimgen("render profiles -d fleet -q").status, 0);
+  std::ofstream(dir_ / "profiles/zz-bad.yaml") << "cluster:\n  name: Bad_Name\n";
+  CommandRun bad = Hkimgen("diff profiles -d fleet --check");
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.err.find("profiles/zz-bad.yaml:2:9: error: "), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.out, "");
+  fs::remove(dir_ / "profiles/zz-bad.yaml");
+  Generate("barcelona", 1, "copy-of-barcelona.yaml");
+  CommandRun twice = Hkimgen("diff profiles -d fleet -o json");
+  EXPECT_EQ(twice.status, 1);
+  EXPECT_NE(twice.out.find("fleet.duplicate-cluster"), std::string::npos) << twice.out;
+}
+
+TEST_F(Fleet, DiffTakesTheFleetPathAsRenderDoes) {
+  const std::string abs = "'" + (dir_ / "abs").string() + "'";
+  ASSERT_EQ(Hkimgen("render profiles -q -d " + abs + " --fleet-path gitops/fleet").status, 0);
+  CommandRun no_path = Hkimgen("diff profiles -d " + abs);
+  EXPECT_EQ(no_path.status, 1);
+  EXPECT_NE(no_path.err.find("--fleet-path"), std::string::npos) << no_path.err;
+  EXPECT_EQ(Hkimgen("diff profiles -d " + abs + " --fleet-path gitops/fleet --check").status, 0);
+  CommandRun moved = Hkimgen("diff profiles -d " + abs + " --fleet-path gitops/other --check");
+  EXPECT_EQ(moved.status, 2);
+  EXPECT_NE(moved.out.find("\n-    path: gitops/fleet/_fleet\n+    path: gitops/other/_fleet\n"),
+            std::string::npos)
+      << moved.out;
+}
+
+// A cluster taken out of the set: its bundle stays (hkimgen never deletes it), and render,
+// render --check and diff say what Argo CD does and what to do.
+TEST_F(Fleet, ABundleOfARemovedClusterIsReportedAndNeverDeleted) {
+  Generate("gen-1", 1);
+  ASSERT_EQ(Hkimgen("render profiles -d fleet -q").status, 0);
+  const auto gen1 = SnapshotDir(dir_ / "fleet/gen-1");
+  fs::create_directories(dir_ / "fleet/notes");  // a user's folder: no marker, not a bundle
+  std::ofstream(dir_ / "fleet/notes/todo.yaml") << "a: 1\n";
+  fs::rename(dir_ / "profiles/gen-1.yaml", dir_ / "gen-1.yaml");
+
+  CommandRun render = Hkimgen("render profiles -d fleet");
+  EXPECT_EQ(render.status, 0) << render.err;
+  EXPECT_NE(render.err.find("fleet/gen-1: warning: bundle of cluster 'gen-1', which no profile "
+                            "of the fleet renders any more: _fleet/applicationset.yaml no "
+                            "longer lists it"),
+            std::string::npos)
+      << render.err;
+  EXPECT_NE(render.err.find("deletes the Application 'gen-1' without cascade"),
+            std::string::npos);
+  EXPECT_NE(render.err.find("Prune=false,Delete=false"), std::string::npos);
+  EXPECT_NE(render.err.find("put its profile back in the set"), std::string::npos);
+  EXPECT_NE(render.err.find("[fleet.removed-cluster]"), std::string::npos);
+  EXPECT_EQ(render.err.find("notes"), std::string::npos) << render.err;
+  EXPECT_EQ(SnapshotDir(dir_ / "fleet/gen-1"), gen1);
+  EXPECT_TRUE(fs::exists(dir_ / "fleet/notes/todo.yaml"));
+
+  // Stale for CI until the user deletes it or puts the profile back.
+  CommandRun check = Hkimgen("render profiles -d fleet --check");
+  EXPECT_EQ(check.status, 1);
+  EXPECT_NE(check.err.find("fleet/gen-1: error: bundle of cluster 'gen-1'"), std::string::npos)
+      << check.err;
+  CommandRun diff = Hkimgen("diff profiles -d fleet --check");
+  EXPECT_EQ(diff.status, 2);
+  EXPECT_NE(diff.err.find("fleet/gen-1: warning: bundle of cluster 'gen-1'"), std::string::npos);
+  EXPECT_NE(diff.out.find("! fleet/gen-1: bundle of a cluster no longer in the fleet, left in "
+                          "place (fleet.removed-cluster)\n"),
+            std::string::npos)
+      << diff.out;
+  EXPECT_NE(diff.out.find("; 1 bundle(s) of removed clusters to delete yourself\n"),
+            std::string::npos);
+  fs::rename(dir_ / "gen-1.yaml", dir_ / "profiles/gen-1.yaml");
+  EXPECT_EQ(Hkimgen("diff profiles -d fleet --check").status, 2);  // _fleet/ lost gen-1
+  ASSERT_EQ(Hkimgen("render profiles -d fleet -q").status, 0);
+  EXPECT_EQ(Hkimgen("render profiles -d fleet --check").status, 0);
+  EXPECT_EQ(Hkimgen("diff profiles -d fleet --check").status, 0);
 }
 
 TEST(FleetArgs, FoldersAndPatternsExpandSortedWithoutDuplicates) {

@@ -1,0 +1,63 @@
+#include "commands/diff_fleet_command.h"
+
+#include <filesystem>
+#include <optional>
+
+#include "commands/cli_support.h"
+#include "diagnostics_format.h"
+#include "fleet.h"
+#include "fleet_diff.h"
+#include "write_fleet.h"
+
+namespace hkim {
+
+namespace {
+
+/// The fleet render's inputs for `options`: the same as `render` builds from its own options,
+/// so that the comparison sees exactly the bytes a render would write.
+FleetInputs InputsFor(const DiffOptions& options, DiagnosticSink& sink) {
+  FleetInputs inputs;
+  inputs.profiles = ExpandProfileArgs(options.profiles, sink);
+  inputs.extra_files = options.layers.extra_files;
+  inputs.set_values = options.layers.set_values;
+  inputs.settings.name = options.fleet_name;
+  inputs.settings.argocd_namespace = options.fleet_namespace;
+  inputs.settings.repo_path = FleetRepoPath(options.output_dir, options.fleet_path, sink);
+  inputs.jobs = options.jobs;
+  return inputs;
+}
+
+}  // namespace
+
+int RunDiffFleetCommand(const DiffOptions& options, std::ostream& out, std::ostream& err) {
+  DiagnosticSink sink;
+  SourceTexts sources;
+  std::optional<FleetDiff> diff;
+  std::error_code ec;
+  if (!std::filesystem::exists(options.output_dir, ec)) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{options.output_dir, 0, 0}, "",
+                           "diff.missing-dir", "the fleet folder does not exist",
+                           "give the folder `hkimgen render A B ... -d DIR` wrote, or render "
+                           "the fleet first"});
+  } else {
+    const FleetInputs inputs = InputsFor(options, sink);
+    std::optional<RenderedFleet> fleet;
+    if (!sink.HasErrors()) fleet = RenderFleet(inputs, sink, &sources);
+    if (fleet) diff = DiffFleet(*fleet, options.output_dir, sink);
+    if (diff) ReportRemovedClusters(diff->removed_clusters, Severity::kWarning, sink);
+  }
+  int status = (!diff || sink.HasErrors()) ? 1 : 0;
+  if (status == 0 && options.detailed_exitcode && diff->HasChanges()) status = 2;
+  if (options.format == "json") {
+    nlohmann::json result;
+    if (status != 1) result = FleetDiffToJson(*diff, options.output_dir);
+    out << DumpJson(JsonReport("diff", status, sink, result)) << '\n';
+    return status;
+  }
+  PrintDiagnostics(sink, sources, err);
+  if (status == 1) return 1;
+  out << FormatFleetDiff(*diff, options.output_dir);
+  return status;
+}
+
+}  // namespace hkim
