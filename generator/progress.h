@@ -28,14 +28,19 @@ class RenderProgress {
   std::atomic<size_t> done_{0};
 };
 
+/// How long a render runs before its progress line shows: one second, or the milliseconds in
+/// the environment variable HKIMGEN_PROGRESS_DELAY_MS (0 to 60000; for tests, which cannot
+/// make a render last a second on every machine).
+std::chrono::milliseconds ProgressDelay();
+
 /// Draws `progress` on `out` (a terminal) every `interval`, starting only after `delay` so that
-/// quick renders print nothing; the destructor stops the drawing thread and erases the line.
-/// When `enabled` is false (stderr not a terminal, --quiet) it starts no thread and prints
-/// nothing.
+/// quick renders print nothing (a zero delay draws the first line at once, however quick the
+/// render); the destructor stops the drawing thread and erases the line. When `enabled` is
+/// false (stderr not a terminal, --quiet) it starts no thread and prints nothing.
 class ProgressDisplay {
  public:
   ProgressDisplay(const RenderProgress& progress, std::ostream& out, bool enabled,
-                  std::chrono::milliseconds delay = std::chrono::seconds(1),
+                  std::chrono::milliseconds delay = ProgressDelay(),
                   std::chrono::milliseconds interval = std::chrono::milliseconds(100));
   ~ProgressDisplay();
   ProgressDisplay(const ProgressDisplay&) = delete;
