@@ -1,6 +1,7 @@
 // The authoring commands as users run them (validate, lint, explain, diff, schema, init), the
 // generated field reference, and the starter profiles init writes.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -45,7 +46,7 @@ class Commands : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("hkim-commands-" +
+           ("hkim-commands-" + std::to_string(getpid()) + "-" +
             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "base");
@@ -280,7 +281,8 @@ TEST(Init, EveryStarterProfileValidatesWithoutFindings) {
 // few lines a cluster adds, validates without a finding.
 TEST(BaseProfiles, PlatformAndShapeBasesComposeIntoCleanProfiles) {
   const fs::path base = fs::path(HKIM_SOURCE_DIR) / "profiles/base";
-  const fs::path dir = fs::temp_directory_path() / "hkim-base-profiles";
+  const fs::path dir =
+      fs::temp_directory_path() / ("hkim-base-profiles-" + std::to_string(getpid()));
   fs::create_directories(dir);
   const std::string cluster_tail = R"(
 cluster: {name: lab}
@@ -329,7 +331,8 @@ gitops: {repo_url: https://github.com/lab/r.git, path: out/lab}
 // make the shipped profile extend the bases).
 TEST(BaseProfiles, LayeredBarcelonaRendersLikeTheShippedProfile) {
   const fs::path source = HKIM_SOURCE_DIR;
-  const fs::path file = fs::temp_directory_path() / "hkim-layered-barcelona.yaml";
+  const fs::path file =
+      fs::temp_directory_path() / ("hkim-layered-barcelona-" + std::to_string(getpid()) + ".yaml");
   std::ofstream(file) << "extends: [" << (source / "profiles/base/openshift.yaml").string() << ", "
                       << (source / "profiles/base/shapes/barcelona-h100-cx7.yaml").string() << "]\n"
                       << R"(cluster:

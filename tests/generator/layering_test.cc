@@ -2,6 +2,7 @@
 #include "layering.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -221,7 +222,7 @@ class LayeringFiles : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           ("hkim-layering-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+           ("hkim-layering-" + std::to_string(getpid()) +
             "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_ / "base");
