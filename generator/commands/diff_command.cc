@@ -95,17 +95,28 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
       }
     }
   }
-  int status = (!diff || sink.HasErrors()) ? 1 : 0;
-  if (status == 0 && options.detailed_exitcode && diff->HasChanges()) status = 2;
+  DiffOutcome outcome;
+  if (diff) {
+    outcome.changes = diff->HasChanges();
+    outcome.json = [&] { return BundleDiffToJson(*diff, options.output_dir); };
+    outcome.text = [&] { return FormatBundleDiff(*diff, options.output_dir); };
+  }
+  return ReportDiff(options, sink, sources, outcome, out, err);
+}
+
+int ReportDiff(const DiffOptions& options, const DiagnosticSink& sink, const SourceTexts& sources,
+               const DiffOutcome& outcome, std::ostream& out, std::ostream& err) {
+  int status = (!outcome.text || sink.HasErrors()) ? 1 : 0;
+  if (status == 0 && options.detailed_exitcode && outcome.changes) status = 2;
   if (options.format == "json") {
     nlohmann::json result;
-    if (status != 1) result = BundleDiffToJson(*diff, options.output_dir);
+    if (status != 1) result = outcome.json();
     out << DumpJson(JsonReport("diff", status, sink, result)) << '\n';
     return status;
   }
   PrintDiagnostics(sink, sources, err);
   if (status == 1) return 1;
-  out << FormatBundleDiff(*diff, options.output_dir);
+  out << outcome.text();
   return status;
 }
 

@@ -7,27 +7,44 @@
 // a quoted pattern compare a fleet render (diff_fleet_command.h).
 
 #include <CLI/CLI.hpp>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "diagnostics_format.h"
 #include "layering.h"
 #include "plan_fleet.h"
 
 namespace hkim {
 
 struct DiffOptions {
-  LayerInputs layers;      ///< profile_path is PROFILE (the single-profile diff)
+  LayerInputs layers;  ///< profile_path is PROFILE (the single-profile diff)
   /// Every PROFILE argument; several, a folder or a pattern compare a fleet (IsProfileSet).
   std::vector<std::string> profiles;
-  unsigned jobs = 0;                         ///< -j N: fleet profiles rendered at once
-  std::string fleet_path;                    ///< --fleet-path, as render's
+  unsigned jobs = 0;                              ///< -j N: fleet profiles rendered at once
+  std::string fleet_path;                         ///< --fleet-path, as render's
   std::string fleet_name = FleetSettings{}.name;  ///< --fleet-name, as render's
   std::string fleet_namespace = FleetSettings{}.argocd_namespace;  ///< --fleet-namespace
   std::string output_dir;  ///< -d DIR: the bundle to compare with (it must exist)
   std::string format = "text";
   bool detailed_exitcode = false;  ///< exit 2 when there are changes
 };
+
+/// What a diff found, for ReportDiff; `text` and `json` are empty when no comparison was made
+/// (an error was reported).
+struct DiffOutcome {
+  bool changes = false;
+  std::function<std::string()> text;     ///< the plan as text
+  std::function<nlohmann::json()> json;  ///< the plan as the JSON report's result
+};
+
+/// The end of every diff, single or fleet, so that they share the exit status and output: the
+/// plan on `out` (with -o json the one JSON report, diagnostics included), diagnostics on
+/// `err`. Returns 1 after any error, else 2 for changes with --detailed-exitcode, else 0.
+int ReportDiff(const DiffOptions& options, const DiagnosticSink& sink, const SourceTexts& sources,
+               const DiffOutcome& outcome, std::ostream& out, std::ostream& err);
 
 /// Adds the `diff` sub-command to `app`.
 void SetupDiffCommand(CLI::App& app);

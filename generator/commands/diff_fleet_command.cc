@@ -46,18 +46,13 @@ int RunDiffFleetCommand(const DiffOptions& options, std::ostream& out, std::ostr
     if (fleet) diff = DiffFleet(*fleet, options.output_dir, sink);
     if (diff) ReportRemovedClusters(diff->removed_clusters, Severity::kWarning, sink);
   }
-  int status = (!diff || sink.HasErrors()) ? 1 : 0;
-  if (status == 0 && options.detailed_exitcode && diff->HasChanges()) status = 2;
-  if (options.format == "json") {
-    nlohmann::json result;
-    if (status != 1) result = FleetDiffToJson(*diff, options.output_dir);
-    out << DumpJson(JsonReport("diff", status, sink, result)) << '\n';
-    return status;
+  DiffOutcome outcome;
+  if (diff) {
+    outcome.changes = diff->HasChanges();
+    outcome.json = [&] { return FleetDiffToJson(*diff, options.output_dir); };
+    outcome.text = [&] { return FormatFleetDiff(*diff, options.output_dir); };
   }
-  PrintDiagnostics(sink, sources, err);
-  if (status == 1) return 1;
-  out << FormatFleetDiff(*diff, options.output_dir);
-  return status;
+  return ReportDiff(options, sink, sources, outcome, out, err);
 }
 
 }  // namespace hkim
