@@ -49,7 +49,7 @@ std::optional<ProfileRender> RenderLoadedProfileWithPlan(const LoadedProfile& lo
   // Moved in: each object's template context is released once rendered (peak memory); the
   // objects' identities stay for the fleet plan.
   std::optional<RenderedBundle> bundle =
-      RenderBundle(std::move(plan), *templates, sink, settings.check, rendered);
+      RenderBundle(std::move(plan), *templates, sink, settings.check, rendered, settings.jobs);
   if (!bundle || sink.HasErrors()) return std::nullopt;
   return ProfileRender{std::move(*profile), std::move(plan), std::move(*bundle)};
 }

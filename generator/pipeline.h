@@ -26,8 +26,11 @@ struct RenderSettings {
   /// (fleet.h) sets the bundle's folder and Argo CD projects here. Empty: nothing changes.
   std::function<void(Profile&)> adjust_profile;
   /// Called with the number of objects the plan holds (plus its bundle files) once planned, and
-  /// with 1 for each file rendered; may be empty. Called from the rendering thread.
+  /// with 1 for each file rendered; may be empty. Called from the rendering threads.
   std::function<void(size_t planned, size_t rendered)> progress;
+  /// Threads rendering the bundle's objects (the bytes do not depend on it). 1 inside a fleet,
+  /// whose threads each render a profile.
+  unsigned jobs = 1;
 };
 
 /// A profile's render with what came before it: the fleet stage plans `_fleet/` from the typed

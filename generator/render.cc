@@ -3,10 +3,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <kainjow/mustache.hpp>
+#include <functional>
+#include <mutex>
 #include <regex>
 #include <set>
+#include <sstream>
 
 #include "embedded_files.h"
+#include "parallel.h"
 #include "yaml_scalar.h"
 
 namespace hkim {
@@ -98,20 +102,32 @@ std::string StripMarkers(std::string text) {
   return text;
 }
 
+/// The template context as kainjow data. Children are moved into place: kainjow's set() and
+/// push_back() copy, which made the conversion copy every subtree once per level above it.
 mustache::data ToData(const nlohmann::json& value) {
   switch (value.type()) {
     case nlohmann::json::value_t::object: {
       mustache::data object{mustache::data::type::object};
-      for (const auto& [key, item] : value.items()) object.set(key, ToData(item));
+      for (const auto& [key, item] : value.items()) object[key] = ToData(item);
       return object;
     }
     case nlohmann::json::value_t::array: {
       mustache::data list{mustache::data::type::list};
-      for (const auto& item : value) list.push_back(ToData(item));
+      // list_value() is the list data owns (allocated, never const), so adding to it is sound;
+      // kainjow offers no moving push_back.
+      auto& items = const_cast<mustache::list&>(list.list_value());
+      items.reserve(value.size());
+      for (const auto& item : value) items.push_back(ToData(item));
       return list;
     }
-    case nlohmann::json::value_t::string:
-      return mustache::data(std::string(1, kString) + value.get<std::string>());
+    case nlohmann::json::value_t::string: {
+      const std::string& text = value.get_ref<const std::string&>();
+      std::string marked;
+      marked.reserve(text.size() + 1);
+      marked += kString;
+      marked += text;
+      return mustache::data(marked);
+    }
     case nlohmann::json::value_t::boolean:
       return mustache::data(value.get<bool>());
     case nlohmann::json::value_t::null:
@@ -121,6 +137,15 @@ mustache::data ToData(const nlohmann::json& value) {
   }
 }
 
+/// Partial tags ({{> name}}) of a template's text.
+const std::regex& PartialTag() {
+  static const std::regex re(R"(\{\{>\s*([^}]*?)\s*\}\})");
+  return re;
+}
+
+/// Nesting deeper than this is taken for a partial that includes itself.
+constexpr int kMaxPartialDepth = 8;
+
 }  // namespace
 
 class TemplateSet::Parsed {
@@ -128,11 +153,16 @@ class TemplateSet::Parsed {
   Parsed(std::string name, std::string marked_text)
       : name_(std::move(name)), text_(std::move(marked_text)), template_(text_) {
     template_.set_custom_escape(Escape);
+    if (!template_.is_valid()) error_ = template_.error_message();
   }
+  /// A template that cannot be parsed (error_line: where, 0 when unknown).
+  Parsed(std::string name, std::string error, int error_line)
+      : name_(std::move(name)), template_(""), error_(std::move(error)), error_line_(error_line) {}
   const std::string& name() const { return name_; }
   const std::string& text() const { return text_; }
-  bool valid() const { return template_.is_valid(); }
-  const std::string& error() const { return template_.error_message(); }
+  bool valid() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  int error_line() const { return error_line_; }
   /// A fresh copy to render with (kainjow keeps error state inside the template object).
   mustache::mustache Copy() const { return template_; }
 
@@ -140,7 +170,62 @@ class TemplateSet::Parsed {
   std::string name_;
   std::string text_;
   mustache::mustache template_;
+  std::string error_;
+  int error_line_ = 0;
 };
+
+/// A template's source, parsed the first time a render asks for it: a render uses a few of
+/// the embedded templates, and parsing all of them took a fifth of a small render's time.
+struct TemplateSet::Entry {
+  explicit Entry(std::string text) : source(std::move(text)) {}
+  std::string source;
+  mutable std::once_flag once;
+  mutable std::unique_ptr<Parsed> parsed;
+};
+
+namespace {
+
+/// `text` (marked) with each partial tag replaced by the partial's marked text, so that a
+/// render does not parse the partial again for every object (kainjow parses a partial each time
+/// it meets one). A partial that does not exist, or nests too deep, keeps its tag: the render
+/// then reports it (StrictContext::get_partial).
+std::string ExpandPartials(const std::string& text,
+                           const std::function<const std::string*(const std::string&)>& source,
+                           int depth) {
+  if (text.find("{{>") == std::string::npos) return text;
+  std::string out;
+  auto begin = std::sregex_iterator(text.begin(), text.end(), PartialTag());
+  size_t done = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    const std::smatch& match = *it;
+    const std::string* partial = source((*it)[1].str() + ".mustache");
+    if (!partial || depth >= kMaxPartialDepth) continue;
+    out.append(text, done, static_cast<size_t>(match.position(0)) - done);
+    out += ExpandPartials(MarkSections(*partial), source, depth + 1);
+    done = static_cast<size_t>(match.position(0) + match.length(0));
+  }
+  out.append(text, done, std::string::npos);
+  return out;
+}
+
+}  // namespace
+
+const TemplateSet::Parsed* TemplateSet::Parse(const std::string& name, const Entry& entry) const {
+  std::call_once(entry.once, [&] {
+    const std::string& text = entry.source;
+    if (size_t at = text.find("{{="); at != std::string::npos) {
+      const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+      entry.parsed = std::make_unique<Parsed>(name, "set-delimiter tags are not supported", line);
+      return;
+    }
+    auto source = [this](const std::string& partial) -> const std::string* {
+      auto it = templates_.find(partial);
+      return it == templates_.end() ? nullptr : &it->second->source;
+    };
+    entry.parsed = std::make_unique<Parsed>(name, ExpandPartials(MarkSections(text), source, 0));
+  });
+  return entry.parsed.get();
+}
 
 namespace {
 
@@ -177,6 +262,12 @@ class StrictContext : public mustache::basic_context<std::string> {
 
   const mustache::data* get_partial(const std::string& name) const override {
     const TemplateSet::Parsed* parsed = templates_.Find(name + ".mustache");
+    // Partials are expanded at parse time; one met here is missing or includes itself.
+    if (parsed && partials_.size() >= kMaxPartialDepth) {
+      Problem("partial '" + name + "' includes itself (deeper than " +
+              std::to_string(kMaxPartialDepth) + " levels)");
+      return nullptr;
+    }
     if (!parsed) {
       Problem("missing partial '" + name + "' (templates/" + name + ".mustache)");
       return nullptr;
@@ -279,6 +370,13 @@ std::optional<RenderedFile> RenderOne(const PlannedObject& object, const Templat
                               "add templates/" + object.template_name + " or fix the plan"));
     return std::nullopt;
   }
+  if (!parsed->valid()) {
+    sink.Report(TemplateError(object.template_name, parsed->error_line(), "template.syntax",
+                              parsed->error(),
+                              parsed->error_line() ? "keep the default {{ }} delimiters"
+                                                   : "fix the template"));
+    return std::nullopt;
+  }
   const mustache::data data = ToData(object.context);
   StrictContext context(&data, templates);
   auto cached = instances.find(parsed);
@@ -316,35 +414,33 @@ TemplateSet::~TemplateSet() = default;
 
 std::vector<std::string> TemplateSet::names() const {
   std::vector<std::string> names;
-  for (const auto& [name, parsed] : templates_) names.push_back(name);
+  for (const auto& [name, entry] : templates_) names.push_back(name);
   return names;
 }
 
 const TemplateSet::Parsed* TemplateSet::Find(std::string_view name) const {
   auto it = templates_.find(name);
-  return it == templates_.end() ? nullptr : it->second.get();
+  return it == templates_.end() ? nullptr : Parse(it->first, *it->second);
+}
+
+TemplateSet TemplateSet::FromSources(const std::map<std::string, std::string>& sources) {
+  TemplateSet set;
+  for (const auto& [name, text] : sources) set.templates_.emplace(name, std::make_unique<Entry>(text));
+  return set;
 }
 
 std::optional<TemplateSet> ParseTemplates(const std::map<std::string, std::string>& sources,
                                           DiagnosticSink& sink) {
-  TemplateSet set;
+  TemplateSet set = TemplateSet::FromSources(sources);
   bool ok = true;
   for (const auto& [name, text] : sources) {  // std::map: sorted by name
-    if (size_t at = text.find("{{="); at != std::string::npos) {
-      int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
-      sink.Report(TemplateError(name, line, "template.syntax",
-                                "set-delimiter tags are not supported",
-                                "keep the default {{ }} delimiters"));
-      ok = false;
-      continue;
-    }
-    auto parsed = std::make_unique<TemplateSet::Parsed>(name, MarkSections(text));
+    const TemplateSet::Parsed* parsed = set.Find(name);
     if (!parsed->valid()) {
-      sink.Report(TemplateError(name, 0, "template.syntax", parsed->error(), "fix the template"));
+      sink.Report(TemplateError(name, parsed->error_line(), "template.syntax", parsed->error(),
+                                parsed->error_line() ? "keep the default {{ }} delimiters"
+                                                     : "fix the template"));
       ok = false;
-      continue;
     }
-    set.templates_.emplace(name, std::move(parsed));
   }
   if (!ok) return std::nullopt;
   return set;
@@ -369,24 +465,25 @@ bool IsBundleFileName(const std::string& name) {
 }  // namespace
 
 std::optional<TemplateSet> ParseEmbeddedTemplates(DiagnosticSink& sink) {
-  return ParseTemplates(EmbeddedTemplates(), sink);
+  (void)sink;  // parsed on first use; tests parse every embedded template (render_test.cc)
+  return TemplateSet::FromSources(EmbeddedTemplates());
 }
 
 namespace {
 
-/// Renders `order` into one bundle; when `contexts` is not empty, contexts[i] (object i's
-/// template context) is dropped as soon as object i is rendered.
+/// Renders `order` into one bundle on `jobs` threads (each object on its own; diagnostics and
+/// files are collected per object and then taken in order, so the result does not depend on
+/// `jobs`). When `contexts` is not empty, contexts[i] (object i's template context) is dropped
+/// as soon as object i is rendered.
 std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
                                             const std::vector<const PlannedObject*>& order,
                                             const std::vector<nlohmann::json*>& contexts,
                                             const TemplateSet& templates, DiagnosticSink& sink,
-                                            RenderCheck check,
+                                            RenderCheck check, unsigned jobs,
                                             const std::function<void()>& on_rendered = {}) {
-  RenderedBundle bundle;
-  bundle.bundle_name = bundle_name;
   bool ok = true;
   std::set<std::string> file_names;
-  Instances instances;
+  std::vector<bool> named(order.size(), false);
   for (size_t i = 0; i < order.size(); ++i) {
     const PlannedObject* object = order[i];
     if (!file_names.insert(object->file_name).second || !IsBundleFileName(object->file_name)) {
@@ -398,14 +495,29 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
       ok = false;
       continue;
     }
-    std::optional<RenderedFile> file = RenderOne(*object, templates, sink, check, instances);
+    named[i] = true;
+  }
+  std::vector<std::optional<RenderedFile>> files(order.size());
+  std::vector<DiagnosticSink> reports(order.size());
+  // One working copy of each template per thread (kainjow keeps state in it).
+  std::vector<Instances> instances(ParallelWorkers(order.size(), jobs));
+  ParallelFor(order.size(), jobs, [&](size_t i, unsigned worker) {
+    if (!named[i]) return;
+    files[i] = RenderOne(*order[i], templates, reports[i], check, instances[worker]);
     if (!contexts.empty()) *contexts[i] = nullptr;
     if (on_rendered) on_rendered();
-    if (!file) {
+  });
+  RenderedBundle bundle;
+  bundle.bundle_name = bundle_name;
+  bundle.files.reserve(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    for (const Diagnostic& d : reports[i].diagnostics()) sink.Report(d);
+    if (!named[i]) continue;
+    if (!files[i]) {
       ok = false;
       continue;
     }
-    bundle.files.push_back(std::move(*file));
+    bundle.files.push_back(std::move(*files[i]));
   }
   if (!ok) return std::nullopt;
   return bundle;
@@ -425,12 +537,13 @@ std::vector<const PlannedObject*> RenderOrder(const BundlePlan& plan) {
 
 std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const TemplateSet& templates,
                                            DiagnosticSink& sink, RenderCheck check) {
-  return RenderInOrder(plan.bundle_name, RenderOrder(plan), {}, templates, sink, check);
+  return RenderInOrder(plan.bundle_name, RenderOrder(plan), {}, templates, sink, check, 1);
 }
 
 std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
                                            DiagnosticSink& sink, RenderCheck check,
-                                           const std::function<void()>& on_rendered) {
+                                           const std::function<void()>& on_rendered,
+                                           unsigned jobs) {
   std::vector<nlohmann::json*> contexts;
   for (PlannedObject& object : plan.objects) contexts.push_back(&object.context);
   contexts.push_back(&plan.kustomization.context);
@@ -438,7 +551,7 @@ std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet&
   for (PlannedObject& file : plan.layer_files) contexts.push_back(&file.context);
   for (PlannedObject& file : plan.bootstrap) contexts.push_back(&file.context);
   return RenderInOrder(plan.bundle_name, RenderOrder(plan), contexts, templates, sink, check,
-                       on_rendered);
+                       jobs, on_rendered);
 }
 
 std::string YamlQuoteString(std::string_view value) {
@@ -489,12 +602,13 @@ std::string YamlQuoteString(std::string_view value) {
   return out;
 }
 
-std::string FileText(const RenderedFile& file) {
-  return "# Source: templates/" + file.template_name + "\n" + file.content;
+std::string FileHeader(const RenderedFile& file) {
+  return "# Source: templates/" + file.template_name + "\n";
 }
 
-std::string BundleStream(const RenderedBundle& bundle) {
-  std::string out;
+std::string FileText(const RenderedFile& file) { return FileHeader(file) + file.content; }
+
+void WriteStream(const RenderedBundle& bundle, std::ostream& out) {
   for (const RenderedFile& file : bundle.files) {
     // Kustomizations (the root one and one per layer) are not Kubernetes objects.
     const std::string& name = file.file_name;
@@ -502,9 +616,14 @@ std::string BundleStream(const RenderedBundle& bundle) {
         (name.size() > 19 && name.compare(name.size() - 19, 19, "/kustomization.yaml") == 0)) {
       continue;
     }
-    out += "---\n" + FileText(file);
+    out << "---\n" << FileHeader(file) << file.content;
   }
-  return out;
+}
+
+std::string BundleStream(const RenderedBundle& bundle) {
+  std::ostringstream out;
+  WriteStream(bundle, out);
+  return out.str();
 }
 
 }  // namespace hkim

@@ -44,7 +44,8 @@ struct RenderedBundle {
   std::vector<RenderedFile> files;
 };
 
-/// Every template, parsed once. Construct with ParseTemplates.
+/// Every template, each parsed once, the first time it is used (safe from several threads).
+/// Construct with ParseTemplates or ParseEmbeddedTemplates.
 class TemplateSet {
  public:
   class Parsed;  // kainjow template; defined in render.cc
@@ -55,13 +56,16 @@ class TemplateSet {
 
   /// Template names (paths under templates/ such as "oke/nad.yaml.mustache"), sorted.
   std::vector<std::string> names() const;
-  /// The parsed template, or nullptr when there is none of that name.
+  /// The parsed template (parsed now if it was not yet; check Parsed::valid()), or nullptr
+  /// when there is none of that name. Partials are expanded into it.
   const Parsed* Find(std::string_view name) const;
+  /// A set of `sources` (name → text), none parsed yet.
+  static TemplateSet FromSources(const std::map<std::string, std::string>& sources);
 
  private:
-  friend std::optional<TemplateSet> ParseTemplates(
-      const std::map<std::string, std::string>& sources, DiagnosticSink& sink);
-  std::map<std::string, std::unique_ptr<Parsed>, std::less<>> templates_;
+  struct Entry;  // source text and its parse; render.cc
+  const Parsed* Parse(const std::string& name, const Entry& entry) const;
+  std::map<std::string, std::unique_ptr<Entry>, std::less<>> templates_;
 };
 
 /// Parses every template of `sources` (name → text), in sorted order, before anything is rendered.
@@ -70,7 +74,8 @@ class TemplateSet {
 std::optional<TemplateSet> ParseTemplates(const std::map<std::string, std::string>& sources,
                                           DiagnosticSink& sink);
 
-/// The templates embedded into the binary at build time (templates/**/*.mustache), parsed.
+/// The templates embedded into the binary at build time (templates/**/*.mustache), each parsed
+/// when first used (a syntax error is then reported by the render; the tests parse them all).
 std::optional<TemplateSet> ParseEmbeddedTemplates(DiagnosticSink& sink);
 
 /// How RenderBundle makes sure each document is one YAML mapping.
@@ -94,22 +99,28 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
 /// The same for a plan that is no longer needed: each object's template context is released as
 /// soon as the object is rendered, so a large plan's contexts and its rendered text are not all
 /// held at once (peak memory). The plan is left with null contexts (its objects' identities stay).
-/// `on_rendered` (when set) is called once per file rendered: progress (progress.h).
+/// `on_rendered` (when set) is called once per file rendered, from the rendering threads:
+/// progress (progress.h). `jobs` threads render (the bundle is the same for any number).
 std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
                                            DiagnosticSink& sink,
                                            RenderCheck check = RenderCheck::kByConstruction,
-                                           const std::function<void()>& on_rendered = {});
+                                           const std::function<void()>& on_rendered = {},
+                                           unsigned jobs = 1);
 
 /// `value` as one YAML scalar that reads back as exactly that string (plain when safe, else
 /// double-quoted with escapes). Never spans lines.
 std::string YamlQuoteString(std::string_view value);
 
-/// A file's text as written: "# Source: templates/<template name>" then its content.
+/// A file's text as written: FileHeader ("# Source: templates/<template name>\n") then its
+/// content.
 std::string FileText(const RenderedFile& file);
+std::string FileHeader(const RenderedFile& file);
 
 /// The multi-document stream written to stdout: each document starts with "---" and
 /// "# Source: templates/<template name>" (every file but kustomization.yaml, which is not a
 /// Kubernetes object).
 std::string BundleStream(const RenderedBundle& bundle);
+/// The same stream written to `out` piece by piece (no copy of the bundle's text).
+void WriteStream(const RenderedBundle& bundle, std::ostream& out);
 
 }  // namespace hkim

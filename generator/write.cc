@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "parallel.h"
 #include "write_guard.h"
 
 namespace hkim {
@@ -39,20 +41,32 @@ Diagnostic Refused(const std::string& dir, const std::string& why, const std::st
                     "not written: " + dir + " " + why, fix};
 }
 
+/// A file as it is written: `head` then `body`. For a bundle file these are FileHeader and a
+/// view of the rendered content, so the bundle's text is not copied (peak memory); the marker
+/// is all head.
+struct WantedText {
+  std::string head;
+  std::string_view body;
+  bool Equals(const std::string& text) const {
+    return text.size() == head.size() + body.size() && text.compare(0, head.size(), head) == 0 &&
+           std::string_view(text).substr(head.size()) == body;
+  }
+};
+
 /// The bundle's files by name, with the marker that lists them (std::map: compared and reported
-/// in sorted order).
-std::map<std::string, std::string> Wanted(const RenderedBundle& bundle) {
-  std::map<std::string, std::string> files;
+/// in sorted order). Views into `bundle`, which must outlive the map.
+std::map<std::string, WantedText> Wanted(const RenderedBundle& bundle) {
+  std::map<std::string, WantedText> files;
   std::set<std::string> names;
   for (const RenderedFile& file : bundle.files) {
-    files.emplace(file.file_name, FileText(file));
+    files.emplace(file.file_name, WantedText{FileHeader(file), file.content});
     names.insert(file.file_name);
   }
-  files.emplace(kBundleMarkerName, BundleMarkerText(names));
+  files.emplace(kBundleMarkerName, WantedText{BundleMarkerText(names), {}});
   return files;
 }
 
-std::set<std::string> Names(const std::map<std::string, std::string>& files) {
+std::set<std::string> Names(const std::map<std::string, WantedText>& files) {
   std::set<std::string> names;
   for (const auto& entry : files) names.insert(entry.first);
   return names;
@@ -65,7 +79,7 @@ struct Differences {
   bool empty() const { return stale.empty() && missing.empty() && extra.empty(); }
 };
 
-Differences Compare(const std::map<std::string, std::string>& wanted, const fs::path& dir) {
+Differences Compare(const std::map<std::string, WantedText>& wanted, const fs::path& dir) {
   Differences diff;
   const OutputOwnership owner = InspectOutput(dir, Names(wanted), /*force=*/true);
   std::set<std::string> present = owner.ours;
@@ -77,7 +91,7 @@ Differences Compare(const std::map<std::string, std::string>& wanted, const fs::
       continue;
     }
     std::optional<std::string> old = ReadFile(dir / name);
-    if (!old || *old != text) diff.stale.push_back(name);
+    if (!old || !text.Equals(*old)) diff.stale.push_back(name);
   }
   for (const std::string& name : present) {
     if (wanted.count(name)) continue;
@@ -86,9 +100,9 @@ Differences Compare(const std::map<std::string, std::string>& wanted, const fs::
   return diff;
 }
 
-bool WriteFile(const fs::path& path, const std::string& text) {
+bool WriteFile(const fs::path& path, const WantedText& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
+  out << text.head << text.body;
   out.flush();
   return static_cast<bool>(out);
 }
@@ -108,7 +122,7 @@ bool ExchangePaths(const fs::path& a, const fs::path& b) {
 }  // namespace
 
 bool WriteBundleStream(const RenderedBundle& bundle, std::ostream& out, DiagnosticSink& sink) {
-  out << BundleStream(bundle);
+  WriteStream(bundle, out);
   out.flush();
   if (!out) {
     sink.Report(IoError("<stdout>", "cannot write the bundle to standard output",
@@ -163,34 +177,66 @@ bool KeepUserEntry(const fs::path& from, const fs::path& to) {
   return !ec;
 }
 
-/// Writes `wanted` into the empty folder `staging`; files equal to `target`'s are hard-linked.
-bool FillStaging(const std::map<std::string, std::string>& wanted, const fs::path& target,
-                 bool exists, const fs::path& staging, std::string* failed) {
-  for (const auto& [name, text] : wanted) {
+/// Puts one file of the bundle into `staging`: written when named in `write`, else equal to
+/// `target`'s (Compare read it) and hard-linked, so that it keeps its timestamp.
+bool PutFile(const std::string& name, const WantedText& text, bool write, const fs::path& target,
+             const fs::path& staging) {
+  if (!write) {
     const fs::path old_file = target / name;
-    std::error_code dir_error;
-    fs::create_directories((staging / name).parent_path(), dir_error);
-    if (exists) {
-      std::optional<std::string> old = ReadFile(old_file);
-      if (old && *old == text) {
-        std::error_code link_error;
-        fs::create_hard_link(old_file, staging / name, link_error);
-        if (!link_error) continue;
-        // Filesystems without hard links: copy, keeping the timestamp.
-        fs::copy_file(old_file, staging / name, link_error);
-        if (!link_error) {
-          fs::last_write_time(staging / name, fs::last_write_time(old_file, link_error),
-                              link_error);
-          continue;
-        }
-      }
+    std::error_code link_error;
+    fs::create_hard_link(old_file, staging / name, link_error);
+    if (!link_error) return true;
+    // Filesystems without hard links: copy, keeping the timestamp.
+    fs::copy_file(old_file, staging / name, link_error);
+    if (!link_error) {
+      fs::last_write_time(staging / name, fs::last_write_time(old_file, link_error), link_error);
+      return true;
     }
-    if (!WriteFile(staging / name, text)) {
-      *failed = "cannot write " + name;
+  }
+  return WriteFile(staging / name, text);
+}
+
+/// Fills the empty folder `staging` with `wanted` (PutFile) on `jobs` threads: the folders
+/// first, then the files, spread over the threads (a large bundle is mostly file system time).
+bool FillStaging(const std::map<std::string, WantedText>& wanted,
+                 const std::set<std::string>& write, const fs::path& target,
+                 const fs::path& staging, unsigned jobs, std::string* failed) {
+  std::set<fs::path> folders;
+  std::vector<const std::pair<const std::string, WantedText>*> files;
+  for (const auto& entry : wanted) {
+    folders.insert((staging / entry.first).parent_path());
+    files.push_back(&entry);
+  }
+  for (const fs::path& folder : folders) {
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    if (ec) {
+      *failed = "cannot create " + folder.string() + ": " + ec.message();
+      return false;
+    }
+  }
+  std::vector<char> written(files.size(), 0);
+  ParallelFor(files.size(), jobs, [&](size_t i, unsigned) {
+    const auto& [name, text] = *files[i];
+    written[i] = PutFile(name, text, write.count(name) > 0, target, staging);
+  });
+  for (size_t i = 0; i < files.size(); ++i) {  // the first failure, whatever the threads did
+    if (!written[i]) {
+      *failed = "cannot write " + files[i]->first;
       return false;
     }
   }
   return true;
+}
+
+WriteCounts Count(const Differences& diff, size_t files) {
+  auto without_marker = [](const std::vector<std::string>& names) {
+    return static_cast<size_t>(
+        std::count_if(names.begin(), names.end(),
+                      [](const std::string& name) { return name != kBundleMarkerName; }));
+  };
+  return WriteCounts{files, without_marker(diff.missing), without_marker(diff.stale),
+                     diff.extra.size()};
 }
 
 }  // namespace
@@ -226,7 +272,7 @@ std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, cons
   if (staged.target.empty()) return std::nullopt;
   const fs::path& target = staged.target;
   SweepTemporarySiblings(target);
-  const std::map<std::string, std::string> wanted = Wanted(bundle);
+  const std::map<std::string, WantedText> wanted = Wanted(bundle);
   const OutputOwnership owner = InspectOutput(target, Names(wanted), options.force);
   if (!owner.refusal.empty()) {
     sink.Report(Refused(dir, owner.refusal,
@@ -240,10 +286,15 @@ std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, cons
   }
   ReportUserFiles(kept, target, sink);
   staged.exists = owner.exists;
-  if (staged.exists && Compare(wanted, target).empty()) {  // current: touch nothing
+  // Read once: what differs decides what is written, what is linked, and the counts.
+  const Differences diff = Compare(wanted, target);
+  staged.counts = Count(diff, bundle.files.size());
+  if (staged.exists && diff.empty()) {  // current: touch nothing
     staged.current = true;
     return staged;
   }
+  std::set<std::string> write(diff.stale.begin(), diff.stale.end());
+  write.insert(diff.missing.begin(), diff.missing.end());
   staged.staging = TemporarySibling(target, "new", getpid());
   staged.retired = TemporarySibling(target, "old", getpid());
   std::error_code ec;
@@ -259,7 +310,9 @@ std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, cons
     return fail("cannot create " + staged.staging.string());
   }
   std::string failed;
-  if (!FillStaging(wanted, target, staged.exists, staged.staging, &failed)) return fail(failed);
+  if (!FillStaging(wanted, write, target, staged.staging, options.jobs, &failed)) {
+    return fail(failed);
+  }
   for (const std::string& name : kept) {
     if (!KeepUserEntry(target / name, staged.staging / name)) return fail("cannot keep " + name);
   }
@@ -312,28 +365,14 @@ void DiscardStaged(const StagedBundleDir& staged) {
 }
 
 bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink,
-                    const WriteDirOptions& options) {
+                    const WriteDirOptions& options, WriteCounts* counts) {
   const fs::path target = TargetOf(dir, options, sink);
   if (target.empty()) return false;
-  std::error_code ec;
   fs::path parent = target.parent_path();
   if (parent.empty()) parent = ".";
-  fs::create_directories(parent, ec);
-  if (ec) {
-    sink.Report(IoError(parent.string(), "cannot create the directory: " + ec.message(),
-                        "check the path and its permissions"));
-    return false;
-  }
-  std::string lock_error;
-  std::optional<OutputLock> lock =
-      OutputLock::Acquire(parent, options.wait, options.waiting, &lock_error);
-  if (!lock) {
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{dir, 0, 0}, "", "io.locked",
-                           lock_error + "; nothing was written",
-                           "wait for the other render to finish, or leave out --no-wait to "
-                           "wait for it"});
-    return false;
-  }
+  const std::optional<OutputLock> lock =
+      CreateAndLockFolder(parent, dir, options.wait, options.waiting, sink);
+  if (!lock) return false;
   std::optional<StagedBundleDir> staged = StageBundleDir(bundle, dir, sink, options);
   if (!staged) return false;
   std::string error;
@@ -344,6 +383,7 @@ bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, Diagno
     return false;
   }
   DiscardStaged(*staged);  // the old content
+  if (counts) *counts = staged->counts;
   return true;
 }
 

@@ -28,6 +28,18 @@ struct WriteDirOptions {
   std::vector<std::string> inputs;
   /// Called once before blocking on another render's lock (prints "waiting for ...").
   std::function<void()> waiting;
+  /// Threads writing the files of one folder (a fleet stages its folders on its own threads).
+  unsigned jobs = 1;
+};
+
+/// What a write changes in its folder, counted from the comparison it makes under the lock (so
+/// exact even when renders race). The marker is not counted; a user's own files are not
+/// "removed" (they are kept).
+struct WriteCounts {
+  size_t files = 0;    ///< files of the bundle
+  size_t added = 0;    ///< not in the folder before
+  size_t changed = 0;  ///< in the folder with other content
+  size_t removed = 0;  ///< written by an earlier render, no longer rendered
 };
 
 /// Makes `dir` hold the bundle's files (FileText of each) and the marker `.hkimgen-bundle`
@@ -39,9 +51,9 @@ struct WriteDirOptions {
 /// otherwise builds the new content in a temporary sibling (unchanged files are hard-linked from
 /// the old one, so they keep their timestamps) and swaps it in with one atomic rename exchange
 /// (two renames where the filesystem lacks it). Any failure leaves `dir` as it was and reports
-/// "io.write"; returns false then.
+/// "io.write"; returns false then. On success, `counts` (when given) says what changed.
 bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink,
-                    const WriteDirOptions& options = {});
+                    const WriteDirOptions& options = {}, WriteCounts* counts = nullptr);
 
 /// A bundle built in a temporary sibling of its folder and not yet in place: WriteBundleDir's
 /// steps, split so that a fleet (write_fleet.h) can stage every folder before swapping any in.
@@ -53,6 +65,7 @@ struct StagedBundleDir {
   bool exists = false;              ///< target existed
   bool current = false;             ///< target already holds the bundle: nothing to swap
   bool exchanged = false;           ///< swapped with one atomic exchange (else two renames)
+  WriteCounts counts;               ///< what the swap changes
 };
 
 /// Everything WriteBundleDir does before the swap (refusals, user files, the staging folder),

@@ -40,22 +40,9 @@ Diagnostic WriteError(const std::string& where, const std::string& message) {
 
 bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink,
                    const WriteDirOptions& options, unsigned jobs) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    sink.Report(WriteError(dir, "cannot create the fleet folder: " + ec.message()));
-    return false;
-  }
-  std::string lock_error;
-  std::optional<OutputLock> lock = OutputLock::Acquire(dir, options.wait, options.waiting,
-                                                       &lock_error);
-  if (!lock) {
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{dir, 0, 0}, "", "io.locked",
-                           lock_error + "; nothing was written",
-                           "wait for the other render to finish, or leave out --no-wait to "
-                           "wait for it"});
-    return false;
-  }
+  const std::optional<OutputLock> lock =
+      CreateAndLockFolder(dir, dir, options.wait, options.waiting, sink);
+  if (!lock) return false;
   // Stage every folder first: a refusal or a full disk stops here, before anything moved. Every
   // folder is staged even after a refusal, so that each is reported in one run.
   const auto folders = Folders(fleet, dir);

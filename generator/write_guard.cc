@@ -202,6 +202,28 @@ std::optional<OutputLock> OutputLock::Acquire(const fs::path& parent, bool wait,
   return OutputLock(fd);
 }
 
+std::optional<OutputLock> CreateAndLockFolder(const fs::path& folder, const std::string& dir,
+                                              bool wait, const std::function<void()>& waiting,
+                                              DiagnosticSink& sink) {
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{folder.string(), 0, 0}, "", "io.write",
+                           "cannot create the directory: " + ec.message(),
+                           "check the path and its permissions"});
+    return std::nullopt;
+  }
+  std::string lock_error;
+  std::optional<OutputLock> lock = OutputLock::Acquire(folder, wait, waiting, &lock_error);
+  if (!lock) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{dir, 0, 0}, "", "io.locked",
+                           lock_error + "; nothing was written",
+                           "wait for the other render to finish, or leave out --no-wait to "
+                           "wait for it"});
+  }
+  return lock;
+}
+
 OutputLock::OutputLock(OutputLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
 
 OutputLock::~OutputLock() {

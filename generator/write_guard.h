@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "diagnostics.h"
+
 namespace hkim {
 
 /// The marker file every bundle directory holds. No .yaml/.yml/.json extension, so neither
@@ -63,6 +65,14 @@ class OutputLock {
   explicit OutputLock(int fd) : fd_(fd) {}
   int fd_ = -1;
 };
+
+/// Creates `folder` (with its parents) and takes its OutputLock, as every write into it does
+/// first. Reports "io.write" (cannot create) or "io.locked" (held by another render and `wait`
+/// off, or cannot be locked) against `dir`, the name the user gave, and returns nullopt then.
+std::optional<OutputLock> CreateAndLockFolder(const std::filesystem::path& folder,
+                                              const std::string& dir, bool wait,
+                                              const std::function<void()>& waiting,
+                                              DiagnosticSink& sink);
 
 /// The temporary sibling of `target` that process `pid` builds in ("-new-") or retires the old
 /// bundle to ("-old-"): ".<name>.hkimgen-new-<pid>".

@@ -5,7 +5,6 @@
 #include <regex>
 #include <sstream>
 
-#include "bundle_diff.h"
 #include "commands/acceptance.h"
 #include "commands/cli_support.h"
 #include "commands/layer_options.h"
@@ -19,6 +18,9 @@
 namespace hkim {
 
 namespace {
+
+// A single bundle has thousands of objects and files: as many threads as -j allows.
+constexpr size_t kManyTasks = 1024;
 
 const std::vector<std::string> kFormats = {"yaml", "json"};
 
@@ -63,25 +65,6 @@ unless --force. The folder holding the profile, the current directory and its pa
 written. Renders into one folder take turns (--no-wait fails instead of waiting).
 Exit status: 0 ok, 1 invalid profile (or stale DIR with --check), 2 I/O or internal failure.)footer";
 
-// What writing `bundle` into `dir` changes, counted before writing.
-struct WriteSummary {
-  size_t files = 0, added = 0, changed = 0, removed = 0;
-};
-
-WriteSummary Summarize(const RenderedBundle& bundle, const std::string& dir) {
-  WriteSummary summary;
-  summary.files = bundle.files.size();
-  DiagnosticSink ignored;  // an unreadable DIR is reported by the write itself
-  std::optional<std::map<std::string, std::string>> existing = ReadBundleDirectory(dir, ignored);
-  if (!existing) return summary;
-  for (const BundleChange& change : DiffBundle(bundle, *existing).changes) {
-    if (change.kind == BundleChange::Kind::kAdded) ++summary.added;
-    if (change.kind == BundleChange::Kind::kChanged) ++summary.changed;
-    if (change.kind == BundleChange::Kind::kRemoved) ++summary.removed;
-  }
-  return summary;
-}
-
 // -o json without -d: every object as JSON (parsed back from its YAML), by file name.
 nlohmann::json ObjectsJson(const RenderedBundle& bundle) {
   nlohmann::json files = nlohmann::json::array();
@@ -103,20 +86,21 @@ nlohmann::json ObjectsJson(const RenderedBundle& bundle) {
 // input file (profile, -f layers, extends bases) protected.
 bool WriteRendered(const RenderedBundle& bundle, const RenderOptions& options,
                    const SourceTexts& sources, std::ostream& stream, std::ostream& err,
-                   DiagnosticSink& sink) {
+                   DiagnosticSink& sink, WriteCounts* counts) {
   if (options.output_dir.empty() || options.check) {
     return WriteStage(bundle, WriteTarget{options.output_dir, options.check}, stream, sink);
   }
   WriteDirOptions dir_options;
   dir_options.force = options.force;
   dir_options.wait = !options.no_wait;
+  dir_options.jobs = WorkerCount(options.jobs, kManyTasks);
   dir_options.inputs = {options.profile};
   for (const auto& [file, lines] : sources) dir_options.inputs.push_back(file);
   dir_options.waiting = [&err, dir = options.output_dir] {
     err << "hkimgen: another render is writing next to " << dir
         << "; waiting for it to finish (--no-wait fails instead)" << std::endl;
   };
-  return WriteBundleDir(bundle, options.output_dir, sink, dir_options);
+  return WriteBundleDir(bundle, options.output_dir, sink, dir_options, counts);
 }
 
 }  // namespace
@@ -200,9 +184,10 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   const bool json = options.format == "json";
   nlohmann::json result;
   LayerInputs inputs{options.profile, options.extra_files, options.set_values};
-  std::optional<WriteSummary> summary;
+  std::optional<WriteCounts> summary;
   RenderSettings settings;
   settings.check = options.verify ? RenderCheck::kReparse : RenderCheck::kByConstruction;
+  settings.jobs = WorkerCount(options.jobs, kManyTasks);
   RenderProgress progress;
   settings.progress = [&progress](size_t planned, size_t rendered) {
     progress.Add(planned, rendered);
@@ -221,13 +206,12 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   } else if (std::optional<RenderedBundle> bundle =
                  RenderProfileLayers(inputs, sink, &sources, settings)) {
     std::ostringstream stream;
-    if (!options.output_dir.empty() && !options.check) {
-      summary = Summarize(*bundle, options.output_dir);
-    }
+    WriteCounts counts;
     if (json && options.output_dir.empty()) {
       result = {{"files", ObjectsJson(*bundle)}};
-    } else if (!WriteRendered(*bundle, options, sources, json ? stream : out, err, sink)) {
-      summary.reset();
+    } else if (WriteRendered(*bundle, options, sources, json ? stream : out, err, sink, &counts) &&
+               !options.output_dir.empty() && !options.check) {
+      summary = counts;
     }
   }
   display.reset();  // erase the progress line before anything else is printed

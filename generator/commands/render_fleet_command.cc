@@ -73,8 +73,9 @@ void AddFleetOptions(CLI::App* render, RenderOptions& options) {
 void AddFleetOptions(CLI::App* command, unsigned& jobs, std::string& fleet_path,
                      std::string& fleet_name, std::string& fleet_namespace) {
   command->add_option("-j,--jobs", jobs,
-                      "Fleet: profiles rendered at once (default: every core, or $HKIMGEN_JOBS); "
-                      "the output is the same for any number");
+                      "Threads: a fleet's profiles at once, or (render) one profile's objects "
+                      "rendered and files written at once (default: every core, or "
+                      "$HKIMGEN_JOBS); the output is the same for any number");
   command->add_option("--fleet-path", fleet_path,
                       "Fleet: DIR's path inside the git repository, for Argo CD (default: DIR "
                       "as given, when it is relative: run from the repository's top)");

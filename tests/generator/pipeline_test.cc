@@ -226,6 +226,27 @@ TEST(Pipeline, EveryProfileRendersValidYamlByConstruction) {
   EXPECT_GE(rendered, 3) << "the shipped profiles at least";
 }
 
+// One bundle's objects render on -j threads; the bundle must not depend on how many (files and
+// diagnostics are taken in plan order).
+TEST(Pipeline, OneProfileRendersTheSameBytesOnAnyNumberOfThreads) {
+  for (const char* name : {"barcelona-h100-cx7.yaml", "oke-h100.yaml"}) {
+    const std::string profile = (kSource / "profiles" / name).string();
+    DiagnosticSink one_sink, many_sink;
+    RenderSettings one, many;
+    one.jobs = 1;
+    many.jobs = 4;
+    auto serial = RenderProfileLayers(LayerInputs{profile, {}, {}}, one_sink, nullptr, one);
+    auto parallel = RenderProfileLayers(LayerInputs{profile, {}, {}}, many_sink, nullptr, many);
+    ASSERT_TRUE(serial && parallel) << profile;
+    ASSERT_EQ(serial->files.size(), parallel->files.size()) << profile;
+    for (size_t i = 0; i < serial->files.size(); ++i) {
+      EXPECT_EQ(serial->files[i].file_name, parallel->files[i].file_name) << profile;
+      EXPECT_EQ(serial->files[i].content, parallel->files[i].content) << profile;
+    }
+    EXPECT_EQ(FormatDiagnostics(one_sink, {}), FormatDiagnostics(many_sink, {})) << profile;
+  }
+}
+
 // The same through the command line: `render --verify -d` writes the very bytes `render -d` does
 // (the marker included), and the stream is the same.
 TEST_F(Scratch, VerifyRendersTheSameBytesAsANormalRender) {

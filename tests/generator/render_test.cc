@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "diagnostics_format.h"
+#include "embedded_files.h"
 
 namespace hkim {
 namespace {
@@ -232,6 +233,31 @@ TEST(Render, IncludesPartialsByPath) {
   std::string errors;
   EXPECT_FALSE(RenderText("{{>nope}}\n", nlohmann::json::object(), &errors));
   EXPECT_NE(errors.find("missing partial 'nope'"), std::string::npos) << errors;
+}
+
+// Partials are expanded when their template is parsed (kainjow would parse them again for
+// every object); a partial that includes itself must end in an error, not endless recursion.
+TEST(Render, ReportsAPartialThatIncludesItself) {
+  std::string errors;
+  EXPECT_FALSE(RenderText("a: 1\n{{>loop}}\n", nlohmann::json::object(), &errors,
+                          {{"loop.mustache", "b: 2\n{{>loop}}\n"}}));
+  EXPECT_NE(errors.find("includes itself"), std::string::npos) << errors;
+}
+
+TEST(Render, ExpandsNestedPartialsAndTheirSections) {
+  auto text = RenderText("metadata:\n{{>outer}}\n", {{"app", "trainer"}, {"on", true}}, nullptr,
+                         {{"outer.mustache", "  labels:\n{{>inner}}\n"},
+                          {"inner.mustache", "{{#on}}\n    app: {{app}}\n{{/on}}\n"}});
+  ASSERT_TRUE(text);
+  EXPECT_EQ(YAML::Load(*text)["metadata"]["labels"]["app"].as<std::string>(), "trainer");
+}
+
+// Embedded templates are parsed when first used; this parses every one of them, so that a
+// syntax error in one that no shipped profile renders is still caught.
+TEST(Render, EveryEmbeddedTemplateParses) {
+  DiagnosticSink sink;
+  EXPECT_TRUE(ParseTemplates(EmbeddedTemplates(), sink)) << FormatDiagnostics(sink, {});
+  EXPECT_GT(EmbeddedTemplates().size(), 20u);
 }
 
 TEST(Render, RawTagsInsertTextAsIs) {

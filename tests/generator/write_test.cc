@@ -59,6 +59,55 @@ class WriteTest : public ::testing::Test {
   std::string dir_;
 };
 
+// render -d says "wrote N files: C changed, A added, R removed" from these counts, taken from
+// the comparison the write makes under the lock; a user's own file is kept, not "removed".
+TEST_F(WriteTest, CountsWhatTheWriteChanged) {
+  DiagnosticSink sink;
+  WriteCounts counts;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}, {"b.yaml", "b: 1\n"}}), dir_, sink, {},
+                             &counts));
+  EXPECT_EQ(counts.files, 2u);
+  EXPECT_EQ(counts.added, 2u);
+  EXPECT_EQ(counts.changed + counts.removed, 0u);
+  std::ofstream(dir_ + "/mine.yaml") << "x: 1\n";
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}, {"c.yaml", "c: 1\n"}}), dir_, sink, {},
+                             &counts));
+  EXPECT_EQ(counts.files, 2u);
+  EXPECT_EQ(counts.added, 1u);    // c.yaml
+  EXPECT_EQ(counts.changed, 1u);  // a.yaml
+  EXPECT_EQ(counts.removed, 1u);  // b.yaml; mine.yaml is kept
+  EXPECT_TRUE(fs::exists(dir_ + "/mine.yaml"));
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}, {"c.yaml", "c: 1\n"}}), dir_, sink, {},
+                             &counts));
+  EXPECT_EQ(counts.added + counts.changed + counts.removed, 0u);
+}
+
+// The files of one folder are written on several threads (-j): same files, same bytes, and the
+// unchanged ones still hard-linked from the old bundle (they keep their inode and timestamp).
+TEST_F(WriteTest, WritesTheSameFolderOnSeveralThreads) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (int i = 0; i < 200; ++i) {
+    files.emplace_back("ns-" + std::to_string(i % 7) + "/f" + std::to_string(i) + ".yaml",
+                       "n: " + std::to_string(i) + "\n");
+  }
+  DiagnosticSink sink;
+  ASSERT_TRUE(WriteBundleDir(Bundle(files), dir_, sink));
+  const auto serial = SnapshotDir(dir_);
+  struct stat before {};
+  ASSERT_EQ(stat((dir_ + "/ns-0/f0.yaml").c_str(), &before), 0);
+  files[1].second = "n: changed\n";
+  WriteDirOptions threads;
+  threads.jobs = 4;
+  ASSERT_TRUE(WriteBundleDir(Bundle(files), dir_, sink, threads)) << FormatDiagnostics(sink, {});
+  auto parallel = SnapshotDir(dir_);
+  EXPECT_EQ(parallel.size(), serial.size());
+  EXPECT_EQ(ReadFile(dir_ + "/ns-1/f1.yaml"), "# Source: templates/t/x.mustache\nn: changed\n");
+  struct stat after {};
+  ASSERT_EQ(stat((dir_ + "/ns-0/f0.yaml").c_str(), &after), 0);
+  EXPECT_EQ(before.st_ino, after.st_ino);
+  ExpectNoLeftovers();
+}
+
 TEST_F(WriteTest, WritesEveryFileWithItsSourceHeader) {
   DiagnosticSink sink;
   ASSERT_TRUE(WriteBundleDir(Bundle({{"10-a.yaml", "a: 1\n"}, {"kustomization.yaml", "k: 1\n"}}),

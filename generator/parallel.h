@@ -1,0 +1,36 @@
+#pragma once
+
+// Runs independent tasks on a few threads: the render and write stages of one bundle split their
+// objects and files this way (each task writes only its own slot, so results stay in order and
+// byte-identical for any thread count).
+
+#include <atomic>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace hkim {
+
+/// The threads ParallelFor(count, threads, ...) runs on: at least 1, at most `count`.
+inline unsigned ParallelWorkers(size_t count, unsigned threads) {
+  if (count < threads) threads = static_cast<unsigned>(count);
+  return threads == 0 ? 1 : threads;
+}
+
+/// Calls `task(i, worker)` for every i in [0, count) on ParallelWorkers(count, threads) threads
+/// (the caller's is worker 0), and returns when all are done. `task` must be safe to run
+/// concurrently for different i; `worker` (< ParallelWorkers) lets it keep per-thread state.
+template <typename Task>
+void ParallelFor(size_t count, unsigned threads, const Task& task) {
+  std::atomic<size_t> next{0};
+  auto work = [&](unsigned worker) {
+    for (size_t i = next++; i < count; i = next++) task(i, worker);
+  };
+  std::vector<std::thread> pool;
+  const unsigned workers = ParallelWorkers(count, threads);
+  for (unsigned t = 1; t < workers; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (std::thread& thread : pool) thread.join();
+}
+
+}  // namespace hkim
