@@ -396,11 +396,15 @@ SourceLocation SourceMap::FindKey(const std::string& json_pointer) const {
   return Find(json_pointer);
 }
 
-/// Up to `limit` bytes of `in`.
+/// Up to `limit` bytes of `in`, read in blocks: allocating (and zeroing) `limit` bytes up front
+/// cost a small render more than rendering it.
 static std::string ReadAtMost(std::istream& in, std::size_t limit) {
-  std::string text(limit, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(limit));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  std::string text;
+  char block[64 * 1024];
+  while (text.size() < limit && in) {
+    in.read(block, static_cast<std::streamsize>(std::min(sizeof block, limit - text.size())));
+    text.append(block, static_cast<std::size_t>(in.gcount()));
+  }
   if (in.eof() && !in.bad()) in.clear(std::ios::eofbit);  // short read: the whole input
   return text;
 }

@@ -37,19 +37,26 @@ std::optional<ProfileRender> RenderLoadedProfileWithPlan(const LoadedProfile& lo
 
   if (settings.adjust_profile) settings.adjust_profile(*profile);
 
-  BundlePlan plan = PlanBundle(*profile);
-  std::function<void()> rendered;
-  if (settings.progress) {
-    settings.progress(plan.objects.size() + plan.layer_files.size() + plan.bootstrap.size() + 2, 0);
-    rendered = [&settings] { settings.progress(0, 1); };
-  }
-
   const TemplateSet* templates = SharedEmbeddedTemplates(sink);
   if (!templates) return std::nullopt;
-  // Moved in: each object's template context is released once rendered (peak memory); the
-  // objects' identities stay for the fleet plan.
-  std::optional<RenderedBundle> bundle =
-      RenderBundle(std::move(plan), *templates, sink, settings.check, rendered, settings.jobs);
+  std::function<void()> rendered;
+  if (settings.progress) rendered = [&settings] { settings.progress(0, 1); };
+  // Rendered while planned, a few namespaces at a time, and each object's template context
+  // released once rendered (peak memory); the objects' identities stay for the fleet plan.
+  RenderAhead ahead(*templates, settings.check, settings.jobs, rendered);
+  size_t counted = 0;  // objects the progress total holds so far
+  BundlePlan plan = PlanBundle(*profile, [&](BundlePlan& planned) {
+    if (settings.progress) settings.progress(planned.objects.size() - counted, 0);
+    counted = planned.objects.size();
+    ahead.Render(planned, false);
+  });
+  if (settings.progress) {
+    settings.progress(
+        plan.objects.size() + plan.layer_files.size() + plan.bootstrap.size() + 2 - counted, 0);
+  }
+  std::optional<RenderedBundle> bundle = RenderBundle(std::move(plan), *templates, sink,
+                                                      settings.check, rendered, settings.jobs,
+                                                      &ahead);
   if (!bundle || sink.HasErrors()) return std::nullopt;
   return ProfileRender{std::move(*profile), std::move(plan), std::move(*bundle)};
 }

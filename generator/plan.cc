@@ -14,7 +14,8 @@
 
 namespace hkim {
 
-BundlePlan PlanBundle(const Profile& profile) {
+BundlePlan PlanBundle(const Profile& profile,
+                      const std::function<void(BundlePlan&)>& namespace_planned) {
   plan::PlanBuilder b(profile);
   b.plan().bundle_name = profile.cluster_name;
   // Operators first (waves 0-2): install objects, their CRs, node policies.
@@ -30,6 +31,7 @@ BundlePlan PlanBundle(const Profile& profile) {
     plan::PlanNamespaceSecurity(b, ns);
     plan::PlanNamespaceNetwork(b, ns);
     plan::PlanWorkload(b, ns);  // and the fabric-health objects that share its pod spec
+    if (namespace_planned) namespace_planned(b.plan());
   }
   PlanFabricHealthCluster(profile, plan::kHealthWaves, b.plan());
 

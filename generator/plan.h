@@ -1,6 +1,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,9 @@ PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
 
 /// Decides which objects a profile needs and fills their template contexts. Pure function of
 /// the profile: no I/O, no clock, so output is deterministic.
-BundlePlan PlanBundle(const Profile& profile);
+/// `namespace_planned` (when set) is called after each namespace's objects are planned; they do
+/// not change afterwards (render.h's RenderAhead renders them then, for peak memory).
+BundlePlan PlanBundle(const Profile& profile,
+                      const std::function<void(BundlePlan&)>& namespace_planned = {});
 
 }  // namespace hkim

@@ -480,7 +480,8 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
                                             const std::vector<nlohmann::json*>& contexts,
                                             const TemplateSet& templates, DiagnosticSink& sink,
                                             RenderCheck check, unsigned jobs,
-                                            const std::function<void()>& on_rendered = {}) {
+                                            const std::function<void()>& on_rendered = {},
+                                            RenderAhead* ahead = nullptr) {
   bool ok = true;
   std::set<std::string> file_names;
   std::vector<bool> named(order.size(), false);
@@ -499,6 +500,17 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
   }
   std::vector<std::optional<RenderedFile>> files(order.size());
   std::vector<DiagnosticSink> reports(order.size());
+  if (ahead) {  // rendered while the plan was built
+    for (const Diagnostic& d : ahead->reports.diagnostics()) sink.Report(d);
+    if (ahead->reports.HasErrors()) ok = false;
+    for (size_t i = 0; i < order.size(); ++i) {
+      auto it = named[i] ? ahead->files.find(order[i]->file_name) : ahead->files.end();
+      if (it == ahead->files.end()) continue;
+      files[i] = std::move(it->second);
+      ahead->files.erase(it);
+      named[i] = false;  // nothing left to render; taken below
+    }
+  }
   // One working copy of each template per thread (kainjow keeps state in it).
   std::vector<Instances> instances(ParallelWorkers(order.size(), jobs));
   ParallelFor(order.size(), jobs, [&](size_t i, unsigned worker) {
@@ -512,7 +524,7 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
   bundle.files.reserve(order.size());
   for (size_t i = 0; i < order.size(); ++i) {
     for (const Diagnostic& d : reports[i].diagnostics()) sink.Report(d);
-    if (!named[i]) continue;
+    if (!named[i] && !files[i]) continue;
     if (!files[i]) {
       ok = false;
       continue;
@@ -540,10 +552,34 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
   return RenderInOrder(plan.bundle_name, RenderOrder(plan), {}, templates, sink, check, 1);
 }
 
+RenderAhead::RenderAhead(const TemplateSet& templates, RenderCheck check, unsigned jobs,
+                         std::function<void()> on_rendered)
+    : templates_(templates), check_(check), jobs_(jobs), on_rendered_(std::move(on_rendered)) {}
+
+void RenderAhead::Render(BundlePlan& plan, bool all) {
+  std::vector<PlannedObject>& objects = plan.objects;
+  if (next_ > objects.size() || (!all && objects.size() - next_ < kBatch)) return;
+  const size_t first = next_;
+  std::vector<std::optional<RenderedFile>> rendered(objects.size() - first);
+  std::vector<DiagnosticSink> batch_reports(rendered.size());
+  std::vector<Instances> instances(ParallelWorkers(rendered.size(), jobs_));
+  ParallelFor(rendered.size(), jobs_, [&](size_t i, unsigned worker) {
+    PlannedObject& object = objects[first + i];
+    rendered[i] = RenderOne(object, templates_, batch_reports[i], check_, instances[worker]);
+    object.context = nullptr;
+    if (on_rendered_) on_rendered_();
+  });
+  for (size_t i = 0; i < rendered.size(); ++i) {
+    for (const Diagnostic& d : batch_reports[i].diagnostics()) reports.Report(d);
+    if (rendered[i]) files.insert_or_assign(rendered[i]->file_name, std::move(*rendered[i]));
+  }
+  next_ = objects.size();
+}
+
 std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
                                            DiagnosticSink& sink, RenderCheck check,
                                            const std::function<void()>& on_rendered,
-                                           unsigned jobs) {
+                                           unsigned jobs, RenderAhead* ahead) {
   std::vector<nlohmann::json*> contexts;
   for (PlannedObject& object : plan.objects) contexts.push_back(&object.context);
   contexts.push_back(&plan.kustomization.context);
@@ -551,7 +587,7 @@ std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet&
   for (PlannedObject& file : plan.layer_files) contexts.push_back(&file.context);
   for (PlannedObject& file : plan.bootstrap) contexts.push_back(&file.context);
   return RenderInOrder(plan.bundle_name, RenderOrder(plan), contexts, templates, sink, check,
-                       jobs, on_rendered);
+                       jobs, on_rendered, ahead);
 }
 
 std::string YamlQuoteString(std::string_view value) {

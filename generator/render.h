@@ -99,13 +99,38 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
 /// The same for a plan that is no longer needed: each object's template context is released as
 /// soon as the object is rendered, so a large plan's contexts and its rendered text are not all
 /// held at once (peak memory). The plan is left with null contexts (its objects' identities stay).
+/// Renders the objects of a plan that is still being built (PlanBundle's `namespace_planned`),
+/// so that a large plan's template contexts are never all held at once: each batch is rendered
+/// and its contexts released; RenderBundle then takes these files instead of rendering the
+/// objects again. The bytes are the same as without it.
+class RenderAhead {
+ public:
+  RenderAhead(const TemplateSet& templates, RenderCheck check, unsigned jobs,
+              std::function<void()> on_rendered);
+  /// Renders plan.objects added since the last call once there are a batch of them (or any,
+  /// with `all`). Objects already added must not change afterwards.
+  void Render(BundlePlan& plan, bool all);
+
+  std::map<std::string, RenderedFile> files;  ///< by file name
+  DiagnosticSink reports;
+
+ private:
+  static constexpr size_t kBatch = 512;  // objects: a few namespaces, enough to spread on threads
+  const TemplateSet& templates_;
+  RenderCheck check_;
+  unsigned jobs_;
+  std::function<void()> on_rendered_;
+  size_t next_ = 0;
+};
+
 /// `on_rendered` (when set) is called once per file rendered, from the rendering threads:
 /// progress (progress.h). `jobs` threads render (the bundle is the same for any number).
+/// `ahead` (when set) holds files rendered while the plan was built.
 std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
                                            DiagnosticSink& sink,
                                            RenderCheck check = RenderCheck::kByConstruction,
                                            const std::function<void()>& on_rendered = {},
-                                           unsigned jobs = 1);
+                                           unsigned jobs = 1, RenderAhead* ahead = nullptr);
 
 /// `value` as one YAML scalar that reads back as exactly that string (plain when safe, else
 /// double-quoted with escapes). Never spans lines.

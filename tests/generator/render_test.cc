@@ -260,6 +260,45 @@ TEST(Render, EveryEmbeddedTemplateParses) {
   EXPECT_GT(EmbeddedTemplates().size(), 20u);
 }
 
+// A large plan is rendered while it is built (RenderAhead, for peak memory): the bundle must be
+// the very one RenderBundle makes from the finished plan, and the contexts rendered ahead are
+// released at once.
+TEST(Render, RenderingAheadGivesTheSameBundle) {
+  DiagnosticSink sink;
+  auto templates = ParseTemplates({{"o.mustache",
+                                    "kind: ConfigMap\nname: {{n}}\n{{#on}}\non: {{n}}\n{{/on}}\n"},
+                                   {"k.mustache", "kind: Kustomization\n"},
+                                   {"a.mustache", "kind: Application\n"}},
+                                  sink);
+  ASSERT_TRUE(templates);
+  BundlePlan whole;
+  whole.bundle_name = "b";
+  whole.kustomization = Object("k.mustache", "kustomization.yaml", nlohmann::json::object());
+  whole.application = Object("a.mustache", "application.yaml", nlohmann::json::object());
+  BundlePlan built = whole;
+  RenderAhead ahead(*templates, RenderCheck::kReparse, 3, {});
+  for (int i = 0; i < 1500; ++i) {
+    PlannedObject object = Object("o.mustache", "ns-" + std::to_string(i) + ".yaml",
+                                  {{"n", "x" + std::to_string(i)}, {"on", i % 3 == 0}});
+    whole.objects.push_back(object);
+    built.objects.push_back(object);
+    if (i % 10 == 9) ahead.Render(built, false);
+  }
+  EXPECT_TRUE(built.objects.front().context.is_null()) << "rendered ahead and released";
+  EXPECT_FALSE(ahead.files.empty());
+  std::swap(built.objects[0], built.objects[700]);  // the plan is sorted after it is built
+  std::swap(whole.objects[0], whole.objects[700]);
+  auto expected = RenderBundle(whole, *templates, sink);
+  auto actual = RenderBundle(std::move(built), *templates, sink, RenderCheck::kReparse, {}, 2,
+                             &ahead);
+  ASSERT_TRUE(expected && actual) << FormatDiagnostics(sink, {});
+  ASSERT_EQ(expected->files.size(), actual->files.size());
+  for (size_t i = 0; i < expected->files.size(); ++i) {
+    EXPECT_EQ(expected->files[i].file_name, actual->files[i].file_name);
+    EXPECT_EQ(expected->files[i].content, actual->files[i].content);
+  }
+}
+
 TEST(Render, RawTagsInsertTextAsIs) {
   auto text = RenderText("data:\n  topo.xml: |\n{{{xml}}}\n", {{"xml", "    <system/>"}});
   ASSERT_TRUE(text);
