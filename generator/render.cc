@@ -552,9 +552,19 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
   return RenderInOrder(plan.bundle_name, RenderOrder(plan), {}, templates, sink, check, 1);
 }
 
+struct RenderAhead::Workers {
+  std::vector<Instances> instances;
+};
+
 RenderAhead::RenderAhead(const TemplateSet& templates, RenderCheck check, unsigned jobs,
                          std::function<void()> on_rendered)
-    : templates_(templates), check_(check), jobs_(jobs), on_rendered_(std::move(on_rendered)) {}
+    : templates_(templates),
+      check_(check),
+      jobs_(jobs),
+      on_rendered_(std::move(on_rendered)),
+      workers_(std::make_unique<Workers>()) {}
+
+RenderAhead::~RenderAhead() = default;
 
 void RenderAhead::Render(BundlePlan& plan, bool all) {
   std::vector<PlannedObject>& objects = plan.objects;
@@ -562,13 +572,16 @@ void RenderAhead::Render(BundlePlan& plan, bool all) {
   const size_t first = next_;
   std::vector<std::optional<RenderedFile>> rendered(objects.size() - first);
   std::vector<DiagnosticSink> batch_reports(rendered.size());
-  std::vector<Instances> instances(ParallelWorkers(rendered.size(), jobs_));
+  std::vector<Instances>& instances = workers_->instances;
+  instances.resize(std::max<size_t>(instances.size(), ParallelWorkers(rendered.size(), jobs_)));
   ParallelFor(rendered.size(), jobs_, [&](size_t i, unsigned worker) {
-    PlannedObject& object = objects[first + i];
-    rendered[i] = RenderOne(object, templates_, batch_reports[i], check_, instances[worker]);
-    object.context = nullptr;
+    rendered[i] = RenderOne(objects[first + i], templates_, batch_reports[i], check_,
+                            instances[worker]);
     if (on_rendered_) on_rendered_();
   });
+  // Released here, by the thread that allocated them: glibc frees another thread's memory
+  // under that arena's lock, which made the rendering threads wait on the planning one.
+  for (size_t i = first; i < objects.size(); ++i) objects[i].context = nullptr;
   for (size_t i = 0; i < rendered.size(); ++i) {
     for (const Diagnostic& d : batch_reports[i].diagnostics()) reports.Report(d);
     if (rendered[i]) files.insert_or_assign(rendered[i]->file_name, std::move(*rendered[i]));

@@ -107,6 +107,7 @@ class RenderAhead {
  public:
   RenderAhead(const TemplateSet& templates, RenderCheck check, unsigned jobs,
               std::function<void()> on_rendered);
+  ~RenderAhead();
   /// Renders plan.objects added since the last call once there are a batch of them (or any,
   /// with `all`). Objects already added must not change afterwards.
   void Render(BundlePlan& plan, bool all);
@@ -121,6 +122,8 @@ class RenderAhead {
   unsigned jobs_;
   std::function<void()> on_rendered_;
   size_t next_ = 0;
+  struct Workers;  // each thread's working copies of the templates, kept between batches
+  std::unique_ptr<Workers> workers_;
 };
 
 /// `on_rendered` (when set) is called once per file rendered, from the rendering threads:

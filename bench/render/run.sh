@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
-# Benchmark (run on demand, not part of ctest): renders a large generated profile — the Barcelona
-# profile with N namespaces (default 64) × its 4 rails, so 64 × (4 NADs + SA + Role + RoleBinding +
-# 2 ConfigMaps + Service + StatefulSet) objects — and times, with hyperfine:
-#   1. `hkimgen render PROFILE -d DIR`  (validate, plan, render, write every file; DIR removed
-#      before each run so the write is real)
-#   2. `hkimgen render PROFILE`         (same, to the stdout stream)
-#   3. `kubectl kustomize DIR`          (the peer: only reads back the same bundle)
-# and prints the ratio of each hkimgen run to kubectl kustomize, measured in the same run.
-# Then a fleet: 10 such profiles (each its own cluster, FLEET_NAMESPACES namespaces, default 16)
-# rendered by one `hkimgen render P1 ... P10 -d DIR` with -j 1 and with -j N (N = the cores,
-# nproc), and the ratio of the two (how the fleet render scales with cores).
+# Benchmark (run on demand, not part of ctest): issue 13's render targets, each measured in one run
+# with hyperfine (whole processes, medians) and printed next to its target:
+#   1. Barcelona: `hkimgen render profiles/barcelona-h100-cx7.yaml -d DIR` against the peer,
+#      `kubectl kustomize DIR` of the bundle it wrote (target: hkimgen >= 10x faster). The stdout
+#      render is shown too.
+#   2. Large: the Barcelona profile with NAMESPACES namespaces (default 1000; its IP ranges widened
+#      to hold them) rendered to a folder: median wall time and peak RSS (targets: < 1 s and
+#      < 100 MB on this machine's cores).
+#   3. Fleet: 10 such profiles (each its own cluster, FLEET_NAMESPACES namespaces, default 16) in
+#      one `hkimgen render P1 ... P10 -d DIR`, -j 1 against -j N (N = nproc): the speed-up
+#      (target: scales with cores). -j 1 and -j N must write the same bytes (checked first).
+# Every folder render writes a new folder: the previous one is moved aside, not deleted, before
+# each run (deleting thousands of files just before makes ext4's inode allocation slow, which
+# would time the file system's clean-up rather than the render); all are removed at the end.
 #
 # Usage: bench/render/run.sh [NAMESPACES]   (env HKIMGEN=path/to/hkimgen to skip the build;
-#        FLEET_NAMESPACES=N per fleet profile)
+#        FLEET_NAMESPACES=N per fleet profile; RUNS=N hyperfine runs, default 20)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-namespaces=${1:-64}
+namespaces=${1:-1000}
+runs=${RUNS:-20}
 
 for tool in hyperfine kubectl python3; do
   command -v "$tool" >/dev/null || { echo "bench/render: needs $tool" >&2; exit 2; }
 done
+[[ -x /usr/bin/time ]] || { echo "bench/render: needs /usr/bin/time (package time)" >&2; exit 2; }
 if [[ -z ${HKIMGEN:-} ]]; then
   cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DHKIM_BUILD_TESTS=OFF >/dev/null
   cmake --build build-bench --target hkimgen >/dev/null
@@ -28,19 +33,26 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-profile=$work/bench-${namespaces}ns.yaml
+mkdir -p "$work/aside"
+aside() {  # the hyperfine --prepare of a folder render: move the last output out of the way
+  echo "if [ -e '$1' ]; then mv '$1' \"$work/aside/\$(date +%s%N)\"; fi"
+}
 
-# The shipped Barcelona profile with its one namespace replaced by N; everything else (4 rails,
-# NCCL settings, security, GitOps) as shipped, so the schema and model see a realistic profile.
+# The shipped Barcelona profile with its one namespace replaced by N (and each rail's range
+# widened to a /20, 4,094 addresses, so that N namespaces x 2 replicas fit); everything else
+# (4 rails, NCCL settings, security, GitOps) as shipped, so schema and model see a real profile.
 generate() {  # generate TARGET NAMESPACES [CLUSTER]
   python3 - profiles/barcelona-h100-cx7.yaml "$1" "$2" "${3:-}" <<'PY'
 import re, sys
 source, target, count, cluster = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 text = open(source).read()
-names = "".join(f"  - team-{i:03d}\n" for i in range(count))
+names = "".join(f"  - team-{i:04d}\n" for i in range(count))
 text, n = re.subn(r"^namespaces:\n(  - .*\n)+", "namespaces:\n" + names, text, flags=re.M)
 if n != 1:
     sys.exit("bench/render: could not find the namespaces list in the Barcelona profile")
+text, n = re.subn(r"range: 10\.0\.10([0-9])\.0/24", r"range: 10.\1.0.0/20", text)
+if n < 1:
+    sys.exit("bench/render: could not find the rails' IP ranges in the Barcelona profile")
 if cluster:
     text, n = re.subn(r"^cluster:\n  name: barcelona\n", f"cluster:\n  name: {cluster}\n", text,
                       flags=re.M)
@@ -53,34 +65,33 @@ if cluster:
 open(target, "w").write(text)
 PY
 }
-generate "$profile" "$namespaces"
 
-"$HKIMGEN" render "$profile" -q -d "$work/bundle"
-files=$(find "$work/bundle" -name "*.yaml" | wc -l)
-kubectl kustomize "$work/bundle" >/dev/null
-echo "bench/render: $namespaces namespaces x 4 rails -> $files files in the bundle" >&2
+# 1. Barcelona against kubectl kustomize.
+barcelona=profiles/barcelona-h100-cx7.yaml
+"$HKIMGEN" render "$barcelona" -q -d "$work/barcelona"
+kubectl kustomize "$work/barcelona" >/dev/null
+echo "bench/render: Barcelona -> $(find "$work/barcelona" -name '*.yaml' | wc -l) files" >&2
+hyperfine --warmup 3 --min-runs "$runs" --export-json "$work/barcelona.json" \
+  -n "hkimgen render -d DIR" --prepare "$(aside "$work/b-out")" \
+  "'$HKIMGEN' render '$barcelona' -q -d '$work/b-out'" \
+  -n "hkimgen render (stdout)" "'$HKIMGEN' render '$barcelona'" \
+  -n "kubectl kustomize DIR" "kubectl kustomize '$work/barcelona'" >&2
 
-hyperfine --warmup 3 --min-runs 20 --export-json "$work/times.json" \
-  -n "hkimgen render -d DIR" --prepare "rm -rf '$work/out'" "'$HKIMGEN' render '$profile' -q -d '$work/out'" \
-  -n "hkimgen render (stdout)" "'$HKIMGEN' render '$profile' >/dev/null" \
-  -n "kubectl kustomize DIR" "kubectl kustomize '$work/bundle' >/dev/null"
+# 2. The large profile: wall time (hyperfine) and peak RSS (/usr/bin/time, 5 runs).
+large=$work/large-${namespaces}ns.yaml
+generate "$large" "$namespaces"
+"$HKIMGEN" render "$large" -q -d "$work/large"
+echo "bench/render: $namespaces namespaces -> $(find "$work/large" -name '*.yaml' | wc -l) files" >&2
+hyperfine --warmup 1 --min-runs 10 --export-json "$work/large.json" \
+  -n "hkimgen render -d DIR ($namespaces namespaces)" --prepare "$(aside "$work/l-out")" \
+  "'$HKIMGEN' render '$large' -q -d '$work/l-out'" >&2
+for i in 1 2 3 4 5; do
+  eval "$(aside "$work/l-out")"
+  /usr/bin/time -f %M -o "$work/rss-$i" "$HKIMGEN" render "$large" -q -d "$work/l-out"
+done
+cat "$work"/rss-* > "$work/rss"
 
-python3 - "$work/times.json" <<'PY'
-import json, sys
-results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
-peer = results["kubectl kustomize DIR"]
-peer_cpu = peer["user"] + peer["system"]
-print()
-print("ratio vs kubectl kustomize, measured in the same run (CPU = user + system, steadier on a")
-print("busy machine than wall time)")
-print(f"{'command':<26}{'wall':>10}{'ratio':>8}{'CPU':>10}{'ratio':>8}")
-for name, r in results.items():
-    cpu = r["user"] + r["system"]
-    print(f"{name:<26}{r['mean'] * 1000:>8.1f}ms{r['mean'] / peer['mean']:>7.2f}x"
-          f"{cpu * 1000:>8.1f}ms{cpu / peer_cpu:>7.2f}x")
-PY
-
-# The fleet: 10 profiles, one command, 1 thread vs every core.
+# 3. The fleet: 10 profiles, one command, 1 thread vs every core.
 fleet_namespaces=${FLEET_NAMESPACES:-16}
 cores=$(nproc)
 mkdir -p "$work/fleet-profiles"
@@ -91,23 +102,45 @@ done
   "$HKIMGEN" render fleet-profiles -q -d fleet-check-n -j "$cores" --fleet-path fleet &&
   diff -r fleet-check fleet-check-n >/dev/null) ||
   { echo "bench/render: the fleet differs between -j 1 and -j $cores" >&2; exit 1; }
-fleet_files=$(find "$work/fleet-check" -name "*.yaml" | wc -l)
-echo "bench/render: fleet of 10 profiles x $fleet_namespaces namespaces -> $fleet_files files" >&2
+echo "bench/render: fleet of 10 profiles x $fleet_namespaces namespaces ->" \
+  "$(find "$work/fleet-check" -name '*.yaml' | wc -l) files" >&2
 hyperfine --warmup 2 --min-runs 10 --export-json "$work/fleet.json" \
-  -n "fleet -j 1" --prepare "rm -rf '$work/fleet'" \
+  -n "fleet -j 1" --prepare "$(aside "$work/fleet")" \
   "cd '$work' && '$HKIMGEN' render fleet-profiles -q -d fleet -j 1" \
-  -n "fleet -j $cores" --prepare "rm -rf '$work/fleet'" \
-  "cd '$work' && '$HKIMGEN' render fleet-profiles -q -d fleet -j $cores"
+  -n "fleet -j $cores" --prepare "$(aside "$work/fleet")" \
+  "cd '$work' && '$HKIMGEN' render fleet-profiles -q -d fleet -j $cores" >&2
 
-python3 - "$work/fleet.json" "$cores" <<'PY'
-import json, sys
-results = [r for r in json.load(open(sys.argv[1]))["results"]]
-one, many = results[0], results[1]
+python3 - "$work" "$cores" "$namespaces" <<'PY'
+import json, statistics, sys
+work, cores, namespaces = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def load(name):
+    return json.load(open(f"{work}/{name}.json"))["results"]
+def ms(r):
+    return f"{r['median'] * 1000:.1f} ms"
+def verdict(ok):
+    return "met" if ok else "NOT met"
+
+barcelona = {r["command"]: r for r in load("barcelona")}
+peer = barcelona["kubectl kustomize DIR"]
+folder, stream = barcelona["hkimgen render -d DIR"], barcelona["hkimgen render (stdout)"]
+large = load("large")[0]
+rss = statistics.median(int(line) for line in open(f"{work}/rss")) / 1024
+one, many = load("fleet")
+speedup = one["median"] / many["median"]
+
 print()
-print(f"fleet of 10 profiles: -j 1 vs -j {sys.argv[2]} ({sys.argv[2]} cores), medians of whole processes")
-print(f"{'command':<26}{'wall':>10}{'CPU':>10}")
-for r in results:
-    print(f"{r['command']:<26}{r['median'] * 1000:>8.1f}ms{(r['user'] + r['system']) * 1000:>8.1f}ms")
-print(f"speed-up with {sys.argv[2]} threads: {one['median'] / many['median']:.2f}x wall "
-      f"(ideal {sys.argv[2]}x; the folder write and _fleet/ are serial)")
+print(f"issue 13 render targets, measured in this run ({cores} cores; medians of whole processes)")
+print(f"{'measure':<44}{'value':>16}  {'target':<18}result")
+ratio = peer["median"] / folder["median"]
+print(f"{'Barcelona -d DIR vs kubectl kustomize':<44}{ratio:>15.1f}x  {'>= 10x faster':<18}"
+      f"{verdict(ratio >= 10)}")
+print(f"{'  (hkimgen -d DIR / kustomize)':<44}{ms(folder) + ' / ' + ms(peer):>16}")
+print(f"{'  Barcelona to stdout vs kustomize':<44}{peer['median'] / stream['median']:>15.1f}x")
+print(f"{namespaces + ' namespaces -d DIR, wall':<44}{ms(large):>16}  {'< 1 s':<18}"
+      f"{verdict(large['median'] < 1.0)}")
+print(f"{namespaces + ' namespaces -d DIR, peak RSS':<44}{rss:>13.1f} MB  {'< 100 MB':<18}"
+      f"{verdict(rss < 100)}")
+print(f"{'fleet of 10: -j 1 / -j ' + str(cores):<44}{speedup:>15.2f}x  "
+      f"{'scales (ideal ' + str(cores) + 'x)':<18}{'see RESULTS.md' if cores > 1 else 'n/a: 1 core'}")
+print(f"{'  (-j 1 / -j ' + str(cores) + ')':<44}{ms(one) + ' / ' + ms(many):>16}")
 PY
