@@ -5,7 +5,6 @@
 #include <glob.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -14,6 +13,7 @@
 
 #include "cluster_sharing.h"
 #include "layering.h"
+#include "parallel.h"
 
 namespace hkim {
 
@@ -81,22 +81,14 @@ Outcome RenderMember(const std::string& path, const FleetInputs& inputs) {
 /// to the profile's own slot, so their order never depends on the threads.
 std::vector<Outcome> RenderAll(const FleetInputs& inputs) {
   std::vector<Outcome> outcomes(inputs.profiles.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < outcomes.size(); i = next++) {
-      outcomes[i] = RenderMember(inputs.profiles[i], inputs);
-      if (inputs.accept) {
-        outcomes[i].sink = inputs.accept(
-            outcomes[i].sink,
-            LayerInputs{inputs.profiles[i], inputs.extra_files, inputs.set_values});
-      }
-    }
-  };
   const unsigned workers = WorkerCount(inputs.jobs, outcomes.size());
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < workers; ++t) threads.emplace_back(work);
-  work();
-  for (std::thread& thread : threads) thread.join();
+  ParallelFor(outcomes.size(), workers, [&](size_t i, unsigned) {
+    outcomes[i] = RenderMember(inputs.profiles[i], inputs);
+    if (inputs.accept) {
+      outcomes[i].sink = inputs.accept(
+          outcomes[i].sink, LayerInputs{inputs.profiles[i], inputs.extra_files, inputs.set_values});
+    }
+  });
   return outcomes;
 }
 

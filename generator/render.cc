@@ -471,6 +471,24 @@ std::optional<TemplateSet> ParseEmbeddedTemplates(DiagnosticSink& sink) {
 
 namespace {
 
+/// Renders each non-null `objects[i]` into files[i], its diagnostics into reports[i], on `jobs`
+/// threads; instances[w] are thread w's working copies of the templates (kainjow keeps state in
+/// them), kept by the caller between calls.
+void RenderEach(const std::vector<const PlannedObject*>& objects, const TemplateSet& templates,
+                RenderCheck check, unsigned jobs, std::vector<Instances>& instances,
+                const std::function<void()>& on_rendered,
+                std::vector<std::optional<RenderedFile>>& files,
+                std::vector<DiagnosticSink>& reports) {
+  files.resize(objects.size());
+  reports.resize(objects.size());
+  instances.resize(std::max<size_t>(instances.size(), ParallelWorkers(objects.size(), jobs)));
+  ParallelFor(objects.size(), jobs, [&](size_t i, unsigned worker) {
+    if (!objects[i]) return;
+    files[i] = RenderOne(*objects[i], templates, reports[i], check, instances[worker]);
+    if (on_rendered) on_rendered();
+  });
+}
+
 /// Renders `order` into one bundle on `jobs` threads (each object on its own; diagnostics and
 /// files are collected per object and then taken in order, so the result does not depend on
 /// `jobs`). When `contexts` is not empty, contexts[i] (object i's template context) is dropped
@@ -500,6 +518,10 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
   }
   std::vector<std::optional<RenderedFile>> files(order.size());
   std::vector<DiagnosticSink> reports(order.size());
+  std::vector<const PlannedObject*> to_render(order.size(), nullptr);
+  for (size_t i = 0; i < order.size(); ++i) {
+    if (named[i]) to_render[i] = order[i];
+  }
   if (ahead) {  // rendered while the plan was built
     for (const Diagnostic& d : ahead->reports.diagnostics()) sink.Report(d);
     if (ahead->reports.HasErrors()) ok = false;
@@ -508,23 +530,19 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
       if (it == ahead->files.end()) continue;
       files[i] = std::move(it->second);
       ahead->files.erase(it);
-      named[i] = false;  // nothing left to render; taken below
+      to_render[i] = nullptr;
     }
   }
-  // One working copy of each template per thread (kainjow keeps state in it).
-  std::vector<Instances> instances(ParallelWorkers(order.size(), jobs));
-  ParallelFor(order.size(), jobs, [&](size_t i, unsigned worker) {
-    if (!named[i]) return;
-    files[i] = RenderOne(*order[i], templates, reports[i], check, instances[worker]);
-    if (!contexts.empty()) *contexts[i] = nullptr;
-    if (on_rendered) on_rendered();
-  });
+  std::vector<Instances> instances;
+  RenderEach(to_render, templates, check, jobs, instances, on_rendered, files, reports);
+  // Released by this thread, which allocated them (see RenderAhead::Render).
+  for (nlohmann::json* context : contexts) *context = nullptr;
   RenderedBundle bundle;
   bundle.bundle_name = bundle_name;
   bundle.files.reserve(order.size());
   for (size_t i = 0; i < order.size(); ++i) {
     for (const Diagnostic& d : reports[i].diagnostics()) sink.Report(d);
-    if (!named[i] && !files[i]) continue;
+    if (!named[i]) continue;
     if (!files[i]) {
       ok = false;
       continue;
@@ -569,19 +587,15 @@ RenderAhead::~RenderAhead() = default;
 void RenderAhead::Render(BundlePlan& plan, bool all) {
   std::vector<PlannedObject>& objects = plan.objects;
   if (next_ > objects.size() || (!all && objects.size() - next_ < kBatch)) return;
-  const size_t first = next_;
-  std::vector<std::optional<RenderedFile>> rendered(objects.size() - first);
-  std::vector<DiagnosticSink> batch_reports(rendered.size());
-  std::vector<Instances>& instances = workers_->instances;
-  instances.resize(std::max<size_t>(instances.size(), ParallelWorkers(rendered.size(), jobs_)));
-  ParallelFor(rendered.size(), jobs_, [&](size_t i, unsigned worker) {
-    rendered[i] = RenderOne(objects[first + i], templates_, batch_reports[i], check_,
-                            instances[worker]);
-    if (on_rendered_) on_rendered_();
-  });
+  std::vector<const PlannedObject*> batch;
+  for (size_t i = next_; i < objects.size(); ++i) batch.push_back(&objects[i]);
+  std::vector<std::optional<RenderedFile>> rendered;
+  std::vector<DiagnosticSink> batch_reports;
+  RenderEach(batch, templates_, check_, jobs_, workers_->instances, on_rendered_, rendered,
+             batch_reports);
   // Released here, by the thread that allocated them: glibc frees another thread's memory
   // under that arena's lock, which made the rendering threads wait on the planning one.
-  for (size_t i = first; i < objects.size(); ++i) objects[i].context = nullptr;
+  for (size_t i = next_; i < objects.size(); ++i) objects[i].context = nullptr;
   for (size_t i = 0; i < rendered.size(); ++i) {
     for (const Diagnostic& d : batch_reports[i].diagnostics()) reports.Report(d);
     if (rendered[i]) files.insert_or_assign(rendered[i]->file_name, std::move(*rendered[i]));

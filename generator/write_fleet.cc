@@ -3,14 +3,13 @@
 #include "write_fleet.h"
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <optional>
 #include <set>
-#include <thread>
 #include <vector>
 
 #include "input_file.h"
+#include "parallel.h"
 #include "write_guard.h"
 
 namespace hkim {
@@ -48,16 +47,9 @@ bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, Diagnosti
   const auto folders = Folders(fleet, dir);
   std::vector<std::optional<StagedBundleDir>> slots(folders.size());
   std::vector<DiagnosticSink> reports(folders.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < folders.size(); i = next++) {
-      slots[i] = StageBundleDir(*folders[i].second, folders[i].first, reports[i], options);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < WorkerCount(jobs, folders.size()); ++t) threads.emplace_back(work);
-  work();
-  for (std::thread& thread : threads) thread.join();
+  ParallelFor(folders.size(), WorkerCount(jobs, folders.size()), [&](size_t i, unsigned) {
+    slots[i] = StageBundleDir(*folders[i].second, folders[i].first, reports[i], options);
+  });
   std::vector<StagedBundleDir> staged;
   bool ok = true;
   for (size_t i = 0; i < folders.size(); ++i) {
