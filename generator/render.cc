@@ -25,6 +25,9 @@ namespace {
 // rendered text is stripped of them (for `{{{x}}}`).
 constexpr char kRawScalar = '\x01';
 constexpr char kString = '\x02';
+// A template's literal space, hidden from kainjow (see MarkLiteralSpaces) and restored in the
+// output. Rendered values never hold it: strings are escaped, other values are JSON text.
+constexpr char kSpace = '\x03';
 
 /// Section tags are renamed "?name" so that the context can tell a section lookup (which wants a
 /// boolean as a boolean) from a variable lookup (which wants its text).
@@ -99,6 +102,43 @@ std::string StripMarkers(std::string text) {
   text.erase(std::remove_if(text.begin(), text.end(),
                             [](char c) { return c == kRawScalar || c == kString; }),
              text.end());
+  std::replace(text.begin(), text.end(), kSpace, ' ');
+  return text;
+}
+
+/// kainjow makes every space of a template a node of its own (to find lines that hold only
+/// whitespace and section tags, which it drops): YAML's indentation made parsing a template,
+/// and its memory, several times the cost of rendering it. A run of spaces next to a literal
+/// non-space character of the same text (no tag between them) is always output together with
+/// that character, so its line is never whitespace-only and hiding the spaces as kSpace changes
+/// nothing but the node count. Other spaces (only whitespace and tags around them) are kept.
+std::string MarkLiteralSpaces(std::string text) {
+  auto literal = [&text](size_t i) {  // a non-space literal character (not newline)
+    const char c = text[i];
+    return c != ' ' && c != '\t' && c != '\n' && c != '\r';
+  };
+  size_t segment = 0;  // start of the current text between tags
+  while (segment < text.size()) {
+    size_t tag = text.find("{{", segment);
+    const size_t end = tag == std::string::npos ? text.size() : tag;
+    for (size_t i = segment; i < end;) {
+      if (text[i] != ' ') {
+        ++i;
+        continue;
+      }
+      size_t run_end = i;
+      while (run_end < end && text[run_end] == ' ') ++run_end;
+      const bool before = i > segment && literal(i - 1);
+      const bool after = run_end < end && literal(run_end);
+      if (before || after) std::fill(text.begin() + i, text.begin() + run_end, kSpace);
+      i = run_end;
+    }
+    if (tag == std::string::npos) break;
+    const bool triple = text.compare(tag, 3, "{{{") == 0;
+    const size_t close = text.find(triple ? "}}}" : "}}", tag + 2);
+    if (close == std::string::npos) break;  // kainjow reports the unclosed tag
+    segment = close + (triple ? 3 : 2);
+  }
   return text;
 }
 
@@ -151,25 +191,38 @@ constexpr int kMaxPartialDepth = 8;
 class TemplateSet::Parsed {
  public:
   Parsed(std::string name, std::string marked_text)
-      : name_(std::move(name)), text_(std::move(marked_text)), template_(text_) {
+      : name_(std::move(name)),
+        text_(std::move(marked_text)),
+        template_(MarkLiteralSpaces(text_)),
+        shared_(text_.find("{{>") == std::string::npos) {
     template_.set_custom_escape(Escape);
     if (!template_.is_valid()) error_ = template_.error_message();
   }
   /// A template that cannot be parsed (error_line: where, 0 when unknown).
   Parsed(std::string name, std::string error, int error_line)
-      : name_(std::move(name)), template_(""), error_(std::move(error)), error_line_(error_line) {}
+      : name_(std::move(name)),
+        template_(""),
+        shared_(false),
+        error_(std::move(error)),
+        error_line_(error_line) {}
   const std::string& name() const { return name_; }
   const std::string& text() const { return text_; }
   bool valid() const { return error_.empty(); }
   const std::string& error() const { return error_; }
   int error_line() const { return error_line_; }
+  /// The template itself, for any number of threads at once, when rendering it cannot change
+  /// it: kainjow's render is not const only because partial and lambda tags record their errors
+  /// in the template, and this one has neither (partials are expanded; contexts hold no
+  /// lambdas). nullptr when it keeps a partial tag (missing or nested too deep): use Copy().
+  mustache::mustache* Shared() const { return shared_ ? &template_ : nullptr; }
   /// A fresh copy to render with (kainjow keeps error state inside the template object).
   mustache::mustache Copy() const { return template_; }
 
  private:
   std::string name_;
   std::string text_;
-  mustache::mustache template_;
+  mutable mustache::mustache template_;  // see Shared()
+  bool shared_;
   std::string error_;
   int error_line_ = 0;
 };
@@ -356,8 +409,8 @@ bool ReparsesAsOneMapping(const PlannedObject& object, const std::string& text,
   return true;
 }
 
-/// One working copy of each template per bundle (kainjow keeps error state inside a template,
-/// so renders do not share the parsed one; copying it for every object cost more than rendering).
+/// One working copy per bundle of each template that cannot be Shared() (kainjow keeps error
+/// state inside a template; copying it for every object cost more than rendering).
 using Instances = std::map<const TemplateSet::Parsed*, mustache::mustache>;
 
 std::optional<RenderedFile> RenderOne(const PlannedObject& object, const TemplateSet& templates,
@@ -379,10 +432,14 @@ std::optional<RenderedFile> RenderOne(const PlannedObject& object, const Templat
   }
   const mustache::data data = ToData(object.context);
   StrictContext context(&data, templates);
-  auto cached = instances.find(parsed);
-  if (cached == instances.end()) cached = instances.emplace(parsed, parsed->Copy()).first;
-  mustache::mustache& instance = cached->second;
-  std::string text = StripMarkers(instance.render(context));
+  auto cached = instances.end();
+  mustache::mustache* instance = parsed->Shared();
+  if (!instance) {
+    cached = instances.find(parsed);
+    if (cached == instances.end()) cached = instances.emplace(parsed, parsed->Copy()).first;
+    instance = &cached->second;
+  }
+  std::string text = StripMarkers(instance->render(context));
   bool ok = true;
   for (const std::string& problem : context.problems()) {
     sink.Report(TemplateError(object.template_name, 0, "template.missing-key",
@@ -390,10 +447,10 @@ std::optional<RenderedFile> RenderOne(const PlannedObject& object, const Templat
                               "add the key to the plan's context for this template"));
     ok = false;
   }
-  if (!instance.is_valid()) {
-    sink.Report(TemplateError(object.template_name, 0, "template.render", instance.error_message(),
-                              "fix the template"));
-    instances.erase(cached);  // the next object gets a fresh copy
+  if (!instance->is_valid()) {
+    sink.Report(TemplateError(object.template_name, 0, "template.render",
+                              instance->error_message(), "fix the template"));
+    if (cached != instances.end()) instances.erase(cached);  // the next object gets a fresh copy
     ok = false;
   }
   if (!ok) return std::nullopt;
