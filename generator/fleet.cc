@@ -59,21 +59,30 @@ struct Outcome {
   std::optional<FleetMember> member;
 };
 
+/// Renders one profile; its warnings accepted (inputs.accept) with the profile already loaded.
 Outcome RenderMember(const std::string& path, const FleetInputs& inputs) {
   Outcome out;
   std::optional<LayeredProfile> layered = LoadLayeredProfile(
       LayerInputs{path, inputs.extra_files, inputs.set_values}, out.sink, &out.sources);
-  if (!layered || out.sink.HasErrors()) return out;
-  RenderSettings settings;
-  settings.check = inputs.check;
-  settings.progress = inputs.progress;
-  const FleetSettings fleet = inputs.settings;
-  settings.adjust_profile = [fleet](Profile& profile) { AdjustForFleet(fleet, profile); };
-  std::optional<ProfileRender> render =
-      RenderLoadedProfileWithPlan(layered->merged, out.sink, settings);
-  if (!render) return out;
-  out.member = FleetMember{path, layered->merged.locations.Find("/cluster/name"),
-                           std::move(*render), std::move(layered->merged)};
+  if (layered && !out.sink.HasErrors()) {
+    RenderSettings settings;
+    settings.check = inputs.check;
+    settings.progress = inputs.progress;
+    const FleetSettings fleet = inputs.settings;
+    settings.adjust_profile = [fleet](Profile& profile) { AdjustForFleet(fleet, profile); };
+    std::optional<ProfileRender> render =
+        RenderLoadedProfileWithPlan(layered->merged, out.sink, settings);
+    if (render) {
+      out.member = FleetMember{path, layered->merged.locations.Find("/cluster/name"),
+                               std::move(*render), std::move(layered->merged)};
+    }
+  }
+  if (inputs.accept) {
+    const LoadedProfile* loaded = out.member   ? &out.member->merged
+                                  : layered    ? &layered->merged
+                                               : nullptr;
+    out.sink = inputs.accept(out.sink, loaded);
+  }
   return out;
 }
 
@@ -82,13 +91,8 @@ Outcome RenderMember(const std::string& path, const FleetInputs& inputs) {
 std::vector<Outcome> RenderAll(const FleetInputs& inputs) {
   std::vector<Outcome> outcomes(inputs.profiles.size());
   const unsigned workers = WorkerCount(inputs.jobs, outcomes.size());
-  ParallelFor(outcomes.size(), workers, [&](size_t i, unsigned) {
-    outcomes[i] = RenderMember(inputs.profiles[i], inputs);
-    if (inputs.accept) {
-      outcomes[i].sink = inputs.accept(
-          outcomes[i].sink, LayerInputs{inputs.profiles[i], inputs.extra_files, inputs.set_values});
-    }
-  });
+  ParallelFor(outcomes.size(), workers,
+              [&](size_t i, unsigned) { outcomes[i] = RenderMember(inputs.profiles[i], inputs); });
   return outcomes;
 }
 

@@ -53,9 +53,10 @@ struct FleetInputs {
   RenderCheck check = RenderCheck::kByConstruction;
   /// As RenderSettings::progress, called from every worker thread (must be thread-safe).
   std::function<void(size_t planned, size_t rendered)> progress;
-  /// Applied to each profile's diagnostics with that profile's layers (the command's warning
-  /// acceptance: --allow and the profile's accept_warnings); may be empty.
-  std::function<DiagnosticSink(const DiagnosticSink&, const LayerInputs&)> accept;
+  /// Applied to each profile's diagnostics with that profile's merged layers (nullptr when they
+  /// did not load): the command's warning acceptance, --allow and the profile's
+  /// accept_warnings; may be empty.
+  std::function<DiagnosticSink(const DiagnosticSink&, const LoadedProfile*)> accept;
 };
 
 /// One profile of a rendered fleet.

@@ -29,6 +29,16 @@ bool CheckAcceptable(const std::string& rule, const SourceLocation& where,
 
 DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LayerInputs& inputs,
                               const std::vector<std::string>& allow) {
+  DiagnosticSink scratch;  // load faults are in `sink` already
+  std::optional<LayeredProfile> layered;
+  if (!inputs.profile_path.empty()) {  // "-" too: stdin is read once and kept (input_file.h)
+    layered = LoadLayeredProfile(inputs, scratch);
+  }
+  return AcceptWarnings(sink, layered ? &layered->merged : nullptr, allow);
+}
+
+DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LoadedProfile* merged,
+                              const std::vector<std::string>& allow) {
   DiagnosticSink result;
   std::map<std::string, std::string> accepted;  // rule -> reason
   for (const std::string& rule : allow) {
@@ -36,21 +46,18 @@ DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LayerInputs& inp
       accepted[rule] = "--allow";
     }
   }
-  DiagnosticSink scratch;  // load faults are in `sink` already
-  if (!inputs.profile_path.empty()) {  // "-" too: stdin is read once and kept (input_file.h)
-    if (std::optional<LayeredProfile> layered = LoadLayeredProfile(inputs, scratch)) {
-      const nlohmann::json& doc = layered->merged.document;
-      if (doc.contains("accept_warnings") && doc["accept_warnings"].is_array()) {
-        const nlohmann::json& list = doc["accept_warnings"];
-        for (size_t i = 0; i < list.size(); ++i) {
-          const std::string pointer = "/accept_warnings/" + std::to_string(i) + "/rule";
-          if (!list[i].is_object() || !list[i].contains("rule") || !list[i]["rule"].is_string())
-            continue;  // the schema reports it
-          const std::string rule = list[i]["rule"];
-          std::string reason = list[i].value("reason", "");
-          if (CheckAcceptable(rule, layered->merged.locations.Find(pointer), pointer, result)) {
-            accepted[rule] = reason.empty() ? "accepted by the profile" : reason;
-          }
+  if (merged) {
+    const nlohmann::json& doc = merged->document;
+    if (doc.contains("accept_warnings") && doc["accept_warnings"].is_array()) {
+      const nlohmann::json& list = doc["accept_warnings"];
+      for (size_t i = 0; i < list.size(); ++i) {
+        const std::string pointer = "/accept_warnings/" + std::to_string(i) + "/rule";
+        if (!list[i].is_object() || !list[i].contains("rule") || !list[i]["rule"].is_string())
+          continue;  // the schema reports it
+        const std::string rule = list[i]["rule"];
+        std::string reason = list[i].value("reason", "");
+        if (CheckAcceptable(rule, merged->locations.Find(pointer), pointer, result)) {
+          accepted[rule] = reason.empty() ? "accepted by the profile" : reason;
         }
       }
     }

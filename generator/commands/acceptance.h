@@ -19,5 +19,9 @@ namespace hkim {
 /// error.
 DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LayerInputs& inputs,
                               const std::vector<std::string>& allow);
+/// The same for a profile the caller has loaded already (`merged`: the merged layers, nullptr
+/// when they did not load), which is not read again.
+DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LoadedProfile* merged,
+                              const std::vector<std::string>& allow);
 
 }  // namespace hkim

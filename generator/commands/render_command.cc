@@ -185,6 +185,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   nlohmann::json result;
   LayerInputs inputs{options.profile, options.extra_files, options.set_values};
   std::optional<WriteCounts> summary;
+  std::optional<LayeredProfile> layered;  // kept for the profile's accept_warnings
   RenderSettings settings;
   settings.check = options.verify ? RenderCheck::kReparse : RenderCheck::kByConstruction;
   settings.jobs = WorkerCount(options.jobs, kManyTasks);
@@ -203,8 +204,10 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
                            "cli.usage",
                            "--check needs -d DIR",
                            "add -d with the directory to compare"});
+  } else if (!(layered = LoadLayeredProfile(inputs, sink, &sources)) || sink.HasErrors()) {
+    // reported (layering keeps every file's lines in `sources`, even on failure)
   } else if (std::optional<RenderedBundle> bundle =
-                 RenderProfileLayers(inputs, sink, &sources, settings)) {
+                 RenderLoadedProfile(layered->merged, sink, settings)) {
     std::ostringstream stream;
     WriteCounts counts;
     if (json && options.output_dir.empty()) {
@@ -215,7 +218,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     }
   }
   display.reset();  // erase the progress line before anything else is printed
-  sink = AcceptWarnings(sink, inputs, options.allow);
+  sink = AcceptWarnings(sink, layered ? &layered->merged : nullptr, options.allow);
   const int status = ExitCodeFor(sink);
   if (summary && status != 0) summary.reset();
   if (summary) {

@@ -38,8 +38,8 @@ FleetInputs InputsFor(const RenderOptions& options, RenderProgress& progress,
     progress.Add(planned, rendered);
   };
   const std::vector<std::string> allow = options.allow;
-  inputs.accept = [allow](const DiagnosticSink& one, const LayerInputs& layers) {
-    return AcceptWarnings(one, layers, allow);
+  inputs.accept = [allow](const DiagnosticSink& one, const LoadedProfile* merged) {
+    return AcceptWarnings(one, merged, allow);
   };
   return inputs;
 }

@@ -94,7 +94,8 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
       claims.push_back({profile, checked.back()->profile->cluster_name,
                         checked.back()->layered.merged.locations.Find("/cluster/name")});
     }
-    one = AcceptWarnings(one, inputs, options.allow);
+    one = AcceptWarnings(one, checked.back() ? &checked.back()->layered.merged : nullptr,
+                         options.allow);
     results.emplace_back(profile, !one.HasErrors());
     for (const Diagnostic& d : one.diagnostics()) sink.Report(d);
   }
