@@ -5,12 +5,12 @@
 #include <kainjow/mustache.hpp>
 #include <functional>
 #include <mutex>
-#include <regex>
 #include <set>
 #include <sstream>
 
 #include "embedded_files.h"
 #include "parallel.h"
+#include "template_text.h"
 #include "yaml_scalar.h"
 
 namespace hkim {
@@ -25,44 +25,6 @@ namespace {
 // rendered text is stripped of them (for `{{{x}}}`).
 constexpr char kRawScalar = '\x01';
 constexpr char kString = '\x02';
-// A template's literal space, hidden from kainjow (see MarkLiteralSpaces) and restored in the
-// output. Rendered values never hold it: strings are escaped, other values are JSON text.
-constexpr char kSpace = '\x03';
-
-/// Section tags are renamed "?name" so that the context can tell a section lookup (which wants a
-/// boolean as a boolean) from a variable lookup (which wants its text).
-const std::regex& SectionTag() {
-  static const std::regex re(R"(\{\{([#^/])\s*([^}]*?)\s*\}\})");
-  return re;
-}
-
-/// Mustache drops a line that holds only a section or comment tag ("standalone"); kainjow does
-/// so for sections it renders but leaves an empty line behind a skipped one. Removing such lines'
-/// indentation and newline here gives the spec's output in both cases.
-std::string JoinStandaloneTags(const std::string& text) {
-  static const std::regex standalone(R"([ \t]*(\{\{[#^/!][^}]*\}\})[ \t]*\r?)");
-  std::string out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    const bool has_newline = end != std::string::npos;
-    std::string line = text.substr(start, has_newline ? end - start : std::string::npos);
-    std::smatch match;
-    if (std::regex_match(line, match, standalone)) {
-      out += match[1].str();
-    } else {
-      out += line;
-      if (has_newline) out += '\n';
-    }
-    if (!has_newline) break;
-    start = end + 1;
-  }
-  return out;
-}
-
-std::string MarkSections(const std::string& text) {
-  return std::regex_replace(JoinStandaloneTags(text), SectionTag(), "{{$1?$2}}");
-}
 
 /// Words that YAML 1.1 readers (kubectl, Argo CD) or 1.2 readers take as non-strings.
 bool IsSpecialWord(std::string_view s) {
@@ -102,43 +64,7 @@ std::string StripMarkers(std::string text) {
   text.erase(std::remove_if(text.begin(), text.end(),
                             [](char c) { return c == kRawScalar || c == kString; }),
              text.end());
-  std::replace(text.begin(), text.end(), kSpace, ' ');
-  return text;
-}
-
-/// kainjow makes every space of a template a node of its own (to find lines that hold only
-/// whitespace and section tags, which it drops): YAML's indentation made parsing a template,
-/// and its memory, several times the cost of rendering it. A run of spaces next to a literal
-/// non-space character of the same text (no tag between them) is always output together with
-/// that character, so its line is never whitespace-only and hiding the spaces as kSpace changes
-/// nothing but the node count. Other spaces (only whitespace and tags around them) are kept.
-std::string MarkLiteralSpaces(std::string text) {
-  auto literal = [&text](size_t i) {  // a non-space literal character (not newline)
-    const char c = text[i];
-    return c != ' ' && c != '\t' && c != '\n' && c != '\r';
-  };
-  size_t segment = 0;  // start of the current text between tags
-  while (segment < text.size()) {
-    size_t tag = text.find("{{", segment);
-    const size_t end = tag == std::string::npos ? text.size() : tag;
-    for (size_t i = segment; i < end;) {
-      if (text[i] != ' ') {
-        ++i;
-        continue;
-      }
-      size_t run_end = i;
-      while (run_end < end && text[run_end] == ' ') ++run_end;
-      const bool before = i > segment && literal(i - 1);
-      const bool after = run_end < end && literal(run_end);
-      if (before || after) std::fill(text.begin() + i, text.begin() + run_end, kSpace);
-      i = run_end;
-    }
-    if (tag == std::string::npos) break;
-    const bool triple = text.compare(tag, 3, "{{{") == 0;
-    const size_t close = text.find(triple ? "}}}" : "}}", tag + 2);
-    if (close == std::string::npos) break;  // kainjow reports the unclosed tag
-    segment = close + (triple ? 3 : 2);
-  }
+  std::replace(text.begin(), text.end(), kHiddenSpace, ' ');
   return text;
 }
 
@@ -176,15 +102,6 @@ mustache::data ToData(const nlohmann::json& value) {
       return mustache::data(std::string(1, kRawScalar) + value.dump());
   }
 }
-
-/// Partial tags ({{> name}}) of a template's text.
-const std::regex& PartialTag() {
-  static const std::regex re(R"(\{\{>\s*([^}]*?)\s*\}\})");
-  return re;
-}
-
-/// Nesting deeper than this is taken for a partial that includes itself.
-constexpr int kMaxPartialDepth = 8;
 
 }  // namespace
 
@@ -236,33 +153,6 @@ struct TemplateSet::Entry {
   mutable std::unique_ptr<Parsed> parsed;
 };
 
-namespace {
-
-/// `text` (marked) with each partial tag replaced by the partial's marked text, so that a
-/// render does not parse the partial again for every object (kainjow parses a partial each time
-/// it meets one). A partial that does not exist, or nests too deep, keeps its tag: the render
-/// then reports it (StrictContext::get_partial).
-std::string ExpandPartials(const std::string& text,
-                           const std::function<const std::string*(const std::string&)>& source,
-                           int depth) {
-  if (text.find("{{>") == std::string::npos) return text;
-  std::string out;
-  auto begin = std::sregex_iterator(text.begin(), text.end(), PartialTag());
-  size_t done = 0;
-  for (auto it = begin; it != std::sregex_iterator(); ++it) {
-    const std::smatch& match = *it;
-    const std::string* partial = source((*it)[1].str() + ".mustache");
-    if (!partial || depth >= kMaxPartialDepth) continue;
-    out.append(text, done, static_cast<size_t>(match.position(0)) - done);
-    out += ExpandPartials(MarkSections(*partial), source, depth + 1);
-    done = static_cast<size_t>(match.position(0) + match.length(0));
-  }
-  out.append(text, done, std::string::npos);
-  return out;
-}
-
-}  // namespace
-
 const TemplateSet::Parsed* TemplateSet::Parse(const std::string& name, const Entry& entry) const {
   std::call_once(entry.once, [&] {
     const std::string& text = entry.source;
@@ -275,7 +165,7 @@ const TemplateSet::Parsed* TemplateSet::Parse(const std::string& name, const Ent
       auto it = templates_.find(partial);
       return it == templates_.end() ? nullptr : &it->second->source;
     };
-    entry.parsed = std::make_unique<Parsed>(name, ExpandPartials(MarkSections(text), source, 0));
+    entry.parsed = std::make_unique<Parsed>(name, ExpandPartials(MarkSections(text), source));
   });
   return entry.parsed.get();
 }
