@@ -3,10 +3,12 @@
 #include <yaml-cpp/yaml.h>
 
 #include <kainjow/mustache.hpp>
+#include <deque>
 #include <functional>
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include "embedded_files.h"
 #include "parallel.h"
@@ -66,41 +68,6 @@ std::string StripMarkers(std::string text) {
              text.end());
   std::replace(text.begin(), text.end(), kHiddenSpace, ' ');
   return text;
-}
-
-/// The template context as kainjow data. Children are moved into place: kainjow's set() and
-/// push_back() copy, which made the conversion copy every subtree once per level above it.
-mustache::data ToData(const nlohmann::json& value) {
-  switch (value.type()) {
-    case nlohmann::json::value_t::object: {
-      mustache::data object{mustache::data::type::object};
-      for (const auto& [key, item] : value.items()) object[key] = ToData(item);
-      return object;
-    }
-    case nlohmann::json::value_t::array: {
-      mustache::data list{mustache::data::type::list};
-      // list_value() is the list data owns (allocated, never const), so adding to it is sound;
-      // kainjow offers no moving push_back.
-      auto& items = const_cast<mustache::list&>(list.list_value());
-      items.reserve(value.size());
-      for (const auto& item : value) items.push_back(ToData(item));
-      return list;
-    }
-    case nlohmann::json::value_t::string: {
-      const std::string& text = value.get_ref<const std::string&>();
-      std::string marked;
-      marked.reserve(text.size() + 1);
-      marked += kString;
-      marked += text;
-      return mustache::data(marked);
-    }
-    case nlohmann::json::value_t::boolean:
-      return mustache::data(value.get<bool>());
-    case nlohmann::json::value_t::null:
-      return mustache::data(mustache::data::type::invalid);  // see StrictContext::get
-    default:
-      return mustache::data(std::string(1, kRawScalar) + value.dump());
-  }
 }
 
 }  // namespace
@@ -173,34 +140,49 @@ const TemplateSet::Parsed* TemplateSet::Parse(const std::string& name, const Ent
 namespace {
 
 /// Mustache lookups that fail loudly: a missing key is recorded (and rendered as nothing, which
-/// the caller then turns into an error).
+/// the caller then turns into an error). Names are looked up in the object's JSON context itself:
+/// only the values a template uses become kainjow data (converting every context whole was a
+/// sixth of a large render).
 class StrictContext : public mustache::basic_context<std::string> {
  public:
-  StrictContext(const mustache::data* root, const TemplateSet& templates) : templates_(templates) {
-    push(root);
+  StrictContext(const nlohmann::json& root, const TemplateSet& templates) : templates_(templates) {
+    stack_.push_back(&root);
   }
 
-  void push(const mustache::data* data) override { stack_.push_back(data); }
+  /// kainjow pushes what a section's get() returned (or an item of its list): the JSON value
+  /// that stands behind it becomes the innermost scope.
+  void push(const mustache::data* data) override {
+    auto it = stand_ins_.find(data);
+    stack_.push_back(it != stand_ins_.end() ? it->second : &kJsonFalse);
+  }
   void pop() override { stack_.pop_back(); }
 
   const mustache::data* get(const std::string& tag) const override {
     const bool section = !tag.empty() && tag.front() == '?';
     const std::string name = section ? tag.substr(1) : tag;
-    const mustache::data* found = Lookup(name);
+    const nlohmann::json* found = Lookup(name);
     if (!found) {
       Problem("missing key '" + name + "'");
       return nullptr;
     }
-    // null: a section is skipped (as for false); `{{x}}` prints null.
-    if (section) return found->is_invalid() ? &kFalseSection : found;
-    if (found->is_invalid()) return &kNull;
-    if (found->is_bool()) return found->is_true() ? &kTrue : &kFalse;
-    if (found->is_object() || found->is_list()) {
-      Problem("'" + name + "' is a " + (found->is_list() ? "list" : "mapping") +
+    if (section) return Section(*found);
+    // `{{x}}` prints null, true and false as YAML does; strings are quoted by Escape.
+    if (found->is_null()) return &kNull;
+    if (found->is_boolean()) return found->get<bool>() ? &kTrue : &kFalse;
+    if (found->is_object() || found->is_array()) {
+      Problem("'" + name + "' is a " + (found->is_array() ? "list" : "mapping") +
               ", not a scalar; use a section ({{#" + name + "}}) or a scalar key");
       return nullptr;
     }
-    return found;
+    if (found->is_string()) {
+      const std::string& text = found->get_ref<const std::string&>();
+      std::string marked;
+      marked.reserve(text.size() + 1);
+      marked += kString;
+      marked += text;
+      return &made_.emplace_back(std::move(marked));
+    }
+    return &made_.emplace_back(std::string(1, kRawScalar) + found->dump());
   }
 
   const mustache::data* get_partial(const std::string& name) const override {
@@ -222,7 +204,25 @@ class StrictContext : public mustache::basic_context<std::string> {
   const std::vector<std::string>& problems() const { return problems_; }
 
  private:
-  const mustache::data* Lookup(const std::string& name) const {
+  /// What a section tag gets: false (skipped) for false and null; for a list, a kainjow list
+  /// with one stand-in per item; else one stand-in (rendered once). push() maps stand-ins back.
+  const mustache::data* Section(const nlohmann::json& value) const {
+    if (value.is_null() || (value.is_boolean() && !value.get<bool>())) return &kFalseSection;
+    if (value.is_array()) {
+      mustache::data& list = made_.emplace_back(mustache::data::type::list);
+      // list_value() is the list data owns (allocated, never const), so adding to it is sound.
+      auto& items = const_cast<mustache::list&>(list.list_value());
+      items.reserve(value.size());
+      for (size_t i = 0; i < value.size(); ++i) items.emplace_back(true);
+      for (size_t i = 0; i < items.size(); ++i) stand_ins_[&items[i]] = &value[i];
+      return &list;
+    }
+    mustache::data& stand_in = made_.emplace_back(true);
+    stand_ins_[&stand_in] = &value;
+    return &stand_in;
+  }
+
+  const nlohmann::json* Lookup(const std::string& name) const {
     if (name == ".") return stack_.back();
     std::vector<std::string> parts;
     size_t start = 0;
@@ -235,14 +235,18 @@ class StrictContext : public mustache::basic_context<std::string> {
     // The first part is looked up through the section stack, innermost first (mustache's rule);
     // the rest inside what it found.
     for (auto it = stack_.rbegin(); it != stack_.rend(); ++it) {
-      const mustache::data* var = (*it)->is_object() ? (*it)->get(parts[0]) : nullptr;
+      const nlohmann::json* var = Member(**it, parts[0]);
       if (!var) continue;
-      for (size_t i = 1; i < parts.size() && var; ++i) {
-        var = var->is_object() ? var->get(parts[i]) : nullptr;
-      }
+      for (size_t i = 1; i < parts.size() && var; ++i) var = Member(*var, parts[i]);
       return var;
     }
     return nullptr;
+  }
+
+  static const nlohmann::json* Member(const nlohmann::json& scope, const std::string& key) {
+    if (!scope.is_object()) return nullptr;
+    auto found = scope.find(key);
+    return found == scope.end() ? nullptr : &*found;
   }
 
   void Problem(std::string message) const {
@@ -255,8 +259,11 @@ class StrictContext : public mustache::basic_context<std::string> {
   static const mustache::data kFalse;
   static const mustache::data kNull;
   static const mustache::data kFalseSection;
+  static const nlohmann::json kJsonFalse;  // the scope kFalseSection stands for
   const TemplateSet& templates_;
-  std::vector<const mustache::data*> stack_;
+  std::vector<const nlohmann::json*> stack_;
+  mutable std::deque<mustache::data> made_;  // what get() returned (kainjow keeps pointers)
+  mutable std::unordered_map<const mustache::data*, const nlohmann::json*> stand_ins_;
   mutable std::vector<std::string> problems_;
   mutable std::vector<std::unique_ptr<mustache::data>> partials_;
 };
@@ -265,6 +272,7 @@ const mustache::data StrictContext::kTrue{std::string(1, kRawScalar) + "true"};
 const mustache::data StrictContext::kFalse{std::string(1, kRawScalar) + "false"};
 const mustache::data StrictContext::kNull{std::string(1, kRawScalar) + "null"};
 const mustache::data StrictContext::kFalseSection{false};
+const nlohmann::json StrictContext::kJsonFalse = false;
 
 Diagnostic TemplateError(const std::string& template_name, int line, const std::string& rule,
                          const std::string& message, const std::string& fix) {
@@ -320,8 +328,7 @@ std::optional<RenderedFile> RenderOne(const PlannedObject& object, const Templat
                                                    : "fix the template"));
     return std::nullopt;
   }
-  const mustache::data data = ToData(object.context);
-  StrictContext context(&data, templates);
+  StrictContext context(object.context, templates);
   auto cached = instances.end();
   mustache::mustache* instance = parsed->Shared();
   if (!instance) {
