@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Benchmark (run on demand, not part of ctest): issue 13's render targets, each measured in one run
 # with hyperfine (whole processes, medians) and printed next to its target:
-#   1. Barcelona: `hkimgen render profiles/barcelona-h100-cx7.yaml -d DIR` against the peer,
-#      `kubectl kustomize DIR` of the bundle it wrote (target: hkimgen >= 10x faster). The stdout
-#      render is shown too.
+#   1. Barcelona: `hkimgen render profiles/barcelona-h100-cx7.yaml -d DIR` into a new folder
+#      against the peer, `kubectl kustomize DIR` of the bundle it wrote (target: hkimgen >= 10x
+#      faster). Shown too: the stdout render, and the render into DIR when DIR is current (the
+#      re-render after an edit that changes nothing: compared, nothing written).
 #   2. Large: the Barcelona profile with NAMESPACES namespaces (default 1000; its IP ranges widened
 #      to hold them) rendered to a folder: median wall time and peak RSS (targets: < 1 s and
 #      < 100 MB on this machine's cores).
@@ -75,6 +76,7 @@ hyperfine --warmup 3 --min-runs "$runs" --export-json "$work/barcelona.json" \
   -n "hkimgen render -d DIR" --prepare "$(aside "$work/b-out")" \
   "'$HKIMGEN' render '$barcelona' -q -d '$work/b-out'" \
   -n "hkimgen render (stdout)" "'$HKIMGEN' render '$barcelona'" \
+  -n "hkimgen render -d DIR (current)" "'$HKIMGEN' render '$barcelona' -q -d '$work/barcelona'" \
   -n "kubectl kustomize DIR" "kubectl kustomize '$work/barcelona'" >&2
 
 # 2. The large profile: wall time (hyperfine) and peak RSS (/usr/bin/time, 5 runs).
@@ -123,6 +125,7 @@ def verdict(ok):
 barcelona = {r["command"]: r for r in load("barcelona")}
 peer = barcelona["kubectl kustomize DIR"]
 folder, stream = barcelona["hkimgen render -d DIR"], barcelona["hkimgen render (stdout)"]
+current = barcelona["hkimgen render -d DIR (current)"]
 large = load("large")[0]
 rss = statistics.median(int(line) for line in open(f"{work}/rss")) / 1024
 one, many = load("fleet")
@@ -136,6 +139,7 @@ print(f"{'Barcelona -d DIR vs kubectl kustomize':<44}{ratio:>15.1f}x  {'>= 10x f
       f"{verdict(ratio >= 10)}")
 print(f"{'  (hkimgen -d DIR / kustomize)':<44}{ms(folder) + ' / ' + ms(peer):>16}")
 print(f"{'  Barcelona to stdout vs kustomize':<44}{peer['median'] / stream['median']:>15.1f}x")
+print(f"{'  Barcelona -d DIR, bundle current, vs kust.':<44}{peer['median'] / current['median']:>15.1f}x")
 print(f"{namespaces + ' namespaces -d DIR, wall':<44}{ms(large):>16}  {'< 1 s':<18}"
       f"{verdict(large['median'] < 1.0)}")
 print(f"{namespaces + ' namespaces -d DIR, peak RSS':<44}{rss:>13.1f} MB  {'< 100 MB':<18}"
