@@ -4,6 +4,7 @@
 // objects and files this way (each task writes only its own slot, so results stay in order and
 // byte-identical for any thread count).
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <thread>
@@ -15,6 +16,18 @@ namespace hkim {
 inline unsigned ParallelWorkers(size_t count, unsigned threads) {
   if (count < threads) threads = static_cast<unsigned>(count);
   return threads == 0 ? 1 : threads;
+}
+
+/// Fewer tasks than this per thread are not worth one: starting a thread, and its malloc arena
+/// faulting its memory in, cost more than rendering or writing a few dozen small files (the
+/// 39-file Barcelona bundle rendered 15% faster on one thread than on two).
+constexpr size_t kMinTasksPerThread = 32;
+
+/// The threads worth using for `count` small tasks (render one object, write one file): at
+/// most `threads`, one per kMinTasksPerThread tasks, at least 1.
+inline unsigned ThreadsForSmallTasks(size_t count, unsigned threads) {
+  const size_t useful = count / kMinTasksPerThread;
+  return useful == 0 ? 1u : static_cast<unsigned>(std::min<size_t>(threads, useful));
 }
 
 /// Calls `task(i, worker)` for every i in [0, count) on ParallelWorkers(count, threads) threads

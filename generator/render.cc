@@ -435,6 +435,7 @@ void RenderEach(const std::vector<const PlannedObject*>& objects, const Template
                 std::vector<DiagnosticSink>& reports) {
   files.resize(objects.size());
   reports.resize(objects.size());
+  jobs = ThreadsForSmallTasks(objects.size(), jobs);
   instances.resize(std::max<size_t>(instances.size(), ParallelWorkers(objects.size(), jobs)));
   ParallelFor(objects.size(), jobs, [&](size_t i, unsigned worker) {
     if (!objects[i]) return;

@@ -216,7 +216,7 @@ bool FillStaging(const std::map<std::string, WantedText>& wanted,
     }
   }
   std::vector<char> written(files.size(), 0);
-  ParallelFor(files.size(), jobs, [&](size_t i, unsigned) {
+  ParallelFor(files.size(), ThreadsForSmallTasks(files.size(), jobs), [&](size_t i, unsigned) {
     const auto& [name, text] = *files[i];
     written[i] = PutFile(name, text, write.count(name) > 0, target, staging);
   });

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "diagnostics_format.h"
+#include "parallel.h"
 #include "test_files.h"
 
 namespace hkim {
@@ -228,15 +229,29 @@ TEST(Pipeline, EveryProfileRendersValidYamlByConstruction) {
 
 // One bundle's objects render on -j threads; the bundle must not depend on how many (files and
 // diagnostics are taken in plan order).
+// Small bundles render on one thread (ThreadsForSmallTasks): Barcelona with 16 namespaces has
+// enough objects for several.
 TEST(Pipeline, OneProfileRendersTheSameBytesOnAnyNumberOfThreads) {
-  for (const char* name : {"barcelona-h100-cx7.yaml", "oke-h100.yaml"}) {
-    const std::string profile = (kSource / "profiles" / name).string();
+  const fs::path overlay =
+      fs::temp_directory_path() / ("hkimgen-threads-" + std::to_string(getpid()) + ".yaml");
+  {
+    std::ofstream out(overlay);
+    out << "namespaces:\n";
+    for (int i = 0; i < 16; ++i) out << "  - team-" << i << "\n";
+  }
+  const std::string barcelona = (kSource / "profiles/barcelona-h100-cx7.yaml").string();
+  const std::vector<LayerInputs> profiles = {
+      {barcelona, {}, {}},
+      {(kSource / "profiles/oke-h100.yaml").string(), {}, {}},
+      {barcelona, {overlay.string()}, {}}};
+  for (const LayerInputs& inputs : profiles) {
+    const std::string profile = inputs.profile_path + (inputs.extra_files.empty() ? "" : " -f");
     DiagnosticSink one_sink, many_sink;
     RenderSettings one, many;
     one.jobs = 1;
     many.jobs = 4;
-    auto serial = RenderProfileLayers(LayerInputs{profile, {}, {}}, one_sink, nullptr, one);
-    auto parallel = RenderProfileLayers(LayerInputs{profile, {}, {}}, many_sink, nullptr, many);
+    auto serial = RenderProfileLayers(inputs, one_sink, nullptr, one);
+    auto parallel = RenderProfileLayers(inputs, many_sink, nullptr, many);
     ASSERT_TRUE(serial && parallel) << profile;
     ASSERT_EQ(serial->files.size(), parallel->files.size()) << profile;
     for (size_t i = 0; i < serial->files.size(); ++i) {
@@ -244,7 +259,11 @@ TEST(Pipeline, OneProfileRendersTheSameBytesOnAnyNumberOfThreads) {
       EXPECT_EQ(serial->files[i].content, parallel->files[i].content) << profile;
     }
     EXPECT_EQ(FormatDiagnostics(one_sink, {}), FormatDiagnostics(many_sink, {})) << profile;
+    if (!inputs.extra_files.empty()) {
+      EXPECT_GE(serial->files.size(), 4 * kMinTasksPerThread) << "enough objects for 4 threads";
+    }
   }
+  fs::remove(overlay);
 }
 
 // The same through the command line: `render --verify -d` writes the very bytes `render -d` does
