@@ -13,7 +13,9 @@
 #      (target: scales with cores). -j 1 and -j N must write the same bytes (checked first).
 # Every folder render writes a new folder: the previous one is moved aside, not deleted, before
 # each run (deleting thousands of files just before makes ext4's inode allocation slow, which
-# would time the file system's clean-up rather than the render); all are removed at the end.
+# would time the file system's clean-up rather than the render); all are removed at the end (so
+# wait a few minutes before running it again: ext4 skips inodes deleted in the last minutes,
+# which makes creating files slow). Parts 1 and 2 run without a shell (hyperfine -N).
 #
 # Usage: bench/render/run.sh [NAMESPACES]   (env HKIMGEN=path/to/hkimgen to skip the build;
 #        FLEET_NAMESPACES=N per fleet profile; RUNS=N hyperfine runs, default 20)
@@ -38,6 +40,11 @@ mkdir -p "$work/aside"
 aside() {  # the hyperfine --prepare of a folder render: move the last output out of the way
   echo "if [ -e '$1' ]; then mv '$1' \"$work/aside/\$(date +%s%N)\"; fi"
 }
+# The same as a command of its own, for the runs hyperfine starts without a shell (-N: a shell's
+# start, estimated and subtracted, would be a third of the noise on a 15 ms process).
+printf '#!/bin/sh\nif [ -e "$1" ]; then mv "$1" "%s/aside/$(date +%%s%%N)"; fi\n' "$work" \
+  >"$work/aside.sh"
+aside_n() { echo "sh '$work/aside.sh' '$1'"; }
 
 # The shipped Barcelona profile with its one namespace replaced by N (and each rail's range
 # widened to a /20, 4,094 addresses, so that N namespaces x 2 replicas fit); everything else
@@ -72,8 +79,8 @@ barcelona=profiles/barcelona-h100-cx7.yaml
 "$HKIMGEN" render "$barcelona" -q -d "$work/barcelona"
 kubectl kustomize "$work/barcelona" >/dev/null
 echo "bench/render: Barcelona -> $(find "$work/barcelona" -name '*.yaml' | wc -l) files" >&2
-hyperfine --warmup 3 --min-runs "$runs" --export-json "$work/barcelona.json" \
-  -n "hkimgen render -d DIR" --prepare "$(aside "$work/b-out")" \
+hyperfine -N --warmup 3 --min-runs "$runs" --export-json "$work/barcelona.json" \
+  -n "hkimgen render -d DIR" --prepare "$(aside_n "$work/b-out")" \
   "'$HKIMGEN' render '$barcelona' -q -d '$work/b-out'" \
   -n "hkimgen render (stdout)" "'$HKIMGEN' render '$barcelona'" \
   -n "hkimgen render -d DIR (current)" "'$HKIMGEN' render '$barcelona' -q -d '$work/barcelona'" \
@@ -84,8 +91,8 @@ large=$work/large-${namespaces}ns.yaml
 generate "$large" "$namespaces"
 "$HKIMGEN" render "$large" -q -d "$work/large"
 echo "bench/render: $namespaces namespaces -> $(find "$work/large" -name '*.yaml' | wc -l) files" >&2
-hyperfine --warmup 1 --min-runs 10 --export-json "$work/large.json" \
-  -n "hkimgen render -d DIR ($namespaces namespaces)" --prepare "$(aside "$work/l-out")" \
+hyperfine -N --warmup 1 --min-runs 10 --export-json "$work/large.json" \
+  -n "hkimgen render -d DIR ($namespaces namespaces)" --prepare "$(aside_n "$work/l-out")" \
   "'$HKIMGEN' render '$large' -q -d '$work/l-out'" >&2
 for i in 1 2 3 4 5; do
   eval "$(aside "$work/l-out")"
