@@ -78,7 +78,7 @@ class TemplateSet::Parsed {
       : name_(std::move(name)),
         text_(std::move(marked_text)),
         template_(MarkLiteralSpaces(text_)),
-        shared_(text_.find("{{>") == std::string::npos) {
+        shared_(!HasPartialTag(text_)) {
     template_.set_custom_escape(Escape);
     if (!template_.is_valid()) error_ = template_.error_message();
   }

@@ -115,6 +115,14 @@ std::string ExpandPartials(std::string_view text,
   return out;
 }
 
+bool HasPartialTag(std::string_view text) {
+  for (size_t at = text.find("{{"); at != std::string_view::npos; at = text.find("{{", at + 1)) {
+    const size_t first = text.find_first_not_of(kWhitespace, at + 2);
+    if (first != std::string_view::npos && text[first] == '>') return true;
+  }
+  return false;
+}
+
 std::string MarkLiteralSpaces(std::string text) {
   auto literal = [&text](size_t i) {  // a non-space literal character (not a line break)
     const char c = text[i];

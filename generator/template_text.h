@@ -37,6 +37,10 @@ std::string ExpandPartials(std::string_view text,
                            const std::function<const std::string*(const std::string&)>& source,
                            int depth = 0);
 
+/// Whether `text` holds a tag that kainjow takes for a partial (`{{>x}}`, also `{{ > x}}`),
+/// which ExpandPartials left (missing, or nested too deep) or did not expand (spaced).
+bool HasPartialTag(std::string_view text);
+
 /// kainjow makes every space of a template a node of its own (to find lines that hold only
 /// whitespace and section tags, which it drops): YAML's indentation made parsing a template,
 /// and its memory, several times the cost of rendering it. A run of spaces next to a literal

@@ -120,6 +120,14 @@ TEST(TemplateText, ExpandsPartialsExactlyAsTheOldExpressionDid) {
   }
 }
 
+TEST(TemplateText, FindsEveryTagKainjowTakesForAPartial) {
+  EXPECT_TRUE(HasPartialTag("a: {{>common/labels}}\n"));
+  EXPECT_TRUE(HasPartialTag("{{ > spaced }}"));
+  EXPECT_TRUE(HasPartialTag("{{\n>x}}"));
+  EXPECT_FALSE(HasPartialTag("a: {{x}} > b\n{{#?s}}>{{/?s}}"));
+  EXPECT_FALSE(HasPartialTag("{{"));
+}
+
 TEST(TemplateText, HidesOnlySpacesThatTouchLiteralText) {
   const std::string h(1, kHiddenSpace);
   EXPECT_EQ(MarkLiteralSpaces("  key: value\n"), h + h + "key:" + h + "value\n");
