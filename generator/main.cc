@@ -8,6 +8,6 @@
 #include "heap_prefault.h"
 
 int main(int argc, char** argv) {
-  hkim::PrefaultHeap(size_t{4} << 20);  // a small render's heap (heap_prefault.h)
+  hkim::PrefaultHeap(size_t{2} << 20);  // a small render's heap (heap_prefault.h)
   return hkim::RunHkimgen(argc, argv, std::cout, std::cerr);
 }
