@@ -24,7 +24,7 @@ ProfileSchema::~ProfileSchema() = default;
 
 const nlohmann::json& ProfileSchema::document() const { return impl_->document; }
 
-std::optional<ProfileSchema> ProfileSchema::Parse(const std::string& name, const std::string& text,
+std::optional<ProfileSchema> ProfileSchema::Parse(const std::string& name, std::string_view text,
                                                   DiagnosticSink& sink) {
   auto impl = std::make_unique<Impl>();
   try {
@@ -48,7 +48,7 @@ const ProfileSchema* ProfileSchema::Embedded(DiagnosticSink& sink) {
   static DiagnosticSink parse_errors;
   std::call_once(once, [] {
     if (const std::string_view* text = FindEmbeddedFile(kName)) {
-      schema = Parse(kName, std::string(*text), parse_errors);
+      schema = Parse(kName, *text, parse_errors);  // the embedded text, not a copy
     } else {
       parse_errors.Report(Diagnostic{Severity::kError, SourceLocation{kName, 0, 0}, "",
                                      "schema.missing", "no schema was embedded at build time",

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "diagnostics.h"
@@ -26,7 +27,7 @@ class ProfileSchema {
 
   /// Parses `text` (JSON) as a draft-7 schema. Errors (bad JSON, unsupported schema) are
   /// reported against `name` with rule "schema.invalid"; returns nullopt then.
-  static std::optional<ProfileSchema> Parse(const std::string& name, const std::string& text,
+  static std::optional<ProfileSchema> Parse(const std::string& name, std::string_view text,
                                             DiagnosticSink& sink);
 
   /// The schema embedded into the binary (schemas/profile.schema.json), parsed once per process.
