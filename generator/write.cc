@@ -1,6 +1,7 @@
 #include "write.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -8,11 +9,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <set>
-#include <sstream>
 
 #include "parallel.h"
 #include "write_guard.h"
@@ -25,15 +25,6 @@ namespace {
 
 Diagnostic IoError(const std::string& file, const std::string& message, const std::string& fix) {
   return Diagnostic{Severity::kError, SourceLocation{file, 0, 0}, "", "io.write", message, fix};
-}
-
-std::optional<std::string> ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return text.str();
 }
 
 Diagnostic Refused(const std::string& dir, const std::string& why, const std::string& fix) {
@@ -66,6 +57,28 @@ std::map<std::string, WantedText> Wanted(const RenderedBundle& bundle) {
   return files;
 }
 
+/// Whether `path` is a regular file holding exactly `text`; read only when the sizes agree.
+bool HoldsText(const fs::path& path, const WantedText& text) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat info {};
+  bool same = fstat(fd, &info) == 0 && S_ISREG(info.st_mode) &&
+              static_cast<size_t>(info.st_size) == text.head.size() + text.body.size();
+  if (same) {
+    std::string old(static_cast<size_t>(info.st_size), '\0');
+    size_t done = 0;
+    while (done < old.size()) {
+      const ssize_t got = read(fd, old.data() + done, old.size() - done);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) break;
+      done += static_cast<size_t>(got);
+    }
+    same = done == old.size() && text.Equals(old);
+  }
+  close(fd);
+  return same;
+}
+
 std::set<std::string> Names(const std::map<std::string, WantedText>& files) {
   std::set<std::string> names;
   for (const auto& entry : files) names.insert(entry.first);
@@ -90,8 +103,7 @@ Differences Compare(const std::map<std::string, WantedText>& wanted, const fs::p
       diff.missing.push_back(name);
       continue;
     }
-    std::optional<std::string> old = ReadFile(dir / name);
-    if (!old || !text.Equals(*old)) diff.stale.push_back(name);
+    if (!HoldsText(dir / name, text)) diff.stale.push_back(name);
   }
   for (const std::string& name : present) {
     if (wanted.count(name)) continue;
@@ -100,11 +112,23 @@ Differences Compare(const std::map<std::string, WantedText>& wanted, const fs::p
   return diff;
 }
 
+bool WriteAll(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t done = write(fd, text.data(), text.size());
+    if (done < 0 && errno == EINTR) continue;
+    if (done <= 0) return false;
+    text.remove_prefix(static_cast<size_t>(done));
+  }
+  return true;
+}
+
+/// One open, two writes and a close: a bundle's files are small, and an ofstream's set-up
+/// (locale, buffer) cost about as much as writing one.
 bool WriteFile(const fs::path& path, const WantedText& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text.head << text.body;
-  out.flush();
-  return static_cast<bool>(out);
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) return false;
+  const bool written = WriteAll(fd, text.head) && WriteAll(fd, text.body);
+  return close(fd) == 0 && written;
 }
 
 /// Swaps two paths atomically where the kernel can (renameat2 RENAME_EXCHANGE).
