@@ -8,6 +8,7 @@
 #include "commands/cli_support.h"
 #include "commands/diff_fleet_command.h"
 #include "commands/layer_options.h"
+#include "commands/render_command.h"
 #include "commands/render_fleet_command.h"
 #include "diagnostics_format.h"
 #include "fleet.h"
@@ -52,6 +53,9 @@ void SetupDiffCommand(CLI::App& app) {
                       "The bundle directory to compare with (as written by render -d)");
   AddLayerOptions(command, options->layers);
   AddOutputOption(command, *output, kFormats);
+  command->add_option("--wrapper-digest", options->wrapper_digest,
+                      "As render's: the wrapper image digest the bundle was rendered with "
+                      "(sha256:<64 hex>), so that it is compared as written");
   command->add_flag("--detailed-exitcode,--check", options->detailed_exitcode,
                     "Exit 2 when there are changes (0 none, 1 error), as terraform plan");
   AddFleetOptions(command, options->jobs, options->fleet_path, options->fleet_name,
@@ -82,13 +86,16 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
   SourceTexts sources;
   std::optional<BundleDiff> diff;
   std::error_code ec;
-  if (!std::filesystem::exists(options.output_dir, ec)) {
+  LayerInputs layers = options.layers;
+  if (!WrapperDigestLayer(options.wrapper_digest, layers, sink)) {
+    // reported: nothing is compared
+  } else if (!std::filesystem::exists(options.output_dir, ec)) {
     sink.Report(Diagnostic{Severity::kError, SourceLocation{options.output_dir, 0, 0}, "",
                            "diff.missing-dir", "the bundle folder does not exist",
                            "give the folder `hkimgen render PROFILE -d DIR` wrote, or render it "
                            "first"});
   } else if (std::optional<LayeredProfile> layered =
-                 LoadLayeredProfile(options.layers, sink, &sources)) {
+                 LoadLayeredProfile(layers, sink, &sources)) {
     if (std::optional<RenderedBundle> bundle = RenderLoadedProfile(layered->merged, sink)) {
       if (auto existing = ReadBundleDirectory(options.output_dir, sink)) {
         diff = DiffBundle(*bundle, *existing);

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "commands/cli_support.h"
+#include "commands/render_command.h"
 #include "diagnostics_format.h"
 #include "fleet.h"
 #include "fleet_diff.h"
@@ -20,6 +21,11 @@ FleetInputs InputsFor(const DiffOptions& options, DiagnosticSink& sink) {
   inputs.profiles = ExpandProfileArgs(options.profiles, sink);
   inputs.extra_files = options.layers.extra_files;
   inputs.set_values = options.layers.set_values;
+  LayerInputs digest;
+  if (WrapperDigestLayer(options.wrapper_digest, digest, sink)) {
+    inputs.set_values.insert(inputs.set_values.end(), digest.set_values.begin(),
+                             digest.set_values.end());
+  }
   inputs.settings.name = options.fleet_name;
   inputs.settings.argocd_namespace = options.fleet_namespace;
   inputs.settings.repo_path = FleetRepoPath(options.output_dir, options.fleet_path, sink);

@@ -108,15 +108,15 @@ bool WriteRendered(const RenderedBundle& bundle, const RenderOptions& options,
 // --wrapper-digest is checked here, so that a bad one names the flag, and then applied as the
 // last --set (wrapper.digest), so that it overrides the profile and the model reads it as any
 // other value.
-bool WrapperDigestLayer(const RenderOptions& options, LayerInputs& inputs, DiagnosticSink& sink) {
-  if (options.wrapper_digest.empty()) return true;
+bool WrapperDigestLayer(const std::string& digest, LayerInputs& inputs, DiagnosticSink& sink) {
+  if (digest.empty()) return true;
   static const std::regex kDigest("sha256:[0-9a-f]{64}");
-  if (!std::regex_match(options.wrapper_digest, kDigest)) {
+  if (!std::regex_match(digest, kDigest)) {
     sink.Report(Diagnostic{Severity::kError,
                            {},
                            "",
                            "cli.usage",
-                           "--wrapper-digest '" + options.wrapper_digest +
+                           "--wrapper-digest '" + digest +
                                "' is not a manifest digest (expected sha256: followed by 64 "
                                "lower-case hex digits)",
                            "give the digest bash scripts/build-image.sh prints, or skopeo inspect "
@@ -124,7 +124,7 @@ bool WrapperDigestLayer(const RenderOptions& options, LayerInputs& inputs, Diagn
                            "--wrapper-digest sha256:<64 hex>"});
     return false;
   }
-  inputs.set_values.push_back("wrapper.digest=" + options.wrapper_digest);
+  inputs.set_values.push_back("wrapper.digest=" + digest);
   return true;
 }
 
@@ -195,7 +195,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   };
   std::optional<ProgressDisplay> display;
   display.emplace(progress, err, ShowProgress(options, err));
-  if (!WrapperDigestLayer(options, inputs, sink)) {
+  if (!WrapperDigestLayer(options.wrapper_digest, inputs, sink)) {
     // reported: nothing is rendered or written
   } else if (options.check && options.output_dir.empty()) {
     sink.Report(Diagnostic{Severity::kError,

@@ -36,9 +36,10 @@ struct RenderOptions {
   bool verify = false;  ///< --verify: parse every rendered document again (RenderCheck::kReparse)
 };
 
-/// Checks --wrapper-digest (reporting "cli.usage" naming the flag) and appends it to `inputs` as
-/// the last --set (wrapper.digest). Returns false after reporting.
-bool WrapperDigestLayer(const RenderOptions& options, LayerInputs& inputs, DiagnosticSink& sink);
+/// Checks --wrapper-digest `digest` (reporting "cli.usage" naming the flag) and appends it to
+/// `inputs` as the last --set (wrapper.digest); nothing when it is empty. Returns false after
+/// reporting. render and diff share it, so that diff compares what render writes.
+bool WrapperDigestLayer(const std::string& digest, LayerInputs& inputs, DiagnosticSink& sink);
 
 /// Adds the `render` sub-command to `app`; running it calls RunRenderCommand and ends the
 /// process with its exit status (through CLI::RuntimeError).

@@ -480,6 +480,17 @@ case_wrapper_digest_pins_every_init_container() {
   expect_status 1
   expect_err "--wrapper-digest 'sha256:ABC' is not a manifest digest (expected sha256: followed by 64 lower-case hex digits)"
   [[ ! -e $WORK/bad ]] || fail "a bad --wrapper-digest wrote the bundle"
+  # diff takes the flag too: a bundle rendered with it is current against the same digest.
+  run render "$OKE" --wrapper-digest "$b" -q -d "$WORK/pinned"
+  expect_status 0
+  run diff "$OKE" --wrapper-digest "$b" -d "$WORK/pinned" --check
+  expect_status 0
+  run diff "$OKE" -d "$WORK/pinned" --check
+  expect_status 2
+  expect_out "@$b"
+  run diff "$OKE" --wrapper-digest sha256:ABC -d "$WORK/pinned"
+  expect_status 1
+  expect_err "--wrapper-digest 'sha256:ABC' is not a manifest digest"
   # Not a digest in the profile: file:line:col of the field.
   pinned=$(variant "/^  image: quay.io\/hkim\/hkim-wrapper/a\\  digest: md5:abc" bad.yaml)
   run render "$pinned"
