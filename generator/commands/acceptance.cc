@@ -27,16 +27,6 @@ bool CheckAcceptable(const std::string& rule, const SourceLocation& where,
 
 }  // namespace
 
-DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LayerInputs& inputs,
-                              const std::vector<std::string>& allow) {
-  DiagnosticSink scratch;  // load faults are in `sink` already
-  std::optional<LayeredProfile> layered;
-  if (!inputs.profile_path.empty()) {  // "-" too: stdin is read once and kept (input_file.h)
-    layered = LoadLayeredProfile(inputs, scratch);
-  }
-  return AcceptWarnings(sink, layered ? &layered->merged : nullptr, allow);
-}
-
 DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LoadedProfile* merged,
                               const std::vector<std::string>& allow) {
   DiagnosticSink result;

@@ -14,13 +14,9 @@ namespace hkim {
 
 /// The diagnostics of `sink` with every warning whose rule is accepted turned into a note
 /// "accepted (REASON): MESSAGE". Rules come from `allow` (reason "--allow") and from the
-/// profile's `accept_warnings` (read from the merged layers of `inputs` when they load).
-/// Reports an unknown rule id, or a rule that reports errors (which cannot be accepted), as an
-/// error.
-DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LayerInputs& inputs,
-                              const std::vector<std::string>& allow);
-/// The same for a profile the caller has loaded already (`merged`: the merged layers, nullptr
-/// when they did not load), which is not read again.
+/// profile's `accept_warnings`, read from `merged` (the profile's merged layers as the command
+/// loaded them; nullptr when they did not load). Reports an unknown rule id, or a rule that
+/// reports errors (which cannot be accepted), as an error.
 DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LoadedProfile* merged,
                               const std::vector<std::string>& allow);
 

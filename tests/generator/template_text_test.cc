@@ -6,9 +6,12 @@
 #include <regex>
 
 #include "embedded_files.h"
+#include "test_files.h"
 
 namespace hkim {
 namespace {
+
+using test_files::AllStrings;
 
 // The expressions the scanners replaced, kept here as their specification.
 std::string RegexJoinStandaloneTags(const std::string& text) {
@@ -53,19 +56,6 @@ std::string RegexExpandPartials(const std::string& text,
     done = static_cast<size_t>(it->position(0) + it->length(0));
   }
   out.append(text, done, std::string::npos);
-  return out;
-}
-
-/// Every string of `alphabet` up to `length` characters.
-std::vector<std::string> AllStrings(const std::string& alphabet, size_t length) {
-  std::vector<std::string> out{""};
-  for (size_t begin = 0, n = 0; n < length; ++n) {
-    const size_t end = out.size();
-    for (size_t i = begin; i < end; ++i) {
-      for (char c : alphabet) out.push_back(out[i] + c);
-    }
-    begin = end;
-  }
   return out;
 }
 

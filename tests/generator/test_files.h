@@ -22,6 +22,20 @@
 
 namespace hkim::test_files {
 
+/// Every non-empty string of `alphabet`'s characters up to `max` long: the inputs on which a
+/// scanner is held to the regular expression it replaced.
+inline std::vector<std::string> AllStrings(const std::string& alphabet, size_t max) {
+  std::vector<std::string> out, level{""};
+  for (size_t length = 1; length <= max; ++length) {
+    std::vector<std::string> next;
+    for (const std::string& prefix : level)
+      for (char c : alphabet) next.push_back(prefix + c);
+    out.insert(out.end(), next.begin(), next.end());
+    level = std::move(next);
+  }
+  return out;
+}
+
 /// The whole file, bytes as they are ("" when it cannot be read).
 inline std::string ReadFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -4,6 +4,7 @@
 #include "yaml_scalar.h"
 
 #include "load_input.h"
+#include "test_files.h"
 
 #include <gtest/gtest.h>
 
@@ -13,6 +14,8 @@
 
 namespace hkim {
 namespace {
+
+using test_files::AllStrings;
 
 bool RegexNumber(const std::string& s) {
   static const std::regex number(
@@ -27,18 +30,6 @@ bool RegexTimestamp(const std::string& s) {
 }
 
 /// Every string of length 1..max over `alphabet` (the scanners' decisions turn on these bytes).
-std::vector<std::string> AllStrings(const std::string& alphabet, size_t max) {
-  std::vector<std::string> out, level{""};
-  for (size_t length = 1; length <= max; ++length) {
-    std::vector<std::string> next;
-    for (const std::string& prefix : level)
-      for (char c : alphabet) next.push_back(prefix + c);
-    out.insert(out.end(), next.begin(), next.end());
-    level = std::move(next);
-  }
-  return out;
-}
-
 TEST(YamlScalar, NumberScannerAcceptsExactlyWhatTheOldExpressionDid) {
   for (const std::string& s : AllStrings("019:._eE+-xob", 4)) {
     ASSERT_EQ(LooksLikeYamlNumber(s), RegexNumber(s)) << "'" << s << "'";
