@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <exception>
+#include <string_view>
 
 #include "commands/cli_support.h"
 #include "profile_schema.h"
@@ -46,6 +47,31 @@ bool ReportUnknownCommand(const CLI::App& app, int argc, char** argv, std::ostre
   return false;
 }
 
+// The registered command that argv names (its first argument that is not a flag: the global
+// options are flags), or nullptr (none, an unknown one, `help`).
+const CommandEntry* NamedCommand(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.empty() || arg[0] == '-') continue;
+    for (const CommandEntry& entry : CommandRegistry()) {
+      if (arg == entry.name) return &entry;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+// Every command, or only the one being run: building all of CLI11's tree took a twentieth of a
+// small render. `help`, `completion` and typos need them all (to list them or find the closest).
+void SetupCommands(CLI::App& app, int argc, char** argv) {
+  const CommandEntry* named = NamedCommand(argc, argv);
+  if (named != nullptr && std::string_view(named->name) != "completion") {
+    named->setup(app);
+    return;
+  }
+  for (const CommandEntry& entry : CommandRegistry()) entry.setup(app);
+}
+
 void SetupHelpCommand(CLI::App& app, std::ostream& out) {
   auto topic = std::make_shared<std::string>();
   CLI::App* help = app.add_subcommand("help", "Print the command list, or one command's help");
@@ -86,7 +112,7 @@ int RunHkimgen(int argc, char** argv, std::ostream& out, std::ostream& err) {
   app.add_flag("--version", show_version, "Print the version, commit and schema hash");
   app.add_flag("--no-color", Globals().no_color,
                "No colour in the output (also when NO_COLOR is set or output is not a terminal)");
-  for (const CommandEntry& entry : CommandRegistry()) entry.setup(app);
+  SetupCommands(app, argc, argv);
   SetupHelpCommand(app, out);
   if (ReportUnknownCommand(app, argc, argv, err)) return 1;
   try {
