@@ -30,11 +30,11 @@ std::optional<ProfileSchema> ProfileSchema::Parse(const std::string& name, std::
   auto impl = std::make_unique<Impl>();
   try {
     impl->document = nlohmann::json::parse(text);
-    // valijson reads `pattern` from a copy, as a keyword matched with PCRE2 (schema_pattern.h).
-    const nlohmann::json for_valijson = WithPcre2Patterns(impl->document);
+    // valijson reads `pattern` under a keyword of ours, matched with PCRE2 (schema_pattern.h).
+    const Pcre2PatternKeywords renamed(impl->document);
     valijson::SchemaParser parser;
     UsePcre2Patterns(parser);
-    valijson::adapters::NlohmannJsonAdapter adapter(for_valijson);
+    valijson::adapters::NlohmannJsonAdapter adapter(impl->document);
     parser.populateSchema(adapter, impl->schema);
   } catch (const std::exception& e) {
     sink.Report(Diagnostic{Severity::kError, SourceLocation{name, 0, 0}, "", "schema.invalid",

@@ -12,7 +12,7 @@
 namespace hkim {
 namespace {
 
-/// Where WithPcre2Patterns() moves `pattern`: a name valijson ignores unless taught.
+/// Where Pcre2PatternKeywords moves `pattern`: a name valijson ignores unless taught.
 constexpr const char* kPcre2PatternKeyword = "x-hkimgen-pcre2-pattern";
 
 /// What valijson's PatternConstraint reports, word for word: validate.cc reads it.
@@ -57,20 +57,20 @@ bool HoldsData(const std::string& keyword) {
          keyword == "examples";
 }
 
-void RenamePatterns(nlohmann::json& node) {
+void RenameKeyword(nlohmann::json& node, const char* from, const char* to) {
   if (node.is_array()) {
-    for (nlohmann::json& item : node) RenamePatterns(item);
+    for (nlohmann::json& item : node) RenameKeyword(item, from, to);
     return;
   }
   if (!node.is_object()) return;
   auto& members = node.get_ref<nlohmann::json::object_t&>();
   for (auto& [key, value] : members) {
-    if (!HoldsData(key)) RenamePatterns(value);
+    if (!HoldsData(key)) RenameKeyword(value, from, to);
   }
-  auto pattern = members.find("pattern");
-  if (pattern != members.end() && pattern->second.is_string()) {
-    auto moved = members.extract(pattern);
-    moved.key() = kPcre2PatternKeyword;
+  auto keyword = members.find(from);
+  if (keyword != members.end() && keyword->second.is_string() && members.count(to) == 0) {
+    auto moved = members.extract(keyword);  // the value stays where it is; only the key changes
+    moved.key() = to;
     members.insert(std::move(moved));
   }
 }
@@ -116,10 +116,12 @@ bool SchemaPattern::Search(std::string_view text) const {
 
 const std::string& SchemaPattern::pattern() const { return compiled_->pattern; }
 
-nlohmann::json WithPcre2Patterns(const nlohmann::json& schema) {
-  nlohmann::json copy = schema;
-  RenamePatterns(copy);
-  return copy;
+Pcre2PatternKeywords::Pcre2PatternKeywords(nlohmann::json& schema) : schema_(schema) {
+  RenameKeyword(schema_, "pattern", kPcre2PatternKeyword);
+}
+
+Pcre2PatternKeywords::~Pcre2PatternKeywords() {
+  RenameKeyword(schema_, kPcre2PatternKeyword, "pattern");
 }
 
 void UsePcre2Patterns(valijson::SchemaParser& parser) {

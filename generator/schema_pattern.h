@@ -38,9 +38,20 @@ class SchemaPattern {
   std::shared_ptr<const Compiled> compiled_;
 };
 
-/// A copy of `schema` in which every `pattern` keyword is renamed to the one that
-/// UsePcre2Patterns() teaches `parser`; data (enum, const, default, examples) is left as it is.
-nlohmann::json WithPcre2Patterns(const nlohmann::json& schema);
+/// While it lives, every `pattern` keyword of `schema` is renamed to the one that
+/// UsePcre2Patterns() teaches a parser (data under enum, const, default and examples is left as
+/// it is); destroying it renames them back. In place: a copy of the 70 KB schema cost a third
+/// of a millisecond.
+class Pcre2PatternKeywords {
+ public:
+  explicit Pcre2PatternKeywords(nlohmann::json& schema);
+  ~Pcre2PatternKeywords();
+  Pcre2PatternKeywords(const Pcre2PatternKeywords&) = delete;
+  Pcre2PatternKeywords& operator=(const Pcre2PatternKeywords&) = delete;
+
+ private:
+  nlohmann::json& schema_;
+};
 
 /// Makes `parser` read the renamed keyword into constraints that report a mismatch exactly as
 /// valijson's own `pattern` does ("Failed to match regex specified by 'pattern' constraint.").

@@ -100,22 +100,27 @@ TEST(SchemaPattern, AnInvalidPatternIsNamedInTheError) {
   }
 }
 
-TEST(SchemaPattern, RenamesPatternKeywordsButNotPropertiesOrData) {
-  const nlohmann::json schema = nlohmann::json::parse(R"({
+TEST(SchemaPattern, RenamesPatternKeywordsButNotPropertiesOrDataAndRestoresThem) {
+  const nlohmann::json original = nlohmann::json::parse(R"({
     "properties": {
       "pattern": {"type": "string", "pattern": "^a$"},
       "name": {"enum": [{"pattern": "data"}], "default": {"pattern": "x"}}
     },
     "items": [{"pattern": "^b$"}]
   })");
-  const nlohmann::json renamed = WithPcre2Patterns(schema);
-  EXPECT_TRUE(renamed["properties"].contains("pattern"));  // a property of that name
-  EXPECT_FALSE(renamed["properties"]["pattern"].contains("pattern"));
-  EXPECT_EQ(renamed["properties"]["name"]["enum"][0]["pattern"], "data");
-  EXPECT_EQ(renamed["properties"]["name"]["default"]["pattern"], "x");
-  EXPECT_FALSE(renamed["items"][0].contains("pattern"));
-  EXPECT_EQ(renamed["items"][0].size(), 1u);
-  EXPECT_TRUE(schema["items"][0].contains("pattern"));  // the original is left as it was
+  nlohmann::json schema = original;
+  {
+    const Pcre2PatternKeywords renamed(schema);
+    EXPECT_TRUE(schema["properties"].contains("pattern"));  // a property of that name
+    EXPECT_FALSE(schema["properties"]["pattern"].contains("pattern"));
+    EXPECT_EQ(schema["properties"]["pattern"].size(), 2u);
+    EXPECT_EQ(schema["properties"]["name"]["enum"][0]["pattern"], "data");
+    EXPECT_EQ(schema["properties"]["name"]["default"]["pattern"], "x");
+    EXPECT_FALSE(schema["items"][0].contains("pattern"));
+    EXPECT_EQ(schema["items"][0].size(), 1u);
+    EXPECT_NE(schema, original);
+  }
+  EXPECT_EQ(schema, original);
 }
 
 }  // namespace
