@@ -114,8 +114,6 @@ bool SchemaPattern::Search(std::string_view text) const {
                            std::to_string(found) + ")");
 }
 
-const std::string& SchemaPattern::pattern() const { return compiled_->pattern; }
-
 Pcre2PatternKeywords::Pcre2PatternKeywords(nlohmann::json& schema) : schema_(schema) {
   RenameKeyword(schema_, "pattern", kPcre2PatternKeyword);
 }

@@ -31,8 +31,6 @@ class SchemaPattern {
   /// Whether the pattern matches somewhere in `text` (JSON Schema's `pattern` is unanchored).
   bool Search(std::string_view text) const;
 
-  const std::string& pattern() const;
-
  private:
   struct Compiled;
   std::shared_ptr<const Compiled> compiled_;
