@@ -392,16 +392,24 @@ std::string ClusterKey(const Profile& profile) {
 std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
                                       DiagnosticSink& sink) {
   std::vector<bool> flagged(members.size(), false);
-  std::vector<BundlePlan> plans;
-  std::vector<std::vector<Emitted>> emitted;
   std::map<std::string, std::vector<size_t>> groups;
   std::vector<std::string> order;
   for (size_t m = 0; m < members.size(); ++m) {
-    plans.push_back(PlanBundle(*members[m].profile));
-    emitted.push_back(EmittedObjects(*members[m].profile, plans.back()));
     const std::string key = ClusterKey(*members[m].profile);
     if (!groups.count(key)) order.push_back(key);
     groups[key].push_back(m);
+  }
+  // Only profiles that share their cluster with another are planned: a fleet of one profile per
+  // cluster (the usual case) plans nothing here, serially, after its parallel renders.
+  std::vector<BundlePlan> plans(members.size());
+  std::vector<std::vector<Emitted>> emitted(members.size());
+  for (const std::string& key : order) {
+    const std::vector<size_t>& group = groups[key];
+    if (group.size() < 2) continue;
+    for (size_t m : group) {
+      plans[m] = PlanBundle(*members[m].profile);
+      emitted[m] = EmittedObjects(*members[m].profile, plans[m]);
+    }
   }
   for (const std::string& key : order) {
     const std::vector<size_t>& group = groups[key];

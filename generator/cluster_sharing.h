@@ -39,11 +39,12 @@ struct ClusterMember {
 /// destination. Two profiles with equal keys are taken to be one cluster.
 std::string ClusterKey(const Profile& profile);
 
-/// Plans every member (PlanBundle) and reports, at the later profile of each conflicting pair
-/// (naming the earlier one's file:line:col), every object two profiles of one cluster both emit,
-/// grouped by the profile value that produced the name, and the NicClusterPolicy device IDs the
-/// owning profile lacks. Members of other clusters are never compared. Returns, per member,
-/// whether an error was reported against it (for per-profile "valid" results).
+/// Plans every member that shares its cluster with another (PlanBundle) and reports, at the
+/// later profile of each conflicting pair (naming the earlier one's file:line:col), every object
+/// two profiles of one cluster both emit, grouped by the profile value that produced the name,
+/// and the NicClusterPolicy device IDs the owning profile lacks. Members of other clusters are
+/// never compared (nor planned). Returns, per member, whether an error was reported against it
+/// (for per-profile "valid" results).
 std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
                                       DiagnosticSink& sink);
 
