@@ -22,8 +22,8 @@ inline constexpr std::size_t kMaxExpandedBytes = 4 * 1024 * 1024;
 /// Deepest nesting of mappings and lists in one document.
 inline constexpr std::size_t kMaxDepth = 64;
 
-/// Longest single value (bytes). The schema checks patterns with std::regex, which recurses once
-/// per character: a value of megabytes would overflow the stack.
+/// Longest single value (bytes). No profile value needs more, and it bounds what every later
+/// stage (schema patterns, lint, templates, diagnostics that quote the value) does with one.
 inline constexpr std::size_t kMaxScalarBytes = 8 * 1024;
 
 /// Longest `--set` assignment (bytes).

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
-#include <regex>
 
 #include "input_limits.h"
 #include "layering.h"
 #include "layering_set.h"
 #include "layering_tree.h"
 #include "load_input.h"
+#include "yaml_scalar.h"
 
 namespace hkim {
 namespace {
@@ -98,28 +98,15 @@ std::optional<std::vector<PathStep>> ParseUserPath(const std::string& path, std:
 
 /// Throws NumberOutOfRange for a number no double holds.
 json TypedScalar(const std::string& text) {
-  static const std::regex kInt("[-+]?[0-9]+");
-  static const std::regex kFloat(
-      "[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+");
   if (text == "null" || text == "~" || text == "Null" || text == "NULL") return nullptr;
   if (text == "true" || text == "True" || text == "TRUE") return true;
   if (text == "false" || text == "False" || text == "FALSE") return false;
-  if (text.size() > kMaxNumberChars) {  // std::regex recurses per character
+  if (text.size() > kMaxNumberChars) {  // as the profile loader: no real number needs more
     if (LooksNumeric(text)) throw NumberOutOfRange{text};
     return text;
   }
-  try {
-    if (std::regex_match(text, kInt)) {
-      try {
-        return std::stoll(text);
-      } catch (const std::out_of_range&) {
-        return std::stod(text);  // beyond 64 bits: a number still, as the YAML loader reads it
-      }
-    }
-    if (std::regex_match(text, kFloat)) return std::stod(text);
-  } catch (const std::out_of_range&) {
-    throw NumberOutOfRange{text};
-  }
+  // A decimal number reads as the same number in a profile (0o/0x forms stay text here).
+  if (IsDecimalNumber(text)) return ResolvePlainScalar(text);
   if (text.size() >= 2 && ((text.front() == '"' && text.back() == '"') ||
                            (text.front() == '\'' && text.back() == '\''))) {
     return text.substr(1, text.size() - 2);  // quoted: always a string

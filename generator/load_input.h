@@ -14,8 +14,8 @@ struct NumberOutOfRange {
   std::string text;
 };
 
-/// Numeric texts longer than this are out of range (no real number needs more; std::regex,
-/// which recurses per character, never sees longer ones).
+/// Numeric texts longer than this are out of range: no real number needs more (a double has 17
+/// significant digits and a 3-digit exponent).
 inline constexpr std::size_t kMaxNumberChars = 256;
 
 /// Whether `text` is made of number characters only (digits, sign, '.', exponent) with a digit.

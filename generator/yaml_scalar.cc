@@ -139,6 +139,10 @@ nlohmann::json ResolvePlainScalar(std::string_view text) {
   return std::string(text);
 }
 
+bool IsDecimalNumber(std::string_view text) {
+  return IsDecimalInteger(text) || IsCoreFloat(text);
+}
+
 bool LooksLikeYamlNumber(std::string_view text) {
   Scan s(text);
   s.EatOneOf("-+");

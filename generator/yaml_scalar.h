@@ -20,6 +20,10 @@ namespace hkim {
 /// (1e999), a 0o/0x number beyond 64 bits, and a numeric text longer than kMaxNumberChars.
 nlohmann::json ResolvePlainScalar(std::string_view text);
 
+/// True when `text` is a decimal number of YAML 1.2's core schema: [-+]?[0-9]+ or the float form
+/// above (no 0o/0x, no .inf/.nan). `--set` values (layering_set.cc) take these as numbers.
+bool IsDecimalNumber(std::string_view text);
+
 /// True when some YAML 1.1 or 1.2 reader (kubectl, Argo CD, yaml-cpp) would read `text`, written
 /// plain, as a number: signs, 0b/0o/0x forms, '_' separators, sexagesimal (1:20), exponents, .5.
 bool LooksLikeYamlNumber(std::string_view text);

@@ -178,6 +178,26 @@ TEST(Layering, SetAssignmentsAreTypedAndLocatedInTheirArgument) {
   EXPECT_EQ(l.origins.at("/nccl/ib_tc").size(), 2u);
 }
 
+TEST(Layering, SetValuesThatAreDecimalNumbersBecomeNumbersAndTheRestStayText) {
+  LayeredProfile l = Merge({Load("base.yaml", kBase)});
+  DiagnosticSink sink;
+  ASSERT_TRUE(ApplySetAssignments({"x.a=+7", "x.b=-7", "x.c=1e3", "x.d=.5", "x.e=0x10",
+                                   "x.f=1.2.3", "x.g=", "x.h='12'", "x.i=99999999999999999999"},
+                                  l, sink));
+  EXPECT_EQ(sink.diagnostics().size(), 0u);
+  const json& x = l.merged.document["x"];
+  EXPECT_EQ(x["a"], 7);
+  EXPECT_EQ(x["b"], -7);
+  EXPECT_TRUE(x["c"].is_number_float());
+  EXPECT_EQ(x["c"], 1000.0);
+  EXPECT_EQ(x["d"], 0.5);
+  EXPECT_EQ(x["e"], "0x10");  // as before: only decimal forms are numbers in --set
+  EXPECT_EQ(x["f"], "1.2.3");
+  EXPECT_EQ(x["g"], "");
+  EXPECT_EQ(x["h"], "12");
+  EXPECT_TRUE(x["i"].is_number_float());  // beyond 64 bits: still a number
+}
+
 TEST(Layering, SetCreatesANamedItemThatDoesNotExist) {
   LayeredProfile l = Merge({Load("base.yaml", kBase)});
   DiagnosticSink sink;

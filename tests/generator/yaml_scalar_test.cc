@@ -52,6 +52,24 @@ TEST(YamlScalar, TimestampScannerAcceptsExactlyWhatTheOldExpressionDid) {
   }
 }
 
+// `--set` typed its values with these two expressions before IsDecimalNumber (layering_set.cc).
+bool RegexSetNumber(const std::string& s) {
+  static const std::regex integer("[-+]?[0-9]+");
+  static const std::regex real(
+      "[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+");
+  return std::regex_match(s, integer) || std::regex_match(s, real);
+}
+
+TEST(YamlScalar, DecimalNumberScannerAcceptsExactlyWhatSetsExpressionsDid) {
+  for (const std::string& s : AllStrings("019._eEx+-o", 4)) {
+    ASSERT_EQ(IsDecimalNumber(s), RegexSetNumber(s)) << "'" << s << "'";
+  }
+  for (const std::string s : {"41", "-7", "+7", "4200", "1e3", "1E-3", ".5", "5.", "-.5e+3",
+                              "0x10", "0o17", "1_000", "1.2.3", "10.0.114.0/24", "", "e3", "."}) {
+    EXPECT_EQ(IsDecimalNumber(s), RegexSetNumber(s)) << "'" << s << "'";
+  }
+}
+
 TEST(YamlScalar, ResolvesPlainScalarsLikeTheYaml12CoreSchema) {
   EXPECT_TRUE(ResolvePlainScalar("").is_null());
   EXPECT_TRUE(ResolvePlainScalar("~").is_null());
