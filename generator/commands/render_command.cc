@@ -1,8 +1,8 @@
 #include "commands/render_command.h"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
-#include <regex>
 #include <sstream>
 
 #include "commands/acceptance.h"
@@ -110,8 +110,13 @@ bool WriteRendered(const RenderedBundle& bundle, const RenderOptions& options,
 // other value.
 bool WrapperDigestLayer(const std::string& digest, LayerInputs& inputs, DiagnosticSink& sink) {
   if (digest.empty()) return true;
-  static const std::regex kDigest("sha256:[0-9a-f]{64}");
-  if (!std::regex_match(digest, kDigest)) {
+  constexpr std::string_view kAlgorithm = "sha256:";  // then 64 lower-case hex digits
+  const bool well_formed =
+      digest.size() == kAlgorithm.size() + 64 &&
+      digest.compare(0, kAlgorithm.size(), kAlgorithm) == 0 &&
+      std::all_of(digest.begin() + kAlgorithm.size(), digest.end(),
+                  [](char ch) { return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'); });
+  if (!well_formed) {
     sink.Report(Diagnostic{Severity::kError,
                            {},
                            "",

@@ -1,7 +1,8 @@
 // Rails, NADs, SR-IOV resources, VF and IP capacity, subnets.
 
+#include <algorithm>
+#include <string_view>
 #include <map>
-#include <regex>
 #include <set>
 
 #include "lint_rules.h"
@@ -17,9 +18,16 @@ bool UsesRails(const Profile& p) { return p.UsesRails(); }
 void CheckRailResourcePrefix(const LintContext& c, LintReporter& r) {
   const Profile& p = c.profile;
   if (!UsesRails(p) || !p.IsOpenShift()) return;
-  static const std::regex kOpenShiftName("openshift\\.io/[A-Za-z0-9_]+");
+  constexpr std::string_view kPrefix = "openshift.io/";  // then [A-Za-z0-9_]+
   for (const Rail& rail : p.network.rails) {
-    if (std::regex_match(rail.resource_name, kOpenShiftName)) continue;
+    const std::string_view name = rail.resource_name;
+    if (name.size() > kPrefix.size() && name.substr(0, kPrefix.size()) == kPrefix &&
+        std::all_of(name.begin() + kPrefix.size(), name.end(), [](char ch) {
+          return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ||
+                 (ch >= '0' && ch <= '9') || ch == '_';
+        })) {
+      continue;
+    }
     std::string suggestion =
         "openshift.io/" + (rail.interface_name.empty() ? rail.name : rail.interface_name) + "rdma";
     suggestion.erase(std::remove(suggestion.begin() + 13, suggestion.end(), '-'), suggestion.end());

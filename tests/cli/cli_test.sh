@@ -480,6 +480,12 @@ case_wrapper_digest_pins_every_init_container() {
   expect_status 1
   expect_err "--wrapper-digest 'sha256:ABC' is not a manifest digest (expected sha256: followed by 64 lower-case hex digits)"
   [[ ! -e $WORK/bad ]] || fail "a bad --wrapper-digest wrote the bundle"
+  upper=sha256:$(printf 'B%.0s' {1..64})  # 64 hex digits, but upper-case; and one too many
+  for bad in "$upper" "${b}0"; do
+    run render "$OKE" --wrapper-digest "$bad"
+    expect_status 1
+    expect_err "is not a manifest digest"
+  done
   # diff takes the flag too: a bundle rendered with it is current against the same digest.
   run render "$OKE" --wrapper-digest "$b" -q -d "$WORK/pinned"
   expect_status 0

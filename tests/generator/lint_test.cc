@@ -166,6 +166,7 @@ TEST(Lint, RailResourcePrefix) {
   ExpectOnly(Check(kOpenShift, {"network.rails[0].resource_name=openshift.io/rail-0"}),
              "lint.rail-resource-prefix", "/network/rails/0/resource_name");
   ExpectClean(Check(kOpenShift, {"network.rails[0].resource_name=openshift.io/eno5np0rdma"}));
+  ExpectClean(Check(kOpenShift, {"network.rails[0].resource_name=openshift.io/Eno_5rdma"}));
 }
 
 TEST(Lint, PodResourceWithoutRail) {
