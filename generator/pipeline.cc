@@ -48,7 +48,7 @@ std::optional<ProfileRender> RenderLoadedProfileWithPlan(const LoadedProfile& lo
   BundlePlan plan = PlanBundle(*profile, [&](BundlePlan& planned) {
     if (settings.progress) settings.progress(planned.objects.size() - counted, 0);
     counted = planned.objects.size();
-    ahead.Render(planned, false);
+    ahead.Render(planned);
   });
   if (settings.progress) {
     settings.progress(

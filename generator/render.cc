@@ -539,9 +539,9 @@ RenderAhead::RenderAhead(const TemplateSet& templates, RenderCheck check, unsign
 
 RenderAhead::~RenderAhead() = default;
 
-void RenderAhead::Render(BundlePlan& plan, bool all) {
+void RenderAhead::Render(BundlePlan& plan) {
   std::vector<PlannedObject>& objects = plan.objects;
-  if (next_ > objects.size() || (!all && objects.size() - next_ < kBatch)) return;
+  if (next_ > objects.size() || objects.size() - next_ < kBatch) return;
   std::vector<const PlannedObject*> batch;
   for (size_t i = next_; i < objects.size(); ++i) batch.push_back(&objects[i]);
   std::vector<std::optional<RenderedFile>> rendered;

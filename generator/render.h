@@ -96,9 +96,6 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
                                            DiagnosticSink& sink,
                                            RenderCheck check = RenderCheck::kByConstruction);
 
-/// The same for a plan that is no longer needed: each object's template context is released as
-/// soon as the object is rendered, so a large plan's contexts and its rendered text are not all
-/// held at once (peak memory). The plan is left with null contexts (its objects' identities stay).
 /// Renders the objects of a plan that is still being built (PlanBundle's `namespace_planned`),
 /// so that a large plan's template contexts are never all held at once: each batch is rendered
 /// and its contexts released; RenderBundle then takes these files instead of rendering the
@@ -108,9 +105,9 @@ class RenderAhead {
   RenderAhead(const TemplateSet& templates, RenderCheck check, unsigned jobs,
               std::function<void()> on_rendered);
   ~RenderAhead();
-  /// Renders plan.objects added since the last call once there are a batch of them (or any,
-  /// with `all`). Objects already added must not change afterwards.
-  void Render(BundlePlan& plan, bool all);
+  /// Renders plan.objects added since the last call once there are a batch of them (the rest
+  /// are RenderBundle's). Objects already added must not change afterwards.
+  void Render(BundlePlan& plan);
 
   std::map<std::string, RenderedFile> files;  ///< by file name
   DiagnosticSink reports;
@@ -126,6 +123,9 @@ class RenderAhead {
   std::unique_ptr<Workers> workers_;
 };
 
+/// The same for a plan that is no longer needed: each object's template context is released as
+/// soon as the object is rendered, so a large plan's contexts and its rendered text are not all
+/// held at once (peak memory). The plan is left with null contexts (its objects' identities stay).
 /// `on_rendered` (when set) is called once per file rendered, from the rendering threads:
 /// progress (progress.h). `jobs` threads render (the bundle is the same for any number).
 /// `ahead` (when set) holds files rendered while the plan was built.

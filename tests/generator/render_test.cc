@@ -295,7 +295,7 @@ TEST(Render, RenderingAheadGivesTheSameBundle) {
                                   {{"n", "x" + std::to_string(i)}, {"on", i % 3 == 0}});
     whole.objects.push_back(object);
     built.objects.push_back(object);
-    if (i % 10 == 9) ahead.Render(built, false);
+    if (i % 10 == 9) ahead.Render(built);
   }
   EXPECT_TRUE(built.objects.front().context.is_null()) << "rendered ahead and released";
   EXPECT_FALSE(ahead.files.empty());
