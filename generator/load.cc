@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "input_file.h"
+#include "utf8.h"
 #include "yaml_scalar.h"
 
 namespace hkim {
@@ -119,7 +120,13 @@ class JsonBuilder : public YAML::EventHandler {
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
+                const std::string& decoded) override {
+    // yaml-cpp decodes the double-quoted escapes \N (U+0085) and \_ (U+00A0) to the single
+    // bytes 0x85 and 0xA0 instead of UTF-8; every later stage may rely on UTF-8 (the input
+    // itself was checked, load_input.cc), so those bytes are re-encoded here.
+    std::string repaired;
+    const std::string& value =
+        IsValidUtf8(decoded) ? decoded : (repaired = Latin1BytesAsUtf8(decoded));
     if (value.size() > limits::kMaxScalarBytes) {
       throw LimitReached{mark, "limit.value-size",
                          "a value is longer than " + std::to_string(limits::kMaxScalarBytes) +

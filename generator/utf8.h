@@ -33,6 +33,40 @@ inline std::size_t DecodeUtf8(const std::string& text, std::size_t i, char32_t* 
   return length;
 }
 
+/// Whether all of `text` is valid UTF-8 (ASCII text is checked a byte at a time, nothing more).
+inline bool IsValidUtf8(const std::string& text) {
+  char32_t code = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t length = DecodeUtf8(text, i, &code);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
+/// `text` with every byte that does not begin a valid UTF-8 sequence read as the Latin-1
+/// character of that value and encoded in UTF-8 (0x85 → C2 85); valid sequences are kept.
+inline std::string Latin1BytesAsUtf8(const std::string& text) {
+  std::string out;
+  char32_t code = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = DecodeUtf8(text, i, &code);
+    if (length > 0) {
+      out.append(text, i, length);
+      i += length;
+      continue;
+    }
+    const unsigned char byte = static_cast<unsigned char>(text[i++]);
+    out += static_cast<char>(0xc0 | (byte >> 6));
+    out += static_cast<char>(0x80 | (byte & 0x3f));
+  }
+  return out;
+}
+
 /// Whether a decoded code point may not appear in a profile (or be echoed): C0 controls other
 /// than tab, LF and CR; DEL; U+FFFE and U+FFFF.
 inline bool IsForbiddenCharacter(char32_t code) {

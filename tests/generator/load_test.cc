@@ -221,6 +221,17 @@ TEST(Load, ReportsTheFirstByteThatIsNotUtf8WithItsPosition) {
   OnlyError("a: \xc0\xaf\n", "yaml.encoding");  // overlong '/'
 }
 
+TEST(Load, EscapesForNextLineAndNoBreakSpaceLoadAsUtf8) {
+  // yaml-cpp decodes \N and \_ to the Latin-1 bytes 0x85 and 0xA0; a render of such a value
+  // aborted in the schema's error message (found by render_fuzzer).
+  DiagnosticSink sink;
+  auto loaded = Load("a: \"x\\Ny\\_z\"\nb: \"\\x85\\u00a0\"\n", sink);
+  ASSERT_TRUE(loaded);
+  EXPECT_FALSE(sink.HasErrors());
+  EXPECT_EQ(loaded->document["a"], "x\xc2\x85y\xc2\xa0z");
+  EXPECT_EQ(loaded->document["b"], "\xc2\x85\xc2\xa0");
+}
+
 TEST(Load, ReportsANulByteWithItsPosition) {
   const Diagnostic d = OnlyError(std::string("a: 1\nname: \"x\0y\"\n", 17), "yaml.encoding");
   EXPECT_EQ(d.location.line, 2);
