@@ -399,21 +399,17 @@ std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
     if (!groups.count(key)) order.push_back(key);
     groups[key].push_back(m);
   }
-  // Only profiles that share their cluster with another are planned: a fleet of one profile per
-  // cluster (the usual case) plans nothing here, serially, after its parallel renders.
   std::vector<BundlePlan> plans(members.size());
   std::vector<std::vector<Emitted>> emitted(members.size());
   for (const std::string& key : order) {
     const std::vector<size_t>& group = groups[key];
+    // Only profiles that share their cluster with another are planned: a fleet of one profile
+    // per cluster (the usual case) plans nothing here, serially, after its parallel renders.
     if (group.size() < 2) continue;
     for (size_t m : group) {
       plans[m] = PlanBundle(*members[m].profile);
       emitted[m] = EmittedObjects(*members[m].profile, plans[m]);
     }
-  }
-  for (const std::string& key : order) {
-    const std::vector<size_t>& group = groups[key];
-    if (group.size() < 2) continue;
     CheckObjects(members, group, emitted, sink, flagged);
     CheckDeviceIds(members, group, plans, sink, flagged);
     CheckPoolSubnets(members, group, sink);
