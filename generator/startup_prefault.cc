@@ -60,12 +60,12 @@ int PopulateExecutable(dl_phdr_info* info, std::size_t, void*) {
   return 1;  // the executable only: shared libraries' pages are shared and mostly resident
 }
 
-void PopulateHeap(std::size_t bytes) {
-  // The heap then grows `bytes` beyond each request, and memory freed at its top stays.
-  mallopt(M_TOP_PAD, static_cast<int>(bytes));
-  mallopt(M_TRIM_THRESHOLD, static_cast<int>(bytes * 4));
+constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;  // x86-64 and arm64 (4 KiB pages)
+
+/// Grows the heap by M_TOP_PAD and populates it, 4 KiB pages.
+void PopulateHeapSmallPages() {
   // Requests below the mmap threshold come from the heap; the first may still fit in what the
-  // C library's start-up left of it, the second then grows it by itself plus `bytes`.
+  // C library's start-up left of it, the second then grows it by itself plus the top pad.
   const void* const start = sbrk(0);
   void* probes[2] = {std::malloc(96 * 1024), nullptr};
   if (probes[0] && sbrk(0) == start) probes[1] = std::malloc(96 * 1024);
@@ -75,6 +75,46 @@ void PopulateHeap(std::size_t bytes) {
   }
   std::free(probes[1]);
   std::free(probes[0]);
+}
+
+/// Makes the heap's next `bytes` (rounded up to 2 MiB) transparent huge pages: a block that is
+/// never used fills the heap up to a 2 MiB boundary (never touched, it costs address space
+/// only), the heap grows past the huge pages, and they are populated after MADV_HUGEPAGE. False
+/// (nothing populated; the block given back) when the heap is not laid out as expected.
+bool PopulateHeapHugePage(std::size_t bytes) {
+  const std::uintptr_t page = PageSize();
+  if (page != 4096) return false;
+  void* const probe = std::malloc(16);  // carved from the heap's free top at start-up
+  if (!probe) return false;
+  const auto top = reinterpret_cast<std::uintptr_t>(probe) + 16;
+  const std::uintptr_t huge = (top + 4 * page + kHugePage - 1) & ~(kHugePage - 1);
+  // Sized for glibc's chunks (a 16-byte header, 8 bytes of it in the next chunk's) so that the
+  // next block starts at the boundary and its header lies below it.
+  const std::size_t filler_bytes = huge - top - 24;
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(filler_bytes + kHugePage));  // from the heap
+  const std::size_t huge_bytes = (bytes + kHugePage - 1) & ~(kHugePage - 1);
+  mallopt(M_TOP_PAD, static_cast<int>(huge_bytes + 16 * page));
+  void* const filler = std::malloc(filler_bytes);
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);  // glibc's default
+  mallopt(M_TOP_PAD, static_cast<int>(bytes));
+  std::free(probe);
+  const auto filler_end = reinterpret_cast<std::uintptr_t>(filler) + filler_bytes;
+  const auto heap_end = reinterpret_cast<std::uintptr_t>(sbrk(0));
+  if (!filler || filler_end > huge || filler_end + 2 * page < huge ||
+      heap_end < huge + huge_bytes) {
+    std::free(filler);
+    return false;
+  }
+  madvise(reinterpret_cast<void*>(huge), huge_bytes, MADV_HUGEPAGE);
+  Populate(filler_end, heap_end, MADV_POPULATE_WRITE);
+  return true;  // `filler` stays allocated: freed, the heap would hand its pages out first
+}
+
+void PopulateHeap(std::size_t bytes) {
+  // The heap then grows `bytes` beyond each request, and memory freed at its top stays.
+  mallopt(M_TOP_PAD, static_cast<int>(bytes));
+  mallopt(M_TRIM_THRESHOLD, static_cast<int>(bytes * 4 + kHugePage));
+  if (!PopulateHeapHugePage(bytes)) PopulateHeapSmallPages();
 }
 
 #endif
