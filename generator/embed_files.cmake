@@ -1,13 +1,21 @@
 # Script mode (cmake -P): writes OUTPUT, a C++ file defining hkim::EmbeddedFiles() with the text of
-# every FILES entry ("|"-separated paths relative to ROOT). Bytes are written as hex, so any text
-# embeds safely; the table is sorted by name so the output never depends on the machine.
+# every FILES entry ("|"-separated paths relative to ROOT, or NAME=PATH for a file the build
+# made, embedded as NAME). Bytes are written as hex, so any text embeds safely; the table is
+# sorted by name so the output never depends on the machine.
 string(REPLACE "|" ";" files "${FILES}")
 list(SORT files)
 set(body "")
 set(entries "")
 set(index 0)
-foreach(f IN LISTS files)
-  file(READ "${ROOT}/${f}" hex HEX)
+foreach(entry IN LISTS files)
+  if(entry MATCHES "^([^=]+)=(.+)$")
+    set(f "${CMAKE_MATCH_1}")
+    set(path "${CMAKE_MATCH_2}")
+  else()
+    set(f "${entry}")
+    set(path "${ROOT}/${entry}")
+  endif()
+  file(READ "${path}" hex HEX)
   string(LENGTH "${hex}" hex_length)
   math(EXPR size "${hex_length} / 2")
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "'\\\\x\\1'," bytes "${hex}")

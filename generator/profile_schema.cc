@@ -14,6 +14,9 @@
 namespace hkim {
 
 struct ProfileSchema::Impl {
+  /// The whole schema, parsed into `document` when first asked for.
+  std::string_view whole_text;
+  std::once_flag document_once;
   nlohmann::json document;
   valijson::Schema schema;
 };
@@ -23,19 +26,38 @@ ProfileSchema::ProfileSchema(ProfileSchema&&) noexcept = default;
 ProfileSchema& ProfileSchema::operator=(ProfileSchema&&) noexcept = default;
 ProfileSchema::~ProfileSchema() = default;
 
-const nlohmann::json& ProfileSchema::document() const { return impl_->document; }
+const nlohmann::json& ProfileSchema::document() const {
+  std::call_once(impl_->document_once, [this] {
+    // The build parsed the same text (schema_for_validation), so it is JSON; an object stands in
+    // if it ever is not, as it does for "no such keyword".
+    impl_->document = nlohmann::json::parse(impl_->whole_text, nullptr, false);
+    if (impl_->document.is_discarded()) impl_->document = nlohmann::json::object();
+  });
+  return impl_->document;
+}
 
-std::optional<ProfileSchema> ProfileSchema::Parse(const std::string& name, std::string_view text,
-                                                  DiagnosticSink& sink) {
+std::optional<ProfileSchema> ProfileSchema::Compile(const std::string& name,
+                                                    std::string_view validation_text,
+                                                    std::string_view whole_text,
+                                                    DiagnosticSink& sink) {
   auto impl = std::make_unique<Impl>();
   try {
-    impl->document = nlohmann::json::parse(text);
-    // valijson reads `pattern` under a keyword of ours, matched with PCRE2 (schema_pattern.h).
-    const Pcre2PatternKeywords renamed(impl->document);
-    valijson::SchemaParser parser;
-    UsePcre2Patterns(parser);
-    valijson::adapters::NlohmannJsonAdapter adapter(impl->document);
-    parser.populateSchema(adapter, impl->schema);
+    nlohmann::json validation = nlohmann::json::parse(validation_text);
+    {
+      // valijson reads `pattern` under a keyword of ours, matched with PCRE2 (schema_pattern.h).
+      const Pcre2PatternKeywords renamed(validation);
+      valijson::SchemaParser parser;
+      UsePcre2Patterns(parser);
+      valijson::adapters::NlohmannJsonAdapter adapter(validation);
+      parser.populateSchema(adapter, impl->schema);
+    }
+    if (validation_text.data() == whole_text.data() &&
+        validation_text.size() == whole_text.size()) {
+      // One text: the parse just made is the document, and the text is not kept.
+      std::call_once(impl->document_once, [&] { impl->document = std::move(validation); });
+    } else {
+      impl->whole_text = whole_text;
+    }
   } catch (const std::exception& e) {
     sink.Report(Diagnostic{Severity::kError, SourceLocation{name, 0, 0}, "", "schema.invalid",
                            std::string("the schema cannot be used: ") + e.what(),
@@ -45,14 +67,22 @@ std::optional<ProfileSchema> ProfileSchema::Parse(const std::string& name, std::
   return ProfileSchema(std::move(impl));
 }
 
+std::optional<ProfileSchema> ProfileSchema::Parse(const std::string& name, std::string_view text,
+                                                  DiagnosticSink& sink) {
+  return Compile(name, text, text, sink);
+}
+
 const ProfileSchema* ProfileSchema::Embedded(DiagnosticSink& sink) {
   static constexpr const char* kName = "schemas/profile.schema.json";
+  static constexpr const char* kValidationName = "schemas/profile.validation.json";
   static std::once_flag once;
   static std::optional<ProfileSchema> schema;
   static DiagnosticSink parse_errors;
   std::call_once(once, [] {
+    // The embedded texts themselves, not copies: they live as long as the program.
     if (const std::string_view* text = FindEmbeddedFile(kName)) {
-      schema = Parse(kName, *text, parse_errors);  // the embedded text, not a copy
+      const std::string_view* validation = FindEmbeddedFile(kValidationName);
+      schema = Compile(kName, validation ? *validation : *text, *text, parse_errors);
     } else {
       parse_errors.Report(Diagnostic{Severity::kError, SourceLocation{kName, 0, 0}, "",
                                      "schema.missing", "no schema was embedded at build time",
@@ -145,7 +175,7 @@ const nlohmann::json* Child(const nlohmann::json& root, const nlohmann::json* no
 }  // namespace
 
 const nlohmann::json* ProfileSchema::SchemaFor(const std::string& json_pointer) const {
-  const nlohmann::json& root = impl_->document;
+  const nlohmann::json& root = document();
   const nlohmann::json* node = ResolveSchemaRef(root, &root);
   for (const std::string& token : SplitJsonPointer(json_pointer)) {
     if (!node) return nullptr;
@@ -161,7 +191,7 @@ const nlohmann::json* ProfileSchema::SchemaFor(const std::string& json_pointer) 
 std::vector<std::string> ProfileSchema::AllowedKeys(const std::string& json_pointer) const {
   std::set<std::string> keys;
   std::vector<const nlohmann::json*> branches;
-  CollectBranches(impl_->document, SchemaFor(json_pointer), branches);
+  CollectBranches(document(), SchemaFor(json_pointer), branches);
   for (const nlohmann::json* b : branches) {
     auto props = b->find("properties");
     if (props != b->end() && props->is_object()) {

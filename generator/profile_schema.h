@@ -34,6 +34,7 @@ class ProfileSchema {
   /// Reports "schema.missing" when the build embedded none.
   static const ProfileSchema* Embedded(DiagnosticSink& sink);
 
+  /// The whole schema (annotations included), parsed on first use.
   const nlohmann::json& document() const;
 
   /// The schema as valijson compiled it.
@@ -50,6 +51,12 @@ class ProfileSchema {
 
  private:
   explicit ProfileSchema(std::unique_ptr<Impl> impl);
+  /// Compiles `validation_text` (the schema, or its copy without annotations:
+  /// schema_validation_copy.h); document() parses `whole_text` when it is another text, which
+  /// must then outlive the schema.
+  static std::optional<ProfileSchema> Compile(const std::string& name,
+                                              std::string_view validation_text,
+                                              std::string_view whole_text, DiagnosticSink& sink);
   std::unique_ptr<Impl> impl_;
 };
 
