@@ -287,6 +287,71 @@ std::optional<LayeredProfile> MergeReporting(std::vector<LoadedProfile> layers,
   return out;
 }
 
+/// Whether a `$remove` marker (a named list item with `$remove: true`) is anywhere in `value`.
+bool HasRemoveMarker(const json& value) {
+  if (value.is_array()) {
+    for (const json& item : value) {
+      if (item.is_object()) {
+        auto remove = item.find(kRemoveKey);
+        auto name = item.find("name");
+        if (remove != item.end() && remove->is_boolean() && remove->get<bool>() &&
+            name != item.end() && name->is_string()) {
+          return true;
+        }
+      }
+      if (HasRemoveMarker(item)) return true;
+    }
+  } else if (value.is_object()) {
+    for (const auto& [key, child] : value.items()) {
+      if (HasRemoveMarker(child)) return true;
+    }
+  }
+  return false;
+}
+
+/// What the merge records for `value` at `pointer` of the only layer (source map `map`), and
+/// for everything inside it: its known locations and its one origin.
+void RecordOnlyLayer(const json& value, const std::string& pointer, const SourceMap& map,
+                     LayeredProfile& out) {
+  SourceLocation value_location;
+  if (auto it = map.values.find(pointer); it != map.values.end()) value_location = it->second;
+  if (value_location.known()) out.merged.locations.values.emplace(pointer, value_location);
+  if (!pointer.empty()) {  // the merge's root is a new mapping, without a key
+    auto it = map.keys.find(pointer);
+    if (it != map.keys.end() && it->second.known()) {
+      out.merged.locations.keys.emplace(pointer, it->second);
+    }
+  }
+  out.origins.emplace(pointer, std::vector<ValueOrigin>{
+                                   {0, value_location.known() ? value_location : map.Find(pointer)}});
+  if (value.is_object()) {
+    for (const auto& [key, child] : value.items()) {
+      RecordOnlyLayer(child, pointer + "/" + EscapeJsonPointerToken(key), map, out);
+    }
+  } else if (value.is_array()) {
+    for (size_t i = 0; i < value.size(); ++i) {
+      RecordOnlyLayer(value[i], pointer + "/" + std::to_string(i), map, out);
+    }
+  }
+}
+
+/// One layer (a profile without `extends:`, values files or `--set`, the usual render) merges
+/// into itself: its document, with the locations and origins MergeReporting would record
+/// (layering_test holds the two to the same result), without building and flattening the
+/// merge's tree (a twentieth of a small render). Nothing (`layers` untouched) when the layer is
+/// not a mapping or holds `$remove` markers, whose errors the merge reports.
+std::optional<LayeredProfile> MergeOnlyLayer(std::vector<LoadedProfile>& layers) {
+  if (layers.size() != 1 || !layers[0].document.is_object() ||
+      HasRemoveMarker(layers[0].document)) {
+    return std::nullopt;
+  }
+  LayeredProfile out;
+  out.merged.document = layers[0].document;
+  RecordOnlyLayer(out.merged.document, "", layers[0].locations, out);
+  out.layers = std::move(layers);
+  return out;
+}
+
 }  // namespace
 
 std::optional<LayeredProfile> MergeLayers(std::vector<LoadedProfile> layers, DiagnosticSink& sink) {
@@ -323,7 +388,8 @@ std::optional<LayeredProfile> LoadLayeredProfile(const LayerInputs& inputs, Diag
     }
   }
   if (!ok) return std::nullopt;
-  std::optional<LayeredProfile> layered = MergeReporting(std::move(layers), sink);
+  std::optional<LayeredProfile> layered = MergeOnlyLayer(layers);
+  if (!layered) layered = MergeReporting(std::move(layers), sink);
   if (!layered) return std::nullopt;
   layered->merged.path = layered->layers[profile_index].path;
   layered->merged.source_lines = layered->layers[profile_index].source_lines;

@@ -325,5 +325,69 @@ TEST_F(LayeringFiles, ASingleFileLoadsUnchanged) {
   }
 }
 
+/// Every field of `a` and `b` that merging records: document, locations (values and keys),
+/// origins, layers.
+void ExpectSameMerge(const LayeredProfile& a, const LayeredProfile& b, const std::string& what) {
+  auto same_location = [](const SourceLocation& x, const SourceLocation& y) {
+    return x.file == y.file && x.line == y.line && x.column == y.column;
+  };
+  EXPECT_EQ(a.merged.document, b.merged.document) << what;
+  for (auto [x, y] : {std::pair{&a.merged.locations.values, &b.merged.locations.values},
+                      std::pair{&a.merged.locations.keys, &b.merged.locations.keys}}) {
+    ASSERT_EQ(x->size(), y->size()) << what;
+    for (auto i = x->begin(), j = y->begin(); i != x->end(); ++i, ++j) {
+      EXPECT_EQ(i->first, j->first) << what;
+      EXPECT_TRUE(same_location(i->second, j->second)) << what << " " << i->first;
+    }
+  }
+  ASSERT_EQ(a.origins.size(), b.origins.size()) << what;
+  for (auto i = a.origins.begin(), j = b.origins.begin(); i != a.origins.end(); ++i, ++j) {
+    EXPECT_EQ(i->first, j->first) << what;
+    ASSERT_EQ(i->second.size(), j->second.size()) << what << " " << i->first;
+    for (size_t k = 0; k < i->second.size(); ++k) {
+      EXPECT_EQ(i->second[k].layer, j->second[k].layer) << what << " " << i->first;
+      EXPECT_TRUE(same_location(i->second[k].location, j->second[k].location))
+          << what << " " << i->first;
+    }
+  }
+  ASSERT_EQ(a.layers.size(), b.layers.size()) << what;
+}
+
+TEST_F(LayeringFiles, AProfileOfOneLayerMergesAsTheGeneralMergeWould) {
+  std::vector<std::string> profiles = {
+      Write("shapes.yaml", "a: {}\nb: []\nc: null\nd: [[1, [2]], {x: ~}, '']\n"
+                           "\"k/with~marks\": {\"0\": zero, \"\": empty}\n"
+                           "rails:\n  - name: r1\n    $remove: false\n  - {name: r2}\n"),
+      Write("flow.yaml", "{cluster: {name: x}, nccl: {extra_env: {A: '1'}}}\n"),
+      Write("remove.yaml", "rails:\n  - name: r1\n    $remove: true\n")};
+  for (const char* dir : {"profiles", "tests/generator/lint_cases", "tests/generator/malformed"}) {
+    for (const auto& entry :
+         std::filesystem::recursive_directory_iterator(std::filesystem::path(HKIM_SOURCE_DIR) / dir)) {
+      if (entry.path().extension() == ".yaml") profiles.push_back(entry.path().string());
+    }
+  }
+  size_t compared = 0;
+  for (const std::string& profile : profiles) {
+    DiagnosticSink sink, general_sink;
+    std::optional<LayeredProfile> layered = LoadLayeredProfile({profile, {}, {}}, sink);
+    std::optional<LoadedProfile> loaded = LoadProfile(profile, general_sink);
+    if (!loaded || !layered || layered->layers.size() != 1) continue;  // bases: the general merge
+    std::optional<LayeredProfile> general = MergeLayers({*loaded}, general_sink);
+    ASSERT_EQ(general.has_value(), layered.has_value()) << profile;
+    EXPECT_EQ(sink.ErrorCount(), general_sink.ErrorCount()) << profile;
+    ExpectSameMerge(*layered, *general, profile);
+    ++compared;
+  }
+  EXPECT_GT(compared, 10u);
+}
+
+TEST_F(LayeringFiles, ARemoveMarkerInTheOnlyLayerIsStillAnError) {
+  std::string profile = Write("p.yaml", "rails:\n  - name: r1\n    $remove: true\n");
+  DiagnosticSink sink;
+  EXPECT_FALSE(LoadLayeredProfile({profile, {}, {}}, sink));
+  ASSERT_EQ(sink.ErrorCount(), 1);
+  EXPECT_EQ(sink.diagnostics()[0].rule, "layering.remove-missing");
+}
+
 }  // namespace
 }  // namespace hkim
