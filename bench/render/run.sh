@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (run on demand, not part of ctest): issue 13's render targets, each measured in one run
-# with hyperfine (whole processes, medians) and printed next to its target:
+# (whole processes, medians; hyperfine, and interleaved rounds for Barcelona) and printed next to
+# its target:
 #   1. Barcelona: `hkimgen render profiles/barcelona-h100-cx7.yaml -d DIR` into a new folder
 #      against the peer, `kubectl kustomize DIR` of the bundle it wrote (target: hkimgen >= 10x
 #      faster). Shown too: the stdout render, and the render into DIR when DIR is current (the
@@ -14,11 +15,12 @@
 # Every folder render writes a new folder: the previous one is moved aside, not deleted, before
 # each run (deleting thousands of files just before makes ext4's inode allocation slow, which
 # would time the file system's clean-up rather than the render); all are removed at the end (so
-# wait a few minutes before running it again: ext4 skips inodes deleted in the last minutes,
-# which makes creating files slow). Parts 1 and 2 run without a shell (hyperfine -N).
+# wait 8 minutes before running it again: ext4 skips inodes deleted in the last minutes,
+# which makes creating files slow). Parts 1 and 2 run without a shell (part 1 spawns each process
+# itself, part 2 uses hyperfine -N).
 #
 # Usage: bench/render/run.sh [NAMESPACES]   (env HKIMGEN=path/to/hkimgen to skip the build;
-#        FLEET_NAMESPACES=N per fleet profile; RUNS=N hyperfine runs, default 20)
+#        FLEET_NAMESPACES=N per fleet profile; RUNS=N runs, default 20; Barcelona at least 40)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 namespaces=${1:-1000}
@@ -79,12 +81,48 @@ barcelona=profiles/barcelona-h100-cx7.yaml
 "$HKIMGEN" render "$barcelona" -q -d "$work/barcelona"
 kubectl kustomize "$work/barcelona" >/dev/null
 echo "bench/render: Barcelona -> $(find "$work/barcelona" -name '*.yaml' | wc -l) files" >&2
-hyperfine -N --warmup 3 --min-runs "$runs" --export-json "$work/barcelona.json" \
-  -n "hkimgen render -d DIR" --prepare "$(aside_n "$work/b-out")" \
-  "'$HKIMGEN' render '$barcelona' -q -d '$work/b-out'" \
-  -n "hkimgen render (stdout)" "'$HKIMGEN' render '$barcelona'" \
-  -n "hkimgen render -d DIR (current)" "'$HKIMGEN' render '$barcelona' -q -d '$work/barcelona'" \
-  -n "kubectl kustomize DIR" "kubectl kustomize '$work/barcelona'" >&2
+# Interleaved rounds (each round runs the four commands once, in turn), so that the ratio
+# compares runs made under the same conditions: this VM's speed drifts by 10-30% over seconds,
+# and measuring each command in a block of its own (as hyperfine does) put that drift into
+# the ratio. Whole processes, spawned directly (no shell), output to /dev/null; medians.
+python3 - "$HKIMGEN" "$barcelona" "$work" "$runs" "$(command -v kubectl)" <<'PY' >&2
+import json, os, statistics, sys, time
+hkimgen, profile, work, runs, kubectl = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+rounds, warmup = max(runs, 40), 3
+devnull = os.open(os.devnull, os.O_WRONLY)
+def timed(argv):
+    start = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, os.environ,
+                         file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1),
+                                       (os.POSIX_SPAWN_DUP2, devnull, 2)])
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        sys.exit(f"bench/render: {' '.join(argv)} failed ({status})")
+    return time.perf_counter() - start
+new_dir, current_dir = f"{work}/b-out", f"{work}/barcelona"
+commands = {
+    "hkimgen render -d DIR": [hkimgen, "render", profile, "-q", "-d", new_dir],
+    "hkimgen render (stdout)": [hkimgen, "render", profile],
+    "hkimgen render -d DIR (current)": [hkimgen, "render", profile, "-q", "-d", current_dir],
+    "kubectl kustomize DIR": [kubectl, "kustomize", current_dir],
+}
+times = {name: [] for name in commands}
+for i in range(warmup + rounds):
+    for name, argv in commands.items():
+        if argv[-1] == new_dir and os.path.exists(new_dir):  # a new folder every time
+            os.rename(new_dir, f"{work}/aside/b-out-{i}")
+        seconds = timed(argv)
+        if i >= warmup:
+            times[name].append(seconds)
+results = []
+print(f"Barcelona, {rounds} interleaved rounds (after {warmup} warm-up rounds): median [p25 .. p75]")
+for name, samples in times.items():
+    q = statistics.quantiles(samples, n=4)
+    print(f"  {name:<36}{statistics.median(samples) * 1000:8.1f} ms  "
+          f"[{q[0] * 1000:.1f} .. {q[2] * 1000:.1f}]")
+    results.append({"command": name, "median": statistics.median(samples), "times": samples})
+json.dump({"results": results}, open(f"{work}/barcelona.json", "w"))
+PY
 
 # 2. The large profile: wall time (hyperfine) and peak RSS (/usr/bin/time, 5 runs).
 large=$work/large-${namespaces}ns.yaml
