@@ -120,7 +120,7 @@ TEST(SchemaForValidation, ValidatesAsTheWholeSchemaDoes) {
       const std::string expected = Diagnose(profile, *whole);
       ASSERT_EQ(Diagnose(profile, *embedded), expected) << file << "\n" << document.dump();
       ++compared;
-      with_errors += expected.find("error") != std::string::npos;
+      with_errors += expected.find(": error: ") != std::string::npos;  // not the summary line
     }
   }
   EXPECT_GT(compared, 1000u);
