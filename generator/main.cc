@@ -7,7 +7,7 @@
 #include <iostream>
 
 #include "commands/app.h"
-#include "startup_prefault.h"
+#include "support/startup_prefault.h"
 
 // Before the libraries' static constructors (iostreams, CLI11) touch their first pages
 // (priority 101: the first a program may use).

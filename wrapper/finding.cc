@@ -3,7 +3,7 @@
 #include <map>
 
 // Header-only UTF-8 decoder shared with the generator's diagnostics (no library behind it).
-#include "../generator/utf8.h"
+#include "../generator/support/utf8.h"
 
 namespace hkim::wrapper {
 

@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "rule_ids.h"
+#include "commands/rule_ids.h"
 
 namespace hkim {
 namespace {

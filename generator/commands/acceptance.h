@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "diagnostics.h"
-#include "layering.h"
+#include "support/diagnostics.h"
+#include "layering/layering.h"
 
 namespace hkim {
 

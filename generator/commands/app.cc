@@ -5,8 +5,8 @@
 #include <string_view>
 
 #include "commands/cli_support.h"
-#include "profile_schema.h"
-#include "version.h"
+#include "schema/profile_schema.h"
+#include "support/version.h"
 
 namespace hkim {
 namespace {

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "diagnostics.h"
-#include "diagnostics_format.h"
+#include "support/diagnostics.h"
+#include "support/diagnostics_format.h"
 
 namespace hkim {
 

@@ -8,9 +8,9 @@
 
 #include "commands/cli_support.h"
 #include "commands/init_command.h"
-#include "profile_schema.h"
-#include "rule_ids.h"
-#include "schema_doc.h"
+#include "schema/profile_schema.h"
+#include "commands/rule_ids.h"
+#include "schema/doc.h"
 
 namespace hkim {
 namespace {

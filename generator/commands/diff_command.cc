@@ -4,15 +4,15 @@
 #include <iostream>
 #include <memory>
 
-#include "bundle_diff.h"
+#include "write/bundle_diff.h"
 #include "commands/cli_support.h"
 #include "commands/diff_fleet_command.h"
 #include "commands/layer_options.h"
 #include "commands/render_command.h"
 #include "commands/render_fleet_command.h"
-#include "diagnostics_format.h"
-#include "fleet.h"
-#include "pipeline.h"
+#include "support/diagnostics_format.h"
+#include "fleet/fleet.h"
+#include "pipeline/pipeline.h"
 
 namespace hkim {
 namespace {

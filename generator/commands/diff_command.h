@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "diagnostics_format.h"
-#include "layering.h"
-#include "plan_fleet.h"
+#include "support/diagnostics_format.h"
+#include "layering/layering.h"
+#include "fleet/plan_fleet.h"
 
 namespace hkim {
 

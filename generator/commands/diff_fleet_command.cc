@@ -5,10 +5,10 @@
 
 #include "commands/cli_support.h"
 #include "commands/render_command.h"
-#include "diagnostics_format.h"
-#include "fleet.h"
-#include "fleet_diff.h"
-#include "write_fleet.h"
+#include "support/diagnostics_format.h"
+#include "fleet/fleet.h"
+#include "fleet/fleet_diff.h"
+#include "fleet/write_fleet.h"
 
 namespace hkim {
 

@@ -7,8 +7,8 @@
 
 #include "commands/cli_support.h"
 #include "discover/discover.h"
-#include "input_file.h"
-#include "pipeline.h"
+#include "support/input_file.h"
+#include "pipeline/pipeline.h"
 
 namespace hkim {
 namespace {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <sstream>
 
-#include "doctor.h"
+#include "doctor/doctor.h"
 
 namespace hkim {
 

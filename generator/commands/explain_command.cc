@@ -5,10 +5,10 @@
 
 #include "commands/cli_support.h"
 #include "commands/layer_options.h"
-#include "diagnostics_format.h"
-#include "explain.h"
-#include "pipeline.h"
-#include "profile_check.h"
+#include "support/diagnostics_format.h"
+#include "pipeline/explain.h"
+#include "pipeline/pipeline.h"
+#include "pipeline/profile_check.h"
 
 namespace hkim {
 namespace {

@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "layering.h"
+#include "layering/layering.h"
 
 namespace hkim {
 

@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "commands/cli_support.h"
-#include "load.h"
-#include "profile_check.h"
-#include "wrapper_image.h"
+#include "load/load.h"
+#include "pipeline/profile_check.h"
+#include "model/wrapper_image.h"
 
 namespace hkim {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "layering.h"
+#include "layering/layering.h"
 
 namespace hkim {
 

@@ -6,8 +6,8 @@
 
 #include "commands/cli_support.h"
 #include "commands/layer_options.h"
-#include "diagnostics_format.h"
-#include "rule_ids.h"
+#include "support/diagnostics_format.h"
+#include "commands/rule_ids.h"
 
 namespace hkim {
 namespace {

@@ -8,12 +8,12 @@
 #include "commands/acceptance.h"
 #include "commands/cli_support.h"
 #include "commands/layer_options.h"
-#include "diagnostics_format.h"
+#include "support/diagnostics_format.h"
 #include "commands/render_fleet_command.h"
-#include "fleet.h"
-#include "pipeline.h"
-#include "progress.h"
-#include "write.h"
+#include "fleet/fleet.h"
+#include "pipeline/pipeline.h"
+#include "support/progress.h"
+#include "write/write.h"
 
 namespace hkim {
 

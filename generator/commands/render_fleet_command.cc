@@ -5,10 +5,10 @@
 
 #include "commands/acceptance.h"
 #include "commands/cli_support.h"
-#include "fleet.h"
-#include "pipeline.h"
-#include "progress.h"
-#include "write_fleet.h"
+#include "fleet/fleet.h"
+#include "pipeline/pipeline.h"
+#include "support/progress.h"
+#include "fleet/write_fleet.h"
 
 namespace hkim {
 

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/cli_support.h"
-#include "embedded_files.h"
-#include "schema_doc.h"
+#include "support/embedded_files.h"
+#include "schema/doc.h"
 
 namespace hkim {
 

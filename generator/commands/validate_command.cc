@@ -3,15 +3,15 @@
 #include <iostream>
 #include <memory>
 
-#include "cluster_sharing.h"
+#include "fleet/cluster_sharing.h"
 #include "commands/acceptance.h"
 #include "commands/cli_support.h"
 #include "commands/layer_options.h"
-#include "diagnostics_format.h"
-#include "fleet.h"
-#include "input_file.h"
-#include "pipeline.h"
-#include "profile_check.h"
+#include "support/diagnostics_format.h"
+#include "fleet/fleet.h"
+#include "support/input_file.h"
+#include "pipeline/pipeline.h"
+#include "pipeline/profile_check.h"
 
 namespace hkim {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "layering.h"
+#include "layering/layering.h"
 
 namespace hkim {
 

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "commands/cli_support.h"
-#include "version.h"
+#include "support/version.h"
 
 namespace hkim {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "diagnostics.h"
+#include "support/diagnostics.h"
 #include "discover/export_load.h"
 
 namespace hkim::discover {

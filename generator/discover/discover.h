@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "diagnostics.h"
-#include "diagnostics_format.h"
+#include "support/diagnostics.h"
+#include "support/diagnostics_format.h"
 #include "discover/export_load.h"
 
 namespace hkim::discover {

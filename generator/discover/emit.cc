@@ -5,7 +5,7 @@
 #include <regex>
 #include <set>
 
-#include "wrapper_image.h"
+#include "model/wrapper_image.h"
 
 namespace hkim::discover {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "diagnostics.h"
-#include "load.h"
+#include "support/diagnostics.h"
+#include "load/load.h"
 
 namespace hkim::discover {
 

@@ -16,9 +16,9 @@
 
 #include <gtest/gtest.h>
 
-#include "load.h"
-#include "plan.h"
-#include "validate.h"
+#include "load/load.h"
+#include "plan/plan.h"
+#include "validate/validate.h"
 
 namespace hkim::test_files {
 

@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "pipeline.h"
+#include "pipeline/pipeline.h"
 
 namespace hkim {
 namespace {

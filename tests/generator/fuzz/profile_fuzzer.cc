@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "load.h"
-#include "render.h"
+#include "load/load.h"
+#include "render/render.h"
 
 namespace {
 

@@ -7,10 +7,10 @@
 #include <sstream>
 #include <string>
 
-#include "diagnostics_format.h"
-#include "load.h"
-#include "pipeline.h"
-#include "write.h"
+#include "support/diagnostics_format.h"
+#include "load/load.h"
+#include "pipeline/pipeline.h"
+#include "write/write.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "diagnostics_format.h"
-#include "layering.h"
-#include "load.h"
-#include "pipeline.h"
+#include "support/diagnostics_format.h"
+#include "layering/layering.h"
+#include "load/load.h"
+#include "pipeline/pipeline.h"
 
 namespace {
 

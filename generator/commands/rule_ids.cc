@@ -1,0 +1,169 @@
+#include "commands/rule_ids.h"
+
+#include <algorithm>
+
+#include "fleet/cluster_sharing.h"
+#include "lint/lint.h"
+
+namespace hkim {
+namespace {
+
+constexpr Severity E = Severity::kError;
+constexpr Severity W = Severity::kWarning;
+
+// The rules of the stages before lint (and of the command line), by stage.
+const std::vector<RuleInfo>& StageRules() {
+  static const std::vector<RuleInfo> rules = {
+      {"cli.deprecated", W, "a deprecated flag spelling (still works for one release)"},
+      {"cli.unknown-command", E, "no such sub-command (names the closest one)"},
+      {"cli.usage", E, "a flag or argument that cannot be used this way"},
+      {"diff.missing-dir", E, "diff: the bundle folder to compare with does not exist"},
+      {"discover.cpu-vendor", W, "discover: the nodes' CPU vendor could not be read or differs"},
+      {"discover.empty", E, "discover: the export holds no objects"},
+      {"discover.gpu-count", W, "discover: the GPU nodes advertise different GPU counts"},
+      {"discover.ipam-type", W, "discover: a NAD's IPAM type hkimgen does not draft"},
+      {"discover.mtu", W, "discover: an MTU that could not be read or differs between nodes"},
+      {"discover.nad-config", W, "discover: a NetworkAttachmentDefinition config that does not parse"},
+      {"discover.no-gpu-nodes", E, "discover: no node advertises GPUs"},
+      {"discover.no-resource", W, "discover: a rail without an advertised RDMA resource"},
+      {"discover.no-sriov-state", W, "discover: a GPU node without an SR-IOV node state"},
+      {"discover.not-an-object", W, "discover: an export entry that is not a Kubernetes object"},
+      {"discover.pool-block", W, "discover: an IPPool block size that does not fit the node"},
+      {"discover.pool-missing", W, "discover: a NAD names an IPPool the export lacks"},
+      {"discover.rail-pf-unknown", W, "discover: a rail whose physical function is not found"},
+      {"discover.rails-differ", W, "discover: the GPU nodes have different rails"},
+      {"discover.resource-missing", W, "discover: a NAD's resource no node advertises"},
+      {"discover.selector", W, "discover: no node label that selects exactly the GPU nodes"},
+      {"discover.shared-subnet", W, "discover: rails that share one subnet"},
+      {"discover.too-few-vfs", W, "discover: fewer VFs than GPUs on a rail"},
+      {"explain.bad-path", E, "explain: a field path that cannot be parsed"},
+      {"explain.unknown-path", E, "explain: a field path the schema or the profile does not have"},
+      {"explain.invalid-profile", W, "explain: the profile does not validate (values may mislead)"},
+      {"fleet.duplicate-cluster", E, "two profiles of one set claim one cluster name (names both)"},
+      {"fleet.removed-cluster", W, "a bundle of a cluster no longer in the fleet (--check: error)"},
+      {"fleet.repo-mismatch", E, "profiles of one fleet name different repositories or revisions"},
+      {"io.read", E, "a file cannot be read (the OS reason is given)"},
+      {"io.write", E, "a file or folder cannot be written (the OS reason is given)"},
+      {"io.exists", E, "the file to write exists (add --force to overwrite)"},
+      {"io.locked", E, "another render holds the output folder's lock (--no-wait)"},
+      {"layering.extends-cycle", E, "extends: bases that extend each other"},
+      {"layering.extends-missing", E, "extends: a base file that cannot be read"},
+      {"layering.extends-type", E, "extends: not a path or a list of paths"},
+      {"layering.remove-missing", E, "$remove: true for a list item no layer below has"},
+      {"layering.number-range", E, "--set: a number that no value of the profile can hold"},
+      {"layering.set-syntax", E, "--set: not PATH=VALUE, or a path that cannot be used"},
+      {"model.byte-size", E, "a byte size that cannot be parsed (e.g. 1Gi)"},
+      {"model.destination-twice", E, "gitops: destination_name and destination_server both given"},
+      {"model.duplicate-nad", E, "two rails render the same NetworkAttachmentDefinition"},
+      {"model.duplicate-rail", E, "two rails with one name"},
+      {"model.duplicate-resource", E, "two rails with one resource name"},
+      {"model.extra-env-typed", E, "a workload env value that is not a string"},
+      {"model.gate-size", E, "fabric_health.gate: at_bytes above max_bytes"},
+      {"model.generated-resource", E, "a workload resource hkimgen sets itself"},
+      {"model.gid-index", E, "gid_policy and gid_index disagree"},
+      {"model.gid-infiniband", E, "a GID policy that InfiniBand does not use"},
+      {"model.gpus-per-pod", E, "gpus_per_pod larger than the node's GPUs"},
+      {"model.health-check-size", E, "health check sizes out of order"},
+      {"model.health-check-transport", E, "a health check transport the fabric cannot give"},
+      {"model.iommu-platform", E, "an IOMMU policy the platform cannot apply"},
+      {"model.ipam-block-size", E, "an IPAM block size that does not fit the range"},
+      {"model.ipam-overlap", E, "two rails whose address ranges overlap"},
+      {"model.ipam-pool", E, "an IPAM pool that is missing or malformed"},
+      {"model.ipam-range", E, "an address range with host bits set or a bad address"},
+      {"model.memlock-platform", E, "a memlock strategy the platform cannot apply"},
+      {"model.openshift-network-operator", E, "settings OpenShift's SR-IOV operator needs"},
+      {"model.rdma-without-rails", E, "RDMA mode without rails"},
+      {"model.reserved-env", E, "a workload env name hkimgen sets itself"},
+      {"model.resource-mismatch", E, "a rail resource the device plugin does not advertise"},
+      {"model.sriov-device-plugin", E, "SR-IOV device plugin settings that are missing"},
+      {"model.toleration-exists-value", E, "a toleration with operator Exists and a value"},
+      {"model.too-many-attachments", E, "more network attachments than NICs"},
+      {"model.topology", E, "an NCCL topology that cannot be built"},
+      {"model.topology-gpus", E, "a topology whose GPU count differs from the shape"},
+      {"model.topology-identity", E, "a topology that names devices twice"},
+      {"model.topology-preset", E, "an unknown topology preset"},
+      {"model.topology-preset-and-custom", E, "both a topology preset and a custom topology"},
+      {"profile.accept-unknown-rule", E, "accept_warnings names a rule that does not exist"},
+      {"profile.accept-error", E, "accept_warnings names a rule that reports errors"},
+      {"render.file-name", E, "an object name that cannot be a file name"},
+      {"render.invalid-yaml", E, "a template rendered YAML that does not parse (a bug)"},
+      {"schema.additionalProperties", E, "an unknown key"},
+      {"schema.anyOf", E, "a value that matches none of the allowed forms"},
+      {"schema.const", E, "a value other than the one allowed"},
+      {"schema.enum", E, "a value that is not one of the allowed words"},
+      {"schema.exclusiveMaximum", E, "a number at or above its bound"},
+      {"schema.exclusiveMinimum", E, "a number at or below its bound"},
+      {"schema.format", E, "a value not in the required format"},
+      {"schema.internal", E, "schema validation failed inside hkimgen (a bug)"},
+      {"schema.invalid", E, "the embedded schema does not parse (a bug)"},
+      {"schema.maxItems", E, "a list with too many items"},
+      {"schema.maxLength", E, "a string that is too long"},
+      {"schema.maximum", E, "a number above its maximum"},
+      {"schema.minItems", E, "a list with too few items"},
+      {"schema.minLength", E, "a string that is too short"},
+      {"schema.minimum", E, "a number below its minimum"},
+      {"schema.missing", E, "the binary embeds no schema (a build fault)"},
+      {"schema.multipleOf", E, "a number that is not a multiple of its step"},
+      {"schema.not", E, "a value of a form that is not allowed"},
+      {"schema.oneOf", E, "a value that matches none (or several) of the allowed forms"},
+      {"schema.other", E, "any other schema violation"},
+      {"schema.pattern", E, "a string not of the required form"},
+      {"schema.required", E, "a required key is missing"},
+      {"schema.type", E, "a value of the wrong type (the fix says what to write)"},
+      {"schema.uniqueItems", E, "a list with repeated items"},
+      {"schema.unknown-key", E, "a key the schema does not know (names the closest one)"},
+      {"network.address", E, "an IPv4 address that does not parse (names the bad number)"},
+      {"network.prefix", E, "a network's prefix length that is missing or above 32"},
+      {"template.missing", E, "a template file the binary does not embed (a bug)"},
+      {"template.missing-key", E, "a template names a value the plan lacks (a bug)"},
+      {"template.render", E, "a template failed to render (a bug)"},
+      {"template.syntax", E, "a template that does not parse (a bug)"},
+      {"write.extra", E, "--check: a file in DIR the render does not produce"},
+      {"write.missing", E, "--check: a file the render produces is missing from DIR"},
+      {"write.refused", E, "-d DIR is not a bundle (--force adopts it) or must never be written"},
+      {"write.user-file", W, "a file in the bundle that hkimgen did not write (kept)"},
+      {"write.stale", E, "--check: a file in DIR differs from the render"},
+      {"yaml.alias", E, "a YAML alias that cannot be used"},
+      {"yaml.duplicate-key", E, "a key given twice in one mapping"},
+      {"yaml.empty", E, "an empty profile"},
+      {"yaml.encoding", E, "bytes that are not UTF-8, or a NUL byte (names the first bad byte)"},
+      {"yaml.key-type", E, "a mapping key that is not a string"},
+      {"yaml.merge-key", E, "a YAML merge key (<<) that cannot be resolved"},
+      {"yaml.multiple-documents", E, "more than one YAML document in a profile"},
+      {"yaml.number-range", E, "a number that does not fit (too large, too small or too precise)"},
+      {"yaml.root", E, "a profile that is not a mapping"},
+      {"yaml.syntax", E, "YAML that does not parse"},
+      {"yaml.unsupported-tag", E, "a YAML tag hkimgen does not support"},
+  };
+  return rules;
+}
+
+}  // namespace
+
+const std::vector<RuleInfo>& AllRules() {
+  static const std::vector<RuleInfo> all = [] {
+    std::vector<RuleInfo> rules = StageRules();
+    for (const LintRule& rule : LintRules()) rules.push_back({rule.id, rule.severity, rule.summary});
+    // Cross-profile rules (several profiles of one cluster): cluster_sharing.h.
+    for (const RuleInfo& rule : ClusterSharingRules()) rules.push_back(rule);
+    std::sort(rules.begin(), rules.end(),
+              [](const RuleInfo& a, const RuleInfo& b) { return a.id < b.id; });
+    return rules;
+  }();
+  return all;
+}
+
+std::vector<std::string> AllRuleIds() {
+  std::vector<std::string> ids;
+  for (const RuleInfo& rule : AllRules()) ids.push_back(rule.id);
+  return ids;
+}
+
+bool IsKnownRule(const std::string& id) {
+  for (const RuleInfo& rule : AllRules()) {
+    if (rule.id == id) return true;
+  }
+  return false;
+}
+
+}  // namespace hkim

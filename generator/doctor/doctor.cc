@@ -1,0 +1,145 @@
+// `hkimgen doctor`'s stage: summaries out of log text -> one fleet table (doctor.h).
+
+#include "doctor/doctor.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace hkim {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kMarker = "HKIM_HEALTH_SUMMARY ";
+
+std::vector<std::string> Strings(const json& object, const char* key) {
+  std::vector<std::string> out;
+  if (!object.contains(key) || !object[key].is_array()) return out;
+  for (const json& item : object[key])
+    if (item.is_string()) out.push_back(item.get<std::string>());
+  return out;
+}
+
+std::string Text(const json& object, const char* key) {
+  return object.contains(key) && object[key].is_string() ? object[key].get<std::string>() : "";
+}
+
+bool ReadSummary(const json& record, DoctorNode* node, std::string* problem) {
+  if (!record.is_object() || Text(record, "tool") != "hkim-health") {
+    *problem = "not an hkim-health summary";
+    return false;
+  }
+  node->node = Text(record, "node");
+  if (node->node.empty()) {
+    *problem = "the summary names no node";
+    return false;
+  }
+  node->mode = Text(record, "mode");
+  node->time = Text(record, "time");
+  node->pod = Text(record, "pod");
+  node->mark = Text(record, "mark");
+  node->passed = record.value("passed", false);
+  if (record.contains("checks") && record["checks"].is_array()) {
+    for (const json& c : record["checks"]) {
+      if (!c.is_object()) continue;
+      node->checks.push_back({Text(c, "name"), Text(c, "status"), Text(c, "detail"),
+                              Strings(c, "failures"), Strings(c, "fixes")});
+    }
+  }
+  return true;
+}
+
+// Later time wins; at the same time, the fuller run (more checks).
+bool Replaces(const DoctorNode& candidate, const DoctorNode& current) {
+  if (candidate.time != current.time) return candidate.time > current.time;
+  return candidate.checks.size() > current.checks.size();
+}
+
+std::string Pad(const std::string& text, size_t width) {
+  return text.size() >= width ? text : text + std::string(width - text.size(), ' ');
+}
+
+}  // namespace
+
+std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
+                                         std::vector<std::string>& warnings) {
+  std::map<std::string, DoctorNode> latest;
+  for (const DoctorInput& input : inputs) {
+    std::istringstream lines(input.text);
+    std::string line;
+    int number = 0;
+    while (std::getline(lines, line)) {
+      ++number;
+      const size_t at = line.find(kMarker);
+      if (at == std::string::npos) continue;
+      const json record = json::parse(line.substr(at + kMarker.size()), nullptr, false);
+      DoctorNode node;
+      std::string problem = "the summary is not valid JSON (cut off?)";
+      if (record.is_discarded() || !ReadSummary(record, &node, &problem)) {
+        warnings.push_back(input.source + ":" + std::to_string(number) + ": " + problem);
+        continue;
+      }
+      auto it = latest.find(node.node);
+      if (it == latest.end() || Replaces(node, it->second)) latest[node.node] = std::move(node);
+    }
+  }
+  std::vector<DoctorNode> out;
+  for (auto& [name, node] : latest) out.push_back(std::move(node));
+  return out;
+}
+
+std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
+  // Columns: node, result, then each check name in the order first seen, then time and mark.
+  std::vector<std::string> check_names;
+  for (const DoctorNode& node : nodes)
+    for (const DoctorCheck& check : node.checks)
+      if (std::find(check_names.begin(), check_names.end(), check.name) == check_names.end())
+        check_names.push_back(check.name);
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> header = {"NODE", "RESULT"};
+  for (const std::string& name : check_names) header.push_back(name);
+  header.push_back("TIME");
+  header.push_back("MARK");
+  rows.push_back(header);
+  int failed = 0;
+  for (const DoctorNode& node : nodes) {
+    failed += !node.passed;
+    std::vector<std::string> row = {node.node, node.passed ? "PASS" : "FAIL"};
+    for (const std::string& name : check_names) {
+      std::string cell = "-";
+      for (const DoctorCheck& check : node.checks)
+        if (check.name == name) cell = check.status;
+      row.push_back(cell);
+    }
+    row.push_back(node.time);
+    row.push_back(node.mark.empty() ? "-" : node.mark);
+    rows.push_back(row);
+  }
+  std::vector<size_t> widths(header.size(), 0);
+  for (const auto& row : rows)
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); ++i)
+      line += i + 1 == row.size() ? row[i] : Pad(row[i], widths[i] + 2);
+    out += line + "\n";
+  }
+  for (const DoctorNode& node : nodes) {
+    if (node.passed) continue;
+    out += "\n" + node.node + " (" + node.mode + (node.pod.empty() ? "" : ", pod " + node.pod) + "):\n";
+    for (const DoctorCheck& check : node.checks) {
+      if (check.status == "pass" || check.status == "skip") continue;
+      out += "  " + check.name + ": " + check.status +
+             (check.detail.empty() ? "" : " (" + check.detail + ")") + "\n";
+      for (const std::string& failure : check.failures) out += "    " + failure + "\n";
+      for (const std::string& fix : check.fixes) out += "    fix: " + fix + "\n";
+    }
+  }
+  out += "\n" + std::to_string(nodes.size()) + " node(s), " + std::to_string(failed) + " failing\n";
+  return out;
+}
+
+}  // namespace hkim

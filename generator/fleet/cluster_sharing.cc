@@ -1,0 +1,438 @@
+#include "fleet/cluster_sharing.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "layering/layering.h"
+#include "lint/lint.h"
+#include "plan/plan.h"
+
+namespace hkim {
+namespace {
+
+constexpr const char* kObjectRule = "lint.shared-cluster-object";
+constexpr const char* kDeviceRule = "lint.shared-device-ids";
+constexpr const char* kSubnetRule = "lint.shared-subnet-overlap";
+constexpr const char* kSettingsRule = "lint.shared-operator-settings";
+
+/// One object (or operator chart) a profile's bundle puts into the cluster.
+struct Emitted {
+  std::string identity;     ///< what two Applications would both track
+  std::string description;  ///< for messages: "Namespace gpu-training"
+  std::string pointer;      ///< the profile value that produced the name
+};
+
+/// The Argo CD destination the bundle's Applications sync to: its name when set, else the server.
+std::string Destination(const Profile& p) {
+  return p.gitops.destination_name.empty() ? p.gitops.destination_server
+                                           : "name " + p.gitops.destination_name;
+}
+
+struct NamedOperator {
+  const char* key;
+  const OperatorCommon* op;
+};
+
+std::vector<NamedOperator> ListOperators(const Profile& p) {
+  std::vector<NamedOperator> list;
+  if (!p.operators) return list;
+  const Operators& o = *p.operators;
+  if (o.sriov_network_operator) list.push_back({"sriov_network_operator", &*o.sriov_network_operator});
+  if (o.nfd) list.push_back({"nfd", &*o.nfd});
+  if (o.gpu_operator) list.push_back({"gpu_operator", &*o.gpu_operator});
+  if (o.network_operator) list.push_back({"network_operator", &*o.network_operator});
+  if (o.volcano) list.push_back({"volcano", &*o.volcano});
+  return list;
+}
+
+std::string ApiGroup(const std::string& api_version) {
+  const size_t slash = api_version.find('/');
+  return slash == std::string::npos ? "" : api_version.substr(0, slash);
+}
+
+std::string Describe(const PlannedObject& o) {
+  return o.kind + " " + (o.namespace_name.empty() ? "" : o.namespace_name + "/") + o.name;
+}
+
+/// The profile value whose change gives `o` another identity (or, for the cluster-wide
+/// operator objects, the `install` that hands them to another profile).
+std::string SourcePointer(const Profile& p, const PlannedObject& o) {
+  static const std::map<std::string, std::string> kOperatorKinds = {
+      {"NicClusterPolicy", "network_operator"},
+      {"ClusterPolicy", "gpu_operator"},
+      {"SriovOperatorConfig", "sriov_network_operator"},
+      {"NodeFeatureDiscovery", "nfd"}};
+  if (auto it = kOperatorKinds.find(o.kind); it != kOperatorKinds.end()) {
+    return "/operators/" + it->second + "/install";
+  }
+  for (size_t i = 0; i < p.network.rails.size(); ++i) {
+    const Rail& rail = p.network.rails[i];
+    if (o.kind == "IPPool" && rail.ipam.pool && rail.ipam.pool->name == o.name &&
+        rail.ipam.pool->namespace_name == o.namespace_name) {
+      return rail.pointer + "/ipam/pool/name";
+    }
+    if (o.kind == "NetworkAttachmentDefinition" && rail.nad_name == o.name) {
+      return rail.pointer + "/nad_name";
+    }
+  }
+  const std::string& ns = o.kind == "Namespace" ? o.name : o.namespace_name;
+  for (size_t i = 0; i < p.namespaces.size(); ++i) {
+    if (p.namespaces[i] == ns) return "/namespaces/" + std::to_string(i);
+  }
+  for (const NamedOperator& named : ListOperators(p)) {
+    if (!ns.empty() && named.op->namespace_name == ns) return named.op->pointer + "/install";
+  }
+  return "/cluster/name";
+}
+
+std::vector<Emitted> EmittedObjects(const Profile& p, const BundlePlan& plan) {
+  std::vector<const PlannedObject*> all;
+  for (const PlannedObject& o : plan.objects) all.push_back(&o);
+  for (const PlannedObject& o : plan.layer_files) all.push_back(&o);
+  for (const PlannedObject& o : plan.bootstrap) all.push_back(&o);
+  all.push_back(&plan.application);
+  std::vector<Emitted> out;
+  for (const PlannedObject* o : all) {
+    if (o->name.empty() || o->kind == "Kustomization") continue;
+    out.push_back({ApiGroup(o->api_version) + "|" + o->kind + "|" + o->namespace_name + "|" + o->name,
+                   Describe(*o), SourcePointer(p, *o)});
+    // Two Applications installing one chart fight over its release (and its cluster-wide
+    // CRDs, ClusterRoles, operator Deployment) even when the Applications' names differ.
+    if (o->kind == "Application" && o->context.contains("chart")) {
+      const std::string chart = o->context["chart"].get<std::string>();
+      std::string pointer = "/operators";
+      for (const NamedOperator& named : ListOperators(p)) {
+        if (named.op->chart == chart) pointer = named.op->pointer + "/install";
+      }
+      out.push_back({"chart|" + chart, "the Helm chart " + chart + " (Application " + o->name + ")",
+                     pointer});
+    }
+  }
+  return out;
+}
+
+std::string WhereIs(const LoadedProfile& loaded, const std::string& pointer) {
+  SourceLocation at = loaded.locations.Find(pointer);
+  if (at.file.empty()) at.file = loaded.path;
+  if (!at.known()) return at.file;
+  return at.file + ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
+}
+
+void Report(const ClusterMember& at, const std::string& rule, const std::string& pointer,
+            std::string message, std::string fix, DiagnosticSink& sink,
+            Severity severity = Severity::kError) {
+  Diagnostic d;
+  d.severity = severity;
+  d.location = at.loaded->locations.Find(pointer);
+  if (d.location.file.empty()) d.location.file = at.loaded->path;
+  d.data_path = pointer;
+  d.rule = rule;
+  d.message = std::move(message);
+  d.fix = std::move(fix);
+  sink.Report(std::move(d));
+}
+
+bool EndsWith(const std::string& text, const std::string& tail) {
+  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// What to change at `pointer` so the two profiles stop fighting.
+std::string FixFor(const Profile& p, const std::string& pointer) {
+  const std::string field = PointerToDotted(pointer);
+  std::string fix;
+  if (pointer.rfind("/operators/", 0) == 0 && EndsWith(pointer, "/install")) {
+    fix = "let one profile of this cluster own the cluster-wide platform: keep " + field +
+          ": managed there and set " + field +
+          ": shared in the others (they then render neither the operator's install nor its "
+          "cluster-wide CR)";
+    if (pointer == "/operators/network_operator/install") {
+      fix += "; the owner's NicClusterPolicy then serves every profile, so its "
+             "network.sriov_device_plugin.device_ids must list every profile's NIC device IDs";
+    }
+  } else if (pointer.rfind("/namespaces/", 0) == 0) {
+    fix = "give this profile a namespace of its own (" + field + ", e.g. " +
+          p.namespaces[std::stoul(pointer.substr(12))] + "-" + p.cluster_name +
+          "), so its workload objects get identities of their own";
+  } else if (EndsWith(pointer, "/nad_name")) {
+    fix = "give the rail a NetworkAttachmentDefinition name of its own (" + field + ")";
+  } else if (EndsWith(pointer, "/ipam/pool/name")) {
+    fix = "give this profile an IP pool of its own (" + field + ", e.g. " + p.cluster_name +
+          ") with a subnet that does not overlap the other's: nv-ipam allocates per pool, so "
+          "overlapping pools hand out one address twice";
+  } else {
+    fix = "give each profile its own cluster.name";
+  }
+  return fix + ". If the two profiles are for two different clusters, give them different "
+               "Argo CD destinations (gitops.destination_name or destination_server)";
+}
+
+void CheckObjects(const std::vector<ClusterMember>& members, const std::vector<size_t>& group,
+                  const std::vector<std::vector<Emitted>>& emitted, DiagnosticSink& sink,
+                  std::vector<bool>& flagged) {
+  for (size_t j = 1; j < group.size(); ++j) {
+    const size_t later = group[j];
+    for (size_t i = 0; i < j; ++i) {
+      const size_t earlier = group[i];
+      std::map<std::string, const Emitted*> theirs;
+      for (const Emitted& e : emitted[earlier]) theirs.emplace(e.identity, &e);
+      // Grouped by the value in the later profile that produced the names: one finding each.
+      std::map<std::string, std::vector<std::pair<const Emitted*, const Emitted*>>> by_pointer;
+      std::vector<std::string> order;
+      for (const Emitted& e : emitted[later]) {
+        auto it = theirs.find(e.identity);
+        if (it == theirs.end()) continue;
+        if (!by_pointer.count(e.pointer)) order.push_back(e.pointer);
+        by_pointer[e.pointer].push_back({&e, it->second});
+      }
+      // In the order of the later profile's lines, as a reader fixes them.
+      const LoadedProfile& loaded = *members[later].loaded;
+      std::stable_sort(order.begin(), order.end(), [&](const std::string& l, const std::string& r) {
+        const SourceLocation a = loaded.locations.Find(l), b = loaded.locations.Find(r);
+        return std::make_pair(a.line, a.column) < std::make_pair(b.line, b.column);
+      });
+      for (const std::string& pointer : order) {
+        const auto& pairs = by_pointer[pointer];
+        std::string list;
+        for (const auto& [mine, other] : pairs) list += (list.empty() ? "" : ", ") + mine->description;
+        const ClusterMember& a = members[earlier];
+        Report(members[later], kObjectRule, pointer,
+               "this profile and " + a.loaded->path + " (" + PointerToDotted(pairs[0].second->pointer) +
+                   " at " + WhereIs(*a.loaded, pairs[0].second->pointer) +
+                   ") sync into one cluster (Argo CD destination " +
+                   Destination(*members[later].profile) + ") and both emit " +
+                   std::to_string(pairs.size()) + " object(s): " + list +
+                   "; two Argo CD Applications that track one object overwrite each other on "
+                   "every sync" +
+                   (list.find("NicClusterPolicy") != std::string::npos
+                        ? " (the NicClusterPolicy's device-plugin selector flips between the "
+                          "profiles' device IDs, and one shape's pods stay Pending)"
+                        : std::string()) +
+                   ", and deleting either prunes it",
+               FixFor(*members[later].profile, pointer), sink);
+        flagged[later] = true;
+      }
+    }
+  }
+}
+
+bool HasNicClusterPolicy(const BundlePlan& plan) {
+  return std::any_of(plan.objects.begin(), plan.objects.end(),
+                     [](const PlannedObject& o) { return o.kind == "NicClusterPolicy"; });
+}
+
+std::string Join(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
+  return text;
+}
+
+std::string Lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+void CheckDeviceIds(const std::vector<ClusterMember>& members, const std::vector<size_t>& group,
+                    const std::vector<BundlePlan>& plans, DiagnosticSink& sink,
+                    std::vector<bool>& flagged) {
+  std::vector<size_t> owners;
+  for (size_t m : group) {
+    if (HasNicClusterPolicy(plans[m])) owners.push_back(m);
+  }
+  // Two owners are lint.shared-cluster-object; none: the policy is not in this set.
+  if (owners.size() != 1) return;
+  const ClusterMember& owner = members[owners[0]];
+  const SriovDevicePlugin& policy = *owner.profile->network.sriov_device_plugin;
+  std::set<std::string> listed;
+  for (const std::string& id : policy.device_ids) listed.insert(Lower(id));
+  for (size_t m : group) {
+    const Profile& p = *members[m].profile;
+    if (m == owners[0] || !p.UsesRails() || !p.network.sriov_device_plugin) continue;
+    const SriovDevicePlugin& plugin = *p.network.sriov_device_plugin;
+    if (plugin.ExtendedResourceName() != policy.ExtendedResourceName()) {
+      Report(members[m], kDeviceRule, plugin.pointer + "/resource_name",
+             "the cluster's one NicClusterPolicy (rendered by " +
+                 WhereIs(*owner.loaded, policy.pointer) + ") advertises only " +
+                 policy.ExtendedResourceName() + ", but this profile's pods request " +
+                 plugin.ExtendedResourceName() + ": no device plugin advertises it, so they stay Pending",
+             "use resource " + policy.ExtendedResourceName() +
+                 " here too (network.sriov_device_plugin and the rails' resource_name) and list "
+                 "this profile's device IDs in the owner's network.sriov_device_plugin.device_ids",
+             sink);
+      flagged[m] = true;
+      continue;
+    }
+    std::vector<std::string> absent;
+    for (const std::string& id : plugin.device_ids) {
+      if (!listed.count(Lower(id))) absent.push_back(id);
+    }
+    if (absent.empty()) continue;
+    const std::string missing = Join(absent);
+    Report(owner, kDeviceRule, policy.pointer + "/device_ids",
+           "this profile renders the cluster's one NicClusterPolicy, whose device plugin selects "
+           "devices [" + Join(policy.device_ids) + "] for " + policy.ExtendedResourceName() + ", but " + members[m].loaded->path +
+               " (" + WhereIs(*members[m].loaded, plugin.pointer + "/device_ids") +
+               ") requests the same resource on NICs with device IDs " + missing +
+               ": the plugin never advertises them, so that profile's pods stay Pending",
+           "add " + missing + " to network.sriov_device_plugin.device_ids here (one policy lists "
+           "the device IDs of every shape of the cluster)",
+           sink);
+    flagged[owners[0]] = true;
+  }
+}
+
+/// nv-ipam checks each IPPool alone (ippool_validate.go: subnet, block size, gateway) and keeps
+/// each pool's allocations apart, so two pools of one cluster whose subnets overlap can give
+/// one address to two VFs. Pools with one name are one object (lint.shared-cluster-object).
+void CheckPoolSubnets(const std::vector<ClusterMember>& members, const std::vector<size_t>& group,
+                      DiagnosticSink& sink) {
+  for (size_t j = 1; j < group.size(); ++j) {
+    const ClusterMember& later = members[group[j]];
+    for (const Rail& mine : later.profile->network.rails) {
+      if (!mine.ipam.pool) continue;
+      const std::optional<Ipv4Network> net = ParseCidr(mine.ipam.pool->subnet);
+      for (size_t i = 0; i < j && net; ++i) {
+        const ClusterMember& earlier = members[group[i]];
+        for (const Rail& theirs : earlier.profile->network.rails) {
+          if (!theirs.ipam.pool || theirs.ipam.pool->name == mine.ipam.pool->name) continue;
+          const std::optional<Ipv4Network> other = ParseCidr(theirs.ipam.pool->subnet);
+          if (!other || !net->Overlaps(*other)) continue;
+          Report(later, kSubnetRule, mine.pointer + "/ipam/pool/subnet",
+                 "IP pool " + mine.ipam.pool->name + " (" + mine.ipam.pool->subnet +
+                     ") overlaps pool " + theirs.ipam.pool->name + " (" +
+                     theirs.ipam.pool->subnet + ") of " + earlier.loaded->path + " (" +
+                     WhereIs(*earlier.loaded, theirs.pointer + "/ipam/pool/subnet") +
+                     "), another profile of this cluster: nv-ipam allocates each pool on its "
+                     "own, so two VFs can get one address",
+                 "give this pool a subnet that does not overlap the other profile's pools",
+                 sink, Severity::kWarning);
+          break;
+        }
+      }
+    }
+  }
+}
+
+/// "name: mine vs theirs" when they differ.
+void Differ(std::vector<std::string>& out, const std::string& name, const std::string& mine,
+            const std::string& theirs) {
+  if (mine != theirs) out.push_back(name + " " + mine + " (the owner's: " + theirs + ")");
+}
+
+/// The differences between what a sharing profile says of an operator and what its owner runs.
+std::vector<std::string> OperatorDifferences(const Profile& mine, const Profile& owner,
+                                             const std::string& key) {
+  std::vector<std::string> out;
+  const Operators& a = *mine.operators;
+  const Operators& b = *owner.operators;
+  if (key == "gpu_operator") {
+    const GpuOperator& x = *a.gpu_operator;
+    const GpuOperator& y = *b.gpu_operator;
+    Differ(out, "version", x.version, y.version);
+    Differ(out, "driver.enabled", x.driver_enabled ? "true" : "false", y.driver_enabled ? "true" : "false");
+    Differ(out, "use_host_mofed", x.use_host_mofed ? "true" : "false", y.use_host_mofed ? "true" : "false");
+    Differ(out, "GPUDirect RDMA", ToString(ResolveGpuDirect(x, mine.nccl.gpudirect).mode),
+           ToString(ResolveGpuDirect(y, owner.nccl.gpudirect).mode));
+  } else {
+    const NetworkOperator& x = *a.network_operator;
+    const NetworkOperator& y = *b.network_operator;
+    Differ(out, "version", x.version, y.version);
+    Differ(out, "secondary_network", x.secondary_network ? "true" : "false",
+           y.secondary_network ? "true" : "false");
+  }
+  return out;
+}
+
+/// A profile that shares an operator describes what the owner runs (lint checks GPUDirect and
+/// releases against it); when it says otherwise, those checks judged the wrong operator.
+void CheckSharedSettings(const std::vector<ClusterMember>& members, const std::vector<size_t>& group,
+                         DiagnosticSink& sink) {
+  for (const char* key : {"gpu_operator", "network_operator"}) {
+    auto op = [&](size_t m) -> const OperatorCommon* {
+      const Profile& p = *members[m].profile;
+      if (!p.operators) return nullptr;
+      if (std::string(key) == "gpu_operator") {
+        return p.operators->gpu_operator ? &*p.operators->gpu_operator : nullptr;
+      }
+      return p.operators->network_operator ? &*p.operators->network_operator : nullptr;
+    };
+    const size_t* owner = nullptr;
+    for (const size_t& m : group) {
+      if (op(m) && op(m)->managed()) {
+        owner = &m;
+        break;
+      }
+    }
+    if (!owner) continue;
+    for (size_t m : group) {
+      if (!op(m) || op(m)->install != OperatorInstall::kShared) continue;
+      const std::vector<std::string> diffs =
+          OperatorDifferences(*members[m].profile, *members[*owner].profile, key);
+      if (diffs.empty()) continue;
+      Report(members[m], kSettingsRule, op(m)->pointer,
+             std::string("this profile shares the ") + key + " that " + members[*owner].loaded->path +
+                 " (" + WhereIs(*members[*owner].loaded, op(*owner)->pointer) +
+                 ") installs, but describes it otherwise: " + Join(diffs) +
+                 "; the owner's settings are what runs on every node of the cluster",
+             std::string("make operators.") + key +
+                 " here match the owner's, or change the owner's so they suit every shape",
+             sink, Severity::kWarning);
+    }
+  }
+}
+
+}  // namespace
+
+std::string ClusterKey(const Profile& profile) {
+  return std::string(profile.IsOpenShift() ? "openshift" : "kubernetes") + " " +
+         Destination(profile);
+}
+
+std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
+                                      DiagnosticSink& sink) {
+  std::vector<bool> flagged(members.size(), false);
+  std::map<std::string, std::vector<size_t>> groups;
+  std::vector<std::string> order;
+  for (size_t m = 0; m < members.size(); ++m) {
+    const std::string key = ClusterKey(*members[m].profile);
+    if (!groups.count(key)) order.push_back(key);
+    groups[key].push_back(m);
+  }
+  std::vector<BundlePlan> plans(members.size());
+  std::vector<std::vector<Emitted>> emitted(members.size());
+  for (const std::string& key : order) {
+    const std::vector<size_t>& group = groups[key];
+    // Only profiles that share their cluster with another are planned: a fleet of one profile
+    // per cluster (the usual case) plans nothing here, serially, after its parallel renders.
+    if (group.size() < 2) continue;
+    for (size_t m : group) {
+      plans[m] = PlanBundle(*members[m].profile);
+      emitted[m] = EmittedObjects(*members[m].profile, plans[m]);
+    }
+    CheckObjects(members, group, emitted, sink, flagged);
+    CheckDeviceIds(members, group, plans, sink, flagged);
+    CheckPoolSubnets(members, group, sink);
+    CheckSharedSettings(members, group, sink);
+  }
+  return flagged;
+}
+
+const std::vector<RuleInfo>& ClusterSharingRules() {
+  static const std::vector<RuleInfo> rules = {
+      {kObjectRule, Severity::kError,
+       "two profiles of one cluster (same Argo CD destination) emit the same object or operator "
+       "chart (given several profiles)"},
+      {kDeviceRule, Severity::kError,
+       "the cluster's NicClusterPolicy lacks the device IDs of another profile of that cluster "
+       "(given several profiles)"},
+      {kSettingsRule, Severity::kWarning,
+       "a profile that shares an operator describes it otherwise than the profile that installs "
+       "it (given several profiles)"},
+      {kSubnetRule, Severity::kWarning,
+       "IP pools of two profiles of one cluster overlap (given several profiles)"},
+  };
+  return rules;
+}
+
+}  // namespace hkim

@@ -1,0 +1,54 @@
+#pragma once
+
+// Cross-profile stage: several profiles that sync into one Kubernetes cluster (issue 14 item 8,
+// e.g. an H100 and an A100 node pool of one OKE cluster). Each profile is checked alone by
+// lint; this stage plans every profile of a set and reports what only the set shows:
+//   lint.shared-cluster-object  two profiles of one cluster emit the same object (same API
+//                               group, kind, namespace and name) or install the same operator
+//                               chart: their Argo CD Applications overwrite each other on every
+//                               sync, and deleting one prunes what the other needs;
+//   lint.shared-device-ids      the one NicClusterPolicy of the cluster (rendered by the profile
+//                               that owns the platform) does not advertise the NICs of another
+//                               profile that requests the same resource: its pods stay Pending;
+//   lint.shared-subnet-overlap  (warning) two profiles' nv-ipam pools overlap: nv-ipam allocates
+//                               each pool on its own, so two VFs can get one address;
+//   lint.shared-operator-settings  (warning) a profile with `install: shared` describes the
+//                               operator (version, driver, GPUDirect) otherwise than its owner.
+// "One cluster" = the same Argo CD destination (gitops.destination_name when set, else
+// gitops.destination_server) and the same platform family (an OpenShift and an OKE profile are
+// never one cluster). Used by `hkimgen validate` and `hkimgen lint` when given several
+// profiles, and by the fleet render (fleet.cc), which then writes nothing.
+
+#include <string>
+#include <vector>
+
+#include "support/diagnostics.h"
+#include "load/load.h"
+#include "model/model.h"
+#include "support/rule_info.h"
+
+namespace hkim {
+
+/// One checked profile of a set: its merged document (for locations) and its typed model.
+struct ClusterMember {
+  const LoadedProfile* loaded = nullptr;
+  const Profile* profile = nullptr;
+};
+
+/// The cluster a profile syncs into, as this stage compares them: platform family + Argo CD
+/// destination. Two profiles with equal keys are taken to be one cluster.
+std::string ClusterKey(const Profile& profile);
+
+/// Plans every member that shares its cluster with another (PlanBundle) and reports, at the
+/// later profile of each conflicting pair (naming the earlier one's file:line:col), every object
+/// two profiles of one cluster both emit, grouped by the profile value that produced the name,
+/// and the NicClusterPolicy device IDs the owning profile lacks. Members of other clusters are
+/// never compared (nor planned). Returns, per member, whether an error was reported against it
+/// (for per-profile "valid" results).
+std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
+                                      DiagnosticSink& sink);
+
+/// The rule ids this stage reports, for `hkimgen lint --list-rules` (rule_ids.cc).
+const std::vector<RuleInfo>& ClusterSharingRules();
+
+}  // namespace hkim

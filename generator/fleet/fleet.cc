@@ -1,0 +1,242 @@
+// Fleet stage (fleet.h): a set of profiles rendered in parallel, checked as a set, and `_fleet/`.
+
+#include "fleet/fleet.h"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "fleet/cluster_sharing.h"
+#include "layering/layering.h"
+#include "support/parallel.h"
+
+namespace hkim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool IsPattern(const std::string& arg) { return arg.find_first_of("*?[") != std::string::npos; }
+
+Diagnostic FleetError(const SourceLocation& where, const std::string& rule,
+                      const std::string& message, const std::string& fix) {
+  return Diagnostic{Severity::kError, where, "", rule, message, fix};
+}
+
+std::vector<std::string> ProfilesInFolder(const std::string& folder) {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec)) {
+    const std::string ext = entry.path().extension().string();
+    if ((ext == ".yaml" || ext == ".yml") && entry.is_regular_file(ec)) {
+      found.push_back(entry.path().string());
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+std::vector<std::string> MatchPattern(const std::string& pattern) {
+  std::vector<std::string> found;
+  glob_t matches{};
+  if (glob(pattern.c_str(), 0, nullptr, &matches) == 0) {
+    for (size_t i = 0; i < matches.gl_pathc; ++i) found.emplace_back(matches.gl_pathv[i]);
+  }
+  globfree(&matches);
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+/// What one worker produced for one profile; gathered in input order afterwards.
+struct Outcome {
+  DiagnosticSink sink;
+  SourceTexts sources;
+  std::optional<FleetMember> member;
+};
+
+/// Renders one profile; its warnings accepted (inputs.accept) with the profile already loaded.
+Outcome RenderMember(const std::string& path, const FleetInputs& inputs) {
+  Outcome out;
+  std::optional<LayeredProfile> layered = LoadLayeredProfile(
+      LayerInputs{path, inputs.extra_files, inputs.set_values}, out.sink, &out.sources);
+  if (layered && !out.sink.HasErrors()) {
+    RenderSettings settings;
+    settings.check = inputs.check;
+    settings.progress = inputs.progress;
+    const FleetSettings fleet = inputs.settings;
+    settings.adjust_profile = [fleet](Profile& profile) { AdjustForFleet(fleet, profile); };
+    std::optional<ProfileRender> render =
+        RenderLoadedProfileWithPlan(layered->merged, out.sink, settings);
+    if (render) {
+      out.member = FleetMember{path, layered->merged.locations.Find("/cluster/name"),
+                               std::move(*render), std::move(layered->merged)};
+    }
+  }
+  if (inputs.accept) {
+    const LoadedProfile* loaded = out.member   ? &out.member->merged
+                                  : layered    ? &layered->merged
+                                               : nullptr;
+    out.sink = inputs.accept(out.sink, loaded);
+  }
+  return out;
+}
+
+/// Renders every profile on the workers; each takes the next profile not yet taken. Results go
+/// to the profile's own slot, so their order never depends on the threads.
+std::vector<Outcome> RenderAll(const FleetInputs& inputs) {
+  std::vector<Outcome> outcomes(inputs.profiles.size());
+  const unsigned workers = WorkerCount(inputs.jobs, outcomes.size());
+  ParallelFor(outcomes.size(), workers,
+              [&](size_t i, unsigned) { outcomes[i] = RenderMember(inputs.profiles[i], inputs); });
+  return outcomes;
+}
+
+/// A fleet is one folder of one repository at one revision: the ApplicationSet has one source.
+void CheckOneRepository(const std::vector<FleetMember>& members, DiagnosticSink& sink) {
+  const FleetMember& first = members.front();
+  const GitOps& want = first.render.profile.gitops;
+  for (const FleetMember& member : members) {
+    const GitOps& have = member.render.profile.gitops;
+    if (have.repo_url == want.repo_url && have.revision == want.revision) continue;
+    sink.Report(FleetError(
+        SourceLocation{member.profile_path, 0, 0}, "fleet.repo-mismatch",
+        "gitops.repo_url/revision (" + have.repo_url + " @ " + have.revision + ") differ from " +
+            first.profile_path + " (" + want.repo_url + " @ " + want.revision +
+            "); a fleet is one folder of one repository",
+        "give every profile of the fleet the same gitops.repo_url and gitops.revision"));
+  }
+}
+
+std::string Where(const SourceLocation& at) {
+  return at.file + (at.known() ? ":" + std::to_string(at.line) + ":" + std::to_string(at.column)
+                               : std::string());
+}
+
+}  // namespace
+
+std::vector<std::string> ExpandProfileArgs(const std::vector<std::string>& args,
+                                           DiagnosticSink& sink) {
+  std::vector<std::string> profiles;
+  std::set<std::string> seen;
+  for (const std::string& arg : args) {
+    std::vector<std::string> found;
+    std::error_code ec;
+    if (fs::is_directory(arg, ec)) {
+      found = ProfilesInFolder(arg);
+      if (found.empty()) {
+        sink.Report(FleetError(SourceLocation{arg, 0, 0}, "io.read",
+                               "the folder holds no profiles (*.yaml, *.yml)",
+                               "name profile files, or a folder that holds some"));
+      }
+    } else if (IsPattern(arg) && !fs::exists(arg, ec)) {
+      found = MatchPattern(arg);
+      if (found.empty()) {
+        sink.Report(FleetError(SourceLocation{arg, 0, 0}, "io.read",
+                               "the pattern matches no file",
+                               "check the pattern (quote it so that hkimgen, not the shell, "
+                               "expands it), e.g. 'profiles/*.yaml'"));
+      }
+    } else {
+      found.push_back(arg);  // a missing file is reported by load, with the others
+    }
+    for (std::string& path : found) {
+      if (seen.insert(fs::path(path).lexically_normal().string()).second) {
+        profiles.push_back(std::move(path));
+      }
+    }
+  }
+  return profiles;
+}
+
+bool IsProfileSet(const std::vector<std::string>& args) {
+  if (args.size() != 1) return args.size() > 1;
+  std::error_code ec;
+  return fs::is_directory(args[0], ec) || (IsPattern(args[0]) && !fs::exists(args[0], ec));
+}
+
+std::string FleetRepoPath(const std::string& output_dir, const std::string& fleet_path,
+                          DiagnosticSink& sink) {
+  const std::string path = fleet_path.empty() ? output_dir : fleet_path;
+  const fs::path normal = fs::path(path).lexically_normal();
+  std::string text = normal.string();
+  while (!text.empty() && text.back() == '/') text.pop_back();
+  if (normal.is_absolute() || text.empty() || text == "." || text.rfind("..", 0) == 0) {
+    sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage",
+                           "cannot tell where '" + path + "' is inside the git repository",
+                           "run from the repository's top with a relative -d DIR, or give "
+                           "--fleet-path PATH (DIR's path in the repository)"});
+    return "";
+  }
+  return text;
+}
+
+unsigned WorkerCount(unsigned jobs, size_t tasks) {
+  unsigned workers = jobs;
+  if (workers == 0) {
+    const char* env = std::getenv("HKIMGEN_JOBS");
+    const long from_env = env ? std::strtol(env, nullptr, 10) : 0;
+    workers = from_env > 0 && from_env < 1024 ? static_cast<unsigned>(from_env)
+                                              : std::max(1u, std::thread::hardware_concurrency());
+  }
+  if (tasks < workers) workers = static_cast<unsigned>(tasks);
+  return std::max(1u, workers);
+}
+
+void CheckProfileClaims(const std::vector<ProfileClaim>& claims, DiagnosticSink& sink) {
+  std::map<std::string, const ProfileClaim*> owner;  // cluster name → first profile claiming it
+  for (const ProfileClaim& claim : claims) {
+    auto [it, fresh] = owner.emplace(claim.cluster_name, &claim);
+    if (fresh) continue;
+    sink.Report(FleetError(
+        claim.where, "fleet.duplicate-cluster",
+        "cluster '" + claim.cluster_name + "' is also claimed by " + Where(it->second->where) +
+            "; both bundles would be written to the folder '" + claim.cluster_name + "'",
+        "give each profile of the set its own cluster.name, or leave one of " +
+            it->second->profile_path + " and " + claim.profile_path + " out"));
+  }
+}
+
+std::optional<RenderedFleet> RenderFleet(const FleetInputs& inputs, DiagnosticSink& sink,
+                                         SourceTexts* sources) {
+  std::vector<Outcome> outcomes = RenderAll(inputs);
+  RenderedFleet fleet;
+  for (Outcome& outcome : outcomes) {
+    for (const Diagnostic& d : outcome.sink.diagnostics()) sink.Report(d);
+    if (sources) sources->insert(outcome.sources.begin(), outcome.sources.end());
+    if (outcome.member) fleet.members.push_back(std::move(*outcome.member));
+  }
+  if (sink.HasErrors() || fleet.members.empty()) return std::nullopt;
+
+  std::vector<ProfileClaim> claims;
+  for (const FleetMember& m : fleet.members) {
+    claims.push_back({m.profile_path, m.render.profile.cluster_name, m.cluster_name_location});
+  }
+  CheckProfileClaims(claims, sink);
+  CheckOneRepository(fleet.members, sink);
+  // Profiles of one cluster must not emit the same objects (cluster_sharing.h).
+  std::vector<ClusterMember> sharing;
+  for (const FleetMember& m : fleet.members) sharing.push_back({&m.merged, &m.render.profile});
+  CheckClusterSharing(sharing, sink);
+  if (sink.HasErrors()) return std::nullopt;
+
+  std::stable_sort(fleet.members.begin(), fleet.members.end(),
+                   [](const FleetMember& a, const FleetMember& b) {
+                     return a.render.profile.cluster_name < b.render.profile.cluster_name;
+                   });
+  std::vector<FleetMemberPlan> plans;
+  for (const FleetMember& m : fleet.members) plans.push_back({&m.render.profile, &m.render.plan});
+  const TemplateSet* templates = SharedEmbeddedTemplates(sink);
+  if (!templates) return std::nullopt;
+  std::optional<RenderedBundle> files =
+      RenderBundle(PlanFleet(plans, inputs.settings), *templates, sink, inputs.check);
+  if (!files) return std::nullopt;
+  fleet.fleet = std::move(*files);
+  return fleet;
+}
+
+}  // namespace hkim

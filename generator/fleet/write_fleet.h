@@ -1,0 +1,47 @@
+#pragma once
+
+// Write stage of a fleet: every bundle folder and `_fleet/` through the single-bundle guarded
+// write (write.h: marker per folder, refusal of folders hkimgen did not write, the parent's
+// lock), and all or nothing across the fleet: every folder is staged before any is swapped in,
+// and a swap that fails puts back the ones already swapped.
+
+#include <string>
+#include <vector>
+
+#include "support/diagnostics.h"
+#include "fleet/fleet.h"
+#include "write/write.h"
+
+namespace hkim {
+
+/// Writes the fleet into `dir`: "<dir>/<cluster>" per member and "<dir>/_fleet". Holds the
+/// OutputLock of `dir` (the parent of every folder it writes) throughout. When any folder is
+/// refused or cannot be staged, or a swap fails, no folder of the fleet changes (reported;
+/// returns false). Folders of `dir` that are not the fleet's are left alone; bundles of clusters
+/// no longer in the fleet are reported after a successful write (ReportRemovedClusters,
+/// warnings), never deleted. `options` apply to every folder. The folders are staged on
+/// WorkerCount(jobs) threads (mostly file system time); reports come in folder order.
+bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink,
+                   const WriteDirOptions& options = {}, unsigned jobs = 1);
+
+/// Compares every folder of the fleet in `dir` with the render (CheckBundleDir); writes nothing.
+/// A bundle of a cluster no longer in the fleet is stale too (ReportRemovedClusters, errors):
+/// the committed tree holds a bundle no profile renders, until the user deletes it or puts the
+/// profile back.
+bool CheckFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink);
+
+/// The bundle folders of clusters no longer in the fleet: folders directly in `dir` (not
+/// hidden, not `_fleet`, not a member's) that hold a marker hkimgen wrote (write_guard.h).
+/// Sorted paths ("<dir>/<name>"); empty when `dir` does not exist or cannot be listed.
+std::vector<std::string> RemovedClusterFolders(const RenderedFleet& fleet,
+                                               const std::string& dir);
+
+/// Reports "fleet.removed-cluster" for each of `folders` (RemovedClusterFolders) with
+/// `severity`: the ApplicationSet no longer lists the cluster, what Argo CD then does (deletes
+/// the cluster's parent Application without cascade; the layer Applications and everything on
+/// the cluster stay), and the fix (delete the folder once the cluster is gone, or put the
+/// profile back). hkimgen never deletes such a folder.
+void ReportRemovedClusters(const std::vector<std::string>& folders, Severity severity,
+                           DiagnosticSink& sink);
+
+}  // namespace hkim

@@ -1,0 +1,99 @@
+#include "lint/lint.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "lint/rules/rules.h"
+
+namespace hkim {
+
+void LintReporter::Report(const std::string& json_pointer, std::string message, std::string fix) {
+  Diagnostic d;
+  d.severity = severity_;
+  d.location = context_.loaded.locations.Find(json_pointer);
+  if (d.location.file.empty()) d.location.file = context_.loaded.path;
+  d.data_path = json_pointer;
+  d.rule = rule_;
+  d.message = std::move(message);
+  d.fix = std::move(fix);
+  sink_.Report(std::move(d));
+}
+
+const std::vector<LintRule>& LintRules() {
+  static const std::vector<LintRule> rules = [] {
+    std::vector<LintRule> all;
+    for (auto* group : {&NetworkLintRules, &AddressLintRules, &NcclLintRules, &NodeLintRules,
+                        &OperatorLintRules, &PlaceholderLintRules,
+                        &SecurityLintRules}) {
+      std::vector<LintRule> more = group();
+      all.insert(all.end(), more.begin(), more.end());
+    }
+    std::sort(all.begin(), all.end(),
+              [](const LintRule& l, const LintRule& r) { return std::string(l.id) < r.id; });
+    return all;
+  }();
+  return rules;
+}
+
+int RunLint(const Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink) {
+  const int before = sink.ErrorCount();
+  LintContext context{profile, loaded};
+  LintReporter reporter(context, sink);
+  for (const LintRule& rule : LintRules()) {
+    reporter.BeginRule(rule.id, rule.severity);
+    rule.check(context, reporter);
+  }
+  return sink.ErrorCount() - before;
+}
+
+bool Ipv4Network::Overlaps(const Ipv4Network& other) const {
+  const int shorter = std::min(prefix, other.prefix);
+  const uint32_t mask = shorter == 0 ? 0 : ~uint32_t{0} << (32 - shorter);
+  return (address & mask) == (other.address & mask);
+}
+
+std::optional<Ipv4Network> ParseCidr(const std::string& text) {
+  unsigned a, b, c, d, prefix;
+  char tail;
+  if (std::sscanf(text.c_str(), "%u.%u.%u.%u/%u%c", &a, &b, &c, &d, &prefix, &tail) != 5) {
+    return std::nullopt;
+  }
+  if (a > 255 || b > 255 || c > 255 || d > 255 || prefix > 32) return std::nullopt;
+  Ipv4Network net;
+  net.prefix = static_cast<int>(prefix);
+  const uint32_t mask = prefix == 0 ? 0 : ~uint32_t{0} << (32 - prefix);
+  net.address = ((a << 24) | (b << 16) | (c << 8) | d) & mask;
+  return net;
+}
+
+NcclNameList ParseNcclNameList(const std::string& value) {
+  NcclNameList list;
+  std::string rest = value;
+  if (!rest.empty() && rest[0] == '^') {
+    list.exclude = true;
+    rest.erase(0, 1);
+  }
+  if (!rest.empty() && rest[0] == '=') {
+    list.exact = true;
+    rest.erase(0, 1);
+  }
+  size_t start = 0;
+  while (start <= rest.size()) {
+    size_t comma = rest.find(',', start);
+    std::string token =
+        rest.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    token = token.substr(0, token.find(':'));
+    if (!token.empty()) list.names.push_back(token);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return list;
+}
+
+bool NcclNameList::Matches(const std::string& device) const {
+  return std::any_of(names.begin(), names.end(), [&](const std::string& name) {
+    return exact ? device == name : device.rfind(name, 0) == 0;
+  });
+}
+
+}  // namespace hkim

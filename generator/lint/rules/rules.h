@@ -1,0 +1,44 @@
+#pragma once
+
+// The lint rule groups (one file each) and the helpers they share. Only lint.cc includes this.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lint/lint.h"
+
+namespace hkim {
+
+/// Rails, NADs, SR-IOV resources, VF and IP capacity, subnets.
+std::vector<LintRule> NetworkLintRules();
+/// Network values as addresses: host bits in a network, a gateway outside its subnet.
+std::vector<LintRule> AddressLintRules();
+/// NCCL variables: cross-NIC, GPUDirect/DMA-BUF, NCCL_IB_HCA and NCCL_SOCKET_IFNAME lists.
+std::vector<LintRule> NcclLintRules();
+/// Node shape: GPUs per pod, IOMMU policy and kernel arguments.
+std::vector<LintRule> NodeLintRules();
+/// Operators: node policy / device plugin per resource, VFs per PF, device ids, GPUDirect mode,
+/// supported releases, platform, Manual approval, privileged VF DaemonSet.
+std::vector<LintRule> OperatorLintRules();
+/// Memlock strategy, privilege, image tags.
+std::vector<LintRule> SecurityLintRules();
+/// Placeholders that fail only on the cluster: gitops.repo_url, wrapper.image.
+std::vector<LintRule> PlaceholderLintRules();
+
+/// An environment variable the profile sets explicitly (workload.env wins over nccl.extra_env,
+/// as container `env` wins over `envFrom`), with the JSON pointer that sets it.
+struct ProfileEnv {
+  std::string value;
+  std::string pointer;
+};
+std::optional<ProfileEnv> ExplicitEnv(const Profile& profile, const std::string& name);
+
+/// VFs (rail attachments) one pod gets: the sum of attachments_per_pod over the rails, 0 in
+/// tcp mode.
+int RailAttachmentsPerPod(const Profile& profile);
+
+/// "file:line" of a JSON pointer, for messages that name a second place.
+std::string WhereIs(const LintContext& context, const std::string& json_pointer);
+
+}  // namespace hkim

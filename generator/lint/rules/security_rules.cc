@@ -1,0 +1,159 @@
+// Memlock strategy, privilege, image tags.
+
+#include "model/wrapper_image.h"
+#include "lint/rules/rules.h"
+
+namespace hkim {
+namespace {
+
+void CheckPrivileged(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (p.workload.mode != WorkloadMode::kRdma ||
+      p.security.memlock_strategy != MemlockStrategy::kPrivileged) {
+    return;
+  }
+  if (p.IsOpenShift()) {
+    r.Report(p.security.pointer + "/memlock_strategy",
+             "memlock_strategy privileged runs the job under the privileged SCC: every "
+             "capability, every host device, any UID",
+             "use memlock_strategy: sys-resource-scc: hkimgen renders SCC '" + p.security.scc_name +
+                 "' that allows only IPC_LOCK and SYS_RESOURCE, enough to lift memlock");
+  } else {
+    r.Report(p.security.pointer + "/memlock_strategy",
+             "memlock_strategy privileged runs the job in privileged containers: every "
+             "capability, every host device",
+             "use memlock_strategy: crio-ulimits (CRI-O default_ulimits memlock=-1 on the GPU "
+             "node pool) with IPC_LOCK only");
+  }
+}
+
+void CheckMemlockUid(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (p.workload.mode != WorkloadMode::kRdma || !p.security.run_as_user ||
+      *p.security.run_as_user == 0 ||
+      p.security.memlock_strategy == MemlockStrategy::kCrioUlimits) {
+    return;
+  }
+  const std::string uid = std::to_string(*p.security.run_as_user);
+  r.Report(p.security.pointer + "/run_as_user",
+           "memlock_strategy " + std::string(ToString(p.security.memlock_strategy)) +
+               " relies on added capabilities (IPC_LOCK, SYS_RESOURCE), but they are not "
+               "effective for UID " +
+               uid + ": memlock stays at the runtime's 8 MiB and memory registration fails",
+           "remove security.run_as_user (or set 0), or use memlock_strategy: crio-ulimits, "
+           "which lifts memlock for every UID");
+}
+
+void CheckMemlockUidUnset(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (p.workload.mode != WorkloadMode::kRdma || p.security.run_as_user ||
+      p.security.memlock_strategy != MemlockStrategy::kSysResourceScc) {
+    return;
+  }
+  r.Report(p.security.pointer + "/memlock_strategy",
+           "sys-resource-scc lifts memlock through added capabilities (IPC_LOCK, SYS_RESOURCE), "
+           "which only take effect for UID 0, but security.run_as_user is unset: with an image "
+           "that runs as another user memlock stays at 8 MiB (IPC_LOCK granted, memlock still "
+           "8 MiB on Barcelona)",
+           "set security.run_as_user: 0, or use memlock_strategy: crio-ulimits");
+}
+
+void CheckImageLatest(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  auto check = [&](const std::string& image, const std::string& pointer, const char* what,
+                   const std::string& fix = "pin a version tag or a digest (image@sha256:...)") {
+    if (image.empty()) return;
+    const std::string tag = ImageTag(image);
+    if (tag == "@" || (!tag.empty() && tag != "latest")) return;
+    r.Report(pointer,
+             std::string(what) + " '" + image + "' " +
+                 (tag.empty() ? "has no tag, so it means :latest" : "uses the tag latest") +
+                 ": every node may run a different build, and a re-pull silently changes the "
+                 "NCCL and driver libraries under the job",
+             fix);
+  };
+  check(p.workload.image, p.workload.pointer + "/image", "workload image");
+  // A digest (wrapper.digest or render --wrapper-digest) pins whatever the tag says.
+  if (p.wrapper.digest.empty()) {
+    check(p.wrapper.image, p.wrapper.pointer + "/image", "wrapper image",
+          std::string("use the tag ") + WrapperImageVersion() +
+              " and pin it by digest: wrapper.digest: sha256:<64 hex> (or hkimgen render "
+              "--wrapper-digest sha256:<64 hex>), the digest bash scripts/build-image.sh prints; "
+              "the init containers then run <repository>:" + WrapperImageVersion() +
+              "@sha256:<64 hex>");
+  }
+  if (p.network.sriov_device_plugin && p.network.sriov_device_plugin->version == "latest") {
+    check(p.network.sriov_device_plugin->image + ":latest",
+          p.network.sriov_device_plugin->pointer + "/version", "SR-IOV device plugin image");
+  }
+  if (p.network.nv_ipam && p.network.nv_ipam->version == "latest") {
+    check(p.network.nv_ipam->image + ":latest", p.network.nv_ipam->pointer + "/version",
+          "nv-ipam image");
+  }
+}
+
+// The bundle's pod contract (docs/ARCHITECTURE.md) is this version's: an hkim-wrapper image of
+// another version may not honour it.
+void CheckWrapperImageVersion(const LintContext& c, LintReporter& r) {
+  const Wrapper& w = c.profile.wrapper;
+  const std::string base = w.image.substr(0, w.image.find('@'));  // repository[:tag]
+  const std::string tag = ImageTag(base);
+  const std::string repository = base.substr(0, base.size() - (tag.empty() ? 0 : tag.size() + 1));
+  const std::string name = "/hkim-wrapper";
+  const bool ours = repository == name.substr(1) ||
+                    (repository.size() >= name.size() &&
+                     repository.compare(repository.size() - name.size(), name.size(), name) == 0);
+  if (!ours || tag.empty() || tag == "latest" || tag == WrapperImageVersion()) return;
+  r.Report(w.pointer + "/image",
+           "wrapper image tag " + tag + " is not " + WrapperImageVersion() +
+               ", the version this hkimgen renders the pod contract for (init container "
+               "command, HKIM_* variables, hkim-nccl-check exit codes)",
+           repository + ":" + WrapperImageVersion() +
+               " is the image this source tree builds (bash scripts/build-image.sh); publish it "
+               "and use it, or render with the hkimgen of version " +
+               tag);
+}
+
+// Issue 14 item 2: an SCC that is not the bundle's own (<cluster>-...) is probably one made by
+// hand, whose users (other teams' service accounts) and capabilities a sync would replace.
+void CheckSccAdopted(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (!p.IsOpenShift() || p.workload.mode != WorkloadMode::kRdma ||
+      p.security.memlock_strategy == MemlockStrategy::kPrivileged) {
+    return;
+  }
+  const std::string own = p.cluster_name + "-";
+  if (p.security.scc_name.compare(0, own.size(), own) == 0) return;
+  r.Report(p.security.pointer + "/scc_name",
+           "scc_name '" + p.security.scc_name + "' is not the bundle's own name (" + own +
+               "...): if an SCC of that name exists, a sync takes it over and replaces its users, "
+               "groups and capabilities, breaking the pods of every service account listed in it",
+           "remove security.scc_name (the default is " + p.cluster_name +
+               "-nccl-rdma), or adopt the SCC deliberately as README \"Adopting an existing "
+               "object\" says");
+}
+
+}  // namespace
+
+std::vector<LintRule> SecurityLintRules() {
+  return {
+      {"lint.privileged", Severity::kWarning,
+       "privileged containers are avoided; names the least-privilege SCC (or CRI-O ulimits)",
+       CheckPrivileged},
+      {"lint.memlock-uid", Severity::kError,
+       "the memlock strategy can lift memlock for the container's UID", CheckMemlockUid},
+      {"lint.memlock-uid-unset", Severity::kWarning,
+       "sys-resource-scc states the UID (capabilities only take effect for UID 0)",
+       CheckMemlockUidUnset},
+      {"lint.image-latest", Severity::kWarning, "images are pinned (no latest or missing tag)",
+       CheckImageLatest},
+      {"lint.wrapper-image-version", Severity::kWarning,
+       "an hkim-wrapper image is this hkimgen's version (the pod contract it renders)",
+       CheckWrapperImageVersion},
+      {"lint.scc-adopted", Severity::kWarning,
+       "the SCC is the bundle's own (named after the cluster), not a hand-made one taken over",
+       CheckSccAdopted},
+  };
+}
+
+}  // namespace hkim

@@ -1,0 +1,274 @@
+// Model stage, second half: the cross-field checks the schema cannot express (rule ids
+// "model.*"), run on the typed profile and located through the profile's source map.
+
+#include "model/checks.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+namespace hkim {
+
+void ReportModelError(const LoadedProfile& loaded, DiagnosticSink& sink, const std::string& pointer,
+                      const std::string& rule, const std::string& message, const std::string& fix) {
+  Diagnostic d;
+  d.severity = Severity::kError;
+  d.location = loaded.locations.Find(pointer);
+  if (!d.location.known() && d.location.file.empty()) d.location.file = loaded.path;
+  d.data_path = pointer;
+  d.rule = rule;
+  d.message = message;
+  d.fix = fix;
+  sink.Report(std::move(d));
+}
+
+namespace {
+
+class Checker {
+ public:
+  Checker(const LoadedProfile& loaded, DiagnosticSink& sink) : loaded_(loaded), sink_(sink) {}
+  void Run(const Profile& p);
+  int errors() const { return errors_; }
+
+ private:
+  void Error(const std::string& pointer, const std::string& rule, const std::string& message,
+             const std::string& fix) {
+    ReportModelError(loaded_, sink_, pointer, rule, message, fix);
+    ++errors_;
+  }
+
+  const LoadedProfile& loaded_;
+  DiagnosticSink& sink_;
+  int errors_ = 0;
+};
+
+// Parses a.b.c.d/len; false when malformed.
+bool ParseCidr(const std::string& cidr, uint32_t& network, int& prefix) {
+  unsigned a, b, c, d;
+  int len;
+  char tail;
+  if (std::sscanf(cidr.c_str(), "%u.%u.%u.%u/%d%c", &a, &b, &c, &d, &len, &tail) != 5) return false;
+  if (a > 255 || b > 255 || c > 255 || d > 255 || len < 0 || len > 32) return false;
+  const uint32_t address = (a << 24) | (b << 16) | (c << 8) | d;
+  const uint32_t mask = len == 0 ? 0 : ~uint32_t{0} << (32 - len);
+  network = address & mask;
+  prefix = len;
+  return true;
+}
+
+bool CidrsOverlap(const std::string& left, const std::string& right) {
+  uint32_t a, b;
+  int la, lb;
+  if (!ParseCidr(left, a, la) || !ParseCidr(right, b, lb)) return false;
+  const int shorter = la < lb ? la : lb;
+  const uint32_t mask = shorter == 0 ? 0 : ~uint32_t{0} << (32 - shorter);
+  return (a & mask) == (b & mask);
+}
+
+void Checker::Run(const Profile& p) {
+  if (p.workload.gpus_per_pod > p.node_shape.gpus_per_node) {
+    Error("/workload/gpus_per_pod", "model.gpus-per-pod",
+          "gpus_per_pod (" + std::to_string(p.workload.gpus_per_pod) +
+              ") is more than node_shape.gpus_per_node (" +
+              std::to_string(p.node_shape.gpus_per_node) + "); the pods can never be scheduled",
+          "lower gpus_per_pod to at most " + std::to_string(p.node_shape.gpus_per_node));
+  }
+
+  std::map<std::string, std::string> rail_names, nad_names, resources;
+  int attachments = 0;
+  for (size_t i = 0; i < p.network.rails.size(); ++i) {
+    const Rail& rail = p.network.rails[i];
+    if (!rail_names.emplace(rail.name, rail.pointer).second) {
+      Error(rail.pointer + "/name", "model.duplicate-rail",
+            "rail name '" + rail.name + "' is also used by " + rail_names[rail.name],
+            "give every rail its own name");
+    }
+    if (!nad_names.emplace(rail.nad_name, rail.pointer).second) {
+      Error(rail.pointer + "/nad_name", "model.duplicate-nad",
+            "NetworkAttachmentDefinition '" + rail.nad_name + "' is also defined by " +
+                nad_names[rail.nad_name],
+            "give every rail its own nad_name (or rail name)");
+    }
+    if (!resources.emplace(rail.resource_name, rail.pointer).second) {
+      Error(rail.pointer + "/resource_name", "model.duplicate-resource",
+            "resource '" + rail.resource_name + "' is also requested by " +
+                resources[rail.resource_name],
+            "use one rail with attachments_per_pod > 1 for several VFs of one resource");
+    }
+    attachments += rail.attachments_per_pod;
+    if (rail.ipam.type == IpamType::kWhereabouts) {
+      if (rail.ipam.range.empty()) {
+        Error(rail.ipam.pointer, "model.ipam-range", "a whereabouts rail needs an ipam.range",
+              "add range: 10.0.103.0/24 (one subnet per rail)");
+      }
+      if (rail.ipam.pool) {
+        Error(rail.ipam.pointer + "/pool", "model.ipam-pool", "ipam.pool is for nv-ipam only",
+              "remove pool, or set type: nv-ipam");
+      }
+      for (size_t j = 0; j < i; ++j) {
+        const Rail& other = p.network.rails[j];
+        if (other.ipam.type == IpamType::kWhereabouts && !rail.ipam.range.empty() &&
+            CidrsOverlap(rail.ipam.range, other.ipam.range)) {
+          Error(rail.ipam.pointer + "/range", "model.ipam-overlap",
+                "range " + rail.ipam.range + " overlaps " + other.ipam.range + " of rail '" +
+                    other.name + "'; two rails sharing addresses made 8-node runs hang",
+                "give every rail its own subnet");
+          break;  // one report per rail, naming the first rail it collides with
+        }
+      }
+    } else {
+      if (!rail.ipam.pool) {
+        Error(rail.ipam.pointer, "model.ipam-pool", "an nv-ipam rail needs an ipam.pool",
+              "add pool: {name: default, subnet: 192.168.0.0/16, per_node_block_size: 100}");
+      } else if (rail.ipam.pool->per_node_block_size < rail.attachments_per_pod) {
+        Error(rail.ipam.pool->pointer + "/per_node_block_size", "model.ipam-block-size",
+              "per_node_block_size " + std::to_string(rail.ipam.pool->per_node_block_size) +
+                  " is smaller than the " + std::to_string(rail.attachments_per_pod) +
+                  " addresses one pod takes",
+              "raise per_node_block_size to at least " + std::to_string(rail.attachments_per_pod));
+      }
+      if (!rail.ipam.range.empty()) {
+        Error(rail.ipam.pointer + "/range", "model.ipam-range",
+              "ipam.range is for whereabouts; nv-ipam takes its subnet from the pool",
+              "move the subnet to ipam.pool.subnet");
+      }
+    }
+  }
+  if (p.workload.mode == WorkloadMode::kRdma) {
+    if (p.network.rails.empty()) {
+      Error("/network", "model.rdma-without-rails",
+            "workload.mode is rdma but network.rails is empty",
+            "describe the rails, or set workload.mode: tcp");
+    }
+    if (attachments > p.node_shape.nics_per_node) {
+      Error("/network/rails", "model.too-many-attachments",
+            "a pod attaches " + std::to_string(attachments) + " rail interfaces but a node has " +
+                std::to_string(p.node_shape.nics_per_node) + " (node_shape.nics_per_node)",
+            "lower attachments_per_pod or raise nics_per_node");
+    }
+  }
+  if (!p.IsOpenShift()) {
+    if (!p.network.rails.empty() && !p.network.sriov_device_plugin) {
+      Error("/network", "model.sriov-device-plugin",
+            "on " + std::string(ToString(p.platform)) +
+                " the rails' resource comes from the NicClusterPolicy, but "
+                "network.sriov_device_plugin is missing",
+            "add sriov_device_plugin: {resource_name: sriov_rdma_vf, device_ids: [\"101e\"]}");
+    }
+    if (p.network.sriov_device_plugin) {
+      const std::string resource = p.network.sriov_device_plugin->ExtendedResourceName();
+      for (const Rail& rail : p.network.rails) {
+        if (rail.resource_name != resource) {
+          Error(rail.pointer + "/resource_name", "model.resource-mismatch",
+                "rail resource '" + rail.resource_name + "' is not the device plugin's resource '" +
+                    resource + "'",
+                "set resource_name: " + resource);
+        }
+      }
+    }
+    if (p.security.memlock_strategy == MemlockStrategy::kSysResourceScc) {
+      Error("/security/memlock_strategy", "model.memlock-platform",
+            "sys-resource-scc needs an OpenShift SCC; " + std::string(ToString(p.platform)) +
+                " has none",
+            "use crio-ulimits (CRI-O default_ulimits on the node pool) or privileged");
+    }
+    if (p.iommu.policy == IommuPolicy::kPassthrough) {
+      Error("/iommu/policy", "model.iommu-platform",
+            "iommu passthrough is rendered as a MachineConfig, which only OpenShift has",
+            "set the kernel arguments in the node image and use already-configured");
+    }
+  } else {
+    if (p.network.sriov_device_plugin || p.network.nv_ipam) {
+      Error(p.network.sriov_device_plugin ? "/network/sriov_device_plugin" : "/network/nv_ipam",
+            "model.openshift-network-operator",
+            "sriov_device_plugin and nv_ipam render a NicClusterPolicy, used on oke/kubernetes; "
+            "on OpenShift the SR-IOV Network Operator provides the resources",
+            "remove it, or set cluster.platform: oke");
+    }
+  }
+
+  // Requests the generator adds itself must not also come from the profile.
+  for (const auto* map : {&p.workload.resource_requests, &p.workload.resource_limits}) {
+    const char* which = map == &p.workload.resource_requests ? "requests" : "limits";
+    for (const auto& [name, value] : *map) {
+      if (name == "nvidia.com/gpu" || resources.count(name)) {
+        Error("/workload/resources/" + std::string(which) + "/" + EscapeJsonPointerToken(name),
+              "model.generated-resource",
+              "'" + name + "' is set by hkimgen from gpus_per_pod and the rails",
+              "remove it from workload.resources");
+      }
+    }
+  }
+  for (const auto& [name, value] : p.workload.env) {
+    if (name == "MASTER_ADDR" || name == "MASTER_PORT" || name.rfind("HKIM_", 0) == 0) {
+      Error("/workload/env/" + EscapeJsonPointerToken(name), "model.reserved-env",
+            "'" + name + "' is set by hkimgen (pod runtime contract)",
+            "remove it from workload.env");
+    }
+  }
+
+  if (p.network.fabric == Fabric::kInfiniBand && p.nccl.gid_policy == GidPolicy::kIndex) {
+    Error("/nccl/gid_policy", "model.gid-infiniband",
+          "NCCL_IB_GID_INDEX selects a RoCE GID; on an InfiniBand fabric NCCL uses GID 0",
+          "use gid_policy: auto (or fabric: roce-v2 if the rails are RoCE)");
+  }
+  if (p.nccl.gid_policy == GidPolicy::kIndex && !p.nccl.gid_index) {
+    Error("/nccl/gid_policy", "model.gid-index", "gid_policy is index but gid_index is missing",
+          "add gid_index: 3, or use gid_policy: auto");
+  }
+  if (p.nccl.gid_policy == GidPolicy::kAuto && p.nccl.gid_index) {
+    Error("/nccl/gid_index", "model.gid-index",
+          "gid_index is set but gid_policy is auto, so it would be ignored",
+          "set gid_policy: index, or remove gid_index");
+  }
+  for (const auto& [name, value] : p.nccl.extra_env) {
+    static const std::set<std::string> kTyped = {
+        "NCCL_IB_GID_INDEX", "NCCL_IB_TC",         "NCCL_IB_SL",
+        "NCCL_IB_TIMEOUT",   "NCCL_IB_RETRY_CNT",  "NCCL_IB_QPS_PER_CONNECTION",
+        "NCCL_CROSS_NIC",    "NCCL_NET_GDR_LEVEL", "NCCL_DMABUF_ENABLE",
+        "NCCL_IB_HCA",       "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_NTHREADS",
+        "NCCL_DEBUG",        "NCCL_TOPO_FILE",     "NCCL_IB_SPLIT_DATA_ON_QPS",
+        "NCCL_IB_DISABLE"};
+    if (kTyped.count(name) || name.rfind("HKIM_", 0) == 0) {
+      Error("/nccl/extra_env/" + EscapeJsonPointerToken(name), "model.extra-env-typed",
+            "'" + name + "' has its own setting (or is set by hkimgen); extra_env would hide it",
+            "use the nccl setting for it instead of extra_env");
+    }
+  }
+
+  if (p.health_check.at_bytes > p.health_check.max_bytes) {
+    Error("/health_check/at_bytes", "model.health-check-size",
+          "at_bytes is larger than max_bytes, so the threshold size is never tried",
+          "make max_bytes at least at_bytes");
+  }
+  if (p.workload.mode == WorkloadMode::kTcp && p.health_check.transport == "NET/IB") {
+    Error("/health_check/transport", "model.health-check-transport",
+          "tcp mode disables IB, so a check requiring NET/IB always fails",
+          "use transport NET/Socket or any");
+  }
+  if (p.workload.mode == WorkloadMode::kRdma && p.node_shape.topology.preset != "none" &&
+      !p.node_shape.topology.empty()) {
+    int gpus = 0;
+    for (const NumaNode& n : p.node_shape.topology.numa_nodes)
+      for (const PcieSwitch& s : n.pcie_switches) gpus += static_cast<int>(s.gpu_bus_ids.size());
+    if (gpus != p.node_shape.gpus_per_node) {
+      Error(p.node_shape.topology.pointer, "model.topology-gpus",
+            "the topology describes " + std::to_string(gpus) + " GPUs but gpus_per_node is " +
+                std::to_string(p.node_shape.gpus_per_node),
+            "pick the preset of this shape, or describe every GPU");
+    }
+  }
+}
+
+}  // namespace
+
+int CheckProfile(const Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink) {
+  Checker checker(loaded, sink);
+  checker.Run(profile);
+  return checker.errors();
+}
+
+}  // namespace hkim

@@ -1,0 +1,36 @@
+// Model part, GitOps: the Argo CD Application's source and destination.
+
+#include "model/reader.h"
+
+namespace hkim {
+
+void ModelBuilder::ReadGitOps(const json& g, Platform platform, GitOps& out) {
+  // OpenShift GitOps installs Argo CD in openshift-gitops; elsewhere the upstream default.
+  const bool openshift = platform == Platform::kOpenShift;
+  out.argocd_namespace =
+      String(g, "argocd_namespace", openshift ? "openshift-gitops" : out.argocd_namespace);
+  out.project = String(g, "project", out.project);
+  out.controller_service_account =
+      String(g, "controller_service_account",
+             out.argocd_namespace + "-argocd-application-controller");
+  out.repo_url = String(g, "repo_url");
+  out.path = String(g, "path");
+  out.revision = String(g, "revision", out.revision);
+  out.destination_server = String(g, "destination_server", out.destination_server);
+  out.destination_name = String(g, "destination_name");
+  if (!out.destination_name.empty() && Child(g, "destination_server")) {
+    // Argo CD rejects an Application whose destination has both; say so here, at the profile.
+    Error("/gitops/destination_name", "model.destination-twice",
+          "gitops names its Argo CD destination twice (destination_name and destination_server); "
+          "Argo CD takes one or the other",
+          "keep one: destination_name for a cluster registered in Argo CD by name, or "
+          "destination_server for its API server URL");
+  }
+  out.destination_namespace = String(g, "destination_namespace");
+  out.automated_sync = Boolean(g, "automated_sync", false);
+  out.platform_project = String(g, "platform_project", out.project);
+  out.workload_project = String(g, "workload_project", out.project);
+  out.retry_limit = static_cast<int>(Integer(g, "retry_limit", out.retry_limit));
+}
+
+}  // namespace hkim

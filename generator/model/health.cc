@@ -1,0 +1,114 @@
+// Model part of the fabric-health family: `fabric_health` -> FabricHealth (defaults from the
+// schema; see model_health.h).
+
+#include "model/health.h"
+
+#include "model/model.h"
+#include "model/checks.h"
+
+namespace hkim {
+namespace {
+
+using nlohmann::json;
+
+const json& Member(const json& object, const char* key) {
+  static const json kEmpty = json::object();
+  if (!object.is_object()) return kEmpty;
+  const auto it = object.find(key);
+  return it == object.end() ? kEmpty : *it;
+}
+
+template <typename T>
+void Read(const json& object, const char* key, T& out) {
+  if (!object.is_object() || !object.contains(key)) return;
+  const json& value = object[key];
+  if constexpr (std::is_same_v<T, bool>) {
+    if (value.is_boolean()) out = value.get<bool>();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (value.is_string()) out = value.get<std::string>();
+  } else {
+    if (value.is_number()) out = value.get<T>();
+  }
+}
+
+class HealthReader {
+ public:
+  HealthReader(const LoadedProfile& loaded, DiagnosticSink& sink) : loaded_(loaded), sink_(sink) {}
+
+  void Bytes(const json& object, const std::string& pointer, const char* key, int64_t& out) {
+    if (!object.is_object() || !object.contains(key)) return;
+    const json& value = object[key];
+    const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    if (auto bytes = ParseByteSize(text)) {
+      out = *bytes;
+    } else {
+      Error(pointer + "/" + key, "model.byte-size", "'" + text + "' is not a byte size",
+            "write an integer with an optional unit, e.g. 1Gi");
+    }
+  }
+
+  void Error(const std::string& pointer, const std::string& rule, const std::string& message,
+             const std::string& fix) {
+    ReportModelError(loaded_, sink_, pointer, rule, message, fix);
+    ++errors_;
+  }
+
+  int errors() const { return errors_; }
+
+ private:
+  const LoadedProfile& loaded_;
+  DiagnosticSink& sink_;
+  int errors_ = 0;
+};
+
+}  // namespace
+
+const char* ToString(GateMode value) {
+  switch (value) {
+    case GateMode::kOff:
+      return "off";
+    case GateMode::kWarn:
+      return "warn";
+    case GateMode::kFail:
+      return "fail";
+  }
+  return "?";
+}
+
+int ReadFabricHealth(const json& section, const LoadedProfile& loaded, DiagnosticSink& sink,
+                     FabricHealth& out) {
+  HealthReader reader(loaded, sink);
+  Read(section, "min_rail_fraction", out.min_rail_fraction);
+
+  const json& g = Member(section, "gate");
+  FabricGate& gate = out.gate;
+  std::string mode = ToString(gate.mode);
+  Read(g, "mode", mode);
+  gate.mode = mode == "off" ? GateMode::kOff : mode == "warn" ? GateMode::kWarn : GateMode::kFail;
+  Read(g, "min_busbw_gbps", gate.min_busbw_gbps);
+  reader.Bytes(g, gate.pointer, "at_bytes", gate.at_bytes);
+  reader.Bytes(g, gate.pointer, "max_bytes", gate.max_bytes);
+  Read(g, "transport", gate.transport);
+  Read(g, "per_rail", gate.per_rail);
+  Read(g, "timeout_seconds", gate.timeout_seconds);
+  Read(g, "ttl_seconds_after_finished", gate.ttl_seconds_after_finished);
+  if (gate.at_bytes > gate.max_bytes) {
+    reader.Error(gate.pointer + "/at_bytes", "model.gate-size",
+                 "the gate's at_bytes is above its max_bytes (the size is never measured)",
+                 "set at_bytes to at most max_bytes, or raise max_bytes");
+  }
+
+  const json& p = Member(section, "periodic");
+  PeriodicHealth& periodic = out.periodic;
+  Read(p, "enabled", periodic.enabled);
+  Read(p, "schedule", periodic.schedule);
+  Read(p, "nodes", periodic.nodes);
+  Read(p, "taint", periodic.taint);
+  Read(p, "per_rail", periodic.per_rail);
+  Read(p, "min_busbw_gbps", periodic.min_busbw_gbps);
+  reader.Bytes(p, periodic.pointer, "at_bytes", periodic.at_bytes);
+  Read(p, "timeout_seconds", periodic.timeout_seconds);
+  return reader.errors();
+}
+
+}  // namespace hkim

@@ -1,0 +1,60 @@
+#pragma once
+
+// Model part of the fabric-health family (profile section `fabric_health`): the sync gate and
+// the periodic per-node check. Read by model.cc through ReadFabricHealth; planned by
+// plan_health.cc; templates in templates/health/.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "support/diagnostics.h"
+#include "load/load.h"
+
+namespace hkim {
+
+enum class GateMode { kOff, kWarn, kFail };
+
+/// The sync gate: an Indexed Job (Argo CD Sync hook) that runs hkim-nccl-check in job scope
+/// over the workload's nodes before the StatefulSet's wave.
+struct FabricGate {
+  GateMode mode = GateMode::kFail;
+  double min_busbw_gbps = 1.0;
+  int64_t at_bytes = int64_t{1} << 30;
+  int64_t max_bytes = int64_t{1} << 30;
+  std::string transport = "auto";  ///< auto | any | NET/IB | NET/Socket | P2P
+  bool per_rail = true;
+  int timeout_seconds = 1800;
+  int ttl_seconds_after_finished = 86400;
+  std::string pointer = "/fabric_health/gate";
+};
+
+/// The periodic per-node check (CronJob, one pod per node, marks the Node).
+struct PeriodicHealth {
+  bool enabled = false;
+  std::string schedule = "17 3 * * *";
+  int nodes = 0;  ///< 0 = workload.replicas
+  bool taint = false;
+  bool per_rail = true;
+  double min_busbw_gbps = 1.0;
+  int64_t at_bytes = int64_t{1} << 30;
+  int timeout_seconds = 3600;
+  std::string pointer = "/fabric_health/periodic";
+};
+
+struct FabricHealth {
+  FabricGate gate;
+  PeriodicHealth periodic;
+  double min_rail_fraction = 0.75;
+  std::string pointer = "/fabric_health";
+};
+
+const char* ToString(GateMode value);
+
+/// Reads the schema-valid `fabric_health` section (`section` may be empty: defaults) into `out`.
+/// Byte sizes that do not parse and a gate at_bytes above max_bytes are reported to `sink`
+/// located through `loaded`. Returns the number of errors reported.
+int ReadFabricHealth(const nlohmann::json& section, const LoadedProfile& loaded,
+                     DiagnosticSink& sink, FabricHealth& out);
+
+}  // namespace hkim

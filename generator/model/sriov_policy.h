@@ -1,0 +1,22 @@
+#pragma once
+
+// How a rail and the profile's node shape read as an SriovNetworkNodePolicy: the plan renders
+// the policies with these, and lint checks that the workload lands where they select.
+
+#include <map>
+#include <string>
+
+#include "model/model.h"
+
+namespace hkim {
+
+/// The SR-IOV resource name of a rail as a SriovNetworkNodePolicy spells it: the rail's
+/// resource without the `openshift.io/` prefix the operator adds.
+std::string PolicyResourceName(const Rail& rail);
+
+/// Node selector of the SriovNetworkNodePolicies: the profile's own, else the node shape's plus
+/// node-role.kubernetes.io/<MachineConfig role> (the MachineConfig's pool). Sorted.
+std::map<std::string, std::string> PolicyNodeSelector(const Profile& profile,
+                                                      const SriovNetworkOperator& sriov);
+
+}  // namespace hkim

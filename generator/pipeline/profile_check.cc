@@ -1,0 +1,30 @@
+#include "pipeline/profile_check.h"
+
+#include "lint/lint.h"
+#include "validate/validate.h"
+
+namespace hkim {
+
+std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, DiagnosticSink& sink) {
+  const ProfileSchema* schema = ProfileSchema::Embedded(sink);
+  if (schema == nullptr) return std::nullopt;
+  if (!ValidateProfile(loaded, *schema, sink) || sink.HasErrors()) return std::nullopt;
+  // Lint runs even after the model's cross-field errors, so every fault of a profile with
+  // several is reported in one run; its rules never repeat a model.* finding.
+  std::optional<Profile> profile = BuildProfileForLint(loaded, sink);
+  if (!profile) return std::nullopt;
+  RunLint(*profile, loaded, sink);
+  if (sink.HasErrors()) return std::nullopt;
+  return profile;
+}
+
+std::optional<CheckedProfile> CheckLayeredProfile(const LayerInputs& inputs, DiagnosticSink& sink,
+                                                  SourceTexts* sources) {
+  std::optional<LayeredProfile> layered = LoadLayeredProfile(inputs, sink, sources);
+  if (!layered) return std::nullopt;
+  CheckedProfile checked{std::move(*layered), std::nullopt};
+  if (!sink.HasErrors()) checked.profile = CheckLoadedProfile(checked.layered.merged, sink);
+  return checked;
+}
+
+}  // namespace hkim

@@ -1,0 +1,32 @@
+#pragma once
+
+// The checking half of the pipeline, shared by `validate`, `lint`, `explain` and `diff`:
+// layered load (extends, -f, --set) → validate (schema) → model → lint. Writes nothing.
+
+#include <optional>
+
+#include "support/diagnostics.h"
+#include "support/diagnostics_format.h"
+#include "layering/layering.h"
+#include "model/model.h"
+
+namespace hkim {
+
+/// A profile that went through every check. `profile` is set when the model stage built it
+/// (schema-valid, no model errors); lint findings are in the sink.
+struct CheckedProfile {
+  LayeredProfile layered;
+  std::optional<Profile> profile;
+};
+
+/// Runs the checks in order and stops after the first stage that reported errors (layering and
+/// YAML, then schema, then model); lint runs when the model was built. Returns nullopt only
+/// when the layers could not be loaded. `sources` receives every file's lines for the formatter.
+std::optional<CheckedProfile> CheckLayeredProfile(const LayerInputs& inputs, DiagnosticSink& sink,
+                                                  SourceTexts* sources = nullptr);
+
+/// Validate → model → lint for a document already merged. Returns the profile when every stage
+/// passed (lint warnings allowed); lint also runs after the model's cross-field errors.
+std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, DiagnosticSink& sink);
+
+}  // namespace hkim

@@ -1,0 +1,238 @@
+// Plan stage of the fabric-health family: see plan_health.h. The gate and the CronJob start
+// `hkim-wrapper -- hkim-health gate|node` (docs/ARCHITECTURE.md, "Fabric health").
+
+#include "plan/health.h"
+
+#include <cstdio>
+
+namespace hkim {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kBin = "/opt/hkim/bin";
+// Lowest priority, never preempts: the periodic check runs only on idle GPUs and yields to
+// anything else.
+constexpr int kHealthPriority = -100;
+
+std::string Number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+std::string ResolvedTransport(const Profile& p, const std::string& transport) {
+  if (transport != "auto") return transport;
+  return p.workload.mode == WorkloadMode::kRdma ? "NET/IB" : "NET/Socket";
+}
+
+// Sets (or adds) `name` in the pod's `env` list, keeping the order of the others.
+void SetEnv(json& pod, const std::string& name, const std::string& value) {
+  for (json& item : pod["env"]) {
+    if (item["name"] == name) {
+      item["value"] = value;
+      return;
+    }
+  }
+  pod["env"].push_back(json{{"name", name}, {"value", value}});
+}
+
+json Command(const std::string& mode) {
+  return json::array({json{{"value", std::string(kBin) + "/hkim-wrapper"}}, json{{"value", "--"}},
+                      json{{"value", std::string(kBin) + "/hkim-health"}}, json{{"value", mode}}});
+}
+
+// The pod values common to both Jobs: the workload's pod spec, restartPolicy Never, the health
+// program as command, and the wrapper's own pre-job check off (hkim-health runs the checks).
+json JobPod(const json& workload_pod, const std::string& app, const std::string& mode) {
+  json pod = workload_pod;
+  pod.erase("metadata");
+  pod["app"] = app;
+  pod["has_restart_policy"] = true;
+  pod["restart_policy"] = "Never";
+  pod["command"] = Command(mode);
+  pod["field_env"] = json::array(
+      {json{{"name", "HKIM_NODE_NAME"}, {"field_path", "spec.nodeName"}}});
+  SetEnv(pod, "HKIM_NCCL_CHECK", "off");
+  return pod;
+}
+
+std::string ExpectedResources(const Profile& p) {
+  std::string out;
+  if (p.workload.mode != WorkloadMode::kRdma) return out;
+  std::map<std::string, int> counts;
+  for (const Rail& rail : p.network.rails) counts[rail.resource_name] += rail.attachments_per_pod;
+  for (const auto& [name, count] : counts)
+    out += (out.empty() ? "" : ",") + name + "=" + std::to_string(count);
+  return out;
+}
+
+// RDMA devices one pod gets (each attachment is one VF / device): what per-rail must find.
+int ExpectedRails(const Profile& p) {
+  if (p.workload.mode != WorkloadMode::kRdma) return 0;
+  int rails = 0;
+  for (const Rail& rail : p.network.rails) rails += rail.attachments_per_pod;
+  return rails;
+}
+
+std::string NodeSelector(const Profile& p) {
+  std::string out;
+  for (const auto& [key, value] : p.node_shape.node_selector)
+    out += (out.empty() ? "" : ",") + key + "=" + value;
+  return out;
+}
+
+void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod, int wave,
+              BundlePlan& plan) {
+  const FabricGate& g = p.fabric_health.gate;
+  const std::string job = GateJobName(p), service = GateServiceName(p);
+  const int nodes = p.workload.replicas;
+
+  PlannedObject& svc = AddPlannedObject(plan, p, "health/gate-service.yaml.mustache", "v1",
+                                        "Service", service, ns, wave, false);
+  svc.context["app"] = job;
+  svc.context["rendezvous_port"] = p.wrapper.rendezvous_port;
+
+  PlannedObject& object = AddPlannedObject(plan, p, "health/gate-job.yaml.mustache", "batch/v1",
+                                           "Job", job, ns, wave, false);
+  json pod = JobPod(workload_pod, job, "gate");
+  pod["has_subdomain"] = true;
+  pod["subdomain"] = service;
+  // Indexed Job pods are <job>-<index>-<random>; their hostname <job>-<index> resolves under the
+  // subdomain, so rank 0 is <job>-0.<service>. HKIM_POD_NAME gets the same shape as a
+  // StatefulSet pod name (ordinal = completion index) for hkim-nccl-check's rendezvous.
+  pod["field_env"].push_back(
+      json{{"name", "HKIM_JOB_COMPLETION_INDEX"},
+           {"field_path", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}});
+  SetEnv(pod, "HKIM_POD_NAME", job + "-$(HKIM_JOB_COMPLETION_INDEX)");
+  SetEnv(pod, "MASTER_ADDR", job + "-0." + service + "." + ns + ".svc.cluster.local");
+  SetEnv(pod, "HKIM_REPLICAS", std::to_string(nodes));
+  SetEnv(pod, "HKIM_HEALTH_POLICY", ToString(g.mode));
+  SetEnv(pod, "HKIM_HEALTH_PER_RAIL", g.per_rail ? "true" : "false");
+  SetEnv(pod, "HKIM_HEALTH_TIMEOUT_S", std::to_string(std::max(60, g.timeout_seconds - 60)));
+  SetEnv(pod, "HKIM_NCCL_CHECK_SCOPE", "job");
+  SetEnv(pod, "HKIM_NCCL_CHECK_MIN_BUSBW_GBPS", Number(g.min_busbw_gbps));
+  SetEnv(pod, "HKIM_NCCL_CHECK_AT_BYTES", std::to_string(g.at_bytes));
+  SetEnv(pod, "HKIM_NCCL_CHECK_MAX_BYTES", std::to_string(g.max_bytes));
+  SetEnv(pod, "HKIM_NCCL_CHECK_TRANSPORT", ResolvedTransport(p, g.transport));
+  SetEnv(pod, "HKIM_NCCL_CHECK_MIN_RAIL_FRACTION", Number(p.fabric_health.min_rail_fraction));
+  SetEnv(pod, "HKIM_NCCL_CHECK_EXPECT_RAILS", std::to_string(ExpectedRails(p)));
+  const json metadata = object.context["metadata"];
+  object.context = pod;
+  object.context["metadata"] = metadata;
+  object.context["completions"] = nodes;
+  object.context["active_deadline_seconds"] = g.timeout_seconds;
+  object.context["ttl_seconds_after_finished"] = g.ttl_seconds_after_finished;
+  object.context["mode"] = ToString(g.mode);
+}
+
+void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_pod,
+                  const HealthWaves& waves, BundlePlan& plan) {
+  const PeriodicHealth& h = p.fabric_health.periodic;
+  const std::string sa = HealthServiceAccount(p);
+  AddPlannedObject(plan, p, "common/serviceaccount.yaml.mustache", "v1", "ServiceAccount", sa, ns,
+                   waves.access, false);
+  const bool uses_scc = p.IsOpenShift() && p.workload.mode == WorkloadMode::kRdma;
+  if (uses_scc) {
+    // The same `use` Role of the SCC the workload's service account is bound to (plan.cc).
+    const std::string scc = p.security.memlock_strategy == MemlockStrategy::kPrivileged
+                                ? std::string("privileged")
+                                : p.security.scc_name;
+    PlannedObject& binding = AddPlannedObject(
+        plan, p, "openshift/rolebinding-scc.yaml.mustache", "rbac.authorization.k8s.io/v1",
+        "RoleBinding", sa + "-use-scc-" + scc, ns, waves.access, false);
+    binding.context["role"] = p.security.service_account + "-use-scc-" + scc;
+    binding.context["service_account"] = sa;
+  }
+
+  const std::string name = HealthCronJobName(p);
+  const int nodes = h.nodes > 0 ? h.nodes : p.workload.replicas;
+  PlannedObject& object = AddPlannedObject(plan, p, "health/cronjob.yaml.mustache", "batch/v1",
+                                           "CronJob", name, ns, waves.periodic,
+                                           false);
+  json pod = JobPod(workload_pod, name, "node");
+  pod["service_account"] = sa;
+  pod["has_priority_class"] = true;
+  pod["priority_class"] = HealthPriorityClassName(p);
+  // It must reach the nodes it marked failed to clear the mark: no avoiding affinity, and it
+  // tolerates its own taint.
+  pod["avoid_unhealthy_nodes"] = false;
+  // include_nodes / exclude_nodes still hold: other teams' nodes are not its to check.
+  pod["has_node_affinity"] =
+      pod["has_include_nodes"].get<bool>() || pod["has_exclude_nodes"].get<bool>();
+  pod["has_tolerations"] = true;
+  pod["tolerations"].push_back(json{{"operator", "Exists"}, {"has_key", true}, {"key", kHealthLabel},
+                                    {"has_value", false}, {"value", ""}, {"has_effect", true},
+                                    {"effect", "NoSchedule"}});
+  // A node without RDMA must still be diagnosed and marked, not stopped by the wrapper.
+  SetEnv(pod, "HKIM_ON_NO_RDMA", "tcp");
+  SetEnv(pod, "HKIM_HEALTH_EXPECT_GPUS", std::to_string(p.node_shape.gpus_per_node));
+  SetEnv(pod, "HKIM_HEALTH_EXPECT_RESOURCES", ExpectedResources(p));
+  SetEnv(pod, "HKIM_HEALTH_NODE_SELECTOR", NodeSelector(p));
+  SetEnv(pod, "HKIM_HEALTH_TAINT", h.taint ? "true" : "false");
+  SetEnv(pod, "HKIM_HEALTH_PER_RAIL", h.per_rail ? "true" : "false");
+  SetEnv(pod, "HKIM_HEALTH_TIMEOUT_S", std::to_string(std::max(60, h.timeout_seconds / 3)));
+  SetEnv(pod, "HKIM_NCCL_CHECK_SCOPE", "local");
+  SetEnv(pod, "HKIM_NCCL_CHECK_MIN_BUSBW_GBPS", Number(h.min_busbw_gbps));
+  SetEnv(pod, "HKIM_NCCL_CHECK_AT_BYTES", std::to_string(h.at_bytes));
+  SetEnv(pod, "HKIM_NCCL_CHECK_MAX_BYTES", std::to_string(h.at_bytes));
+  SetEnv(pod, "HKIM_NCCL_CHECK_TRANSPORT", "any");
+  SetEnv(pod, "HKIM_NCCL_CHECK_MIN_RAIL_FRACTION", Number(p.fabric_health.min_rail_fraction));
+  SetEnv(pod, "HKIM_NCCL_CHECK_EXPECT_RAILS", std::to_string(ExpectedRails(p)));
+  const json metadata = object.context["metadata"];
+  object.context = pod;
+  object.context["metadata"] = metadata;
+  object.context["schedule"] = h.schedule;
+  object.context["completions"] = nodes;
+  object.context["active_deadline_seconds"] = h.timeout_seconds;
+}
+
+}  // namespace
+
+std::string GateJobName(const Profile& p) { return p.workload.name + "-fabric-gate"; }
+std::string GateServiceName(const Profile& p) { return p.workload.name + "-fabric-gate"; }
+std::string HealthCronJobName(const Profile& p) { return p.workload.name + "-fabric-health"; }
+std::string HealthServiceAccount(const Profile& p) { return p.workload.name + "-fabric-health"; }
+std::string HealthClusterRoleName(const Profile& p) {
+  return "hkimgen:" + p.cluster_name + ":fabric-health";
+}
+std::string HealthPriorityClassName(const Profile& p) {
+  return p.cluster_name + "-fabric-health-low";
+}
+
+void PlanFabricHealthNamespace(const Profile& p, const std::string& ns, const json& workload_pod,
+                               const HealthWaves& waves, BundlePlan& plan) {
+  if (p.fabric_health.gate.mode != GateMode::kOff) PlanGate(p, ns, workload_pod, waves.gate, plan);
+  if (p.fabric_health.periodic.enabled) PlanPeriodic(p, ns, workload_pod, waves, plan);
+}
+
+void PlanFabricHealthCluster(const Profile& p, const HealthWaves& waves, BundlePlan& plan) {
+  if (!p.fabric_health.periodic.enabled) return;
+  const int wave = waves.access;
+  PlannedObject& priority =
+      AddPlannedObject(plan, p, "health/priorityclass.yaml.mustache", "scheduling.k8s.io/v1",
+                       "PriorityClass", HealthPriorityClassName(p), "", wave, false);
+  priority.context["value"] = kHealthPriority;
+  PlannedObject& role =
+      AddPlannedObject(plan, p, "health/clusterrole.yaml.mustache", "rbac.authorization.k8s.io/v1",
+                       "ClusterRole", HealthClusterRoleName(p), "", wave, false);
+  // In the context, not the template, so that the Argo CD bootstrap role can hold them too
+  // (plan_argocd_bootstrap.cc: RBAC lets nobody grant more than they hold).
+  role.context["rules"] = json::array({json{{"api_groups", json::array({json{{"value", ""}}})},
+                                            {"resources", json::array({json{{"value", "nodes"}}})},
+                                            {"verbs", json::array({json{{"value", "get"}},
+                                                                   json{{"value", "list"}},
+                                                                   json{{"value", "patch"}}})},
+                                            {"has_resource_names", false},
+                                            {"resource_names", json::array()}}});
+  PlannedObject& binding = AddPlannedObject(
+      plan, p, "health/clusterrolebinding.yaml.mustache", "rbac.authorization.k8s.io/v1",
+      "ClusterRoleBinding", HealthClusterRoleName(p), "", wave, false);
+  binding.context["role"] = HealthClusterRoleName(p);
+  json subjects = json::array();
+  for (const std::string& ns : p.namespaces)
+    subjects.push_back(json{{"name", HealthServiceAccount(p)}, {"namespace", ns}});
+  binding.context["subjects"] = subjects;
+}
+
+}  // namespace hkim

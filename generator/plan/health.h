@@ -1,0 +1,50 @@
+#pragma once
+
+// Plan stage of the fabric-health family (profile section `fabric_health`, model_health.h;
+// templates in templates/health/):
+//  - the sync gate: an Indexed Job that is an Argo CD Sync hook in the wave before the
+//    StatefulSet, plus its headless Service (stable DNS for rank 0);
+//  - the periodic check: a CronJob per namespace, its ServiceAccount (bound to the SCC like the
+//    workload's), a ClusterRole that can only get, list and patch nodes and its binding, and a
+//    preemptible PriorityClass.
+// Every pod uses the StatefulSet's pod spec (templates/common/pod-spec.mustache) with the
+// values below changed, never a copy of it.
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "model/model.h"
+#include "plan/plan.h"
+
+namespace hkim {
+
+/// The label (and taint key) the health check writes and the workload avoids.
+inline constexpr const char* kHealthLabel = "hkimgen.io/nccl-health";
+
+/// The Argo CD sync waves of the family's objects (from the core plan's wave order).
+struct HealthWaves {
+  int access = 0;    ///< ServiceAccount, RoleBinding, ClusterRole(Binding), PriorityClass
+  int gate = 0;      ///< the gate Job (Sync hook) and its Service: before the StatefulSet
+  int periodic = 0;  ///< the CronJob
+};
+
+/// Adds the gate (unless fabric_health.gate.mode is off) and, when enabled, the periodic
+/// CronJob of namespace `ns`. `workload_pod` is the StatefulSet's template context (the pod spec
+/// values).
+void PlanFabricHealthNamespace(const Profile& profile, const std::string& ns,
+                               const nlohmann::json& workload_pod, const HealthWaves& waves,
+                               BundlePlan& plan);
+
+/// Adds the cluster-scoped objects of the periodic check (PriorityClass, ClusterRole,
+/// ClusterRoleBinding for the health ServiceAccount of every namespace), when enabled.
+void PlanFabricHealthCluster(const Profile& profile, const HealthWaves& waves, BundlePlan& plan);
+
+/// Names shared by the objects and the tests.
+std::string GateJobName(const Profile& profile);       ///< <workload>-fabric-gate
+std::string GateServiceName(const Profile& profile);   ///< <workload>-fabric-gate
+std::string HealthCronJobName(const Profile& profile); ///< <workload>-fabric-health
+std::string HealthServiceAccount(const Profile& profile);  ///< <workload>-fabric-health
+std::string HealthClusterRoleName(const Profile& profile); ///< hkimgen:<cluster>:fabric-health
+std::string HealthPriorityClassName(const Profile& profile);  ///< <cluster>-fabric-health-low
+
+}  // namespace hkim

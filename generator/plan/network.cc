@@ -1,0 +1,113 @@
+// Plan stage, network: the OKE NicClusterPolicy (SR-IOV device plugin, nv-ipam) and nv-ipam
+// IPPools, and each rail's NetworkAttachmentDefinition in every workload namespace.
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "plan/builder.h"
+
+namespace hkim::plan {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+void PlanIpPools(PlanBuilder& b) {
+  const Profile& p = b.profile();
+  std::vector<std::pair<std::string, std::string>> pools_done;
+  for (const Rail& rail : p.network.rails) {
+    if (rail.ipam.type != IpamType::kNvIpam || !rail.ipam.pool) continue;
+    const NvIpamPool& pool = *rail.ipam.pool;
+    const auto key = std::make_pair(pool.namespace_name, pool.name);
+    if (std::find(pools_done.begin(), pools_done.end(), key) != pools_done.end()) continue;
+    pools_done.push_back(key);
+    PlannedObject& object = b.Add("oke/ippool.yaml.mustache", "nv-ipam.nvidia.com/v1alpha1",
+                                  "IPPool", pool.name, pool.namespace_name, kWaveClusterAccess, true);
+    object.context["subnet"] = pool.subnet;
+    object.context["per_node_block_size"] = pool.per_node_block_size;
+    object.context["has_gateway"] = !pool.gateway.empty();
+    object.context["gateway"] = pool.gateway;
+    json selector = json::array();
+    for (const auto& [key, value] : p.node_shape.node_selector)
+      selector.push_back(json{{"key", key}, {"value", value}});
+    object.context["has_node_selector"] = !selector.empty();
+    object.context["node_selector"] = selector;
+  }
+}
+
+// The CNI configuration of a rail's NAD (a JSON document stored as a string in the NAD); keys in
+// the order CNI documentation and the Barcelona NADs use.
+ordered_json NadConfig(const Profile& p, const Rail& rail) {
+  ordered_json ipam;
+  if (rail.ipam.type == IpamType::kWhereabouts) {
+    ipam = {{"type", "whereabouts"}, {"range", rail.ipam.range}};
+    if (!rail.ipam.gateway.empty()) ipam["gateway"] = rail.ipam.gateway;
+    if (!rail.ipam.routes.empty()) {
+      ordered_json routes = ordered_json::array();
+      for (const std::string& dst : rail.ipam.routes) routes.push_back(ordered_json{{"dst", dst}});
+      ipam["routes"] = routes;
+    }
+  } else {
+    ipam = {{"type", "nv-ipam"}, {"poolName", rail.ipam.pool ? rail.ipam.pool->name : ""}};
+  }
+  if (p.IsOpenShift()) {
+    // Same shape as the NADs that worked on Barcelona (k8s/network-attachments/base).
+    ordered_json config = ordered_json::object();
+    config["cniVersion"] = rail.cni_version;
+    config["name"] = rail.nad_name;
+    config["type"] = "sriov";
+    config["mtu"] = rail.mtu_bytes;
+    config["vlan"] = rail.vlan;
+    config["spoofchk"] = rail.spoof_check ? "on" : "off";
+    config["trust"] = rail.trust ? "on" : "off";
+    config["vlanQoS"] = 0;
+    config["link_state"] = "enable";
+    config["logLevel"] = "info";
+    config["ipam"] = ipam;
+    return config;
+  }
+  // OKE: sriov + tuning (ARP sysctls, MTU) + rdma + sbr, as oci-hpc-oke's oci-rdma-sriov.
+  ordered_json sriov = {{"type", "sriov"},
+                        {"name", "sriov-network"},
+                        {"spoofchk", rail.spoof_check ? "on" : "off"},
+                        {"ipam", ipam}};
+  if (rail.vlan) sriov["vlan"] = rail.vlan;
+  ordered_json tuning = {{"type", "tuning"},
+                         {"sysctl",
+                          {{"net.ipv4.conf.all.arp_announce", "2"},
+                           {"net.ipv4.conf.all.arp_filter", "1"},
+                           {"net.ipv4.conf.all.arp_ignore", "1"},
+                           {"net.ipv4.conf.all.rp_filter", "0"},
+                           {"net.ipv4.conf.all.accept_local", "1"}}},
+                         {"mtu", rail.mtu_bytes}};
+  ordered_json config = ordered_json::object();
+  config["cniVersion"] = rail.cni_version;
+  config["name"] = rail.nad_name;
+  config["plugins"] = ordered_json::array(
+      {sriov, tuning, ordered_json{{"type", "rdma"}}, ordered_json{{"type", "sbr"}}});
+  return config;
+}
+
+}  // namespace
+
+void PlanClusterNetwork(PlanBuilder& b) {
+  const Profile& p = b.profile();
+  if (p.IsOpenShift() || !b.Rdma() || !p.network.sriov_device_plugin) return;
+  // The NicClusterPolicy is planned with the operators (plan_operators_oke.cc).
+  PlanIpPools(b);
+}
+
+void PlanNamespaceNetwork(PlanBuilder& b, const std::string& ns) {
+  const Profile& p = b.profile();
+  if (!b.Rdma()) return;
+  for (const Rail& rail : p.network.rails) {
+    PlannedObject& nad =
+        b.Add("common/nad.yaml.mustache", "k8s.cni.cncf.io/v1", "NetworkAttachmentDefinition",
+              rail.nad_name, ns, kWaveNamespaceAccess, !p.IsOpenShift());
+    nad.context["resource_name"] = rail.resource_name;
+    nad.context["config"] = NadConfig(p, rail).dump(2) + "\n";
+  }
+}
+
+}  // namespace hkim::plan

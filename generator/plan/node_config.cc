@@ -1,0 +1,59 @@
+// Plan stage, node configuration: the OpenShift MachineConfigs (IOMMU pass-through kernel
+// arguments, CRI-O memlock ulimits) that change how nodes boot, and the MachineConfigPool of a
+// custom role (iommu.machine_config_pool: create).
+
+#include "plan/builder.h"
+
+namespace hkim::plan {
+
+using nlohmann::json;
+
+namespace {
+
+// 99-<role>-<cluster>-<purpose>: the bundle's own object, never a hand-made
+// 99-<role>-<purpose> that a sync would take over (issue 14 item 2). Removing it would reboot
+// the pool back, so it carries Prune=false,Delete=false (the Add calls below).
+std::string MachineConfigName(const Profile& p, const std::string& purpose) {
+  return "99-" + p.iommu.machine_config_role + "-" + p.cluster_name + "-" + purpose;
+}
+
+}  // namespace
+
+void PlanNodeConfig(PlanBuilder& b) {
+  const Profile& p = b.profile();
+  if (!p.IsOpenShift()) return;
+  const std::string& role = p.iommu.machine_config_role;
+  const bool renders_machine_config =
+      p.iommu.policy == IommuPolicy::kPassthrough ||
+      (b.Rdma() && p.security.memlock_strategy == MemlockStrategy::kCrioUlimits);
+  if (renders_machine_config && role != "worker" && role != "master" && p.iommu.create_pool) {
+    // A custom role needs its pool, or its MachineConfigs apply to no node. One wave before the
+    // MachineConfigs and node policies that select its nodes.
+    PlannedObject& pool = b.Add("openshift/machineconfigpool.yaml.mustache",
+                                "machineconfiguration.openshift.io/v1", "MachineConfigPool",
+                                p.cluster_name + "-" + role, "", kWaveOperatorConfig, false,
+                                /*keep_on_removal=*/true);
+    pool.context["role"] = role;
+    pool.context["node_role_label"] = "node-role.kubernetes.io/" + role;
+  }
+  if (p.iommu.policy == IommuPolicy::kPassthrough) {
+    PlannedObject& mc =
+        b.Add("openshift/machineconfig-iommu.yaml.mustache", "machineconfiguration.openshift.io/v1",
+              "MachineConfig", MachineConfigName(p, "iommu-passthrough"), "",
+              kWaveNodePolicies, false, true);
+    mc.context["role"] = role;
+    mc.context["kernel_arguments"] = json::array(
+        {json{{"value",
+               p.node_shape.cpu_vendor == CpuVendor::kAmd ? "amd_iommu=on" : "intel_iommu=on"}},
+         json{{"value", "iommu=pt"}}});
+  }
+  if (b.Rdma() && p.security.memlock_strategy == MemlockStrategy::kCrioUlimits) {
+    PlannedObject& mc = b.Add("openshift/machineconfig-crio-memlock.yaml.mustache",
+                              "machineconfiguration.openshift.io/v1", "MachineConfig",
+                              MachineConfigName(p, "crio-memlock"), "", kWaveNodePolicies, false,
+                              true);
+    mc.context["role"] = role;
+  }
+}
+
+}  // namespace hkim::plan

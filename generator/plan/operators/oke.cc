@@ -1,0 +1,154 @@
+// Plan stage, OKE/Kubernetes operators: the Helm charts of seed 004 as Argo CD Applications
+// (gpu-operator, network-operator, optional volcano), the NicClusterPolicy whose component
+// images follow the pinned Network Operator release (operator_versions.h), and the DaemonSet
+// that creates the VFs (oci-hpc-oke's vf-config, written from BRINGUP-FACTS §4).
+
+#include <algorithm>
+
+#include "model/operator_versions.h"
+#include "plan/layers.h"
+#include "plan/operators/operators.h"
+
+namespace hkim {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+constexpr const char* kOkeTemplates = "operators-oke/";
+
+/// An Argo CD Application for one managed chart, in Argo CD's namespace. It lives in apps/ (synced
+/// by the parent onto Argo CD's own cluster), not in the platform layer: that layer deploys to the
+/// destination cluster, where a remote cluster has no Argo CD to pick the Application up.
+PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommon& op,
+                         const std::string& chart_version, const char* template_name) {
+  PlannedObject& app = AddPlannedObject(plan, p, std::string(kOkeTemplates) + template_name,
+                                        "argoproj.io/v1alpha1", "Application",
+                                        p.cluster_name + "-" + op.chart, p.gitops.argocd_namespace,
+                                        kWaveOperators, false, true);
+  app.layer = kAppsLayer;
+  app.file_name = kAppsLayer + app.file_name.substr(app.file_name.find('/'));
+  app.context["project"] =
+      p.gitops.charts_project.empty() ? p.gitops.platform_project : p.gitops.charts_project;
+  app.context["repo_url"] = op.repo_url;
+  app.context["chart"] = op.chart;
+  app.context["version"] = chart_version;
+  app.context["release_name"] = op.chart;
+  DestinationContext(p, app.context);
+  app.context["destination_namespace"] = op.namespace_name;
+  app.context["retry_limit"] = p.gitops.retry_limit;
+  return app;
+}
+
+void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
+  if (ops.gpu_operator && ops.gpu_operator->managed()) {
+    const GpuOperator& gpu = *ops.gpu_operator;
+    PlannedObject& app = PlanChart(p, plan, gpu, gpu.version, "application-gpu-operator.yaml.mustache");
+    const GpuDirectSettings rdma = ResolveGpuDirect(gpu, p.nccl.gpudirect);
+    app.context["driver_enabled"] = gpu.driver_enabled;
+    // kernelModuleType only means something when the operator deploys the driver.
+    app.context["has_kernel_module_type"] = gpu.driver_enabled && rdma.has_kernel_module_type;
+    app.context["kernel_module_type"] = rdma.kernel_module_type;
+    app.context["rdma_enabled"] = rdma.rdma_enabled;
+    app.context["use_host_mofed"] = rdma.use_host_mofed;
+    app.context["rdma_note"] = rdma.note;
+  }
+  if (ops.network_operator && ops.network_operator->managed()) {
+    const NetworkOperator& net = *ops.network_operator;
+    const auto release = FindNetworkOperatorRelease(net.version);
+    // An unknown release is lint.operator-version (an error), so this render never happens.
+    PlannedObject& app =
+        PlanChart(p, plan, net, release ? release->chart_version : net.version,
+                  "application-network-operator.yaml.mustache");
+    app.context["deploy_cr_key"] = release && release->chart_deploys_nic_cluster_policy;
+  }
+  if (ops.volcano && ops.volcano->managed()) {
+    PlanChart(p, plan, *ops.volcano, ops.volcano->version, "application-volcano.yaml.mustache");
+  }
+}
+
+json Image(const ComponentImage& image) {
+  return {{"repository", image.repository}, {"image", image.image}, {"version", image.version}};
+}
+
+// A profile override of one image field wins over the release table.
+json ImageOr(const ComponentImage& table, const std::string& repository, const std::string& image,
+             const std::string& version) {
+  return Image(ComponentImage{repository.empty() ? table.repository : repository,
+                              image.empty() ? table.image : image,
+                              version.empty() ? table.version : version});
+}
+
+void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
+  if (p.workload.mode != WorkloadMode::kRdma || !p.network.sriov_device_plugin) return;
+  // The cluster has one NicClusterPolicy: with `install: shared` another profile of the cluster
+  // renders it (and lint.shared-device-ids checks that it lists this profile's device IDs).
+  if (p.operators && p.operators->network_operator &&
+      p.operators->network_operator->install == OperatorInstall::kShared) {
+    return;
+  }
+  const SriovDevicePlugin& plugin = *p.network.sriov_device_plugin;
+  const std::string version =
+      p.operators && p.operators->network_operator ? p.operators->network_operator->version
+                                                   : NetworkOperator{}.version;
+  const NetworkOperatorRelease release =
+      FindNetworkOperatorRelease(version).value_or(NetworkOperatorReleases().back());
+  PlannedObject& policy =
+      AddPlannedObject(plan, p, "oke/nicclusterpolicy.yaml.mustache", "mellanox.com/v1alpha1",
+                       "NicClusterPolicy", "nic-cluster-policy", "", kWaveOperatorConfig, true,
+                       /*keep_on_removal=*/true);
+  ordered_json selectors = {{"vendors", plugin.vendor_ids},
+                            {"devices", plugin.device_ids},
+                            {"drivers", plugin.drivers},
+                            {"isRdma", true}};
+  ordered_json resource = {{"resourcePrefix", plugin.resource_prefix},
+                           {"resourceName", plugin.resource_name},
+                           {"selectors", selectors}};
+  policy.context["release"] = release.version;
+  policy.context["release_source"] = release.source;
+  policy.context["sriov_device_plugin"] =
+      ImageOr(release.sriov_device_plugin, plugin.repository, plugin.image, plugin.version);
+  policy.context["sriov_device_plugin"]["config"] =
+      ordered_json{{"resourceList", ordered_json::array({resource})}}.dump(2) + "\n";
+  const NvIpamController ipam = p.network.nv_ipam.value_or(NvIpamController{});
+  bool uses_nv_ipam = false;
+  for (const Rail& rail : p.network.rails) uses_nv_ipam |= rail.ipam.type == IpamType::kNvIpam;
+  policy.context["has_nv_ipam"] = uses_nv_ipam;
+  policy.context["nv_ipam"] = ImageOr(release.nv_ipam, ipam.repository, ipam.image, ipam.version);
+  policy.context["nv_ipam"]["enable_webhook"] = ipam.enable_webhook;
+  const bool secondary = !p.operators || !p.operators->network_operator ||
+                         p.operators->network_operator->secondary_network;
+  policy.context["has_secondary_network"] = secondary;
+  policy.context["multus"] = Image(release.multus);
+  policy.context["cni_plugins"] = Image(release.cni_plugins);
+}
+
+void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
+  if (!vf.managed() || !p.UsesRails()) return;
+  PlannedObject& ns = AddPlannedObject(plan, p, "oke/namespace.yaml.mustache", "v1", "Namespace",
+                                       vf.namespace_name, "", kWaveNodePolicies, false);
+  ns.context["pod_security_level"] = "privileged";  // hostPath, hostNetwork
+  PlannedObject& ds = AddPlannedObject(
+      plan, p, std::string(kOkeTemplates) + "daemonset-vf-config.yaml.mustache", "apps/v1",
+      "DaemonSet", p.cluster_name + "-vf-config", vf.namespace_name, kWaveNodePolicies, false);
+  json selector = json::array();
+  for (const auto& [key, value] : p.node_shape.node_selector)
+    selector.push_back(json{{"key", key}, {"value", value}});
+  ds.context["has_node_selector"] = !selector.empty();
+  ds.context["node_selector"] = selector;
+  ds.context["image"] = vf.image;
+  ds.context["vfs_per_pf"] = std::to_string(vf.vfs_per_pf);
+  ds.context["mtu"] = std::to_string(vf.mtu_bytes);
+  ds.context["privileged"] = vf.privileged;
+}
+
+}  // namespace
+
+void PlanOkeOperators(const Profile& profile, BundlePlan& plan) {
+  PlanNicClusterPolicy(profile, plan);
+  if (!profile.operators) return;
+  PlanCharts(profile, plan, *profile.operators);
+  if (profile.operators->vf_config) PlanVfConfig(profile, plan, *profile.operators->vf_config);
+}
+
+}  // namespace hkim

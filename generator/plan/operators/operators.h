@@ -1,0 +1,26 @@
+#pragma once
+
+// Plan stages of the operator bring-up: install objects, their configuration CRs and the node
+// policies, per platform. They add objects to a BundlePlan through AddPlannedObject (plan.h) and
+// only when the profile has an `operators` section (model_operators.h); preinstalled operators
+// get no install objects.
+
+#include "model/model.h"
+#include "plan/plan.h"
+#include "model/sriov_policy.h"
+
+namespace hkim {
+
+/// OpenShift: for each managed operator (SR-IOV Network Operator, NFD, GPU Operator) its
+/// Namespace, OperatorGroup and Subscription (wave kWaveOperators), its CR (SriovOperatorConfig
+/// `default`, NodeFeatureDiscovery, ClusterPolicy; kWaveOperatorConfig), and one
+/// SriovNetworkNodePolicy per rail (kWaveNodePolicies, the MachineConfig's wave and pool).
+void PlanOpenShiftOperators(const Profile& profile, BundlePlan& plan);
+
+/// OKE/Kubernetes: an Argo CD Application per managed chart (gpu-operator, network-operator,
+/// volcano; kWaveOperators), the NicClusterPolicy with the pinned release's component images
+/// (kWaveOperatorConfig) and the VF configuration DaemonSet (kWaveNodePolicies). The
+/// NicClusterPolicy is planned whenever the rails use the device plugin, operators or not.
+void PlanOkeOperators(const Profile& profile, BundlePlan& plan);
+
+}  // namespace hkim

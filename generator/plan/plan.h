@@ -1,0 +1,80 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+
+namespace hkim {
+
+/// Argo CD sync waves, in dependency order: operators, then their CRs, then node policies, then
+/// cluster access and address pools, then namespaced identities and networks, configuration, the
+/// Service and the workload (README, "The bundle").
+enum SyncWave : int {
+  kWaveOperators = 0,        ///< Namespace/OperatorGroup/Subscription; chart Applications
+  kWaveOperatorConfig = 1,   ///< SriovOperatorConfig, NodeFeatureDiscovery, ClusterPolicy, NicClusterPolicy
+  kWaveNodePolicies = 2,     ///< MachineConfig, SriovNetworkNodePolicy, VF DaemonSet
+  kWaveClusterAccess = 3,    ///< SCC, IPPool, the workload Namespaces
+  kWaveNamespaceAccess = 4,  ///< ServiceAccount, Role(Binding), NADs
+  kWaveConfig = 5,
+  kWaveService = 6,
+  kWaveWorkload = 7,
+};
+
+/// The two Argo CD Applications (and bundle sub-directories) objects are split into: platform =
+/// cluster-scoped objects and objects in operator namespaces (platform team); workload =
+/// objects in the profile's `namespaces` (ML team).
+constexpr const char* kPlatformLayer = "platform";
+constexpr const char* kWorkloadLayer = "workload";
+
+/// One Kubernetes object the bundle will contain, before rendering.
+struct PlannedObject {
+  std::string template_name;  ///< path under templates/, e.g. "openshift/scc.yaml.mustache"
+  std::string api_version;    ///< e.g. "security.openshift.io/v1"
+  std::string kind;           ///< e.g. "SecurityContextConstraints"
+  std::string name;
+  std::string namespace_name;  ///< empty for cluster-scoped objects
+  int sync_wave = 0;           ///< Argo CD sync wave (dependency order)
+  std::string layer;           ///< kPlatformLayer or kWorkloadLayer (empty for bundle files)
+  std::string file_name;       ///< file in `-o DIR`, e.g. "platform/30-scc-nccl-rdma.yaml"
+  nlohmann::json context;      ///< the data the template is rendered with
+};
+
+/// Every object of one bundle, in output order (by sync wave, then kind, then namespace, then
+/// name), plus the bundle-level files that are not API objects of the workload (kustomization.yaml
+/// and the Argo CD Application that points at the bundle).
+struct BundlePlan {
+  std::string bundle_name;  ///< profile's cluster name; names the Argo CD Application
+  std::vector<PlannedObject> objects;
+  PlannedObject kustomization;  ///< rendered from a template too; lists objects' file names
+  PlannedObject application;    ///< Argo CD Application; not listed in kustomization (no self-sync)
+  /// Per layer: <layer>/kustomization.yaml and the layer's Argo CD Application apps/<layer>.yaml
+  /// (the parent `application` syncs apps/); plan_layers.cc.
+  std::vector<PlannedObject> layer_files;
+  /// OpenShift: bootstrap/ ClusterRole + ClusterRoleBinding for the Argo CD application
+  /// controller, applied once by hand before the first sync; listed in no kustomization
+  /// (plan_argocd_bootstrap.cc).
+  std::vector<PlannedObject> bootstrap;
+};
+
+/// Adds one object to `plan`: its layer (from its namespace), file name
+/// (<layer>/<wave*10>-<kind>-[<namespace>-]<name>.yaml) and the metadata every template prints
+/// (name, namespace, sync wave, part-of, Argo CD sync options: SkipDryRunOnMissingResource when
+/// `skip_dry_run`, Prune=false,Delete=false when `keep_on_removal`). Used by the per-family plan stages (plan_health.cc,
+/// plan_operators_*.cc).
+PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
+                                const std::string& template_name, const std::string& api_version,
+                                const std::string& kind, const std::string& name,
+                                const std::string& namespace_name, int wave, bool skip_dry_run,
+                                bool keep_on_removal = false);
+
+/// Decides which objects a profile needs and fills their template contexts. Pure function of
+/// the profile: no I/O, no clock, so output is deterministic.
+/// `namespace_planned` (when set) is called after each namespace's objects are planned; they do
+/// not change afterwards (render.h's RenderAhead renders them then, for peak memory).
+BundlePlan PlanBundle(const Profile& profile,
+                      const std::function<void(BundlePlan&)>& namespace_planned = {});
+
+}  // namespace hkim

@@ -1,0 +1,229 @@
+// Plan stage, workload: the NCCL env ConfigMap, the topology ConfigMap, the headless Service and
+// the StatefulSet that starts the job through hkim-wrapper (pod runtime contract, ARCHITECTURE.md).
+
+#include <cstdio>
+#include <map>
+
+#include "plan/builder.h"
+#include "model/topology.h"
+#include "model/wrapper_image.h"
+
+namespace hkim::plan {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kTopologyMountPath = "/etc/hkim/topology";
+constexpr const char* kTopologyFileKey = "topo.xml";
+constexpr const char* kWrapperDir = "/opt/hkim/bin";
+// NCCL's configuration file, in an emptyDir of its own: hkim-wrapper writes its per-pod decisions
+// there (wrapper/nccl_conf.h), so that processes started with `kubectl exec` or mpirun over ssh,
+// which bypass the wrapper, still get them (issue 14 item 4).
+constexpr const char* kNcclConfDir = "/opt/hkim/nccl";
+constexpr const char* kNcclConfFile = "/opt/hkim/nccl/nccl.conf";
+
+// NCCL_* and HKIM_* variables of the env ConfigMap (pod runtime contract, ARCHITECTURE.md).
+json NcclEnv(const PlanBuilder& b) {
+  const Profile& p = b.profile();
+  std::map<std::string, std::string> env;
+  const NcclSettings& n = p.nccl;
+  if (b.Rdma()) {
+    env["NCCL_IB_TC"] = std::to_string(n.ib_tc);
+    env["NCCL_IB_SL"] = std::to_string(n.ib_sl);
+    env["NCCL_IB_TIMEOUT"] = std::to_string(n.ib_timeout);
+    env["NCCL_IB_RETRY_CNT"] = std::to_string(n.ib_retry_count);
+    env["NCCL_IB_QPS_PER_CONNECTION"] = std::to_string(n.ib_qps_per_connection);
+    env["NCCL_IB_SPLIT_DATA_ON_QPS"] = n.ib_split_data_on_qps ? "1" : "0";
+    env["NCCL_CROSS_NIC"] = std::to_string(n.cross_nic);
+    if (!n.gdr_level.empty()) env["NCCL_NET_GDR_LEVEL"] = n.gdr_level;
+    if (n.gpudirect == GpuDirect::kDmaBuf) env["NCCL_DMABUF_ENABLE"] = "1";
+    if (n.gpudirect == GpuDirect::kNvidiaPeermem) env["NCCL_DMABUF_ENABLE"] = "0";
+    if (n.gid_policy == GidPolicy::kIndex && n.gid_index)
+      env["NCCL_IB_GID_INDEX"] = std::to_string(*n.gid_index);
+    if (!n.ib_hca.empty()) {
+      std::string list = "=";
+      for (size_t i = 0; i < n.ib_hca.size(); ++i) list += (i ? "," : "") + n.ib_hca[i];
+      env["NCCL_IB_HCA"] = list;
+    }
+    if (!n.socket_ifname.empty()) env["NCCL_SOCKET_IFNAME"] = n.socket_ifname;
+    env["HKIM_ON_NO_RDMA"] = ToString(p.workload.on_no_rdma);
+  } else {
+    env["NCCL_IB_DISABLE"] = "1";
+    env["NCCL_SOCKET_IFNAME"] = "eth0";
+    env["HKIM_MODE"] = "tcp";
+  }
+  if (n.socket_nthreads) env["NCCL_SOCKET_NTHREADS"] = std::to_string(*n.socket_nthreads);
+  if (!n.debug.empty()) env["NCCL_DEBUG"] = n.debug;
+  if (b.HasTopology()) {
+    env["NCCL_TOPO_FILE"] = std::string(kTopologyMountPath) + "/" + kTopologyFileKey;
+  }
+  env["NCCL_CONF_FILE"] = kNcclConfFile;  // before extra_env: a profile's own value wins
+  for (const auto& [name, value] : n.extra_env) env[name] = value;
+
+  const HealthCheck& h = p.health_check;
+  env["HKIM_NCCL_CHECK"] = ToString(h.mode);
+  if (h.mode != HealthCheckMode::kOff) {
+    char gbps[32];
+    std::snprintf(gbps, sizeof gbps, "%g", h.min_busbw_gbps);
+    env["HKIM_NCCL_CHECK_SCOPE"] = ToString(h.scope);
+    env["HKIM_NCCL_CHECK_MIN_BUSBW_GBPS"] = gbps;
+    env["HKIM_NCCL_CHECK_AT_BYTES"] = std::to_string(h.at_bytes);
+    env["HKIM_NCCL_CHECK_MAX_BYTES"] = std::to_string(h.max_bytes);
+    env["HKIM_NCCL_CHECK_TRANSPORT"] = h.transport;
+  }
+  env["HKIM_RENDEZVOUS_PORT"] = std::to_string(p.wrapper.rendezvous_port);
+
+  json data = json::array();
+  for (const auto& [name, value] : env) data.push_back(json{{"key", name}, {"value", value}});
+  return data;
+}
+
+json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
+  const Profile& p = b.profile();
+  const Workload& w = p.workload;
+  json c;
+  c["replicas"] = w.replicas;
+  c["service_name"] = w.service_name;
+  c["app"] = w.name;
+  c["service_account"] = p.security.service_account;
+  c["host_ipc"] = p.security.host_ipc;
+  c["termination_grace_period_seconds"] = w.termination_grace_period_seconds;
+  c["image"] = w.image;
+  // The gate Job and the health CronJob copy this pod spec, so every init container runs it.
+  c["wrapper_image"] = WrapperImageReference(p.wrapper);
+  c["wrapper_dir"] = kWrapperDir;
+  c["wrapper_install_command"] =
+      json::array({json{{"value", "/hkim/bin/hkim-wrapper"}}, json{{"value", "--install-to"}},
+                   json{{"value", kWrapperDir}}});
+  json command = json::array(
+      {json{{"value", std::string(kWrapperDir) + "/hkim-wrapper"}}, json{{"value", "--"}}});
+  for (const std::string& arg : w.command) command.push_back(json{{"value", arg}});
+  c["command"] = command;
+  c["master_port"] = w.master_port;
+  c["nccl_configmap"] = b.NcclConfigMapName();
+
+  // Multus networks: each rail's NAD (in the pod's namespace), attachments_per_pod times.
+  std::string networks;
+  json resources = json::array();
+  const std::string gpus = std::to_string(w.gpus_per_pod);
+  resources.push_back(json{{"name", "nvidia.com/gpu"}, {"value", gpus}});
+  std::map<std::string, std::string> requests(w.resource_requests), limits(w.resource_limits);
+  if (b.Rdma()) {
+    for (const Rail& rail : p.network.rails) {
+      for (int i = 0; i < rail.attachments_per_pod; ++i)
+        networks += (networks.empty() ? "" : ",") + rail.nad_name;
+      requests[rail.resource_name] = std::to_string(rail.attachments_per_pod);
+      limits[rail.resource_name] = std::to_string(rail.attachments_per_pod);
+    }
+  }
+  requests["nvidia.com/gpu"] = gpus;
+  limits["nvidia.com/gpu"] = gpus;
+  c["has_networks"] = !networks.empty();
+  c["networks"] = networks;
+  auto list = [](const std::map<std::string, std::string>& map) {
+    json out = json::array();
+    for (const auto& [name, value] : map) out.push_back(json{{"name", name}, {"value", value}});
+    return out;
+  };
+  c["requests"] = list(requests);
+  c["limits"] = list(limits);
+
+  // Pod spec keys the Jobs of plan_health.cc set differently (common/pod-spec.mustache).
+  c["has_restart_policy"] = false;
+  c["restart_policy"] = "";
+  c["has_subdomain"] = false;
+  c["subdomain"] = "";
+  c["has_priority_class"] = false;
+  c["priority_class"] = "";
+  c["avoid_unhealthy_nodes"] = true;
+  c["health_label"] = kHealthLabel;
+  auto hosts = [](const std::vector<std::string>& names) {
+    json out = json::array();
+    for (const std::string& name : names) out.push_back(json{{"value", name}});
+    return out;
+  };
+  c["has_include_nodes"] = !p.node_shape.include_nodes.empty();
+  c["include_nodes"] = hosts(p.node_shape.include_nodes);
+  c["has_exclude_nodes"] = !p.node_shape.exclude_nodes.empty();
+  c["exclude_nodes"] = hosts(p.node_shape.exclude_nodes);
+  c["has_node_affinity"] = true;  // the health mark at least
+  c["field_env"] = json::array({json{{"name", "HKIM_POD_NAME"}, {"field_path", "metadata.name"}}});
+
+  json env = json::array();
+  env.push_back(json{{"name", "MASTER_ADDR"},
+                     {"value", w.name + "-0." + w.service_name + "." + ns + ".svc.cluster.local"}});
+  env.push_back(json{{"name", "MASTER_PORT"}, {"value", std::to_string(w.master_port)}});
+  env.push_back(json{{"name", "HKIM_REPLICAS"}, {"value", std::to_string(w.replicas)}});
+  for (const auto& [name, value] : w.env) env.push_back(json{{"name", name}, {"value", value}});
+  c["env"] = env;
+
+  json selector = json::array();
+  for (const auto& [key, value] : p.node_shape.node_selector)
+    selector.push_back(json{{"key", key}, {"value", value}});
+  c["has_node_selector"] = !selector.empty();
+  c["node_selector"] = selector;
+  json tolerations = json::array();
+  for (const Toleration& t : p.node_shape.tolerations) {
+    json item = {{"operator", t.operator_name}};
+    item["has_key"] = !t.key.empty();
+    item["key"] = t.key;
+    item["has_value"] = !t.value.empty();
+    item["value"] = t.value;
+    item["has_effect"] = !t.effect.empty();
+    item["effect"] = t.effect;
+    tolerations.push_back(item);
+  }
+  c["has_tolerations"] = !tolerations.empty();
+  c["tolerations"] = tolerations;
+
+  const bool privileged = b.Rdma() && p.security.memlock_strategy == MemlockStrategy::kPrivileged;
+  json caps = json::array();
+  if (b.Rdma()) {
+    caps.push_back(json{{"value", "IPC_LOCK"}});
+    if (p.security.memlock_strategy == MemlockStrategy::kSysResourceScc)
+      caps.push_back(json{{"value", "SYS_RESOURCE"}});
+  }
+  c["privileged"] = privileged;
+  c["has_capabilities"] = !caps.empty();
+  c["capabilities"] = caps;
+  c["has_run_as_user"] = p.security.run_as_user.has_value();
+  c["run_as_user"] = p.security.run_as_user.value_or(0);
+  c["shm_size"] = w.shm_size;
+  c["nccl_conf_dir"] = kNcclConfDir;
+  c["has_topology"] = b.HasTopology();
+  c["topology_configmap"] = b.TopologyConfigMapName();
+  c["topology_mount_path"] = kTopologyMountPath;
+  return c;
+}
+
+}  // namespace
+
+void PlanWorkload(PlanBuilder& b, const std::string& ns) {
+  const Profile& p = b.profile();
+  PlannedObject& env = b.Add("common/configmap-nccl-env.yaml.mustache", "v1", "ConfigMap",
+                             b.NcclConfigMapName(), ns, kWaveConfig, false);
+  env.context["data"] = NcclEnv(b);
+  if (b.HasTopology()) {
+    PlannedObject& topo = b.Add("common/configmap-topology.yaml.mustache", "v1", "ConfigMap",
+                                b.TopologyConfigMapName(), ns, kWaveConfig, false);
+    topo.context["key"] = kTopologyFileKey;
+    topo.context["xml"] = RenderTopologyXml(p.node_shape.topology);
+    topo.context["shape"] = p.node_shape.topology.preset;
+  }
+  PlannedObject& svc = b.Add("common/service.yaml.mustache", "v1", "Service",
+                             p.workload.service_name, ns, kWaveService, false);
+  svc.context["app"] = p.workload.name;
+  svc.context["master_port"] = p.workload.master_port;
+  svc.context["rendezvous_port"] = p.wrapper.rendezvous_port;
+  PlannedObject& sts = b.Add("common/statefulset.yaml.mustache", "apps/v1", "StatefulSet",
+                             p.workload.name, ns, kWaveWorkload, false);
+  json meta = sts.context["metadata"];
+  sts.context = StatefulSetContext(b, ns);
+  sts.context["metadata"] = meta;
+  sts.context["rendezvous_port"] = p.wrapper.rendezvous_port;
+  // A copy: adding objects may move the StatefulSet's entry in plan.objects.
+  const json workload_pod = sts.context;
+  PlanFabricHealthNamespace(p, ns, workload_pod, kHealthWaves, b.plan());
+}
+
+}  // namespace hkim::plan

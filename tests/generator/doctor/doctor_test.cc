@@ -1,0 +1,75 @@
+// `hkimgen doctor`: summaries out of mixed `kubectl logs` text -> one fleet table.
+#include "doctor/doctor.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "commands/doctor_command.h"
+
+namespace hkim {
+namespace {
+
+const char* kLogs =
+    "[pod/train-fabric-health-abc/train-fabric-health] hkim-wrapper: rdma, 16 device(s)\n"
+    "[pod/train-fabric-health-abc/train-fabric-health] HKIM_HEALTH_SUMMARY "
+    R"X({"tool":"hkim-health","format":1,"mode":"node","node":"gpu-b","pod":"p1","time":"2026-11-23T03:17:40Z","passed":false,"mark":"label fail + taint",)X"
+    R"X("checks":[{"name":"inventory","status":"pass","detail":"","failures":[],"fixes":[]},)X"
+    R"X({"name":"diagnosis","status":"pass","detail":"","failures":[],"fixes":[]},)X"
+    R"X({"name":"nccl-local","status":"fail","detail":"busbw 20.00 GB/s (min 100.00)","failures":["busbw 20.00 GB/s at 1G is below the minimum 100.00 GB/s"],"fixes":["compare with the thresholds"]}]})X"
+    "\n"
+    "2026-11-23T03:17:41Z HKIM_HEALTH_SUMMARY "
+    R"X({"tool":"hkim-health","format":1,"mode":"node","node":"gpu-a","pod":"p0","time":"2026-11-23T03:17:39Z","passed":true,"mark":"label pass",)X"
+    R"X("checks":[{"name":"inventory","status":"pass"},{"name":"diagnosis","status":"pass"},{"name":"nccl-local","status":"pass"},{"name":"per-rail","status":"pass"}]})X"
+    "\n"
+    "noise HKIM_HEALTH_SUMMARY {\"tool\":\"hkim-health\",\"node\":\"gpu-c\",\"chec\n";
+
+TEST(Doctor, OneRowPerNodeFromMixedLogs) {
+  std::vector<std::string> warnings;
+  const auto nodes = CollectSummaries({{"-", kLogs}}, warnings);
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[0].node, "gpu-a");
+  EXPECT_EQ(nodes[1].node, "gpu-b");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0], "-:4: the summary is not valid JSON (cut off?)");
+  const std::string table = FormatFleetTable(nodes);
+  EXPECT_NE(table.find("NODE   RESULT  inventory  diagnosis  nccl-local  per-rail  TIME"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("gpu-b  FAIL    pass       pass       fail        -"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("  nccl-local: fail (busbw 20.00 GB/s (min 100.00))\n"
+                       "    busbw 20.00 GB/s at 1G is below the minimum 100.00 GB/s\n"
+                       "    fix: compare with the thresholds\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("2 node(s), 1 failing"), std::string::npos);
+}
+
+TEST(Doctor, TheLaterRunOfANodeWins) {
+  const std::string older =
+      R"X(HKIM_HEALTH_SUMMARY {"tool":"hkim-health","mode":"node","node":"n","time":"2026-11-22T03:00:00Z","passed":false,"checks":[]})X";
+  const std::string newer =
+      R"X(HKIM_HEALTH_SUMMARY {"tool":"hkim-health","mode":"node","node":"n","time":"2026-11-23T03:00:00Z","passed":true,"checks":[]})X";
+  std::vector<std::string> warnings;
+  const auto nodes = CollectSummaries({{"a", newer + "\n"}, {"b", older + "\n"}}, warnings);
+  ASSERT_EQ(nodes.size(), 1u);
+  EXPECT_TRUE(nodes[0].passed);
+}
+
+TEST(DoctorCommand, ExitsOneOnAFailingNodeAndOnNoSummary) {
+  std::istringstream in(kLogs);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunDoctorCommand({}, in, out, err), 1);
+  EXPECT_NE(out.str().find("gpu-b"), std::string::npos);
+  std::istringstream empty("nothing here\n");
+  std::ostringstream out2, err2;
+  EXPECT_EQ(RunDoctorCommand({}, empty, out2, err2), 1);
+  EXPECT_NE(err2.str().find("fix: pipe the logs"), std::string::npos);
+  std::ostringstream out3, err3;
+  EXPECT_EQ(RunDoctorCommand({{"/nonexistent/x.log"}}, empty, out3, err3), 2);
+  EXPECT_NE(err3.str().find("/nonexistent/x.log: error: cannot read"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hkim

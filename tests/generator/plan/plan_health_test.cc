@@ -1,0 +1,311 @@
+// The fabric-health family (plan_health.cc, templates/health/): rendered from the shipped
+// profiles through the whole pipeline and read back as YAML. The gate runs before the
+// StatefulSet with the StatefulSet's own pod spec; the periodic check has least privilege.
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "support/diagnostics_format.h"
+#include "pipeline/pipeline.h"
+#include "support/version.h"
+
+namespace hkim {
+namespace {
+
+const std::filesystem::path kSource = HKIM_SOURCE_DIR;
+
+std::vector<YAML::Node> Render(const std::string& profile, std::vector<std::string> set = {},
+                               std::string* errors = nullptr) {
+  DiagnosticSink sink;
+  SourceTexts sources;
+  LayerInputs inputs{(kSource / "profiles" / (profile + ".yaml")).string(), {}, std::move(set)};
+  auto bundle = RenderProfileLayers(inputs, sink, &sources);
+  if (errors) *errors = FormatDiagnostics(sink, sources);
+  std::vector<YAML::Node> docs;
+  if (!bundle) return docs;
+  for (const RenderedFile& file : bundle->files) {
+    YAML::Node doc = YAML::Load(file.content);
+    doc["__file"] = file.file_name;
+    docs.push_back(doc);
+  }
+  return docs;
+}
+
+std::vector<YAML::Node> OfKind(const std::vector<YAML::Node>& docs, const std::string& kind) {
+  std::vector<YAML::Node> out;
+  for (const YAML::Node& doc : docs)
+    if (doc["kind"] && doc["kind"].as<std::string>() == kind) out.push_back(doc);
+  return out;
+}
+
+int Wave(const YAML::Node& doc) {
+  return std::stoi(doc["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"].as<std::string>());
+}
+
+std::string Yaml(const YAML::Node& node) { return YAML::Dump(node); }
+
+// The pod spec minus what a Job legitimately changes (restart policy, DNS subdomain, priority,
+// the container's name, command and env, the affinity's label), for comparing with the
+// StatefulSet's.
+YAML::Node SharedPart(YAML::Node spec) {
+  YAML::Node copy = YAML::Clone(spec);
+  copy.remove("restartPolicy");
+  copy.remove("subdomain");
+  copy.remove("priorityClassName");
+  copy.remove("affinity");
+  copy["containers"][0].remove("name");
+  copy["containers"][0].remove("command");
+  copy["containers"][0].remove("env");
+  return copy;
+}
+
+TEST(FabricGate, IsASyncHookJobInTheWaveBeforeTheStatefulSet) {
+  const auto docs = Render("barcelona-h100-cx7");
+  const auto jobs = OfKind(docs, "Job");
+  const auto sets = OfKind(docs, "StatefulSet");
+  ASSERT_EQ(jobs.size(), 1u);
+  ASSERT_EQ(sets.size(), 1u);
+  const YAML::Node job = jobs[0];
+  EXPECT_LT(Wave(job), Wave(sets[0]));
+  const YAML::Node annotations = job["metadata"]["annotations"];
+  EXPECT_EQ(annotations["argocd.argoproj.io/hook"].as<std::string>(), "Sync");
+  EXPECT_EQ(annotations["argocd.argoproj.io/hook-delete-policy"].as<std::string>(),
+            "BeforeHookCreation,HookSucceeded");
+  EXPECT_EQ(job["spec"]["completionMode"].as<std::string>(), "Indexed");
+  EXPECT_EQ(job["spec"]["completions"].as<int>(), sets[0]["spec"]["replicas"].as<int>());
+  EXPECT_EQ(job["spec"]["backoffLimit"].as<int>(), 0);
+  EXPECT_EQ(job["spec"]["activeDeadlineSeconds"].as<int>(), 1800);
+  EXPECT_EQ(job["spec"]["ttlSecondsAfterFinished"].as<int>(), 86400);
+}
+
+TEST(FabricGate, UsesTheStatefulSetsPodSpec) {
+  for (const std::string profile : {"barcelona-h100-cx7", "oke-h100"}) {
+    const auto docs = Render(profile);
+    const YAML::Node job = OfKind(docs, "Job").at(0);
+    const YAML::Node set = OfKind(docs, "StatefulSet").at(0);
+    const YAML::Node job_spec = job["spec"]["template"]["spec"];
+    const YAML::Node set_spec = set["spec"]["template"]["spec"];
+    // Same install, service account, SCC capabilities, resources (GPUs, rails), volumes, node
+    // selector and tolerations.
+    EXPECT_EQ(Yaml(SharedPart(job_spec)), Yaml(SharedPart(set_spec))) << profile;
+    EXPECT_EQ(Yaml(job["spec"]["template"]["metadata"]["annotations"]),
+              Yaml(set["spec"]["template"]["metadata"]["annotations"])) << profile;  // NADs
+    EXPECT_EQ(job_spec["restartPolicy"].as<std::string>(), "Never");
+    // Both avoid nodes the health check failed.
+    EXPECT_EQ(Yaml(job_spec["affinity"]["nodeAffinity"]), Yaml(set_spec["affinity"]["nodeAffinity"]));
+    EXPECT_NE(Yaml(set_spec["affinity"]).find("hkimgen.io/nccl-health"), std::string::npos);
+  }
+}
+
+TEST(FabricGate, RankZeroHasStableDnsThroughTheGateService) {
+  const auto docs = Render("oke-h100");
+  const YAML::Node job = OfKind(docs, "Job").at(0);
+  const std::string name = job["metadata"]["name"].as<std::string>();
+  const YAML::Node spec = job["spec"]["template"]["spec"];
+  const std::string subdomain = spec["subdomain"].as<std::string>();
+  bool service_found = false;
+  for (const YAML::Node& svc : OfKind(docs, "Service")) {
+    if (svc["metadata"]["name"].as<std::string>() != subdomain) continue;
+    service_found = true;
+    EXPECT_EQ(svc["spec"]["clusterIP"].as<std::string>(), "None");
+    EXPECT_EQ(svc["spec"]["selector"]["app"].as<std::string>(),
+              job["spec"]["template"]["metadata"]["labels"]["app"].as<std::string>());
+  }
+  EXPECT_TRUE(service_found);
+  std::map<std::string, std::string> env;
+  for (const YAML::Node& e : spec["containers"][0]["env"])
+    env[e["name"].as<std::string>()] = e["value"] ? e["value"].as<std::string>() : "(field)";
+  EXPECT_EQ(env["MASTER_ADDR"], name + "-0." + subdomain + ".gpu-training.svc.cluster.local");
+  EXPECT_EQ(env["HKIM_POD_NAME"], name + "-$(HKIM_JOB_COMPLETION_INDEX)");
+  EXPECT_EQ(env["HKIM_JOB_COMPLETION_INDEX"], "(field)");
+  EXPECT_EQ(env["HKIM_NCCL_CHECK"], "off");  // hkim-health runs the checks, not the wrapper
+  EXPECT_EQ(env["HKIM_NCCL_CHECK_SCOPE"], "job");
+  EXPECT_EQ(env["HKIM_NCCL_CHECK_TRANSPORT"], "NET/IB");
+  EXPECT_EQ(env["HKIM_NCCL_CHECK_MIN_BUSBW_GBPS"], "120");
+  EXPECT_EQ(env["HKIM_HEALTH_POLICY"], "fail");
+  // The dependent variable comes after the one it references (Kubernetes expands in order).
+  std::vector<std::string> order;
+  for (const YAML::Node& e : spec["containers"][0]["env"]) order.push_back(e["name"].as<std::string>());
+  EXPECT_LT(std::find(order.begin(), order.end(), "HKIM_JOB_COMPLETION_INDEX"),
+            std::find(order.begin(), order.end(), "HKIM_POD_NAME"));
+}
+
+TEST(FabricGate, ModeOffRendersNoGateAndWarnIsPassedOn) {
+  const auto off = Render("oke-a100", {"fabric_health.gate.mode=off"});
+  EXPECT_TRUE(OfKind(off, "Job").empty());
+  const auto warn = Render("oke-a100", {"fabric_health.gate.mode=warn"});
+  const YAML::Node job = OfKind(warn, "Job").at(0);
+  std::string policy;
+  for (const YAML::Node& e : job["spec"]["template"]["spec"]["containers"][0]["env"])
+    if (e["name"].as<std::string>() == "HKIM_HEALTH_POLICY") policy = e["value"].as<std::string>();
+  EXPECT_EQ(policy, "warn");
+}
+
+TEST(FabricGate, AtBytesAboveMaxBytesIsAModelError) {
+  std::string errors;
+  const auto docs = Render("oke-a100", {"fabric_health.gate.at_bytes=4Gi"}, &errors);
+  EXPECT_TRUE(docs.empty());
+  EXPECT_NE(errors.find("[model.gate-size]"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("fix: set at_bytes to at most max_bytes"), std::string::npos) << errors;
+}
+
+// Every pod template of the bundle (StatefulSet, gate Job, health CronJob) runs the same wrapper
+// image reference, pinned by wrapper.digest when one is given.
+std::vector<std::string> WrapperImages(const std::vector<YAML::Node>& docs) {
+  std::vector<std::string> images;
+  for (const YAML::Node& doc : docs) {
+    const std::string kind = doc["kind"].as<std::string>();
+    YAML::Node spec = doc["spec"];
+    if (kind == "CronJob") spec = spec["jobTemplate"]["spec"];
+    if (kind != "CronJob" && kind != "Job" && kind != "StatefulSet") continue;
+    for (const YAML::Node& c : spec["template"]["spec"]["initContainers"])
+      if (c["name"].as<std::string>() == "install-hkim-wrapper")
+        images.push_back(c["image"].as<std::string>());
+  }
+  return images;
+}
+
+TEST(WrapperImage, EveryPodTemplateRunsTheDigestPinnedReference) {
+  const std::string digest = "sha256:" + std::string(64, 'e');
+  const std::string image = "quay.io/hkim/hkim-wrapper:" + BuildVersion().version;
+  const std::vector<std::string> plain = WrapperImages(Render("oke-h100"));
+  ASSERT_EQ(plain.size(), 3u);  // StatefulSet, gate Job, health CronJob
+  for (const std::string& i : plain) EXPECT_EQ(i, image);
+  const std::vector<std::string> pinned =
+      WrapperImages(Render("oke-h100", {"wrapper.digest=" + digest}));
+  ASSERT_EQ(pinned.size(), 3u);
+  for (const std::string& i : pinned) EXPECT_EQ(i, image + "@" + digest);
+}
+
+TEST(WrapperImage, DigestOfAnotherFormIsAnErrorAtTheProfileField) {
+  const std::string profile = "wrapper:\n  image: quay.io/hkim/hkim-wrapper:0.1.0\n  digest: sha256:abc\n";
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("hkim-wrapper-digest-" + std::to_string(getpid()) + ".yaml");
+  {
+    std::ofstream out(file);
+    out << "extends: " << (kSource / "profiles/oke-h100.yaml").string() << "\n" << profile;
+  }
+  DiagnosticSink sink;
+  SourceTexts sources;
+  EXPECT_FALSE(RenderProfileLayers(LayerInputs{file.string(), {}, {}}, sink, &sources));
+  const std::string errors = FormatDiagnostics(sink, sources);
+  std::filesystem::remove(file);
+  EXPECT_NE(errors.find(file.string() + ":4:11: error:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("/wrapper/digest"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("64 lower-case hex digits"), std::string::npos) << errors;
+}
+
+TEST(PeriodicHealth, OffByDefaultOnInOkeH100) {
+  EXPECT_TRUE(OfKind(Render("oke-a100"), "CronJob").empty());
+  EXPECT_TRUE(OfKind(Render("oke-a100"), "ClusterRole").empty());
+  EXPECT_EQ(OfKind(Render("oke-h100"), "CronJob").size(), 1u);
+}
+
+TEST(PeriodicHealth, CronJobIsPreemptibleForbidsOverlapAndReachesMarkedNodes) {
+  const auto docs = Render("oke-h100");
+  const YAML::Node cron = OfKind(docs, "CronJob").at(0);
+  EXPECT_EQ(cron["spec"]["concurrencyPolicy"].as<std::string>(), "Forbid");
+  const YAML::Node pod = cron["spec"]["jobTemplate"]["spec"]["template"]["spec"];
+  const YAML::Node priority = OfKind(docs, "PriorityClass").at(0);
+  EXPECT_EQ(pod["priorityClassName"].as<std::string>(), priority["metadata"]["name"].as<std::string>());
+  EXPECT_LT(priority["value"].as<int>(), 0);
+  EXPECT_EQ(priority["preemptionPolicy"].as<std::string>(), "Never");
+  EXPECT_FALSE(priority["globalDefault"].as<bool>());
+  EXPECT_FALSE(pod["affinity"]["nodeAffinity"]);  // must re-check failed nodes
+  bool tolerates_own_taint = false;
+  for (const YAML::Node& t : pod["tolerations"])
+    tolerates_own_taint |= t["key"] && t["key"].as<std::string>() == "hkimgen.io/nccl-health";
+  EXPECT_TRUE(tolerates_own_taint);
+  std::map<std::string, std::string> env;
+  for (const YAML::Node& e : pod["containers"][0]["env"])
+    env[e["name"].as<std::string>()] = e["value"] ? e["value"].as<std::string>() : "(field)";
+  EXPECT_EQ(env["HKIM_NODE_NAME"], "(field)");
+  EXPECT_EQ(env["HKIM_HEALTH_EXPECT_GPUS"], "8");
+  EXPECT_EQ(env["HKIM_HEALTH_EXPECT_RESOURCES"], "nvidia.com/sriov_rdma_vf=16");
+  EXPECT_EQ(env["HKIM_HEALTH_NODE_SELECTOR"], "node.kubernetes.io/instance-type=BM.GPU.H100.8");
+  EXPECT_EQ(env["HKIM_HEALTH_TAINT"], "true");
+  EXPECT_EQ(env["HKIM_ON_NO_RDMA"], "tcp");
+}
+
+// Issue 14 item 9: host name lists reach every pod (the shared pod spec); the health mark is
+// avoided by the workload and the gate, and the CronJob still reaches marked nodes.
+TEST(NodeLists, IncludeAndExcludeNodesReachEveryPodBesideTheHealthMark) {
+  const auto docs = Render("oke-h100", {"node_shape.include_nodes={10.0.1.5,10.0.1.6,10.0.1.7}",
+                                        "node_shape.exclude_nodes={10.0.1.9}"});
+  const std::vector<std::pair<YAML::Node, bool>> pods = {
+      {OfKind(docs, "StatefulSet").at(0)["spec"]["template"]["spec"], true},
+      {OfKind(docs, "Job").at(0)["spec"]["template"]["spec"], true},
+      {OfKind(docs, "CronJob").at(0)["spec"]["jobTemplate"]["spec"]["template"]["spec"], false}};
+  for (const auto& [pod, avoids_marked] : pods) {
+    const YAML::Node terms = pod["affinity"]["nodeAffinity"]
+                                ["requiredDuringSchedulingIgnoredDuringExecution"]
+                                ["nodeSelectorTerms"];
+    ASSERT_EQ(terms.size(), 1u);  // one term: its expressions must all hold
+    std::map<std::string, std::string> expressions;  // "key operator" -> values
+    for (const YAML::Node& e : terms[0]["matchExpressions"]) {
+      std::string values;
+      for (const YAML::Node& v : e["values"]) values += v.as<std::string>() + " ";
+      expressions[e["key"].as<std::string>() + " " + e["operator"].as<std::string>()] = values;
+    }
+    EXPECT_EQ(expressions["kubernetes.io/hostname In"], "10.0.1.5 10.0.1.6 10.0.1.7 ");
+    EXPECT_EQ(expressions["kubernetes.io/hostname NotIn"], "10.0.1.9 ");
+    EXPECT_EQ(expressions.count("hkimgen.io/nccl-health NotIn"), avoids_marked ? 1u : 0u);
+    if (avoids_marked) EXPECT_EQ(expressions["hkimgen.io/nccl-health NotIn"], "fail ");
+  }
+  // Without the lists only the health mark is there.
+  const YAML::Node plain = OfKind(Render("oke-h100"), "StatefulSet").at(0)["spec"]["template"]["spec"];
+  EXPECT_EQ(plain["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+                 ["nodeSelectorTerms"][0]["matchExpressions"].size(), 1u);
+}
+
+TEST(PeriodicHealth, ClusterRoleOnlyReadsAndPatchesNodesForItsOwnServiceAccount) {
+  const auto docs = Render("oke-h100");
+  const YAML::Node role = OfKind(docs, "ClusterRole").at(0);
+  EXPECT_EQ(role["metadata"]["name"].as<std::string>(), "hkimgen:oke-h100:fabric-health");
+  ASSERT_EQ(role["rules"].size(), 1u);
+  const YAML::Node rule = role["rules"][0];
+  using Strings = std::vector<std::string>;
+  EXPECT_EQ(rule["apiGroups"].as<Strings>(), Strings{""});
+  EXPECT_EQ(rule["resources"].as<Strings>(), Strings{"nodes"});
+  EXPECT_EQ(rule["verbs"].as<Strings>(), (Strings{"get", "list", "patch"}));
+  EXPECT_FALSE(rule["resourceNames"]);
+  const YAML::Node binding = OfKind(docs, "ClusterRoleBinding").at(0);
+  const YAML::Node cron = OfKind(docs, "CronJob").at(0);
+  const std::string sa = cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]["serviceAccountName"].as<std::string>();
+  ASSERT_EQ(binding["subjects"].size(), 1u);
+  EXPECT_EQ(binding["subjects"][0]["name"].as<std::string>(), sa);
+  // The workload's own service account gets no node rights.
+  EXPECT_NE(sa, OfKind(docs, "StatefulSet").at(0)["spec"]["template"]["spec"]["serviceAccountName"].as<std::string>());
+  EXPECT_EQ(role["__file"].as<std::string>().find(':'), std::string::npos);
+}
+
+TEST(PeriodicHealth, OpenShiftHealthAccountMayUseTheScc) {
+  const auto docs = Render("barcelona-h100-cx7", {"fabric_health.periodic.enabled=true"});
+  const YAML::Node cron = OfKind(docs, "CronJob").at(0);
+  const std::string sa = cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]["serviceAccountName"].as<std::string>();
+  bool bound = false;
+  for (const YAML::Node& binding : OfKind(docs, "RoleBinding"))
+    for (const YAML::Node& subject : binding["subjects"])
+      bound |= subject["name"].as<std::string>() == sa &&
+               binding["roleRef"]["name"].as<std::string>().find("use-scc") != std::string::npos;
+  EXPECT_TRUE(bound);
+}
+
+TEST(FabricHealth, NoPrivilegedContainerInTheNewObjects) {
+  for (const std::string profile : {"barcelona-h100-cx7", "oke-h100", "oke-a100"}) {
+    for (const YAML::Node& doc : Render(profile, {"fabric_health.periodic.enabled=true"})) {
+      const std::string kind = doc["kind"].as<std::string>();
+      if (kind != "Job" && kind != "CronJob") continue;
+      EXPECT_EQ(Yaml(doc).find("privileged: true"), std::string::npos) << profile << " " << kind;
+      EXPECT_EQ(Yaml(doc).find("hostNetwork"), std::string::npos);
+      EXPECT_EQ(Yaml(doc).find("hostPID"), std::string::npos);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hkim
