@@ -9,7 +9,7 @@ packages=(
   # recommended by libclang-common-14-dev, which --no-install-recommends below would skip)
   clang libclang-rt-14-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libvalijson-dev libkainjow-mustache-dev
-  libpcre2-dev  # the schema's patterns (generator/schema_pattern.h)
+  libpcre2-dev  # the schema's patterns (generator/schema/pattern.h)
   libgtest-dev libgmock-dev libbenchmark-dev
   libibverbs-dev rdma-core
   libboost-dev libssl-dev

@@ -5,7 +5,7 @@
 
 namespace hkim::wrapper {
 
-/// HKIM_NCCL_CHECK: off | warn | fail (docs/ARCHITECTURE.md, pod runtime contract).
+/// HKIM_NCCL_CHECK: off | warn | fail (docs/CONTRACTS.md, pod runtime contract).
 enum class HealthCheckMode { kOff, kWarn, kFail };
 
 /// Parses the variable's value ("" means off). Returns false for anything else.

@@ -1,7 +1,7 @@
 #pragma once
 
 // The options every profile-reading sub-command takes: `-f extra.yaml` and `--set path=value`
-// as Helm users expect (layering.h has the merge rules), and `--allow RULE`.
+// as Helm users expect (layering/layering.h has the merge rules), and `--allow RULE`.
 
 #include <CLI/CLI.hpp>
 #include <string>

@@ -20,7 +20,7 @@ struct LintOptions {
 /// Adds the `lint` sub-command to `app`.
 void SetupLintCommand(CLI::App& app);
 
-/// The table of every rule id a diagnostic can carry (rule_ids.h: the stages' and the lint
+/// The table of every rule id a diagnostic can carry (commands/rule_ids.h: the stages' and the lint
 /// rules: id, severity, what it reports), as text or the JSON report.
 void PrintLintRules(const std::string& format, std::ostream& out);
 

@@ -82,7 +82,7 @@ nlohmann::json ObjectsJson(const RenderedBundle& bundle) {
   return files;
 }
 
-// The write stage, with -d DIR written as write.h's WriteDirOptions say: the flags, and every
+// The write stage, with -d DIR written as write/write.h's WriteDirOptions say: the flags, and every
 // input file (profile, -f layers, extends bases) protected.
 bool WriteRendered(const RenderedBundle& bundle, const RenderOptions& options,
                    const SourceTexts& sources, std::ostream& stream, std::ostream& err,
@@ -162,7 +162,7 @@ void SetupRenderCommand(CLI::App& app) {
   render->add_flag("--verify", options->verify,
                    "Parse every rendered document again and fail unless each is one YAML "
                    "mapping (slower; for template work and tests; the bytes are the same)");
-  // Output-folder safety flags (write.h); kept together so that CLI reworks can move them as one.
+  // Output-folder safety flags (write/write.h); kept together so that CLI reworks can move them as one.
   render->add_flag("--force", options->force,
                    "With -d: adopt a DIR that hkimgen did not write (its files are kept and "
                    "reported; files with a bundle file's name are overwritten)");

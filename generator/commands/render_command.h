@@ -27,10 +27,10 @@ struct RenderOptions {
   bool check = false;      ///< --check: compare DIR with the render, write nothing
   bool quiet = false;      ///< -q: no "wrote N files" line, no progress line
   std::string format = "yaml";           ///< -o yaml|json: the stream, or the one JSON report
-  std::vector<std::string> extra_files;  ///< -f FILE: layers over the profile (layering.h)
+  std::vector<std::string> extra_files;  ///< -f FILE: layers over the profile (layering/layering.h)
   std::vector<std::string> set_values;   ///< --set PATH=VALUE, applied last
   std::vector<std::string> allow;        ///< --allow RULE: accepted warnings
-  bool force = false;    ///< --force: adopt an output folder hkimgen did not write (write.h)
+  bool force = false;    ///< --force: adopt an output folder hkimgen did not write (write/write.h)
   bool no_wait = false;  ///< --no-wait: fail instead of waiting for another render into DIR
   std::string wrapper_digest;  ///< --wrapper-digest sha256:<64 hex>: wrapper.digest, over all
   bool verify = false;  ///< --verify: parse every rendered document again (RenderCheck::kReparse)

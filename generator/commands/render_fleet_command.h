@@ -1,7 +1,7 @@
 #pragma once
 
 // `hkimgen render A.yaml B.yaml ... -d DIR` (or a folder, or a quoted pattern): a fleet
-// (fleet.h), written all or nothing (write_fleet.h). Also the progress line both render paths
+// (fleet/fleet.h), written all or nothing (fleet/write_fleet.h). Also the progress line both render paths
 // share.
 
 #include <CLI/CLI.hpp>

@@ -144,7 +144,7 @@ const std::vector<RuleInfo>& AllRules() {
   static const std::vector<RuleInfo> all = [] {
     std::vector<RuleInfo> rules = StageRules();
     for (const LintRule& rule : LintRules()) rules.push_back({rule.id, rule.severity, rule.summary});
-    // Cross-profile rules (several profiles of one cluster): cluster_sharing.h.
+    // Cross-profile rules (several profiles of one cluster): fleet/cluster_sharing.h.
     for (const RuleInfo& rule : ClusterSharingRules()) rules.push_back(rule);
     std::sort(rules.begin(), rules.end(),
               [](const RuleInfo& a, const RuleInfo& b) { return a.id < b.id; });

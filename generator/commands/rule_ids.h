@@ -2,7 +2,7 @@
 
 // Every rule id a diagnostic can carry, with its severity and what it means, for
 // `hkimgen lint --list-rules`, `--allow RULE` and shell completion. The lint rules come from
-// their table (lint.h); the ids of the other stages (yaml, schema, layering, model, render,
+// their table (lint/lint.h); the ids of the other stages (yaml, schema, layering, model, render,
 // write, io, cli) are listed here. A test scans the sources for ids and fails when one is
 // missing from this list.
 

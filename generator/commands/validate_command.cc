@@ -38,7 +38,7 @@ Writes nothing. `hkimgen lint` is the stricter form.
 Exit status: 0 valid (warnings alone pass unless --strict), 1 invalid, 2 I/O or internal failure.)";
 
 /// Several profiles given: those that passed alone are checked as a set (profiles of one
-/// cluster must not emit the same objects: cluster_sharing.h).
+/// cluster must not emit the same objects: fleet/cluster_sharing.h).
 void CheckProfileSet(const std::vector<std::optional<CheckedProfile>>& checked,
                      std::vector<std::pair<std::string, bool>>& results, DiagnosticSink& sink) {
   std::vector<ClusterMember> members;

@@ -2,7 +2,7 @@
 
 // discover, stage 1: read kubectl exports (JSON or YAML; a `v1 List`, any `...List`, or single
 // objects; several files; stdin) into one flat, ordered list of Kubernetes objects, each with
-// the file:line:col it came from. Reuses the profile loader (load.h) so that a syntax error or a
+// the file:line:col it came from. Reuses the profile loader (load/load.h) so that a syntax error or a
 // truncated export is reported exactly like a broken profile.
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// `hkimgen doctor`'s stage: summaries out of log text -> one fleet table (doctor.h).
+// `hkimgen doctor`'s stage: summaries out of log text -> one fleet table (doctor/doctor.h).
 
 #include "doctor/doctor.h"
 

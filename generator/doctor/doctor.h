@@ -1,7 +1,7 @@
 #pragma once
 
 // `hkimgen doctor`'s stage: reads the per-node JSON summaries that hkim-health prints (one line
-// "HKIM_HEALTH_SUMMARY {json}" each; docs/ARCHITECTURE.md, "Health summary") out of any text —
+// "HKIM_HEALTH_SUMMARY {json}" each; docs/CONTRACTS.md, "Fabric health") out of any text —
 // saved files or `kubectl logs` output with other lines, prefixes (`--prefix`, `--timestamps`)
 // and several pods mixed in — and builds one fleet table.
 

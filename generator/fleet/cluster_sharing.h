@@ -17,7 +17,7 @@
 // "One cluster" = the same Argo CD destination (gitops.destination_name when set, else
 // gitops.destination_server) and the same platform family (an OpenShift and an OKE profile are
 // never one cluster). Used by `hkimgen validate` and `hkimgen lint` when given several
-// profiles, and by the fleet render (fleet.cc), which then writes nothing.
+// profiles, and by the fleet render (fleet/fleet.cc), which then writes nothing.
 
 #include <string>
 #include <vector>
@@ -48,7 +48,7 @@ std::string ClusterKey(const Profile& profile);
 std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
                                       DiagnosticSink& sink);
 
-/// The rule ids this stage reports, for `hkimgen lint --list-rules` (rule_ids.cc).
+/// The rule ids this stage reports, for `hkimgen lint --list-rules` (commands/rule_ids.cc).
 const std::vector<RuleInfo>& ClusterSharingRules();
 
 }  // namespace hkim

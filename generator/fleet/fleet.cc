@@ -1,4 +1,4 @@
-// Fleet stage (fleet.h): a set of profiles rendered in parallel, checked as a set, and `_fleet/`.
+// Fleet stage (fleet/fleet.h): a set of profiles rendered in parallel, checked as a set, and `_fleet/`.
 
 #include "fleet/fleet.h"
 
@@ -218,7 +218,7 @@ std::optional<RenderedFleet> RenderFleet(const FleetInputs& inputs, DiagnosticSi
   }
   CheckProfileClaims(claims, sink);
   CheckOneRepository(fleet.members, sink);
-  // Profiles of one cluster must not emit the same objects (cluster_sharing.h).
+  // Profiles of one cluster must not emit the same objects (fleet/cluster_sharing.h).
   std::vector<ClusterMember> sharing;
   for (const FleetMember& m : fleet.members) sharing.push_back({&m.merged, &m.render.profile});
   CheckClusterSharing(sharing, sink);

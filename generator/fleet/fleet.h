@@ -2,7 +2,7 @@
 
 // Fleet stage: several profiles (files, folders of *.yaml, or glob patterns) rendered in parallel
 // into one folder, one bundle folder per profile named after its cluster, plus `_fleet/`
-// (plan_fleet.h). All or nothing: when any profile has an error, or two profiles claim the same
+// (fleet/plan_fleet.h). All or nothing: when any profile has an error, or two profiles claim the same
 // cluster, nothing is written. Output does not depend on the number of threads: each profile is
 // rendered on its own, and bundles and diagnostics are gathered in the order of the inputs.
 
@@ -48,7 +48,7 @@ struct FleetInputs {
   std::vector<std::string> profiles;     ///< expanded (ExpandProfileArgs)
   std::vector<std::string> extra_files;  ///< -f layers merged over every profile
   std::vector<std::string> set_values;   ///< --set assignments applied to every profile
-  FleetSettings settings;                ///< plan_fleet.h: name, Argo CD namespace, repo path
+  FleetSettings settings;                ///< fleet/plan_fleet.h: name, Argo CD namespace, repo path
   unsigned jobs = 0;                     ///< worker threads; 0: WorkerCount's default
   RenderCheck check = RenderCheck::kByConstruction;
   /// As RenderSettings::progress, called from every worker thread (must be thread-safe).
@@ -86,7 +86,7 @@ struct ProfileClaim {
 void CheckProfileClaims(const std::vector<ProfileClaim>& claims, DiagnosticSink& sink);
 
 /// Loads, validates and renders every profile of `inputs` on WorkerCount(inputs.jobs) threads,
-/// with each bundle's Argo CD folder and projects set for the fleet (plan_fleet.h,
+/// with each bundle's Argo CD folder and projects set for the fleet (fleet/plan_fleet.h,
 /// AdjustForFleet); then checks that the fleet holds together (CheckProfileClaims; one
 /// repository and revision, "fleet.repo-mismatch") and plans and renders `_fleet/`. Every
 /// profile's diagnostics reach `sink` in input order and its lines `sources`; returns nullopt

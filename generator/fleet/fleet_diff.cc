@@ -1,4 +1,4 @@
-// Plan stage of `hkimgen diff` over a fleet (fleet_diff.h).
+// Plan stage of `hkimgen diff` over a fleet (fleet/fleet_diff.h).
 
 #include "fleet/fleet_diff.h"
 

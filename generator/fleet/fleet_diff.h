@@ -1,8 +1,8 @@
 #pragma once
 
 // Plan stage of `hkimgen diff` over a fleet (`diff A B ... -d DIR`): what a fleet render
-// (fleet.h, write_fleet.h) would change in DIR, folder by folder, through the single-bundle
-// comparison (bundle_diff.h), plus the bundles of clusters no longer in the fleet, which a
+// (fleet/fleet.h, fleet/write_fleet.h) would change in DIR, folder by folder, through the single-bundle
+// comparison (write/bundle_diff.h), plus the bundles of clusters no longer in the fleet, which a
 // render leaves in place and reports.
 
 #include <nlohmann/json.hpp>

@@ -1,4 +1,4 @@
-// Plan stage, fleet (plan_fleet.h): `_fleet/` for a set of bundles. The AppProjects are built
+// Plan stage, fleet (fleet/plan_fleet.h): `_fleet/` for a set of bundles. The AppProjects are built
 // from what the bundle plans hold, so that Argo CD refuses anything a bundle does not contain.
 
 #include "fleet/plan_fleet.h"
@@ -78,7 +78,7 @@ ProjectRules ClusterRules(const Profile& p, const std::string& name, const std::
 }
 
 /// The operator charts a bundle installs through Applications (OKE), with their repositories
-/// and namespaces, found by the Application names plan_operators_oke.cc gives them.
+/// and namespaces, found by the Application names plan/operators/oke.cc gives them.
 std::vector<const OperatorCommon*> Charts(const Profile& p, const BundlePlan& plan) {
   std::vector<const OperatorCommon*> charts;
   if (!p.operators) return charts;

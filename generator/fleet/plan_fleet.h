@@ -3,7 +3,7 @@
 // Plan stage for a fleet (several profiles rendered into one folder): the Argo CD objects that
 // bring every bundle of the fleet up from one Application, planned like a bundle of their own and
 // written to the fleet folder's `_fleet/` (a name no cluster can take: cluster names are DNS
-// labels). docs/ARCHITECTURE.md, "Fleet".
+// labels). docs/CONTRACTS.md, "Fleet".
 //
 //   _fleet/appprojects/<project>.yaml  one AppProject per project the fleet's Applications use:
 //       <fleet>                  the per-cluster parent Applications: only Applications, only in

@@ -1,4 +1,4 @@
-// Write stage, fleet (write_fleet.h).
+// Write stage, fleet (fleet/write_fleet.h).
 
 #include "fleet/write_fleet.h"
 

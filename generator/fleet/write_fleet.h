@@ -1,7 +1,7 @@
 #pragma once
 
 // Write stage of a fleet: every bundle folder and `_fleet/` through the single-bundle guarded
-// write (write.h: marker per folder, refusal of folders hkimgen did not write, the parent's
+// write (write/write.h: marker per folder, refusal of folders hkimgen did not write, the parent's
 // lock), and all or nothing across the fleet: every folder is staged before any is swapped in,
 // and a swap that fails puts back the ones already swapped.
 
@@ -31,7 +31,7 @@ bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, Diagnosti
 bool CheckFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink);
 
 /// The bundle folders of clusters no longer in the fleet: folders directly in `dir` (not
-/// hidden, not `_fleet`, not a member's) that hold a marker hkimgen wrote (write_guard.h).
+/// hidden, not `_fleet`, not a member's) that hold a marker hkimgen wrote (write/guard.h).
 /// Sorted paths ("<dir>/<name>"); empty when `dir` does not exist or cannot be listed.
 std::vector<std::string> RemovedClusterFolders(const RenderedFleet& fleet,
                                                const std::string& dir);

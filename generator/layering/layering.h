@@ -78,7 +78,7 @@ std::optional<LayeredProfile> MergeLayers(std::vector<LoadedProfile> layers, Dia
 /// indices (N = length appends) and `[name=X]` (or `[X]`) for the item named X (created when
 /// missing); values are typed like YAML scalars (null/~, true/false, integers, floats, else a
 /// string) and `{a,b}` is a list; `null` removes the value. As in Helm, one argument may hold
-/// several assignments separated by commas, `\,` keeping a comma in a value (layering_set.h).
+/// several assignments separated by commas, `\,` keeping a comma in a value (layering/set.h).
 /// Returns false after reporting malformed assignments to `sink`.
 bool ApplySetAssignments(const std::vector<std::string>& assignments, LayeredProfile& layered,
                          DiagnosticSink& sink);

@@ -2,7 +2,7 @@
 
 // `--set` arguments as Helm takes them: one argument may hold several assignments separated by
 // commas (`a=1,b=2`); `\,` keeps a comma in a value, and commas inside `[...]` (list selectors)
-// or `{...}` (list values) do not separate. ApplySetAssignments (layering.h) splits with this,
+// or `{...}` (list values) do not separate. ApplySetAssignments (layering/layering.h) splits with this,
 // so each assignment is one line of the `--set` layer in diagnostics.
 
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 
-// Internals shared by layering.cc (merging layers) and layering_set.cc (--set and user paths):
-// the annotated tree the merge works on. Not part of the layering interface (layering.h).
+// Internals shared by layering/layering.cc (merging layers) and layering/set.cc (--set and user paths):
+// the annotated tree the merge works on. Not part of the layering interface (layering/layering.h).
 
 #include <map>
 #include <nlohmann/json.hpp>

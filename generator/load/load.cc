@@ -94,7 +94,7 @@ class JsonBuilder : public YAML::EventHandler {
                 const std::string& decoded) override {
     // yaml-cpp decodes the double-quoted escapes \N (U+0085) and \_ (U+00A0) to the single
     // bytes 0x85 and 0xA0 instead of UTF-8; every later stage may rely on UTF-8 (the input
-    // itself was checked, load_input.cc), so those bytes are re-encoded here.
+    // itself was checked, load/load_input.cc), so those bytes are re-encoded here.
     std::string repaired;
     const std::string& value =
         IsValidUtf8(decoded) ? decoded : (repaired = Latin1BytesAsUtf8(decoded));

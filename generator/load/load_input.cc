@@ -1,4 +1,4 @@
-// The load stage's guards on raw input (load.h): file size, encoding, number range, and the
+// The load stage's guards on raw input (load/load.h): file size, encoding, number range, and the
 // quoting of user text in messages. They run before (or beside) yaml-cpp so that no bytes, however
 // hostile, reach it or a diagnostic unchecked.
 

@@ -1,7 +1,7 @@
 #pragma once
 
-// The load stage's guards on raw input (load_input.cc): encoding, number range, and the quoting of
-// user text in messages. The limits themselves are in input_limits.h.
+// The load stage's guards on raw input (load/load_input.cc): encoding, number range, and the quoting of
+// user text in messages. The limits themselves are in support/input_limits.h.
 
 #include <cstddef>
 #include <optional>

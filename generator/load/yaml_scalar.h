@@ -1,10 +1,10 @@
 #pragma once
 
-// How YAML readers type a plain (unquoted) scalar, by scanning its characters once. load.cc types
-// the profile's plain scalars with ResolvePlainScalar; render.cc asks LooksLikeYamlNumber and
+// How YAML readers type a plain (unquoted) scalar, by scanning its characters once. load/load.cc types
+// the profile's plain scalars with ResolvePlainScalar; render/render.cc asks LooksLikeYamlNumber and
 // LooksLikeYamlTimestamp whether a string must be quoted to stay a string. Both ran std::regex on
 // every scalar before, which dominated the time of a large render; these scanners accept exactly
-// the languages of those expressions (tests/generator/yaml_scalar_test.cc compares them).
+// the languages of those expressions (tests/generator/load/yaml_scalar_test.cc compares them).
 
 #include <nlohmann/json.hpp>
 #include <string_view>
@@ -16,12 +16,12 @@ namespace hkim {
 /// (negative: int64, else uint64; too large for 64 bits: a double); 0o[0-7]+ and 0x[0-9a-fA-F]+ →
 /// unsigned; [-+]?(.[0-9]+|[0-9]+(.[0-9]*)?)([eE][-+]?[0-9]+)? → double; anything else, including
 /// .inf/.nan (JSON has neither), stays the string itself so the schema reports a type error where
-/// a number was expected. Throws NumberOutOfRange (load_input.h) for a number no double holds
+/// a number was expected. Throws NumberOutOfRange (load/load_input.h) for a number no double holds
 /// (1e999), a 0o/0x number beyond 64 bits, and a numeric text longer than kMaxNumberChars.
 nlohmann::json ResolvePlainScalar(std::string_view text);
 
 /// True when `text` is a decimal number of YAML 1.2's core schema: [-+]?[0-9]+ or the float form
-/// above (no 0o/0x, no .inf/.nan). `--set` values (layering_set.cc) take these as numbers.
+/// above (no 0o/0x, no .inf/.nan). `--set` values (layering/set.cc) take these as numbers.
 bool IsDecimalNumber(std::string_view text);
 
 /// True when some YAML 1.1 or 1.2 reader (kubectl, Argo CD, yaml-cpp) would read `text`, written

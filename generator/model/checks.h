@@ -1,6 +1,6 @@
 #pragma once
 
-// Cross-field checks of the model stage (model_checks.cc), split from model.cc for size.
+// Cross-field checks of the model stage (model/checks.cc), split from model/model.cc for size.
 
 #include "support/diagnostics.h"
 #include "load/load.h"

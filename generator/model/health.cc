@@ -1,5 +1,5 @@
 // Model part of the fabric-health family: `fabric_health` -> FabricHealth (defaults from the
-// schema; see model_health.h).
+// schema; see model/health.h).
 
 #include "model/health.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
 // Model part of the fabric-health family (profile section `fabric_health`): the sync gate and
-// the periodic per-node check. Read by model.cc through ReadFabricHealth; planned by
-// plan_health.cc; templates in templates/health/.
+// the periodic per-node check. Read by model/model.cc through ReadFabricHealth; planned by
+// plan/health.cc; templates in templates/health/.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

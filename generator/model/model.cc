@@ -1,5 +1,5 @@
 // Model stage: schema-valid JSON -> typed Profile with defaults, plus cross-field checks.
-// The defaults in the model parts (model_<family>.cc, through model_reader.h) mirror the
+// The defaults in the model parts (model_<family>.cc, through model/reader.h) mirror the
 // "default" keywords of schemas/profile.schema.json; model_test checks that the two agree. This
 // file composes the parts (ModelBuilder::Build).
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// The typed profile. Owned by the model stage (model.cc); see schemas/profile.schema.json for
+// The typed profile. Owned by the model stage (model/model.cc); see schemas/profile.schema.json for
 // the meaning and defaults of every field. Units are in the names (`mtu_bytes`,
 // `shm_size_bytes`). Each struct keeps the JSON pointer it was read from (`pointer`), so later
 // stages (lint) can point at the profile line with `loaded.locations.Find(pointer)`.
@@ -147,7 +147,7 @@ struct SriovDevicePlugin {
   std::vector<std::string> vendor_ids{"15b3"};
   std::vector<std::string> device_ids;
   std::vector<std::string> drivers{"mlx5_core"};
-  // Image overrides; empty = the pinned Network Operator release's (operator_versions.h).
+  // Image overrides; empty = the pinned Network Operator release's (model/operator_versions.h).
   std::string repository;
   std::string image;
   std::string version;
@@ -158,7 +158,7 @@ struct SriovDevicePlugin {
 };
 
 struct NvIpamController {
-  // Image overrides; empty = the pinned Network Operator release's (operator_versions.h).
+  // Image overrides; empty = the pinned Network Operator release's (model/operator_versions.h).
   std::string repository;
   std::string image;
   std::string version;
@@ -233,7 +233,7 @@ struct Workload {
 
 struct Wrapper {
   std::string image;
-  std::string digest;  ///< "sha256:<64 hex>" pins `image` (wrapper_image.h); empty: by tag only
+  std::string digest;  ///< "sha256:<64 hex>" pins `image` (model/wrapper_image.h); empty: by tag only
   int rendezvous_port = 29650;
   std::string pointer = "/wrapper";
 };
@@ -268,7 +268,7 @@ struct GitOps {
   std::string platform_project;  ///< default: project
   std::string workload_project;  ///< default: project
   /// Project of the operator chart Applications (OKE); not in the profile: empty means
-  /// platform_project. A fleet render gives them a project of their own (plan_fleet.h), since a
+  /// platform_project. A fleet render gives them a project of their own (fleet/plan_fleet.h), since a
   /// chart's contents are the chart's, not a list hkimgen can restrict.
   std::string charts_project;
   int retry_limit = 20;          ///< sync retries per Application; -1 = forever
@@ -289,7 +289,7 @@ struct Profile {
   Workload workload;
   Wrapper wrapper;
   HealthCheck health_check;
-  FabricHealth fabric_health;  ///< model_health.h
+  FabricHealth fabric_health;  ///< model/health.h
   GitOps gitops;
   std::optional<Operators> operators;  ///< absent: the bundle installs no operator
 
@@ -308,7 +308,7 @@ std::optional<Profile> BuildProfile(const LoadedProfile& loaded, DiagnosticSink&
 
 /// As BuildProfile, but still returns the profile when only the cross-field checks reported
 /// errors (they stay in `sink`), so that lint can report its own findings in the same run and
-/// a profile with several faults gets every one reported (lint.h).
+/// a profile with several faults gets every one reported (lint/lint.h).
 std::optional<Profile> BuildProfileForLint(const LoadedProfile& loaded, DiagnosticSink& sink);
 
 }  // namespace hkim

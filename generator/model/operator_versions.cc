@@ -1,4 +1,4 @@
-// The operator release table (operator_versions.h). Network Operator rows are read from each
+// The operator release table (model/operator_versions.h). Network Operator rows are read from each
 // release tag's hack/release.yaml (component images) and deployment/network-operator/Chart.yaml
 // (chart version) in github.com/Mellanox/network-operator; `chart_deploys_nic_cluster_policy` is
 // whether that tag's chart values still have `deployCR` (removed in 8fc96f20, first in v24.10.0,

@@ -3,7 +3,7 @@
 // The one table of operator releases hkimgen knows: which component images a Network Operator
 // release ships (the NicClusterPolicy's images follow the release the profile pins, never
 // constants), and which features a GPU Operator release has. Sources are named per entry in
-// operator_versions.cc.
+// model/operator_versions.cc.
 
 #include <optional>
 #include <string>

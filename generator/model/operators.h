@@ -1,6 +1,6 @@
 #pragma once
 
-// The typed `operators` part of the profile (model_operators.cc reads it): who installs each
+// The typed `operators` part of the profile (model/operators.cc reads it): who installs each
 // operator the bundle relies on, pinned to which release, and the settings of the objects the
 // bundle renders for it. Platform-dependent defaults (namespaces, sources, driver settings) are
 // applied when reading, so later stages never guess. schemas/profile.schema.json documents each
@@ -14,7 +14,7 @@
 namespace hkim {
 
 /// kShared: another profile of the same cluster (same Argo CD destination) manages the operator
-/// and its cluster-wide CR; this bundle renders neither (cluster_sharing.h checks the set).
+/// and its cluster-wide CR; this bundle renders neither (fleet/cluster_sharing.h checks the set).
 enum class OperatorInstall { kManaged, kPreinstalled, kShared };
 enum class InstallPlanApproval { kAutomatic, kManual };
 enum class KernelModuleType { kAuto, kOpen, kProprietary };
@@ -109,7 +109,7 @@ struct Operators {
 Operators ReadOperators(const nlohmann::json& operators, bool openshift,
                         const std::string& cluster_name);
 
-enum class GpuDirect;  // model.h: the profile's nccl.gpudirect
+enum class GpuDirect;  // model/model.h: the profile's nccl.gpudirect
 
 /// The GPU Operator's GPUDirect RDMA settings as the bundle renders them (ClusterPolicy on
 /// OpenShift, chart values on OKE), resolved from `gpu` and nccl.gpudirect.

@@ -1,7 +1,7 @@
 #pragma once
 
 // The model stage's reader, shared by the model parts (model_<family>.cc): JSON accessors that
-// fall back to the schema's defaults, and located error reporting. model.cc composes the parts
+// fall back to the schema's defaults, and located error reporting. model/model.cc composes the parts
 // (ModelBuilder::Build); a new section of the profile adds a Read method here and its own file.
 
 #include <cstdint>

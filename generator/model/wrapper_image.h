@@ -9,7 +9,7 @@
 
 namespace hkim {
 
-/// The project version this hkimgen was built from (version.h): the tag scripts/build-image.sh
+/// The project version this hkimgen was built from (support/version.h): the tag scripts/build-image.sh
 /// gives the image whose programs implement the pod contract this hkimgen renders.
 const char* WrapperImageVersion();
 

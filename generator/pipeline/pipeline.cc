@@ -28,7 +28,7 @@ std::optional<ProfileRender> RenderLoadedProfileWithPlan(const LoadedProfile& lo
   if (!schema) return std::nullopt;
   if (!ValidateProfile(loaded, *schema, sink) || sink.HasErrors()) return std::nullopt;
 
-  // Cross-object rules (lint.h) run even after the model's cross-field errors, so every fault
+  // Cross-object rules (lint/lint.h) run even after the model's cross-field errors, so every fault
   // is reported in one run; lint warnings do not stop the render.
   std::optional<Profile> profile = BuildProfileForLint(loaded, sink);
   if (!profile) return std::nullopt;

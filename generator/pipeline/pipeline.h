@@ -23,7 +23,7 @@ namespace hkim {
 struct RenderSettings {
   RenderCheck check = RenderCheck::kByConstruction;  ///< kReparse: `render --verify`, tests
   /// Applied to the typed profile after the model stage and before the plan; a fleet render
-  /// (fleet.h) sets the bundle's folder and Argo CD projects here. Empty: nothing changes.
+  /// (fleet/fleet.h) sets the bundle's folder and Argo CD projects here. Empty: nothing changes.
   std::function<void(Profile&)> adjust_profile;
   /// Called with the number of objects the plan holds (plus its bundle files) once planned, and
   /// with 1 for each file rendered; may be empty. Called from the rendering threads.
@@ -63,7 +63,7 @@ const TemplateSet* SharedEmbeddedTemplates(DiagnosticSink& sink);
 std::optional<RenderedBundle> RenderProfileFile(const std::string& path, DiagnosticSink& sink,
                                                 SourceTexts* sources = nullptr);
 
-/// The same with layers (layering.h): the profile's `extends:` bases, `-f` files and `--set`
+/// The same with layers (layering/layering.h): the profile's `extends:` bases, `-f` files and `--set`
 /// assignments are merged before validation; `sources` gets every layer's lines.
 std::optional<RenderedBundle> RenderProfileLayers(const LayerInputs& inputs, DiagnosticSink& sink,
                                                   SourceTexts* sources = nullptr,

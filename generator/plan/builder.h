@@ -1,10 +1,10 @@
 #pragma once
 
 // Shared by the plan stages (plan_<family>.cc): the builder that names, files and orders the
-// bundle's objects, and the sync waves. plan.cc composes the stages; each family of objects has
-// its own stage file so that a new family adds a file instead of growing plan.cc.
+// bundle's objects, and the sync waves. plan/plan.cc composes the stages; each family of objects has
+// its own stage file so that a new family adds a file instead of growing plan/plan.cc.
 //
-// Template context convention (see docs/ARCHITECTURE.md, "Templates"): every value a template
+// Template context convention (see docs/CONTRACTS.md, "Templates"): every value a template
 // prints with {{name}} is a JSON string (printed as one double-quoted YAML scalar) or a JSON
 // number (printed plain). Booleans are only used as sections ({{#flag}}...{{/flag}}), lists as
 // sections over objects. Everything that comes from the profile goes through {{...}}.
@@ -17,7 +17,7 @@
 
 namespace hkim::plan {
 
-// Sync waves: plan.h (SyncWave).
+// Sync waves: plan/plan.h (SyncWave).
 // The fabric gate runs with the Services, so the StatefulSet's wave starts only after it passed.
 constexpr HealthWaves kHealthWaves{kWaveNamespaceAccess, kWaveService, kWaveWorkload};
 
@@ -56,14 +56,14 @@ class PlanBuilder {
 
 /// Stages, one per family of objects (plan_<family>.cc). Cluster-scoped stages run once,
 /// namespace stages once per workload namespace.
-void PlanNodeConfig(PlanBuilder& b);                                  // plan_node_config.cc
-void PlanClusterSecurity(PlanBuilder& b);                             // plan_security.cc
-void PlanNamespaceSecurity(PlanBuilder& b, const std::string& ns);    // plan_security.cc
-void PlanNamespaces(PlanBuilder& b);                                  // plan_namespaces.cc
-void PlanClusterNetwork(PlanBuilder& b);                              // plan_network.cc
-void PlanNamespaceNetwork(PlanBuilder& b, const std::string& ns);     // plan_network.cc
-void PlanWorkload(PlanBuilder& b, const std::string& ns);             // plan_workload.cc
-// The bundle layout (kustomizations, Argo CD Applications) is plan_layers.h's PlanLayers; the
-// operators are plan_operators.h's stages.
+void PlanNodeConfig(PlanBuilder& b);                                  // plan/node_config.cc
+void PlanClusterSecurity(PlanBuilder& b);                             // plan/security.cc
+void PlanNamespaceSecurity(PlanBuilder& b, const std::string& ns);    // plan/security.cc
+void PlanNamespaces(PlanBuilder& b);                                  // plan/namespaces.cc
+void PlanClusterNetwork(PlanBuilder& b);                              // plan/network.cc
+void PlanNamespaceNetwork(PlanBuilder& b, const std::string& ns);     // plan/network.cc
+void PlanWorkload(PlanBuilder& b, const std::string& ns);             // plan/workload.cc
+// The bundle layout (kustomizations, Argo CD Applications) is plan/layers.h's PlanLayers; the
+// operators are plan/operators/operators.h's stages.
 
 }  // namespace hkim::plan

@@ -1,5 +1,5 @@
-// Plan stage of the fabric-health family: see plan_health.h. The gate and the CronJob start
-// `hkim-wrapper -- hkim-health gate|node` (docs/ARCHITECTURE.md, "Fabric health").
+// Plan stage of the fabric-health family: see plan/health.h. The gate and the CronJob start
+// `hkim-wrapper -- hkim-health gate|node` (docs/CONTRACTS.md, "Fabric health").
 
 #include "plan/health.h"
 
@@ -134,7 +134,7 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
                    waves.access, false);
   const bool uses_scc = p.IsOpenShift() && p.workload.mode == WorkloadMode::kRdma;
   if (uses_scc) {
-    // The same `use` Role of the SCC the workload's service account is bound to (plan.cc).
+    // The same `use` Role of the SCC the workload's service account is bound to (plan/plan.cc).
     const std::string scc = p.security.memlock_strategy == MemlockStrategy::kPrivileged
                                 ? std::string("privileged")
                                 : p.security.scc_name;
@@ -217,7 +217,7 @@ void PlanFabricHealthCluster(const Profile& p, const HealthWaves& waves, BundleP
       AddPlannedObject(plan, p, "health/clusterrole.yaml.mustache", "rbac.authorization.k8s.io/v1",
                        "ClusterRole", HealthClusterRoleName(p), "", wave, false);
   // In the context, not the template, so that the Argo CD bootstrap role can hold them too
-  // (plan_argocd_bootstrap.cc: RBAC lets nobody grant more than they hold).
+  // (plan/argocd_bootstrap.cc: RBAC lets nobody grant more than they hold).
   role.context["rules"] = json::array({json{{"api_groups", json::array({json{{"value", ""}}})},
                                             {"resources", json::array({json{{"value", "nodes"}}})},
                                             {"verbs", json::array({json{{"value", "get"}},

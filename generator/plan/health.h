@@ -1,6 +1,6 @@
 #pragma once
 
-// Plan stage of the fabric-health family (profile section `fabric_health`, model_health.h;
+// Plan stage of the fabric-health family (profile section `fabric_health`, model/health.h;
 // templates in templates/health/):
 //  - the sync gate: an Indexed Job that is an Argo CD Sync hook in the wave before the
 //    StatefulSet, plus its headless Service (stable DNS for rank 0);

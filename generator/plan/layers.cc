@@ -1,4 +1,4 @@
-// Plan stage, bundle layout (plan_layers.h). The split follows ownership: the platform layer
+// Plan stage, bundle layout (plan/layers.h). The split follows ownership: the platform layer
 // holds what a platform team owns (cluster-scoped objects, operators, node policies, objects in
 // operator namespaces), the workload layer what an ML team owns (objects in the profile's
 // namespaces). Each layer is an Argo CD Application in its own project, both children of one

@@ -94,7 +94,7 @@ ordered_json NadConfig(const Profile& p, const Rail& rail) {
 void PlanClusterNetwork(PlanBuilder& b) {
   const Profile& p = b.profile();
   if (p.IsOpenShift() || !b.Rdma() || !p.network.sriov_device_plugin) return;
-  // The NicClusterPolicy is planned with the operators (plan_operators_oke.cc).
+  // The NicClusterPolicy is planned with the operators (plan/operators/oke.cc).
   PlanIpPools(b);
 }
 

@@ -1,5 +1,5 @@
 // Plan stage: Profile -> BundlePlan. Composes the per-family plan stages (plan_<family>.cc,
-// declared in plan_builder.h), then sorts the objects into output order. A new family of objects
+// declared in plan/builder.h), then sorts the objects into output order. A new family of objects
 // gets its own stage file and one line here.
 
 #include "plan/plan.h"

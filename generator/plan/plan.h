@@ -51,18 +51,18 @@ struct BundlePlan {
   PlannedObject kustomization;  ///< rendered from a template too; lists objects' file names
   PlannedObject application;    ///< Argo CD Application; not listed in kustomization (no self-sync)
   /// Per layer: <layer>/kustomization.yaml and the layer's Argo CD Application apps/<layer>.yaml
-  /// (the parent `application` syncs apps/); plan_layers.cc.
+  /// (the parent `application` syncs apps/); plan/layers.cc.
   std::vector<PlannedObject> layer_files;
   /// OpenShift: bootstrap/ ClusterRole + ClusterRoleBinding for the Argo CD application
   /// controller, applied once by hand before the first sync; listed in no kustomization
-  /// (plan_argocd_bootstrap.cc).
+  /// (plan/argocd_bootstrap.cc).
   std::vector<PlannedObject> bootstrap;
 };
 
 /// Adds one object to `plan`: its layer (from its namespace), file name
 /// (<layer>/<wave*10>-<kind>-[<namespace>-]<name>.yaml) and the metadata every template prints
 /// (name, namespace, sync wave, part-of, Argo CD sync options: SkipDryRunOnMissingResource when
-/// `skip_dry_run`, Prune=false,Delete=false when `keep_on_removal`). Used by the per-family plan stages (plan_health.cc,
+/// `skip_dry_run`, Prune=false,Delete=false when `keep_on_removal`). Used by the per-family plan stages (plan/health.cc,
 /// plan_operators_*.cc).
 PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
                                 const std::string& template_name, const std::string& api_version,
@@ -73,7 +73,7 @@ PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
 /// Decides which objects a profile needs and fills their template contexts. Pure function of
 /// the profile: no I/O, no clock, so output is deterministic.
 /// `namespace_planned` (when set) is called after each namespace's objects are planned; they do
-/// not change afterwards (render.h's RenderAhead renders them then, for peak memory).
+/// not change afterwards (render/render.h's RenderAhead renders them then, for peak memory).
 BundlePlan PlanBundle(const Profile& profile,
                       const std::function<void(BundlePlan&)>& namespace_planned = {});
 

@@ -128,7 +128,7 @@ json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
   c["requests"] = list(requests);
   c["limits"] = list(limits);
 
-  // Pod spec keys the Jobs of plan_health.cc set differently (common/pod-spec.mustache).
+  // Pod spec keys the Jobs of plan/health.cc set differently (common/pod-spec.mustache).
   c["has_restart_policy"] = false;
   c["restart_policy"] = "";
   c["has_subdomain"] = false;

@@ -48,7 +48,7 @@ struct RenderedBundle {
 /// Construct with ParseTemplates or ParseEmbeddedTemplates.
 class TemplateSet {
  public:
-  class Parsed;  // kainjow template; defined in render.cc
+  class Parsed;  // kainjow template; defined in render/render.cc
   TemplateSet();
   TemplateSet(TemplateSet&&) noexcept;
   TemplateSet& operator=(TemplateSet&&) noexcept;
@@ -63,7 +63,7 @@ class TemplateSet {
   static TemplateSet FromSources(const std::map<std::string, std::string>& sources);
 
  private:
-  struct Entry;  // source text and its parse; render.cc
+  struct Entry;  // source text and its parse; render/render.cc
   const Parsed* Parse(const std::string& name, const Entry& entry) const;
   std::map<std::string, std::unique_ptr<Entry>, std::less<>> templates_;
 };
@@ -127,7 +127,7 @@ class RenderAhead {
 /// soon as the object is rendered, so a large plan's contexts and its rendered text are not all
 /// held at once (peak memory). The plan is left with null contexts (its objects' identities stay).
 /// `on_rendered` (when set) is called once per file rendered, from the rendering threads:
-/// progress (progress.h). `jobs` threads render (the bundle is the same for any number).
+/// progress (support/progress.h). `jobs` threads render (the bundle is the same for any number).
 /// `ahead` (when set) holds files rendered while the plan was built.
 std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
                                            DiagnosticSink& sink,

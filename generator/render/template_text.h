@@ -1,6 +1,6 @@
 #pragma once
 
-// Template text, prepared before kainjow parses it (part of the render stage, render.h):
+// Template text, prepared before kainjow parses it (part of the render stage, render/render.h):
 // standalone tag lines joined, section tags marked, partials expanded, literal spaces hidden.
 // Plain scanners: each replaces a std::regex that did the same and cost a quarter of a small
 // render (template_text_test.cc checks them against those expressions).

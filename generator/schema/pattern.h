@@ -8,7 +8,7 @@
 // compiles the same patterns ten times faster. The patterns keep ECMAScript's meaning (JSON
 // Schema's dialect): they use only what both dialects read alike, `$` matches only at the very
 // end (PCRE2_DOLLAR_ENDONLY) and text is matched byte by byte, as std::regex does;
-// tests/generator/schema_pattern_test.cc compares the two on every pattern of the schema.
+// tests/generator/schema/schema_pattern_test.cc compares the two on every pattern of the schema.
 
 #include <memory>
 #include <nlohmann/json.hpp>

@@ -45,7 +45,7 @@ std::optional<ProfileSchema> ProfileSchema::Compile(const std::string& name,
   try {
     nlohmann::json validation = nlohmann::json::parse(validation_text);
     {
-      // valijson reads `pattern` under a keyword of ours, matched with PCRE2 (schema_pattern.h).
+      // valijson reads `pattern` under a keyword of ours, matched with PCRE2 (schema/pattern.h).
       const Pcre2PatternKeywords renamed(validation);
       valijson::SchemaParser parser;
       UsePcre2Patterns(parser);

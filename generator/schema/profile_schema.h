@@ -52,7 +52,7 @@ class ProfileSchema {
  private:
   explicit ProfileSchema(std::unique_ptr<Impl> impl);
   /// Compiles `validation_text` (the schema, or its copy without annotations:
-  /// schema_validation_copy.h); document() parses `whole_text` when it is another text, which
+  /// schema/validation_copy.h); document() parses `whole_text` when it is another text, which
   /// must then outlive the schema.
   static std::optional<ProfileSchema> Compile(const std::string& name,
                                               std::string_view validation_text,

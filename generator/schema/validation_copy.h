@@ -3,8 +3,8 @@
 // The profile schema as the validator needs it: the same schema without its annotations
 // (description, title, x-fix, examples, $comment), which valijson does not read but every run
 // parsed (two thirds of the schema's bytes, half of its parse). Built into the binary next to the
-// whole schema (generator/tools/schema_for_validation.cc); messages and `explain` still read the
-// whole one, parsed only when they need it (profile_schema.h).
+// whole schema (generator/schema/tools/schema_for_validation.cc); messages and `explain` still read the
+// whole one, parsed only when they need it (schema/profile_schema.h).
 
 #include <nlohmann/json.hpp>
 

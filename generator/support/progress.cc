@@ -1,4 +1,4 @@
-// Progress line (progress.h).
+// Progress line (support/progress.h).
 
 #include "support/progress.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
-// UTF-8 decoding for the guards on raw input (load_input.cc) and for showing source lines in
-// diagnostics (diagnostics_format.cc), which must never echo invalid or control bytes.
+// UTF-8 decoding for the guards on raw input (load/load_input.cc) and for showing source lines in
+// diagnostics (support/diagnostics_format.cc), which must never echo invalid or control bytes.
 
 #include <cstddef>
 #include <string>

@@ -15,7 +15,7 @@ namespace hkim {
 namespace {
 
 std::string Describe(const nlohmann::json& value) {
-  // Loaded strings are UTF-8 (load.cc); replace, not throw, should one ever not be.
+  // Loaded strings are UTF-8 (load/load.cc); replace, not throw, should one ever not be.
   std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (text.size() > 60) text = text.substr(0, 57) + "...";
   return text;

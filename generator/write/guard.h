@@ -1,6 +1,6 @@
 #pragma once
 
-// What makes `render -o DIR` safe (used by write.cc): the marker that says a directory is a
+// What makes `render -o DIR` safe (used by write/write.cc): the marker that says a directory is a
 // bundle hkimgen wrote, the folders it never replaces, the lock that serialises two renders into
 // one DIR, and the sweep of temporary folders that killed renders left behind.
 

@@ -56,7 +56,7 @@ bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, Diagno
                     const WriteDirOptions& options = {}, WriteCounts* counts = nullptr);
 
 /// A bundle built in a temporary sibling of its folder and not yet in place: WriteBundleDir's
-/// steps, split so that a fleet (write_fleet.h) can stage every folder before swapping any in.
+/// steps, split so that a fleet (fleet/write_fleet.h) can stage every folder before swapping any in.
 struct StagedBundleDir {
   std::string dir;                  ///< as the user named it, for messages
   std::filesystem::path target;     ///< normalised

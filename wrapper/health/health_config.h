@@ -1,5 +1,5 @@
 #pragma once
-// hkim-health's settings, from the pod's environment (docs/ARCHITECTURE.md, "Fabric health"):
+// hkim-health's settings, from the pod's environment (docs/CONTRACTS.md, "Fabric health"):
 //   HKIM_HEALTH_MODE            node | gate (the command line's first word wins)
 //   HKIM_HEALTH_POLICY          warn | fail: gate only; fail = a failed check fails the Job
 //   HKIM_NODE_NAME              downward API spec.nodeName (required in node mode)

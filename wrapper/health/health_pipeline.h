@@ -1,5 +1,5 @@
 #pragma once
-// The order of hkim-health's checks, cheap first (docs/ARCHITECTURE.md, "Fabric health"):
+// The order of hkim-health's checks, cheap first (docs/CONTRACTS.md, "Fabric health"):
 //   node mode (periodic CronJob, one pod per node): inventory of this node from the API (fail
 //     fast: no NCCL run on a node short of GPUs or VFs) and of the whole node group (nodes too
 //     short to ever host a pod are marked here) -> the wrapper's diagnosis -> the local NCCL

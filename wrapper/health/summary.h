@@ -1,7 +1,7 @@
 #pragma once
 // The per-node JSON summary of hkim-health (the gate Job and the periodic CronJob print one
 // each, as a single stdout line "HKIM_HEALTH_SUMMARY {json}"), read back by `hkimgen doctor`
-// from files or `kubectl logs` output. Format (docs/ARCHITECTURE.md, "Health summary"):
+// from files or `kubectl logs` output. Format (docs/CONTRACTS.md, "Fabric health"):
 //   {"tool":"hkim-health","format":1,"mode":"node|gate","node":..,"pod":..,"passed":bool,
 //    "time":..,"checks":[{"name":..,"status":"pass|fail|skip|error","detail":..,
 //    "numbers":{..},"failures":[..],"fixes":[..]}],"mark":..}

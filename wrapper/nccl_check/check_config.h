@@ -1,5 +1,5 @@
 #pragma once
-// The check's settings: the pod runtime contract's environment (docs/ARCHITECTURE.md,
+// The check's settings: the pod runtime contract's environment (docs/CONTRACTS.md,
 // HKIM_NCCL_CHECK*, HKIM_REPLICAS, HKIM_POD_NAME, MASTER_ADDR, HKIM_RENDEZVOUS_PORT), with
 // command-line overrides for running it by hand and in benchmarks.
 

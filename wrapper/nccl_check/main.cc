@@ -1,5 +1,5 @@
 // hkim-nccl-check: NCCL all-reduce health check run by hkim-wrapper before the job
-// (docs/ARCHITECTURE.md, pod runtime contract). Settings come from the environment; the flags
+// (docs/CONTRACTS.md, pod runtime contract). Settings come from the environment; the flags
 // override them for runs by hand and benchmarks.
 
 #include <CLI/CLI.hpp>

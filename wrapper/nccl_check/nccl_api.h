@@ -2,7 +2,7 @@
 // NCCL, loaded at run time from the training image's own libnccl.so.2, so the check measures the
 // NCCL that the job will use (not one baked in at build time). nccl.h is used for its types only.
 //
-// Search order (docs/ARCHITECTURE.md, pod runtime contract):
+// Search order (docs/CONTRACTS.md, pod runtime contract):
 //   1. HKIM_NCCL_LIBRARY: a path to the library; when set it is the only candidate.
 //   2. libnccl.so.2 in each LD_LIBRARY_PATH folder, in order.
 //   3. PyTorch wheels' NCCL (nvidia/nccl/lib/libnccl.so.2, then torch/lib/libnccl.so.2) under

@@ -1,7 +1,7 @@
 // Operators and the objects the bundle renders for them: which node policy or device-plugin
 // resource produces each rail's resource, VF counts, device ids, the GPU Operator's GPUDirect
 // mode against nccl.gpudirect, and releases the platform supports. Rules only run when the
-// profile has an `operators` section (model_operators.h).
+// profile has an `operators` section (model/operators.h).
 
 #include <map>
 #include <set>
@@ -150,7 +150,7 @@ void CheckOperatorVersion(const LintContext& c, LintReporter& r) {
                  " is not in hkimgen's release table, so the NicClusterPolicy's component "
                  "images cannot follow it",
              "use one of " + KnownNetworkOperatorVersions() +
-                 " (generator/operator_versions.cc; add a row for a newer release)");
+                 " (generator/model/operator_versions.cc; add a row for a newer release)");
   }
   if (ops.gpu_operator) {
     const GpuOperator& gpu = *ops.gpu_operator;

@@ -1,6 +1,6 @@
 #pragma once
 
-// The lint rule groups (one file each) and the helpers they share. Only lint.cc includes this.
+// The lint rule groups (one file each) and the helpers they share. Only lint/lint.cc includes this.
 
 #include <optional>
 #include <string>

@@ -92,7 +92,7 @@ void CheckImageLatest(const LintContext& c, LintReporter& r) {
   }
 }
 
-// The bundle's pod contract (docs/ARCHITECTURE.md) is this version's: an hkim-wrapper image of
+// The bundle's pod contract (docs/CONTRACTS.md) is this version's: an hkim-wrapper image of
 // another version may not honour it.
 void CheckWrapperImageVersion(const LintContext& c, LintReporter& r) {
   const Wrapper& w = c.profile.wrapper;

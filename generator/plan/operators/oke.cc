@@ -1,6 +1,6 @@
 // Plan stage, OKE/Kubernetes operators: the Helm charts of seed 004 as Argo CD Applications
 // (gpu-operator, network-operator, optional volcano), the NicClusterPolicy whose component
-// images follow the pinned Network Operator release (operator_versions.h), and the DaemonSet
+// images follow the pinned Network Operator release (model/operator_versions.h), and the DaemonSet
 // that creates the VFs (oci-hpc-oke's vf-config, written from BRINGUP-FACTS §4).
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 #pragma once
 
 // Plan stages of the operator bring-up: install objects, their configuration CRs and the node
-// policies, per platform. They add objects to a BundlePlan through AddPlannedObject (plan.h) and
-// only when the profile has an `operators` section (model_operators.h); preinstalled operators
+// policies, per platform. They add objects to a BundlePlan through AddPlannedObject (plan/plan.h) and
+// only when the profile has an `operators` section (model/operators.h); preinstalled operators
 // get no install objects.
 
 #include "model/model.h"

@@ -1,4 +1,4 @@
-// Build step: writes the validator's copy of the profile schema (schema_validation_copy.h),
+// Build step: writes the validator's copy of the profile schema (schema/validation_copy.h),
 // compact, next to the build's other generated sources; the file is rewritten only when its
 // text changes, so an unchanged schema rebuilds nothing.
 //   schema_for_validation SCHEMA.json OUTPUT.json

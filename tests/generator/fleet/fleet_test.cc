@@ -1,4 +1,4 @@
-// Fleet stage (fleet.h, plan_fleet.h, write_fleet.h), through the built hkimgen as users run it:
+// Fleet stage (fleet/fleet.h, fleet/plan_fleet.h, fleet/write_fleet.h), through the built hkimgen as users run it:
 // several profiles into one folder, in parallel, all or nothing, with the Argo CD files that
 // bring the fleet up; those files pass the upstream schemas and kustomize.
 #include "fleet/fleet.h"

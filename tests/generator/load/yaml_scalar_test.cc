@@ -1,4 +1,4 @@
-// The scanners in yaml_scalar.h replaced std::regex on every scalar; these tests hold them to the
+// The scanners in load/yaml_scalar.h replaced std::regex on every scalar; these tests hold them to the
 // exact languages of the expressions they replaced (kept here as the oracle), over hand-picked
 // edge cases and every short string over the characters that matter.
 #include "load/yaml_scalar.h"
@@ -52,7 +52,7 @@ TEST(YamlScalar, TimestampScannerAcceptsExactlyWhatTheOldExpressionDid) {
   }
 }
 
-// `--set` typed its values with these two expressions before IsDecimalNumber (layering_set.cc).
+// `--set` typed its values with these two expressions before IsDecimalNumber (layering/set.cc).
 bool RegexSetNumber(const std::string& s) {
   static const std::regex integer("[-+]?[0-9]+");
   static const std::regex real(

@@ -111,7 +111,7 @@ TEST(Model, MinimalProfileGetsTheSchemaDefaults) {
   EXPECT_EQ(p.gitops.destination_namespace, "team-a");
 }
 
-// model.cc hard-codes the defaults; they must say what the schema says.
+// model/model.cc hard-codes the defaults; they must say what the schema says.
 TEST(Model, DefaultsAgreeWithTheSchema) {
   std::ifstream in(std::filesystem::path(HKIM_SOURCE_DIR) / "schemas/profile.schema.json");
   ASSERT_TRUE(in) << "schemas/profile.schema.json";

@@ -1,4 +1,4 @@
-// The fabric-health family (plan_health.cc, templates/health/): rendered from the shipped
+// The fabric-health family (plan/health.cc, templates/health/): rendered from the shipped
 // profiles through the whole pipeline and read back as YAML. The gate runs before the
 // StatefulSet with the StatefulSet's own pod spec; the periodic check has least privilege.
 #include <gtest/gtest.h>

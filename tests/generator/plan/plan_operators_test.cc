@@ -1,5 +1,5 @@
-// Plan stages of the operator bring-up (plan_operators_openshift.cc, plan_operators_oke.cc) and
-// the bundle layout (plan_layers.cc): which install objects, CRs and node policies each
+// Plan stages of the operator bring-up (plan/operators/openshift.cc, plan/operators/oke.cc) and
+// the bundle layout (plan/layers.cc): which install objects, CRs and node policies each
 // platform gets, managed vs preinstalled, and the values they carry.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The validator's copy of the profile schema (schema_validation_copy.h): annotations go, the
+// The validator's copy of the profile schema (schema/validation_copy.h): annotations go, the
 // rest stays, and validating with it says exactly what validating with the whole schema says.
 #include "schema/validation_copy.h"
 

@@ -1,4 +1,4 @@
-// Progress (progress.h): counters shared by render threads, the line drawn on a terminal after
+// Progress (support/progress.h): counters shared by render threads, the line drawn on a terminal after
 // a delay, and the render stage reporting every file it renders; and the real hkimgen on a
 // pseudo-terminal (forkpty), as a user's shell runs it.
 #include "support/progress.h"

@@ -1,5 +1,5 @@
 // diff: added / changed / removed files against a bundle directory, unified diffs, and the
-// disruptive flag on changes that drain or reboot nodes; over a fleet (fleet_diff.h), folder by
+// disruptive flag on changes that drain or reboot nodes; over a fleet (fleet/fleet_diff.h), folder by
 // folder, with the bundles of clusters no longer in it.
 #include <gtest/gtest.h>
 #include <unistd.h>
