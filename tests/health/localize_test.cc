@@ -38,8 +38,6 @@ struct FakeFabric {
     r.members = members;
     r.ran = true;
     r.ok = GroupOk(members, round);
-    r.busbw_gbps = r.ok ? 180 : 12;
-    r.transport = r.ok ? "NET/IB" : "NET/Socket";
     for (int rail = 0; rail < rails; ++rail) {
       bool ok = r.ok;
       for (int m : members) ok &= !(bad.count(m) && rail == bad_rail);
@@ -50,6 +48,8 @@ struct FakeFabric {
       for (const RailMeasure& m : r.rails) any_bad_rail |= !m.ok;
       r.ok = !any_bad_rail && r.ok;
     }
+    r.busbw_gbps = r.ok ? 180 : 12;
+    r.transport = r.ok ? "NET/IB" : "NET/Socket";
     return r;
   }
 };

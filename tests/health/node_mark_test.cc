@@ -64,11 +64,13 @@ json Marked(json taints, int passes) {
 
 // Applies a merge patch's metadata and taints to `node` (what the API server would store).
 json Apply(json node, const json& patch) {
-  for (const char* part : {"labels", "annotations"})
-    for (const auto& [key, value] : patch["metadata"].value(part, json::object()).items()) {
+  for (const char* part : {"labels", "annotations"}) {
+    const json changes = patch["metadata"].value(part, json::object());
+    for (const auto& [key, value] : changes.items()) {
       if (value.is_null()) node["metadata"][part].erase(key);
       else node["metadata"][part][key] = value;
     }
+  }
   if (patch.contains("spec")) {
     if (patch["spec"]["taints"].is_null()) node["spec"].erase("taints");
     else node["spec"]["taints"] = patch["spec"]["taints"];

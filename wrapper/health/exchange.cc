@@ -210,7 +210,8 @@ ExchangeResult JoinExchange(const std::string& tag, int ordinal, const std::stri
       result.error = "rank 0 refused: " + answer.value("error", "");
       return result;
     }
-    for (const auto& [key, value] : answer.value("values", json::object()).items()) {
+    const json values = answer.value("values", json::object());
+    for (const auto& [key, value] : values.items()) {
       const int at = std::atoi(key.c_str());
       if (at >= 0 && std::to_string(at) == key) result.values[at] = value;
     }
