@@ -121,6 +121,16 @@ void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod,
   SetEnv(pod, "HKIM_NCCL_CHECK_TRANSPORT", ResolvedTransport(p, g.transport));
   SetEnv(pod, "HKIM_NCCL_CHECK_MIN_RAIL_FRACTION", Number(p.fabric_health.min_rail_fraction));
   SetEnv(pod, "HKIM_NCCL_CHECK_EXPECT_RAILS", std::to_string(ExpectedRails(p)));
+  if (p.fabric_health.periodic.enabled) {
+    // The periodic check's service account (get, list, patch nodes: nothing more) lets a gate
+    // pod whose own node the localization names mark that node, with the CronJob's consent to
+    // taint; the CronJob releases it after release_after_passes passes.
+    const PeriodicHealth& h = p.fabric_health.periodic;
+    pod["service_account"] = HealthServiceAccount(p);
+    SetEnv(pod, "HKIM_HEALTH_MARK_SUSPECTS", "true");
+    SetEnv(pod, "HKIM_HEALTH_TAINT", h.taint ? "true" : "false");
+    SetEnv(pod, "HKIM_HEALTH_RELEASE_AFTER", std::to_string(h.release_after_passes));
+  }
   const json metadata = object.context["metadata"];
   object.context = pod;
   object.context["metadata"] = metadata;
