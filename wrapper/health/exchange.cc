@@ -73,19 +73,27 @@ ExchangeResult ServeExchange(const std::string& tag, int replicas, int expect, i
                              const json& mine, double timeout_s) {
   ExchangeResult result;
   result.values[0] = mine;
-  const int listener = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  int fd = listener;
-  if (fd < 0) fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  // Dual-stack where the kernel has IPv6, else IPv4 only (pods are reached by either).
   const int one = 1, zero = 0;
-  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   bool bound = false;
-  if (listener >= 0) {
+  if (fd >= 0) {
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     ::setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof zero);
     sockaddr_in6 address{};
     address.sin6_family = AF_INET6;
     address.sin6_port = htons(static_cast<uint16_t>(port));
     bound = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-  } else if (fd >= 0) {
+    if (!bound) {
+      ::close(fd);
+      fd = -1;
+    }
+  }
+  if (fd < 0) {
+    fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd >= 0) ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  }
+  if (fd >= 0 && !bound) {
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<uint16_t>(port));
