@@ -166,6 +166,13 @@ LocalizeOutcome RunLocalization(const LocalizeSetup& setup, const std::string& j
     outcome.skipped = "one pod: nothing to localize";
     return outcome;
   }
+  // A passing pod costs the gate nothing: its peers measured the same collective, so they passed
+  // too (they then skip as well), or they localize among themselves without it after the first
+  // exchange's deadline.
+  if (setup.when == "fail" && job_status == "pass") {
+    outcome.skipped = "the job check passed";
+    return outcome;
+  }
   // 1. Every pod's status, so that all decide alike (one pod may pass a threshold that its
   // peers missed by a hair, or never have reached the job check).
   const json mine = {{"status", job_status}, {"node", setup.node}, {"pod", setup.pod}, {"rails", rails}};
@@ -182,7 +189,7 @@ LocalizeOutcome RunLocalization(const LocalizeSetup& setup, const std::string& j
   }
   any_failed |= static_cast<int>(start_table.values.size()) < setup.replicas;
   if (!any_failed) {
-    outcome.skipped = "the job check passed on every pod";
+    outcome.skipped = "the job check passed on every pod that reported";
     return outcome;
   }
   const int n = static_cast<int>(outcome.pods.size());

@@ -1,7 +1,9 @@
 #pragma once
-// Runs the pairwise localization (localize.h) across the pods of a failed gate: an all-gather
-// of every pod's job-check status through the pod with ordinal 0 (exchange.h) decides whether
-// to localize (all pods decide alike from the same table), then up to kLocalizeRounds rounds:
+// Runs the pairwise localization (localize.h) across the pods of a failed gate. Pods whose job
+// check passed skip it (unless HKIM_HEALTH_LOCALIZE=always). The others: an all-gather of their
+// statuses, nodes and rails through the pod with ordinal 0 (exchange.h) gives every pod the
+// same list of pods taking part (the ones that reported within the deadline), then up to
+// kLocalizeRounds rounds:
 // each pod measures with its partner(s) of the round (hkim-nccl-check in job scope with
 // HKIM_REPLICAS=2 or 3, the group's first pod as MASTER_ADDR, a rendezvous port of its own),
 // then all reports are gathered again (the barrier between rounds). Each round is bounded by
