@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <cstdio>
 #include <sstream>
 
 namespace hkim {
@@ -51,6 +52,34 @@ bool ReadSummary(const json& record, DoctorNode* node, std::string* problem) {
   return true;
 }
 
+std::vector<std::pair<std::string, DoctorSuspect>> ReadSuspects(const json& record) {
+  std::vector<std::pair<std::string, DoctorSuspect>> out;
+  if (!record.contains("suspects") || !record["suspects"].is_array()) return out;
+  for (const json& s : record["suspects"]) {
+    if (!s.is_object() || Text(s, "node").empty()) continue;
+    DoctorSuspect suspect;
+    suspect.rail = Text(s, "rail");
+    suspect.busbw_gbps = s.value("busbw_gbps", 0.0);
+    suspect.expected_gbps = s.value("expected_gbps", 0.0);
+    suspect.transport = Text(s, "transport");
+    suspect.evidence = Text(s, "evidence");
+    suspect.time = Text(record, "time");
+    out.emplace_back(Text(s, "node"), suspect);
+  }
+  return out;
+}
+
+std::string Number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, value >= 10 ? "%.0f" : "%.1f", value);
+  return text;
+}
+
+std::string SuspectCell(const DoctorSuspect& s) {
+  return (s.rail.empty() ? std::string("all rails") : s.rail) + " " + Number(s.busbw_gbps) +
+         "/" + Number(s.expected_gbps) + " GB/s";
+}
+
 // Later time wins; at the same time, the fuller run (more checks).
 bool Replaces(const DoctorNode& candidate, const DoctorNode& current) {
   if (candidate.time != current.time) return candidate.time > current.time;
@@ -66,6 +95,7 @@ std::string Pad(const std::string& text, size_t width) {
 std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
                                          std::vector<std::string>& warnings) {
   std::map<std::string, DoctorNode> latest;
+  std::map<std::string, std::vector<DoctorSuspect>> suspects;  // node -> latest localization's
   for (const DoctorInput& input : inputs) {
     std::istringstream lines(input.text);
     std::string line;
@@ -81,9 +111,27 @@ std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
         warnings.push_back(input.source + ":" + std::to_string(number) + ": " + problem);
         continue;
       }
+      for (auto& [name, suspect] : ReadSuspects(record)) {
+        std::vector<DoctorSuspect>& list = suspects[name];
+        if (!list.empty() && list.front().time < suspect.time) list.clear();
+        if (!list.empty() && list.front().time > suspect.time) continue;
+        bool seen = false;
+        for (const DoctorSuspect& s : list) seen |= s.rail == suspect.rail;
+        if (!seen) list.push_back(suspect);
+      }
       auto it = latest.find(node.node);
       if (it == latest.end() || Replaces(node, it->second)) latest[node.node] = std::move(node);
     }
+  }
+  for (auto& [name, list] : suspects) {
+    DoctorNode& node = latest[name];
+    if (node.node.empty()) {  // its own pod left no summary (never ran, or its log is missing)
+      node.node = name;
+      node.mode = "gate";
+      node.time = list.front().time;
+      node.passed = false;
+    }
+    node.suspects = list;
   }
   std::vector<DoctorNode> out;
   for (auto& [name, node] : latest) out.push_back(std::move(node));
@@ -102,6 +150,7 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
   for (const std::string& name : check_names) header.push_back(name);
   header.push_back("TIME");
   header.push_back("MARK");
+  header.push_back("SUSPECT");
   rows.push_back(header);
   int failed = 0;
   for (const DoctorNode& node : nodes) {
@@ -115,6 +164,9 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
     }
     row.push_back(node.time);
     row.push_back(node.mark.empty() ? "-" : node.mark);
+    std::string suspect;
+    for (const DoctorSuspect& s : node.suspects) suspect += (suspect.empty() ? "" : ", ") + SuspectCell(s);
+    row.push_back(suspect.empty() ? "-" : suspect);
     rows.push_back(row);
   }
   std::vector<size_t> widths(header.size(), 0);
@@ -138,7 +190,18 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
       for (const std::string& fix : check.fixes) out += "    fix: " + fix + "\n";
     }
   }
-  out += "\n" + std::to_string(nodes.size()) + " node(s), " + std::to_string(failed) + " failing\n";
+  int suspects = 0;
+  for (const DoctorNode& node : nodes) {
+    for (const DoctorSuspect& s : node.suspects) {
+      if (suspects++ == 0) out += "\nSuspects (the gate's pairwise localization):\n";
+      out += "  node " + node.node + (s.rail.empty() ? "" : " rail " + s.rail) + ": " +
+             Number(s.busbw_gbps) + " GB/s vs >= " + Number(s.expected_gbps) + " expected" +
+             (s.transport.empty() ? "" : " (" + s.transport + ")") + "\n";
+      if (!s.evidence.empty()) out += "    " + s.evidence + "\n";
+    }
+  }
+  out += "\n" + std::to_string(nodes.size()) + " node(s), " + std::to_string(failed) + " failing" +
+         (suspects ? ", " + std::to_string(suspects) + " suspect(s)" : "") + "\n";
   return out;
 }
 

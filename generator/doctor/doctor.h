@@ -20,6 +20,16 @@ struct DoctorCheck {
   std::vector<std::string> fixes;
 };
 
+/// A node the gate's pairwise localization named (summary "suspects"; every gate pod lists all).
+struct DoctorSuspect {
+  std::string rail;  ///< "" = all rails together
+  double busbw_gbps = 0;
+  double expected_gbps = 0;
+  std::string transport;
+  std::string evidence;
+  std::string time;  ///< of the summary that named it
+};
+
 /// The latest summary of one node.
 struct DoctorNode {
   std::string node;
@@ -29,6 +39,7 @@ struct DoctorNode {
   bool passed = true;
   std::string mark;
   std::vector<DoctorCheck> checks;
+  std::vector<DoctorSuspect> suspects;  ///< from the latest localization that named this node
 };
 
 /// Problems with the input that do not stop the table (a marker line whose JSON is broken).
@@ -39,12 +50,15 @@ struct DoctorInput {
 
 /// Every summary found in `inputs`, one per node: for the same node the run with the later time
 /// wins, and at the same time the one with more checks. Sorted by node name. Each broken
-/// summary line adds "<source>:<line>: ..." to `warnings`.
+/// summary line adds "<source>:<line>: ..." to `warnings`. Suspects named by any summary are
+/// attached to their node (the latest localization's; a node without a summary of its own gets a
+/// failing row).
 std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
                                          std::vector<std::string>& warnings);
 
 /// The fleet table: one row per node (node, result, one column per check name seen, the time,
-/// the mark), then for every failing node its failures and fixes, then a count line.
+/// the mark, the suspect column), then for every failing node its failures and fixes, then the
+/// suspects with their evidence, then a count line.
 std::string FormatFleetTable(const std::vector<DoctorNode>& nodes);
 
 }  // namespace hkim

@@ -104,6 +104,7 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
   Read(p, "schedule", periodic.schedule);
   Read(p, "nodes", periodic.nodes);
   Read(p, "taint", periodic.taint);
+  Read(p, "release_after_passes", periodic.release_after_passes);
   Read(p, "per_rail", periodic.per_rail);
   Read(p, "min_busbw_gbps", periodic.min_busbw_gbps);
   reader.Bytes(p, periodic.pointer, "at_bytes", periodic.at_bytes);

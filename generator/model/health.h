@@ -35,6 +35,7 @@ struct PeriodicHealth {
   std::string schedule = "17 3 * * *";
   int nodes = 0;  ///< 0 = workload.replicas
   bool taint = false;
+  int release_after_passes = 2;  ///< consecutive passes that release a node marked fail
   bool per_rail = true;
   double min_busbw_gbps = 1.0;
   int64_t at_bytes = int64_t{1} << 30;

@@ -3,6 +3,7 @@
 
 #include "plan/health.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace hkim {
@@ -110,6 +111,9 @@ void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod,
   SetEnv(pod, "HKIM_HEALTH_POLICY", ToString(g.mode));
   SetEnv(pod, "HKIM_HEALTH_PER_RAIL", g.per_rail ? "true" : "false");
   SetEnv(pod, "HKIM_HEALTH_TIMEOUT_S", std::to_string(std::max(60, g.timeout_seconds - 60)));
+  // Localization after a failed check: 3 rounds of pairs, each bounded (localize.h), within
+  // what the Job's deadline leaves after the job check.
+  SetEnv(pod, "HKIM_HEALTH_PAIR_TIMEOUT_S", std::to_string(std::clamp(g.timeout_seconds / 10, 30, 300)));
   SetEnv(pod, "HKIM_NCCL_CHECK_SCOPE", "job");
   SetEnv(pod, "HKIM_NCCL_CHECK_MIN_BUSBW_GBPS", Number(g.min_busbw_gbps));
   SetEnv(pod, "HKIM_NCCL_CHECK_AT_BYTES", std::to_string(g.at_bytes));
@@ -117,6 +121,16 @@ void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod,
   SetEnv(pod, "HKIM_NCCL_CHECK_TRANSPORT", ResolvedTransport(p, g.transport));
   SetEnv(pod, "HKIM_NCCL_CHECK_MIN_RAIL_FRACTION", Number(p.fabric_health.min_rail_fraction));
   SetEnv(pod, "HKIM_NCCL_CHECK_EXPECT_RAILS", std::to_string(ExpectedRails(p)));
+  if (p.fabric_health.periodic.enabled) {
+    // The periodic check's service account (get, list, patch nodes: nothing more) lets a gate
+    // pod whose own node the localization names mark that node, with the CronJob's consent to
+    // taint; the CronJob releases it after release_after_passes passes.
+    const PeriodicHealth& h = p.fabric_health.periodic;
+    pod["service_account"] = HealthServiceAccount(p);
+    SetEnv(pod, "HKIM_HEALTH_MARK_SUSPECTS", "true");
+    SetEnv(pod, "HKIM_HEALTH_TAINT", h.taint ? "true" : "false");
+    SetEnv(pod, "HKIM_HEALTH_RELEASE_AFTER", std::to_string(h.release_after_passes));
+  }
   const json metadata = object.context["metadata"];
   object.context = pod;
   object.context["metadata"] = metadata;
@@ -170,6 +184,7 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
   SetEnv(pod, "HKIM_HEALTH_EXPECT_RESOURCES", ExpectedResources(p));
   SetEnv(pod, "HKIM_HEALTH_NODE_SELECTOR", NodeSelector(p));
   SetEnv(pod, "HKIM_HEALTH_TAINT", h.taint ? "true" : "false");
+  SetEnv(pod, "HKIM_HEALTH_RELEASE_AFTER", std::to_string(h.release_after_passes));
   SetEnv(pod, "HKIM_HEALTH_PER_RAIL", h.per_rail ? "true" : "false");
   SetEnv(pod, "HKIM_HEALTH_TIMEOUT_S", std::to_string(std::max(60, h.timeout_seconds / 3)));
   SetEnv(pod, "HKIM_NCCL_CHECK_SCOPE", "local");

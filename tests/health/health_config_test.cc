@@ -51,5 +51,36 @@ TEST(HealthConfig, BadValuesAreNamedWithAFix) {
   EXPECT_NE(errors[2].find("HKIM_HEALTH_TIMEOUT_S"), std::string::npos);
 }
 
+TEST(HealthConfig, ReadsTheLocalizationAndHealingSettings) {
+  HealthConfig config;
+  std::vector<std::string> errors;
+  ReadHealthEnvironment(Env({{"HKIM_HEALTH_RELEASE_AFTER", "3"},
+                             {"HKIM_HEALTH_LOCALIZE", "always"},
+                             {"HKIM_HEALTH_PAIR_TIMEOUT_S", "45"},
+                             {"HKIM_HEALTH_MARK_SUSPECTS", "true"},
+                             {"HKIM_REPLICAS", "16"},
+                             {"MASTER_ADDR", "gate-0.svc"},
+                             {"HKIM_RENDEZVOUS_PORT", "29700"},
+                             {"HKIM_NCCL_CHECK_MIN_BUSBW_GBPS", "45.5"},
+                             {"HKIM_NCCL_CHECK_AT_BYTES", "1G"}}),
+                        config, errors);
+  EXPECT_TRUE(errors.empty());
+  EXPECT_EQ(config.release_after, 3);
+  EXPECT_EQ(config.localize, "always");
+  EXPECT_DOUBLE_EQ(config.pair_timeout_s, 45);
+  EXPECT_TRUE(config.mark_suspects);
+  EXPECT_EQ(config.replicas, 16);
+  EXPECT_EQ(config.rendezvous_port, 29700);
+  EXPECT_DOUBLE_EQ(config.min_busbw_gbps, 45.5);
+  EXPECT_EQ(config.at_bytes, "1G");
+  HealthConfig bad;
+  errors.clear();
+  ReadHealthEnvironment(Env({{"HKIM_HEALTH_RELEASE_AFTER", "0"}, {"HKIM_HEALTH_LOCALIZE", "maybe"}}),
+                        bad, errors);
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("HKIM_HEALTH_RELEASE_AFTER='0'"), std::string::npos);
+  EXPECT_NE(errors[1].find("fix: use fail, always or off"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace hkim::health

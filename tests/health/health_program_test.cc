@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "fake_api_server.h"
@@ -125,23 +126,36 @@ TEST_F(HealthProgram, SlowNodeIsLabelledAndTaintedAndASevenGpuNodeIsMarkedToo) {
   EXPECT_EQ(patch_of["/api/v1/nodes/gpu-2"]["metadata"]["labels"]["hkimgen.io/nccl-health"], "fail");
 }
 
-TEST_F(HealthProgram, HealthyNodeGetsItsMarkRemoved) {
+TEST_F(HealthProgram, HealthyNodeGetsItsMarkRemovedOnlyAfterTwoPasses) {
   Script(bin_ + "/hkim-nccl-check",
          "echo '{\"passed\": true, \"failures\": [], \"transport\": {\"summary\": \"NVLink\"}}'\n");
   json tainted = Node("gpu-1", "8");
   tainted["metadata"]["labels"]["hkimgen.io/nccl-health"] = "fail";
+  tainted["metadata"]["annotations"]["hkimgen.io/nccl-health-reason"] = "node gpu-1: 12 GB/s vs >= 45 expected";
   tainted["spec"]["taints"] = {{{"key", "hkimgen.io/nccl-health"}, {"value", "fail"}, {"effect", "NoSchedule"}}};
   FakeApiServer server(sa_, "tok", [&](const RecordedRequest& request) {
     if (request.method == "PATCH") return CannedResponse{200, "{}"};
     if (request.target == "/api/v1/nodes/gpu-1") return CannedResponse{200, tainted.dump()};
     return CannedResponse{200, json{{"items", {tainted}}}.dump()};
   });
-  const ProgramRun run = RunHealth(Command(server.port()));
+  // First pass: counted, the node stays marked (a flaky node passes once).
+  ProgramRun run = RunHealth(Command(server.port()));
   EXPECT_EQ(run.status, 0) << run.out;
-  const json patch = json::parse(server.requests().back().body);
+  json patch = json::parse(server.requests().back().body);
+  EXPECT_EQ(patch["metadata"]["labels"]["hkimgen.io/nccl-health"], "fail");
+  EXPECT_EQ(patch["metadata"]["annotations"]["hkimgen.io/nccl-health-passes"], "1");
+  EXPECT_FALSE(patch.contains("spec"));
+  EXPECT_EQ(Summaries(run.out).back()["mark"], "label fail kept (healing 1/2 passes)");
+  // Second consecutive pass: released.
+  tainted["metadata"]["annotations"]["hkimgen.io/nccl-health-passes"] = "1";
+  run = RunHealth(Command(server.port()));
+  patch = json::parse(server.requests().back().body);
   EXPECT_EQ(patch["metadata"]["labels"]["hkimgen.io/nccl-health"], "pass");
   EXPECT_TRUE(patch["spec"]["taints"].is_null());
   EXPECT_EQ(Summaries(run.out).back()["mark"], "label pass");
+  // HKIM_HEALTH_RELEASE_AFTER=3 (the profile's release_after_passes): still healing.
+  run = RunHealth(Command(server.port(), "HKIM_HEALTH_RELEASE_AFTER=3"));
+  EXPECT_EQ(Summaries(run.out).back()["mark"], "label fail kept (healing 2/3 passes)");
 }
 
 TEST_F(HealthProgram, ShortNodeFailsFastWithoutRunningNccl) {
@@ -178,6 +192,57 @@ TEST_F(HealthProgram, TcpModeGateDoesNotHoldMissingRdmaAgainstTheNode) {
   const ProgramRun tcp = RunHealth("HKIM_MODE=tcp " + gate);
   EXPECT_EQ(tcp.status, 0);
   EXPECT_EQ(Summaries(tcp.out).at(0)["checks"][0]["status"], "skip");
+}
+
+// The gate's localization end to end: four real hkim-health processes (the gate's pods, all on
+// 127.0.0.1), a fake hkim-nccl-check that is slow in every group holding node gpu-2 (the group's
+// members meet in a file named after the group's rendezvous name).
+TEST_F(HealthProgram, GateLocalizationNamesTheSlowNodeInSummaryAndTerminationMessage) {
+  const std::string groups = dir_ + "/groups";
+  ::mkdir(groups.c_str(), 0755);
+  Script(bin_ + "/hkim-nccl-check",
+         "if [ \"$HKIM_REPLICAS\" = 4 ]; then\n"
+         "  echo '{\"passed\":false,\"failures\":[\"bus bandwidth 9.00 GB/s is below 45\"]}'; exit 1\n"
+         "fi\n"
+         "g=" + groups + "/${HKIM_POD_NAME%-*}\n"
+         "echo $HKIM_NODE_NAME >> $g\n"
+         "i=0; while [ $(wc -l < $g) -lt $HKIM_REPLICAS ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done\n"
+         "if grep -q gpu-2 $g; then\n"
+         "  echo '{\"passed\":false,\"failures\":[\"slow\"],\"results\":[{\"bytes\":1024,\"busbw_gbps\":9.0}],"
+         "\"threshold\":{\"at_bytes\":1024},\"transport\":{\"summary\":\"NET/Socket x2\"}}'; exit 1\n"
+         "fi\n"
+         "echo '{\"passed\":true,\"failures\":[],\"results\":[{\"bytes\":1024,\"busbw_gbps\":50.0}],"
+         "\"threshold\":{\"at_bytes\":1024},\"transport\":{\"summary\":\"NET/IB x2\"}}'\n");
+  const int port = 30000 + static_cast<int>(::getpid() % 20000);
+  std::string command = "(";
+  for (int i = 0; i < 4; ++i) {
+    command += "HKIM_NODE_NAME=gpu-" + std::to_string(i) + " HKIM_POD_NAME=gate-" + std::to_string(i) +
+               " HKIM_REPLICAS=4 MASTER_ADDR=127.0.0.1 HKIM_RENDEZVOUS_PORT=" + std::to_string(port) +
+               " HKIM_NCCL_CHECK_MIN_BUSBW_GBPS=45 HKIM_NCCL_CHECK_AT_BYTES=1024 HKIM_HEALTH_PAIR_TIMEOUT_S=20"
+               " HKIM_HEALTH_TERMINATION_LOG=" + dir_ + "/term-" + std::to_string(i) + " " +
+               HKIM_HEALTH_BIN + " gate --bin-dir " + bin_ + " > " + dir_ + "/out-" + std::to_string(i) +
+               " 2>" + dir_ + "/log-" + std::to_string(i) + " & ";
+  }
+  command += "wait)";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  for (int i = 0; i < 4; ++i) {
+    std::ifstream out(dir_ + "/out-" + std::to_string(i));
+    const std::string text((std::istreambuf_iterator<char>(out)), std::istreambuf_iterator<char>());
+    const std::vector<json> summaries = Summaries(text);
+    ASSERT_EQ(summaries.size(), 1u) << text;
+    const json& summary = summaries[0];
+    EXPECT_EQ(summary["localization"]["rounds"], 3) << summary.dump();
+    ASSERT_EQ(summary["suspects"].size(), 1u) << summary.dump();
+    EXPECT_EQ(summary["suspects"][0]["node"], "gpu-2");
+    EXPECT_EQ(summary["suspects"][0]["pod"], "gate-2");
+    EXPECT_EQ(summary["suspects"][0]["busbw_gbps"], 9.0);
+    EXPECT_EQ(summary["suspects"][0]["expected_gbps"], 45.0);
+    EXPECT_EQ(summary["suspects"][0]["transport"], "NET/Socket x2");
+    std::ifstream term(dir_ + "/term-" + std::to_string(i));
+    std::string line;
+    std::getline(term, line);
+    EXPECT_EQ(line, "node gpu-2: 9.0 GB/s vs >= 45 expected (NET/Socket x2)");
+  }
 }
 
 TEST_F(HealthProgram, WithoutAnApiTheRunSaysSoAndExits2) {

@@ -53,5 +53,70 @@ TEST(NodeMark, LongReasonIsCut) {
   EXPECT_EQ(patch["metadata"]["annotations"]["hkimgen.io/nccl-health-reason"].get<std::string>().size(), 1000u);
 }
 
+json Marked(json taints, int passes) {
+  json node = Node(std::move(taints));
+  node["metadata"]["labels"]["hkimgen.io/nccl-health"] = "fail";
+  node["metadata"]["annotations"]["hkimgen.io/nccl-health-reason"] = "node a: 12 GB/s vs >= 45";
+  node["metadata"]["annotations"]["hkimgen.io/nccl-health-since"] = "2026-11-20T10:00:00Z";
+  if (passes > 0) node["metadata"]["annotations"]["hkimgen.io/nccl-health-passes"] = std::to_string(passes);
+  return node;
+}
+
+// Applies a merge patch's metadata and taints to `node` (what the API server would store).
+json Apply(json node, const json& patch) {
+  for (const char* part : {"labels", "annotations"}) {
+    const json changes = patch["metadata"].value(part, json::object());
+    for (const auto& [key, value] : changes.items()) {
+      if (value.is_null()) node["metadata"][part].erase(key);
+      else node["metadata"][part][key] = value;
+    }
+  }
+  if (patch.contains("spec")) {
+    if (patch["spec"]["taints"].is_null()) node["spec"].erase("taints");
+    else node["spec"]["taints"] = patch["spec"]["taints"];
+  }
+  return node;
+}
+
+TEST(NodeMark, FirstFailRecordsSinceAndReason) {
+  const json patch = MarkPatch(Node(json::array()), {false, "node a: 12 GB/s vs >= 45 expected", "T1", false});
+  EXPECT_EQ(patch["metadata"]["annotations"]["hkimgen.io/nccl-health-since"], "T1");
+  EXPECT_EQ(MarkEffect(Node(json::array()), {false, "x", "T1", false}), "fail");
+}
+
+TEST(NodeMark, OnePassDoesNotReleaseAMarkedNode) {
+  const NodeMark pass{true, "", "T2", true, 2};
+  const json node = Marked(json::array({kOurTaint}), 0);
+  EXPECT_EQ(MarkEffect(node, pass), "healing 1/2");
+  const json after = Apply(node, MarkPatch(node, pass));
+  EXPECT_EQ(after["metadata"]["labels"]["hkimgen.io/nccl-health"], "fail");
+  EXPECT_EQ(after["metadata"]["annotations"]["hkimgen.io/nccl-health-passes"], "1");
+  EXPECT_EQ(after["metadata"]["annotations"]["hkimgen.io/nccl-health-since"], "2026-11-20T10:00:00Z");
+  EXPECT_EQ(after["spec"]["taints"], json::array({kOurTaint}));
+}
+
+TEST(NodeMark, KConsecutivePassesReleaseAndAFailRestartsTheCount) {
+  const NodeMark pass{true, "", "T", true, 3};
+  const NodeMark fail{false, "again slow", "T", true, 3};
+  json node = Marked(json::array({kOtherTaint, kOurTaint}), 0);
+  node = Apply(node, MarkPatch(node, pass));
+  node = Apply(node, MarkPatch(node, pass));
+  EXPECT_EQ(node["metadata"]["annotations"]["hkimgen.io/nccl-health-passes"], "2");
+  node = Apply(node, MarkPatch(node, fail));  // flaky: fails again, the count starts over
+  EXPECT_FALSE(node["metadata"]["annotations"].contains("hkimgen.io/nccl-health-passes"));
+  EXPECT_EQ(node["metadata"]["annotations"]["hkimgen.io/nccl-health-since"], "2026-11-20T10:00:00Z");
+  for (int i = 1; i <= 2; ++i) {
+    node = Apply(node, MarkPatch(node, pass));
+    EXPECT_EQ(node["metadata"]["labels"]["hkimgen.io/nccl-health"], "fail") << i;
+  }
+  EXPECT_EQ(MarkEffect(node, pass), "pass");
+  node = Apply(node, MarkPatch(node, pass));
+  EXPECT_EQ(node["metadata"]["labels"]["hkimgen.io/nccl-health"], "pass");
+  EXPECT_FALSE(node["metadata"]["annotations"].contains("hkimgen.io/nccl-health-reason"));
+  EXPECT_FALSE(node["metadata"]["annotations"].contains("hkimgen.io/nccl-health-since"));
+  EXPECT_FALSE(node["metadata"]["annotations"].contains("hkimgen.io/nccl-health-passes"));
+  EXPECT_EQ(node["spec"]["taints"], json::array({kOtherTaint}));
+}
+
 }  // namespace
 }  // namespace hkim::health

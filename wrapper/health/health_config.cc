@@ -1,6 +1,7 @@
 #include "health_config.h"
 
 #include <cstdlib>
+#include <type_traits>
 
 namespace hkim::health {
 
@@ -73,6 +74,35 @@ void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
   config.tcp_mode = env("HKIM_MODE").value_or("") == "tcp";
   flag("HKIM_HEALTH_TAINT", &config.taint);
   flag("HKIM_HEALTH_PER_RAIL", &config.per_rail);
+  auto number = [&](const std::string& name, double low, double high, const std::string& fix,
+                    auto* out) {
+    const auto text = env(name);
+    if (!text || text->empty()) return;
+    char* end = nullptr;
+    const double value = std::strtod(text->c_str(), &end);
+    if (end != nullptr && *end == '\0' && value >= low && value <= high)
+      *out = static_cast<std::remove_pointer_t<decltype(out)>>(value);
+    else bad(name, *text, fix);
+  };
+  number("HKIM_HEALTH_RELEASE_AFTER", 1, 100, "give the passes that release a node, 1 to 100",
+         &config.release_after);
+  if (const auto when = env("HKIM_HEALTH_LOCALIZE"); when && !when->empty()) {
+    if (*when == "fail" || *when == "always" || *when == "off") config.localize = *when;
+    else bad("HKIM_HEALTH_LOCALIZE", *when, "use fail, always or off");
+  }
+  number("HKIM_HEALTH_PAIR_TIMEOUT_S", 5, 3600, "give seconds between 5 and 3600",
+         &config.pair_timeout_s);
+  config.peer_address = env("HKIM_HEALTH_PEER_ADDRESS").value_or("");
+  flag("HKIM_HEALTH_MARK_SUSPECTS", &config.mark_suspects);
+  if (const auto path = env("HKIM_HEALTH_TERMINATION_LOG")) {
+    config.termination_log = *path;
+    config.termination_log_set = true;
+  }
+  number("HKIM_REPLICAS", 1, 100000, "set it to the number of pods", &config.replicas);
+  config.master_addr = env("MASTER_ADDR").value_or("");
+  number("HKIM_RENDEZVOUS_PORT", 1, 65535, "give a TCP port", &config.rendezvous_port);
+  number("HKIM_NCCL_CHECK_MIN_BUSBW_GBPS", 0, 1e9, "give GB/s", &config.min_busbw_gbps);
+  config.at_bytes = env("HKIM_NCCL_CHECK_AT_BYTES").value_or("");
   if (const auto timeout = env("HKIM_HEALTH_TIMEOUT_S"); timeout && !timeout->empty()) {
     char* end = nullptr;
     const double value = std::strtod(timeout->c_str(), &end);

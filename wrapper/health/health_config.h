@@ -11,6 +11,18 @@
 //   HKIM_HEALTH_PER_RAIL        true | false: also run hkim-nccl-check --per-rail
 //   HKIM_HEALTH_TIMEOUT_S       per NCCL check (default 900)
 //   HKIM_MODE                   tcp: the profile runs without RDMA (diagnosis does not fail)
+//   HKIM_HEALTH_RELEASE_AFTER   consecutive passes that release a node marked fail (default 2)
+//   HKIM_HEALTH_LOCALIZE        gate: fail (pairwise rounds when the job check fails, default) |
+//                               always | off
+//   HKIM_HEALTH_PAIR_TIMEOUT_S  gate: one localization round's measurement (default 120)
+//   HKIM_HEALTH_PEER_ADDRESS    gate: pod address template with {ordinal} (default: MASTER_ADDR
+//                               with <set>-0 replaced by <set>-<ordinal>)
+//   HKIM_HEALTH_MARK_SUSPECTS   gate: true = a pod whose node is a suspect marks it (needs get and
+//                               patch on nodes: the periodic check's service account)
+//   HKIM_HEALTH_TERMINATION_LOG gate: where the suspects go for the Job (default
+//                               /dev/termination-log, written only when it exists)
+//   HKIM_REPLICAS, MASTER_ADDR, HKIM_RENDEZVOUS_PORT, HKIM_NCCL_CHECK_MIN_BUSBW_GBPS,
+//   HKIM_NCCL_CHECK_AT_BYTES    the job check's own settings, read for the localization
 
 #include <map>
 #include <string>
@@ -35,6 +47,19 @@ struct HealthConfig {
   bool tcp_mode = false;  ///< HKIM_MODE=tcp: RDMA is not expected, the diagnosis only informs
   double check_timeout_s = 900;
   std::string bin_dir;  ///< folder of hkim-wrapper and hkim-nccl-check (our own folder)
+  int release_after = 2;
+  // Localization (gate).
+  std::string localize = "fail";
+  double pair_timeout_s = 120;
+  std::string peer_address;
+  bool mark_suspects = false;
+  std::string termination_log = "/dev/termination-log";
+  bool termination_log_set = false;  ///< given explicitly: created when absent
+  int replicas = 1;
+  std::string master_addr;
+  int rendezvous_port = 29650;
+  double min_busbw_gbps = 0;
+  std::string at_bytes;  ///< as given (hkim-nccl-check parses it)
 };
 
 /// Reads the variables above through `env` into `config`; one message (naming the variable,

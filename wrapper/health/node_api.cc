@@ -54,12 +54,14 @@ bool ListNodes(const KubeClient& client, const std::string& selector,
   return true;
 }
 
-std::string WriteMark(const KubeClient& client, const std::string& name, const NodeMark& mark) {
+std::string WriteMark(const KubeClient& client, const std::string& name, const NodeMark& mark,
+                      std::string* effect) {
   const std::string path = "/api/v1/nodes/" + QueryEscape(name);
   std::string last_error;
   for (int attempt = 0; attempt < 3; ++attempt) {
     const NodeRead read = GetNode(client, name);
     if (!read.ok) return read.error;
+    if (effect != nullptr) *effect = MarkEffect(read.node, mark);
     const ApiResponse response =
         client.Patch(path, MarkPatch(read.node, mark).dump(), "application/merge-patch+json");
     if (response.ok()) return "";

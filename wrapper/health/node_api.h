@@ -27,7 +27,8 @@ bool ListNodes(const KubeClient& client, const std::string& selector,
                std::vector<nlohmann::json>* nodes, std::string* error);
 
 /// Writes `mark` on node `name` (MarkPatch on a fresh read; up to 3 tries on 409). Returns
-/// "" on success, else the error.
-std::string WriteMark(const KubeClient& client, const std::string& name, const NodeMark& mark);
+/// "" on success, else the error. `effect` (optional) gets MarkEffect of the node as read.
+std::string WriteMark(const KubeClient& client, const std::string& name, const NodeMark& mark,
+                      std::string* effect = nullptr);
 
 }  // namespace hkim::health

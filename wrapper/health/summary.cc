@@ -21,9 +21,12 @@ json SummaryJson(const NodeSummary& summary) {
                       {"failures", check.failures},
                       {"fixes", check.fixes}});
   }
-  return {{"tool", "hkim-health"}, {"format", 1},          {"mode", summary.mode},
-          {"node", summary.node},  {"pod", summary.pod},    {"time", summary.time},
-          {"passed", summary.Passed()}, {"checks", checks}, {"mark", summary.mark}};
+  json out = {{"tool", "hkim-health"}, {"format", 1},          {"mode", summary.mode},
+              {"node", summary.node},  {"pod", summary.pod},    {"time", summary.time},
+              {"passed", summary.Passed()}, {"checks", checks}, {"mark", summary.mark}};
+  if (!summary.localization.is_null()) out["localization"] = summary.localization;
+  if (!summary.suspects.is_null()) out["suspects"] = summary.suspects;
+  return out;
 }
 
 std::string FormatSummaryLine(const NodeSummary& summary) {

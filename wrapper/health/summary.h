@@ -4,7 +4,9 @@
 // from files or `kubectl logs` output. Format (docs/CONTRACTS.md, "Fabric health"):
 //   {"tool":"hkim-health","format":1,"mode":"node|gate","node":..,"pod":..,"passed":bool,
 //    "time":..,"checks":[{"name":..,"status":"pass|fail|skip|error","detail":..,
-//    "numbers":{..},"failures":[..],"fixes":[..]}],"mark":..}
+//    "numbers":{..},"failures":[..],"fixes":[..]}],"mark":..,
+//    "suspects":[{node,pod,rail,busbw_gbps,expected_gbps,transport,evidence}],  (gate, when run)
+//    "localization":{ran,rounds,seconds,groups:[{round,nodes,ok,busbw_gbps,..}],notes}}
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -33,6 +35,10 @@ struct NodeSummary {
   std::string time;  ///< RFC 3339 UTC
   std::vector<CheckOutcome> checks;
   std::string mark;  ///< what was written to the Node ("label fail + taint", "label pass", "")
+  /// Gate: the pairwise localization ({ran, rounds, seconds, groups, notes}) and its suspects
+  /// ([{node, pod, rail, busbw_gbps, expected_gbps, transport, evidence}]); null when not run.
+  nlohmann::json localization;
+  nlohmann::json suspects;
 
   /// True when no check failed or errored.
   bool Passed() const;

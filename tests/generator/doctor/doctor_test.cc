@@ -57,6 +57,30 @@ TEST(Doctor, TheLaterRunOfANodeWins) {
   EXPECT_TRUE(nodes[0].passed);
 }
 
+TEST(Doctor, GateSuspectsShowInTheTableOncePerNode) {
+  // Every gate pod prints the same suspects; gpu-c's own pod left no summary.
+  const std::string suspects =
+      R"X("suspects":[{"node":"gpu-c","pod":"gate-2","rail":"mlx5_11","busbw_gbps":12.0,"expected_gbps":45.0,"transport":"NET/Socket","evidence":"2 of 2 group(s) failed"}])X";
+  std::string logs;
+  for (const char* node : {"gpu-a", "gpu-b"})
+    logs += std::string("HKIM_HEALTH_SUMMARY {\"tool\":\"hkim-health\",\"mode\":\"gate\",\"node\":\"") + node +
+            "\",\"time\":\"2026-11-23T03:00:00Z\",\"passed\":false,\"checks\":[]," + suspects + "}\n";
+  std::vector<std::string> warnings;
+  const auto nodes = CollectSummaries({{"-", logs}}, warnings);
+  ASSERT_EQ(nodes.size(), 3u);
+  EXPECT_EQ(nodes[2].node, "gpu-c");
+  ASSERT_EQ(nodes[2].suspects.size(), 1u);
+  EXPECT_TRUE(nodes[0].suspects.empty());
+  const std::string table = FormatFleetTable(nodes);
+  EXPECT_NE(table.find("SUSPECT"), std::string::npos) << table;
+  EXPECT_NE(table.find("mlx5_11 12/45 GB/s"), std::string::npos) << table;
+  EXPECT_NE(table.find("  node gpu-c rail mlx5_11: 12 GB/s vs >= 45 expected (NET/Socket)\n"
+                       "    2 of 2 group(s) failed\n"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("3 node(s), 3 failing, 1 suspect(s)"), std::string::npos) << table;
+}
+
 TEST(DoctorCommand, ExitsOneOnAFailingNodeAndOnNoSummary) {
   std::istringstream in(kLogs);
   std::ostringstream out, err;
