@@ -42,6 +42,8 @@ const std::vector<RuleInfo>& StageRules() {
       {"fleet.duplicate-cluster", E, "two profiles of one set claim one cluster name (names both)"},
       {"fleet.removed-cluster", W, "a bundle of a cluster no longer in the fleet (--check: error)"},
       {"fleet.repo-mismatch", E, "profiles of one fleet name different repositories or revisions"},
+      {"images.parse", E, "images: a rendered document that does not parse (internal)"},
+      {"images.unknown-catalog", E, "images -o imageset: a Subscription's catalog source has no known index image"},
       {"io.read", E, "a file cannot be read (the OS reason is given)"},
       {"io.write", E, "a file or folder cannot be written (the OS reason is given)"},
       {"io.exists", E, "the file to write exists (add --force to overwrite)"},
