@@ -115,9 +115,10 @@ int RunImagesCommand(const ImagesOptions& options, std::ostream& out, std::ostre
     std::optional<LayeredProfile> layered = LoadLayeredProfile(inputs, one, &sources);
     if (layered && !one.HasErrors()) {
       if (std::optional<ProfileRender> render = RenderLoadedProfileWithPlan(layered->merged, one)) {
-        const std::string version =
-            render->profile.operators ? render->profile.operators->openshift_version : "";
-        MergeImages(all, CollectImages(render->bundle, version, one));
+        const Profile& p = render->profile;
+        const CatalogIndex catalogs = KnownCatalogs(
+            p.operators ? p.operators->openshift_version : "", p.images.catalog_sources);
+        MergeImages(all, CollectImages(render->bundle, catalogs, one));
       }
     }
     one = AcceptWarnings(one, layered ? &layered->merged : nullptr, options.allow);
@@ -129,7 +130,7 @@ int RunImagesCommand(const ImagesOptions& options, std::ostream& out, std::ostre
   }
   const int status = ExitCodeFor(sink);
   if (options.format == "json") {
-    out << DumpJson(JsonReport("images", status, sink, status == 0 ? ImagesJson(all) : nullptr))
+    out << DumpJson(JsonReport("images", status, sink, status == 0 ? ImagesJson(all) : nlohmann::json()))
         << '\n';
     return status;
   }

@@ -110,7 +110,22 @@ std::string ImageRegistry(const std::string& image) {
   return first;
 }
 
-BundleImages CollectImages(const RenderedBundle& bundle, const std::string& openshift_version,
+CatalogIndex KnownCatalogs(const std::string& openshift_version,
+                           const std::map<std::string, std::string>& mirrored_sources) {
+  CatalogIndex index;
+  for (const char* source : {"redhat-operators", "certified-operators", "community-operators",
+                             "redhat-marketplace"}) {
+    const std::string image = DefaultCatalogImage(source, openshift_version);
+    if (!image.empty()) index[source] = image;
+  }
+  for (const auto& [from, to] : mirrored_sources) {
+    auto it = index.find(from);
+    if (it != index.end()) index[to] = it->second;
+  }
+  return index;
+}
+
+BundleImages CollectImages(const RenderedBundle& bundle, const CatalogIndex& catalogs,
                            DiagnosticSink& sink) {
   BundleImages out;
   std::map<std::string, std::vector<ImageOrigin>> found;
@@ -134,7 +149,8 @@ BundleImages CollectImages(const RenderedBundle& bundle, const std::string& open
                          Str(spec, "source"), Str(spec, "sourceNamespace"),
                          "",                  base};
       package.origin.field = "spec.name";
-      package.catalog = DefaultCatalogImage(package.source, openshift_version);
+      auto catalog = catalogs.find(package.source);
+      if (catalog != catalogs.end()) package.catalog = catalog->second;
       out.packages.push_back(std::move(package));
     }
     if (kind == "Application" && spec.is_object() && spec.contains("source") &&
@@ -154,7 +170,7 @@ BundleImages CollectImages(const RenderedBundle& bundle, const std::string& open
 
 void MergeImages(BundleImages& into, const BundleImages& from) {
   std::map<std::string, std::vector<ImageOrigin>> images;
-  for (const BundleImages* part : {&into, &from}) {
+  for (const BundleImages* part : std::initializer_list<const BundleImages*>{&into, &from}) {
     for (const ImageUse& use : part->images) {
       auto& origins = images[use.image];
       origins.insert(origins.end(), use.origins.begin(), use.origins.end());

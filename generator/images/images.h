@@ -11,6 +11,7 @@
 //    components): repository/image, then `:version` or `@version` for a digest;
 //  - a mapping with string `repository` and `tag` (the common Helm values shape).
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -58,11 +59,20 @@ struct BundleImages {
   std::vector<HelmChart> charts;
 };
 
-/// The image references, packages and charts of `bundle`. `openshift_version` ("4.19"; empty
-/// off OpenShift) names the catalog index images of the default Red Hat catalog sources.
-/// A document that does not parse is reported ("images.parse"; render wrote it, so this is
-/// internal).
-BundleImages CollectImages(const RenderedBundle& bundle, const std::string& openshift_version,
+/// Catalog source name -> its index image (what oc-mirror's `catalog:` takes).
+using CatalogIndex = std::map<std::string, std::string>;
+
+/// The index images of OpenShift's default catalog sources for `openshift_version` ("4.19";
+/// none when empty: DefaultCatalogImage), plus each mirrored source of `mirrored_sources`
+/// (images.catalog_sources: default source -> the CatalogSource oc-mirror generated) under the
+/// default source's index image, so that a mirrored bundle still names its catalogs.
+CatalogIndex KnownCatalogs(const std::string& openshift_version,
+                           const std::map<std::string, std::string>& mirrored_sources = {});
+
+/// The image references, packages and charts of `bundle`; each package's catalog from
+/// `catalogs` ("" when its source is not there). A document that does not parse is reported
+/// ("images.parse"; render wrote it, so this is internal).
+BundleImages CollectImages(const RenderedBundle& bundle, const CatalogIndex& catalogs,
                            DiagnosticSink& sink);
 
 /// `from` added to `into`: same image, package or chart once, origins joined; order kept sorted.

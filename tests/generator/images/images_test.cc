@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "images/images.h"
@@ -113,7 +114,7 @@ TEST(ImagesStage, FindsImagesOfEveryWorkloadKindOperatorResourceAndChartValues) 
                "kind: Subscription\nmetadata: {name: s, namespace: o}\nspec:\n  name: pkg\n"
                "  channel: stable\n  source: certified-operators\n"
                "  sourceNamespace: openshift-marketplace\n"}}),
-      "4.19", sink);
+      hkim::KnownCatalogs("4.19"), sink);
   EXPECT_FALSE(sink.HasErrors());
   std::vector<std::string> images;
   for (const auto& use : found.images) images.push_back(use.image);
@@ -155,7 +156,7 @@ TEST(ImagesStage, ImageSetRefusesAPackageOfAnUnknownCatalog) {
       Bundle({{"s.yaml",
                "kind: Subscription\nmetadata: {name: s, namespace: o}\nspec:\n  name: pkg\n"
                "  channel: stable\n  source: cs-mirrored\n"}}),
-      "4.19", sink);
+      hkim::KnownCatalogs("4.19"), sink);
   EXPECT_EQ(hkim::ImageSetConfiguration(found, sink), "");
   ASSERT_EQ(sink.diagnostics().size(), 1u);
   EXPECT_EQ(sink.diagnostics()[0].rule, "images.unknown-catalog");
@@ -259,6 +260,81 @@ TEST(ShippedImages, JsonNamesWhereEachImageComesFrom) {
   }
   EXPECT_TRUE(wrapper_seen);
   EXPECT_EQ(report["result"]["charts"].size(), 3u);
+}
+
+// Done when (issue 31): with images.mirror, no image reference in any shipped bundle points
+// outside the mirror; charts and catalog sources follow; the OpenShift mirror sets validate.
+constexpr char kMirror[] = "mirror.example.com:5000/gpu";
+constexpr char kMirrorLayer[] =
+    "images:\n  mirror: mirror.example.com:5000/gpu\n"
+    "  chart_mirror: https://charts.example.com/gpu\n  catalog_sources:\n"
+    "    redhat-operators: cs-redhat-operator-index-v4-19\n"
+    "    certified-operators: cs-certified-operator-index-v4-19\n";
+
+TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
+  const fs::path scratch =
+      fs::temp_directory_path() / ("hkim-images-mirror-" + std::to_string(getpid()));
+  fs::remove_all(scratch);
+  fs::create_directories(scratch);
+  const fs::path layer = scratch / "mirror.yaml";
+  std::ofstream(layer) << kMirrorLayer;
+  for (const std::string& name : ShippedProfiles()) {
+    SCOPED_TRACE(name);
+    const std::string args = "profiles/" + name + ".yaml -f '" + layer.string() + "'";
+    CommandRun plain = Hkimgen("images profiles/" + name + ".yaml");
+    CommandRun run = Hkimgen("images " + args);
+    ASSERT_EQ(run.status, 0) << run.err;
+    const std::vector<std::string> images = Lines(run.out, false);
+    EXPECT_EQ(images.size(), Lines(plain.out, false).size());
+    for (const std::string& image : images) {
+      EXPECT_EQ(image.rfind(std::string(kMirror) + "/", 0), 0u) << image;
+    }
+    const fs::path dir = scratch / name;
+    CommandRun render = Hkimgen("render " + args + " -d '" + dir.string() + "'");
+    ASSERT_EQ(render.status, 0) << render.err;
+    std::set<std::string> found;
+    int mirror_sets = 0;
+    for (const YAML::Node& doc : BundleDocuments(dir)) {
+      CollectImageFields(doc, found);
+      const std::string kind = doc["kind"] ? doc["kind"].as<std::string>() : "";
+      if (kind == "Application" && doc["spec"]["source"]["chart"]) {
+        EXPECT_EQ(doc["spec"]["source"]["repoURL"].as<std::string>(),
+                  "https://charts.example.com/gpu");
+      }
+      if (kind == "Subscription") {
+        EXPECT_EQ(doc["spec"]["source"].as<std::string>().rfind("cs-", 0), 0u);
+      }
+      if (kind == "ImageDigestMirrorSet" || kind == "ImageTagMirrorSet") {
+        ++mirror_sets;
+        const YAML::Node entries =
+            doc["spec"][kind == "ImageDigestMirrorSet" ? "imageDigestMirrors" : "imageTagMirrors"];
+        ASSERT_GE(entries.size(), 1u);
+        for (const YAML::Node& entry : entries) {
+          EXPECT_EQ(entry["mirrors"][0].as<std::string>(), kMirror);
+        }
+      }
+    }
+    EXPECT_EQ(std::set<std::string>(images.begin(), images.end()), found);
+    EXPECT_EQ(mirror_sets, name.rfind("oke-", 0) == 0 ? 0 : 2);
+    const fs::path tool = fs::path(HKIM_SHARED_DIR) / "tools/validate-upstream/run";
+    if (fs::exists(tool) && std::system("command -v npm >/dev/null 2>&1") == 0) {
+      std::string files;  // the API objects (kustomization.yaml has no upstream schema)
+      for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+        if (entry.path().extension() == ".yaml" && entry.path().filename() != "kustomization.yaml")
+          files += " '" + entry.path().string() + "'";
+      }
+      CommandRun valid = RunShell("'" + tool.string() + "' --quiet" + files, kSource, scratch);
+      EXPECT_EQ(valid.status, 0) << valid.out << valid.err;
+    }
+  }
+  // A mirrored bundle still names its catalogs (through images.catalog_sources).
+  CommandRun set = Hkimgen("images profiles/barcelona-h100-cx7.yaml -f '" + layer.string() +
+                           "' -o imageset");
+  EXPECT_EQ(set.status, 0) << set.err;
+  EXPECT_NE(set.out.find("catalog: registry.redhat.io/redhat/redhat-operator-index:v4."),
+            std::string::npos)
+      << set.out;
+  fs::remove_all(scratch);
 }
 
 }  // namespace
