@@ -88,7 +88,8 @@ void SetupImagesCommand(CLI::App& app) {
   auto options = std::make_shared<ImagesOptions>();
   auto output = std::make_shared<OutputChoice>();
   CLI::App* command = app.add_subcommand(
-      "images", "List every image the rendered bundle pulls (or an oc-mirror ImageSetConfiguration)");
+      "images",
+      "List every image the rendered bundle pulls (or an oc-mirror ImageSetConfiguration)");
   command
       ->add_option("PROFILE", options->profiles,
                    "Cluster profiles (YAML), folders of them or quoted patterns; - reads stdin")
@@ -130,7 +131,8 @@ int RunImagesCommand(const ImagesOptions& options, std::ostream& out, std::ostre
   }
   const int status = ExitCodeFor(sink);
   if (options.format == "json") {
-    out << DumpJson(JsonReport("images", status, sink, status == 0 ? ImagesJson(all) : nlohmann::json()))
+    out << DumpJson(
+               JsonReport("images", status, sink, status == 0 ? ImagesJson(all) : nlohmann::json()))
         << '\n';
     return status;
   }

@@ -51,7 +51,8 @@ class Walker {
     const std::string image = Str(node, "image");
     const std::string tag = Str(node, "tag");
     if (!repository.empty() && !image.empty()) {
-      Add(Compose(repository, image, Str(node, "version")), Join(path, "{repository,image,version}"));
+      Add(Compose(repository, image, Str(node, "version")),
+          Join(path, "{repository,image,version}"));
     } else if (!image.empty()) {
       Add(image, Join(path, "image"));
     } else if (!repository.empty() && !tag.empty()) {
@@ -76,9 +77,7 @@ class Walker {
   std::map<std::string, std::vector<ImageOrigin>>& found_;
 };
 
-auto PackageKey(const OlmPackage& p) {
-  return std::tie(p.catalog, p.source, p.package, p.channel);
-}
+auto PackageKey(const OlmPackage& p) { return std::tie(p.catalog, p.source, p.package, p.channel); }
 auto ChartKey(const HelmChart& c) { return std::tie(c.repo_url, c.chart, c.version); }
 
 bool OriginLess(const ImageOrigin& a, const ImageOrigin& b) {
@@ -113,8 +112,8 @@ std::string ImageRegistry(const std::string& image) {
 CatalogIndex KnownCatalogs(const std::string& openshift_version,
                            const std::map<std::string, std::string>& mirrored_sources) {
   CatalogIndex index;
-  for (const char* source : {"redhat-operators", "certified-operators", "community-operators",
-                             "redhat-marketplace"}) {
+  for (const char* source :
+       {"redhat-operators", "certified-operators", "community-operators", "redhat-marketplace"}) {
     const std::string image = DefaultCatalogImage(source, openshift_version);
     if (!image.empty()) index[source] = image;
   }
@@ -145,9 +144,12 @@ BundleImages CollectImages(const RenderedBundle& bundle, const CatalogIndex& cat
     const std::string kind = Str(object, "kind");
     const json spec = object.is_object() && object.contains("spec") ? object["spec"] : json();
     if (kind == "Subscription" && spec.is_object()) {
-      OlmPackage package{Str(spec, "name"),   Str(spec, "channel"),
-                         Str(spec, "source"), Str(spec, "sourceNamespace"),
-                         "",                  base};
+      OlmPackage package{Str(spec, "name"),
+                         Str(spec, "channel"),
+                         Str(spec, "source"),
+                         Str(spec, "sourceNamespace"),
+                         "",
+                         base};
       package.origin.field = "spec.name";
       auto catalog = catalogs.find(package.source);
       if (catalog != catalogs.end()) package.catalog = catalog->second;
@@ -182,18 +184,18 @@ void MergeImages(BundleImages& into, const BundleImages& from) {
     into.images.push_back({image, std::move(origins)});
   }
   into.packages.insert(into.packages.end(), from.packages.begin(), from.packages.end());
-  std::stable_sort(into.packages.begin(), into.packages.end(),
-                   [](const OlmPackage& a, const OlmPackage& b) {
-                     return PackageKey(a) < PackageKey(b);
-                   });
+  std::stable_sort(
+      into.packages.begin(), into.packages.end(),
+      [](const OlmPackage& a, const OlmPackage& b) { return PackageKey(a) < PackageKey(b); });
   into.packages.erase(std::unique(into.packages.begin(), into.packages.end(),
                                   [](const OlmPackage& a, const OlmPackage& b) {
                                     return PackageKey(a) == PackageKey(b);
                                   }),
                       into.packages.end());
   into.charts.insert(into.charts.end(), from.charts.begin(), from.charts.end());
-  std::stable_sort(into.charts.begin(), into.charts.end(),
-                   [](const HelmChart& a, const HelmChart& b) { return ChartKey(a) < ChartKey(b); });
+  std::stable_sort(
+      into.charts.begin(), into.charts.end(),
+      [](const HelmChart& a, const HelmChart& b) { return ChartKey(a) < ChartKey(b); });
   into.charts.erase(std::unique(into.charts.begin(), into.charts.end(),
                                 [](const HelmChart& a, const HelmChart& b) {
                                   return ChartKey(a) == ChartKey(b);

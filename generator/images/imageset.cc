@@ -26,18 +26,17 @@ std::string HelmRepositoryName(const std::string& url) {
 }
 
 // The field names and nesting follow oc-mirror's v2 API types:
-// github.com/openshift/oc-mirror v2/internal/pkg/api/v2alpha1/type_config.go (ImageSetConfiguration,
-// Mirror{operators, additionalImages, helm}, Operator{catalog, packages}, Helm{repositories},
-// Repository{name, url, charts}, Chart{name, version}, Image{name}) and type_config_include.go
-// (IncludePackage{name, channels}, IncludeChannel{name}).
+// github.com/openshift/oc-mirror v2/internal/pkg/api/v2alpha1/type_config.go
+// (ImageSetConfiguration, Mirror{operators, additionalImages, helm}, Operator{catalog, packages},
+// Helm{repositories}, Repository{name, url, charts}, Chart{name, version}, Image{name}) and
+// type_config_include.go (IncludePackage{name, channels}, IncludeChannel{name}).
 std::string ImageSetConfiguration(const BundleImages& images, DiagnosticSink& sink) {
   // catalog -> package -> channels
   std::map<std::string, std::map<std::string, std::set<std::string>>> catalogs;
   for (const OlmPackage& package : images.packages) {
     if (package.catalog.empty()) {
       sink.Report(Diagnostic{
-          Severity::kError, SourceLocation{package.origin.file, 0, 0}, "",
-          "images.unknown-catalog",
+          Severity::kError, SourceLocation{package.origin.file, 0, 0}, "", "images.unknown-catalog",
           "the Subscription " + package.origin.object + " (bundle " + package.origin.bundle +
               ") installs " + package.package + " from the catalog source '" + package.source +
               "', whose index image oc-mirror would need is not known",
@@ -71,8 +70,7 @@ std::string ImageSetConfiguration(const BundleImages& images, DiagnosticSink& si
         if (!channels.empty()) {
           out << YAML::Key << "channels" << YAML::Value << YAML::BeginSeq;
           for (const std::string& channel : channels) {
-            out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << channel
-                << YAML::EndMap;
+            out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << channel << YAML::EndMap;
           }
           out << YAML::EndSeq;
         }

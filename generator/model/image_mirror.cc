@@ -93,9 +93,9 @@ std::optional<std::string> MirroredImage(const std::string& mirror, const std::s
 
 std::optional<std::string> MirroredRepository(const std::string& mirror,
                                               const std::string& repository) {
-  if (repository.find_first_of(":@", repository.find('/') == std::string::npos
-                                          ? 0
-                                          : repository.find('/')) != std::string::npos) {
+  if (repository.find_first_of(
+          ":@", repository.find('/') == std::string::npos ? 0 : repository.find('/')) !=
+      std::string::npos) {
     return std::nullopt;  // a repository holds no tag or digest
   }
   return MirroredImage(mirror, repository);

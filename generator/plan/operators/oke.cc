@@ -118,7 +118,8 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   bool uses_nv_ipam = false;
   for (const Rail& rail : p.network.rails) uses_nv_ipam |= rail.ipam.type == IpamType::kNvIpam;
   policy.context["has_nv_ipam"] = uses_nv_ipam;
-  policy.context["nv_ipam"] = ImageOr(p, release.nv_ipam, ipam.repository, ipam.image, ipam.version);
+  policy.context["nv_ipam"] =
+      ImageOr(p, release.nv_ipam, ipam.repository, ipam.image, ipam.version);
   policy.context["nv_ipam"]["enable_webhook"] = ipam.enable_webhook;
   const bool secondary = !p.operators || !p.operators->network_operator ||
                          p.operators->network_operator->secondary_network;

@@ -1,6 +1,8 @@
 // The images stage (images/images.h) and `hkimgen images`: every image reference a rendered
 // bundle pulls, checked against the shipped bundles parsed here on their own, and the oc-mirror
 // ImageSetConfiguration it writes.
+#include "images/images.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
@@ -10,7 +12,6 @@
 #include <fstream>
 #include <set>
 
-#include "images/images.h"
 #include "images/imageset.h"
 #include "test_files.h"
 
@@ -93,33 +94,35 @@ RenderedBundle Bundle(std::vector<std::pair<std::string, std::string>> files) {
 TEST(ImagesStage, FindsImagesOfEveryWorkloadKindOperatorResourceAndChartValues) {
   DiagnosticSink sink;
   const BundleImages found = hkim::CollectImages(
-      Bundle({{"a/cron.yaml",
-               "kind: CronJob\nmetadata: {name: c, namespace: n}\nspec:\n  jobTemplate:\n"
-               "    spec:\n      template:\n        spec:\n          initContainers:\n"
-               "          - {name: w, image: quay.io/a/w:1}\n          containers:\n"
-               "          - {name: m, image: quay.io/a/m:2}\n"},
-              {"a/ds.yaml",
-               "kind: DaemonSet\nmetadata: {name: d, namespace: n}\nspec:\n  template:\n"
-               "    spec:\n      containers:\n      - {name: x, image: quay.io/a/m:2}\n"},
-              {"a/cp.yaml",
-               "kind: ClusterPolicy\nmetadata: {name: p}\nspec:\n  driver:\n"
-               "    repository: nvcr.io/nvidia\n    image: driver\n"
-               "    version: sha256:0123\n  toolkit: {enabled: true}\n"},
-              {"apps/chart.yaml",
-               "kind: Application\nmetadata: {name: g, namespace: argocd}\nspec:\n  source:\n"
-               "    repoURL: https://charts.example.com/x\n    chart: x\n    targetRevision: 1.0.0\n"
-               "    helm:\n      valuesObject:\n        exporter:\n"
-               "          image: {repository: ghcr.io/x/exporter, tag: v3}\n"},
-              {"a/sub.yaml",
-               "kind: Subscription\nmetadata: {name: s, namespace: o}\nspec:\n  name: pkg\n"
-               "  channel: stable\n  source: certified-operators\n"
-               "  sourceNamespace: openshift-marketplace\n"}}),
+      Bundle(
+          {{"a/cron.yaml",
+            "kind: CronJob\nmetadata: {name: c, namespace: n}\nspec:\n  jobTemplate:\n"
+            "    spec:\n      template:\n        spec:\n          initContainers:\n"
+            "          - {name: w, image: quay.io/a/w:1}\n          containers:\n"
+            "          - {name: m, image: quay.io/a/m:2}\n"},
+           {"a/ds.yaml",
+            "kind: DaemonSet\nmetadata: {name: d, namespace: n}\nspec:\n  template:\n"
+            "    spec:\n      containers:\n      - {name: x, image: quay.io/a/m:2}\n"},
+           {"a/cp.yaml",
+            "kind: ClusterPolicy\nmetadata: {name: p}\nspec:\n  driver:\n"
+            "    repository: nvcr.io/nvidia\n    image: driver\n"
+            "    version: sha256:0123\n  toolkit: {enabled: true}\n"},
+           {"apps/chart.yaml",
+            "kind: Application\nmetadata: {name: g, namespace: argocd}\nspec:\n  source:\n"
+            "    repoURL: https://charts.example.com/x\n    chart: x\n    targetRevision: 1.0.0\n"
+            "    helm:\n      valuesObject:\n        exporter:\n"
+            "          image: {repository: ghcr.io/x/exporter, tag: v3}\n"},
+           {"a/sub.yaml",
+            "kind: Subscription\nmetadata: {name: s, namespace: o}\nspec:\n  name: pkg\n"
+            "  channel: stable\n  source: certified-operators\n"
+            "  sourceNamespace: openshift-marketplace\n"}}),
       hkim::KnownCatalogs("4.19"), sink);
   EXPECT_FALSE(sink.HasErrors());
   std::vector<std::string> images;
   for (const auto& use : found.images) images.push_back(use.image);
-  EXPECT_EQ(images, (std::vector<std::string>{"ghcr.io/x/exporter:v3", "nvcr.io/nvidia/driver@sha256:0123",
-                                              "quay.io/a/m:2", "quay.io/a/w:1"}));
+  EXPECT_EQ(images,
+            (std::vector<std::string>{"ghcr.io/x/exporter:v3", "nvcr.io/nvidia/driver@sha256:0123",
+                                      "quay.io/a/m:2", "quay.io/a/w:1"}));
   ASSERT_EQ(found.images[2].origins.size(), 2u);  // the CronJob's and the DaemonSet's
   EXPECT_EQ(found.images[2].origins[0].object, "CronJob/n/c");
   EXPECT_EQ(found.images[2].origins[0].field,
@@ -191,7 +194,8 @@ TEST(ShippedImages, ImageSetNamesEveryPackageChartAndImage) {
   EXPECT_EQ(set["kind"].as<std::string>(), "ImageSetConfiguration");
   const YAML::Node mirror = set["mirror"];
   for (const auto& key : set) {
-    EXPECT_TRUE(std::set<std::string>({"apiVersion", "kind", "mirror"}).count(key.first.as<std::string>()));
+    EXPECT_TRUE(
+        std::set<std::string>({"apiVersion", "kind", "mirror"}).count(key.first.as<std::string>()));
   }
   for (const auto& key : mirror) {
     EXPECT_TRUE(std::set<std::string>({"platform", "operators", "additionalImages", "helm",
@@ -204,7 +208,8 @@ TEST(ShippedImages, ImageSetNamesEveryPackageChartAndImage) {
               std::string::npos);
     for (const YAML::Node& package : catalog["packages"]) {
       for (const YAML::Node& channel : package["channels"]) {
-        packages.insert(package["name"].as<std::string>() + "@" + channel["name"].as<std::string>());
+        packages.insert(package["name"].as<std::string>() + "@" +
+                        channel["name"].as<std::string>());
       }
     }
   }
@@ -215,7 +220,8 @@ TEST(ShippedImages, ImageSetNamesEveryPackageChartAndImage) {
                     " " + chart["version"].as<std::string>());
     }
   }
-  for (const YAML::Node& image : mirror["additionalImages"]) images.insert(image["name"].as<std::string>());
+  for (const YAML::Node& image : mirror["additionalImages"])
+    images.insert(image["name"].as<std::string>());
 
   std::set<std::string> want_packages, want_charts, want_images;
   for (const std::string& name : ShippedProfiles()) {
@@ -328,8 +334,8 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
     }
   }
   // A mirrored bundle still names its catalogs (through images.catalog_sources).
-  CommandRun set = Hkimgen("images profiles/barcelona-h100-cx7.yaml -f '" + layer.string() +
-                           "' -o imageset");
+  CommandRun set =
+      Hkimgen("images profiles/barcelona-h100-cx7.yaml -f '" + layer.string() + "' -o imageset");
   EXPECT_EQ(set.status, 0) << set.err;
   EXPECT_NE(set.out.find("catalog: registry.redhat.io/redhat/redhat-operator-index:v4."),
             std::string::npos)

@@ -29,10 +29,10 @@ TEST(ImageMirror, KeepsTheRepositoryPathUnderTheMirror) {
 
 TEST(ImageMirror, RefusesWhatIsNotAReference) {
   const std::string m = "mirror.example.com";
-  EXPECT_FALSE(MirroredImage(m, "quay.io/Hkim/wrapper:1"));  // upper-case path
-  EXPECT_FALSE(MirroredImage(m, "quay.io//wrapper:1"));      // empty component
-  EXPECT_FALSE(MirroredImage(m, "quay.io/a/b@sha256:XYZ"));  // not a digest
-  EXPECT_FALSE(MirroredImage(m, "quay.io/a/b:-x"));          // not a tag
+  EXPECT_FALSE(MirroredImage(m, "quay.io/Hkim/wrapper:1"));           // upper-case path
+  EXPECT_FALSE(MirroredImage(m, "quay.io//wrapper:1"));               // empty component
+  EXPECT_FALSE(MirroredImage(m, "quay.io/a/b@sha256:XYZ"));           // not a digest
+  EXPECT_FALSE(MirroredImage(m, "quay.io/a/b:-x"));                   // not a tag
   EXPECT_FALSE(MirroredRepository(m, "nvcr.io/nvidia/mellanox:v1"));  // a repository has no tag
 }
 
