@@ -70,7 +70,8 @@ std::string ImageSetConfiguration(const BundleImages& images, DiagnosticSink& si
         if (!channels.empty()) {
           out << YAML::Key << "channels" << YAML::Value << YAML::BeginSeq;
           for (const std::string& channel : channels) {
-            out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << channel << YAML::EndMap;
+            out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << YAML::DoubleQuoted
+                << channel << YAML::EndMap;
           }
           out << YAML::EndSeq;
         }
@@ -90,7 +91,10 @@ std::string ImageSetConfiguration(const BundleImages& images, DiagnosticSink& si
       for (const auto& [name, versions] : charts) {
         for (const std::string& version : versions) {
           out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name;
-          if (!version.empty()) out << YAML::Key << "version" << YAML::Value << version;
+          // Quoted: a version or channel such as 4.19 must not read back as a number (oc-mirror
+          // reads the file through JSON into string fields).
+          if (!version.empty())
+            out << YAML::Key << "version" << YAML::Value << YAML::DoubleQuoted << version;
           out << YAML::EndMap;
         }
       }
