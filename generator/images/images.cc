@@ -1,16 +1,46 @@
 #include "images/images.h"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <tuple>
 
-#include "load/load.h"
-
 namespace hkim {
 namespace {
 
 using nlohmann::json;
+
+// Rendered documents are read with yaml-cpp itself, not load.h: the profile loader's input
+// limits (8 KiB scalars) do not fit a bundle's ConfigMaps (the topology XML). Scalars stay
+// strings: only strings are looked at.
+json ToJson(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: {
+      json object = json::object();
+      for (const auto& entry : node) object[entry.first.as<std::string>()] = ToJson(entry.second);
+      return object;
+    }
+    case YAML::NodeType::Sequence: {
+      json array = json::array();
+      for (const auto& item : node) array.push_back(ToJson(item));
+      return array;
+    }
+    case YAML::NodeType::Scalar:
+      return node.Scalar();
+    default:
+      return nullptr;
+  }
+}
+
+std::optional<json> ParseDocument(const std::string& text) {
+  try {
+    return ToJson(YAML::Load(text));
+  } catch (const YAML::Exception&) {
+    return std::nullopt;
+  }
+}
 
 std::string Str(const json& object, const char* key) {
   auto it = object.find(key);
@@ -129,8 +159,7 @@ BundleImages CollectImages(const RenderedBundle& bundle, const CatalogIndex& cat
   BundleImages out;
   std::map<std::string, std::vector<ImageOrigin>> found;
   for (const RenderedFile& file : bundle.files) {
-    DiagnosticSink scratch;
-    std::optional<LoadedProfile> doc = LoadProfileFromText(file.file_name, file.content, scratch);
+    const std::optional<json> doc = ParseDocument(file.content);
     if (!doc) {
       sink.Report(Diagnostic{Severity::kError, SourceLocation{file.file_name, 0, 0}, "",
                              "images.parse",
@@ -138,7 +167,7 @@ BundleImages CollectImages(const RenderedBundle& bundle, const CatalogIndex& cat
                              "report this: render wrote a document that is not YAML"});
       continue;
     }
-    const json& object = doc->document;
+    const json& object = *doc;
     ImageOrigin base{bundle.bundle_name, file.file_name, ObjectName(object), ""};
     Walker(base, found).Walk(object, "");
     const std::string kind = Str(object, "kind");
