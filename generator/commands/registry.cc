@@ -5,6 +5,7 @@
 #include "commands/discover_command.h"
 #include "commands/doctor_command.h"
 #include "commands/explain_command.h"
+#include "commands/images_command.h"
 #include "commands/init_command.h"
 #include "commands/lint_command.h"
 #include "commands/render_command.h"
@@ -21,7 +22,7 @@ const std::vector<CommandEntry>& CommandRegistry() {
       {"diff", SetupDiffCommand},       {"init", SetupInitCommand},
       {"schema", SetupSchemaCommand},   {"completion", SetupCompletionCommand},
       {"version", SetupVersionCommand}, {"doctor", SetupDoctorCommand},
-      {"discover", SetupDiscoverCommand},
+      {"discover", SetupDiscoverCommand}, {"images", SetupImagesCommand},
   };
   return commands;
 }

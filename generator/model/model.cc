@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "model/checks.h"
+#include "model/image_mirror.h"
 #include "model/reader.h"
 
 namespace hkim {
@@ -98,6 +99,15 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
   }
   if (profile.gitops.destination_namespace.empty() && !profile.namespaces.empty())
     profile.gitops.destination_namespace = profile.namespaces.front();
+  const json& images = section("images");
+  profile.images.mirror = String(images, "mirror");
+  profile.images.chart_mirror = String(images, "chart_mirror");
+  if (const json* sources = Child(images, "catalog_sources"); sources && sources->is_object()) {
+    for (const auto& [from, to] : sources->items()) {
+      if (to.is_string()) profile.images.catalog_sources[from] = to.get<std::string>();
+    }
+  }
+  errors_ += ApplyImageMirror(profile, loaded_, sink_);
   const int read_errors = errors_;
   errors_ += CheckProfile(profile, loaded_, sink_);
   if ((keep_after_cross_field_errors ? read_errors : errors_) > 0) return std::nullopt;

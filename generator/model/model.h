@@ -14,6 +14,7 @@
 #include "support/diagnostics.h"
 #include "load/load.h"
 #include "model/health.h"
+#include "model/image_mirror.h"
 #include "model/operators.h"
 
 namespace hkim {
@@ -292,6 +293,7 @@ struct Profile {
   FabricHealth fabric_health;  ///< model/health.h
   GitOps gitops;
   std::optional<Operators> operators;  ///< absent: the bundle installs no operator
+  ImageMirror images;                  ///< image_mirror.h; applied while the model is read
 
   bool IsOpenShift() const { return platform == Platform::kOpenShift; }
   bool UsesRails() const { return workload.mode == WorkloadMode::kRdma && !network.rails.empty(); }

@@ -10,6 +10,7 @@
 #include "plan/argocd_bootstrap.h"
 #include "plan/builder.h"
 #include "plan/layers.h"
+#include "plan/mirror_sets.h"
 #include "plan/operators/operators.h"
 
 namespace hkim {
@@ -23,6 +24,7 @@ BundlePlan PlanBundle(const Profile& profile,
     PlanOpenShiftOperators(profile, b.plan());
   else
     PlanOkeOperators(profile, b.plan());
+  PlanImageMirrorSets(profile, b.plan());
   plan::PlanNodeConfig(b);
   plan::PlanClusterSecurity(b);
   plan::PlanNamespaces(b);

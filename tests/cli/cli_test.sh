@@ -63,6 +63,37 @@ case_output_flag_is_the_format() {
   [[ -f $WORK/b/kustomization.yaml ]] || fail "-d DIR did not write the bundle"
 }
 
+case_images_lists_every_pulled_image() {
+  run images "$OKE"
+  expect_status 0
+  expect_err_empty
+  expect_out "quay.io/hkim/hkim-wrapper:"
+  expect_out "nvcr.io/nvidia/mellanox/sriov-network-device-plugin:"
+  expect_out "# chart: https://helm.ngc.nvidia.com/nvidia gpu-operator "
+  [[ $(grep -v '^#' <<<"$out" | sort -u) == "$(grep -v '^#' <<<"$out")" ]] || fail "not sorted/unique"
+  run images "$B" -o json
+  expect_status 0
+  jq -e '.command == "images" and (.result.olm_packages | map(.package) | index("sriov-network-operator"))
+         and (.result.images[] | select(.image | startswith("registry.redhat.io/openshift4/"))
+              | .origins[0].object == "NodeFeatureDiscovery/openshift-nfd/nfd-instance")' \
+    <<<"$out" >/dev/null || fail "images -o json"
+  run images "$B" -o imageset
+  expect_status 0
+  expect_out "apiVersion: mirror.openshift.io/v2alpha1"
+  expect_out "catalog: registry.redhat.io/redhat/certified-operator-index:v4."
+  # A mirror: every image under it; a reference it cannot rewrite is an error naming it.
+  run images "$OKE" --set images.mirror=mirror.example.com,images.chart_mirror=https://c.example.com/x
+  expect_status 0
+  [[ -z $(grep -v '^#' <<<"$out" | grep -v '^mirror.example.com/') ]] || fail "image outside the mirror"
+  run images "$OKE" --set images.mirror=mirror.example.com
+  expect_status 1
+  expect_err "[model.image-mirror]"
+  expect_err "the chart gpu-operator"
+  run images "$OKE" --set images.mirror=Mirror.example.com
+  expect_status 1
+  expect_err "fix: write the mirror as HOST[:PORT][/PATH]"
+}
+
 case_old_output_spelling_warns_or_is_refused() {
   run render "$B" -o "$WORK/legacy"
   expect_status 0

@@ -67,14 +67,18 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
   }
 }
 
-json Image(const ComponentImage& image) {
-  return {{"repository", image.repository}, {"image", image.image}, {"version", image.version}};
+// Under images.mirror (image_mirror.h) the repository moves to the mirror, path kept; the model
+// checked the profile's own overrides, the release table's always parse.
+json Image(const Profile& p, const ComponentImage& image) {
+  const std::string repository =
+      MirroredRepository(p.images.mirror, image.repository).value_or(image.repository);
+  return {{"repository", repository}, {"image", image.image}, {"version", image.version}};
 }
 
 // A profile override of one image field wins over the release table.
-json ImageOr(const ComponentImage& table, const std::string& repository, const std::string& image,
-             const std::string& version) {
-  return Image(ComponentImage{repository.empty() ? table.repository : repository,
+json ImageOr(const Profile& p, const ComponentImage& table, const std::string& repository,
+             const std::string& image, const std::string& version) {
+  return Image(p, ComponentImage{repository.empty() ? table.repository : repository,
                               image.empty() ? table.image : image,
                               version.empty() ? table.version : version});
 }
@@ -107,20 +111,21 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   policy.context["release"] = release.version;
   policy.context["release_source"] = release.source;
   policy.context["sriov_device_plugin"] =
-      ImageOr(release.sriov_device_plugin, plugin.repository, plugin.image, plugin.version);
+      ImageOr(p, release.sriov_device_plugin, plugin.repository, plugin.image, plugin.version);
   policy.context["sriov_device_plugin"]["config"] =
       ordered_json{{"resourceList", ordered_json::array({resource})}}.dump(2) + "\n";
   const NvIpamController ipam = p.network.nv_ipam.value_or(NvIpamController{});
   bool uses_nv_ipam = false;
   for (const Rail& rail : p.network.rails) uses_nv_ipam |= rail.ipam.type == IpamType::kNvIpam;
   policy.context["has_nv_ipam"] = uses_nv_ipam;
-  policy.context["nv_ipam"] = ImageOr(release.nv_ipam, ipam.repository, ipam.image, ipam.version);
+  policy.context["nv_ipam"] =
+      ImageOr(p, release.nv_ipam, ipam.repository, ipam.image, ipam.version);
   policy.context["nv_ipam"]["enable_webhook"] = ipam.enable_webhook;
   const bool secondary = !p.operators || !p.operators->network_operator ||
                          p.operators->network_operator->secondary_network;
   policy.context["has_secondary_network"] = secondary;
-  policy.context["multus"] = Image(release.multus);
-  policy.context["cni_plugins"] = Image(release.cni_plugins);
+  policy.context["multus"] = Image(p, release.multus);
+  policy.context["cni_plugins"] = Image(p, release.cni_plugins);
 }
 
 void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {

@@ -1,0 +1,346 @@
+// The images stage (images/images.h) and `hkimgen images`: every image reference a rendered
+// bundle pulls, checked against the shipped bundles parsed here on their own, and the oc-mirror
+// ImageSetConfiguration it writes.
+#include "images/images.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "images/imageset.h"
+#include "test_files.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using hkim::BundleImages;
+using hkim::DiagnosticSink;
+using hkim::RenderedBundle;
+using hkim::test_files::CommandRun;
+using hkim::test_files::RunShell;
+
+const fs::path kSource = HKIM_SOURCE_DIR;
+
+std::vector<std::string> ShippedProfiles() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(kSource / "profiles")) {
+    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+CommandRun Hkimgen(const std::string& args) {
+  const fs::path scratch = fs::temp_directory_path() / ("hkim-images-" + std::to_string(getpid()));
+  fs::create_directories(scratch);
+  CommandRun run = RunShell("'" HKIM_BINARY "' " + args, kSource, scratch);
+  fs::remove_all(scratch);
+  return run;
+}
+
+// The test's own reading of "an image field", on yaml-cpp nodes: `image: x` (with a sibling
+// `repository`, and `version`, they make one reference), `repository` + `tag`.
+void CollectImageFields(const YAML::Node& node, std::set<std::string>& out) {
+  if (node.IsSequence()) {
+    for (const YAML::Node& item : node) CollectImageFields(item, out);
+    return;
+  }
+  if (!node.IsMap()) return;
+  auto scalar = [&node](const char* key) {
+    return node[key] && node[key].IsScalar() ? node[key].as<std::string>() : std::string();
+  };
+  if (!scalar("image").empty()) {
+    std::string ref = scalar("image");
+    if (!scalar("repository").empty()) ref = scalar("repository") + "/" + ref;
+    if (!scalar("repository").empty() && !scalar("version").empty()) ref += ":" + scalar("version");
+    out.insert(ref);
+  } else if (!scalar("repository").empty() && !scalar("tag").empty()) {
+    out.insert(scalar("repository") + ":" + scalar("tag"));
+  }
+  for (const auto& entry : node) CollectImageFields(entry.second, out);
+}
+
+std::vector<YAML::Node> BundleDocuments(const fs::path& dir) {
+  std::vector<YAML::Node> docs;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml") {
+      docs.push_back(YAML::LoadFile(entry.path().string()));
+    }
+  }
+  return docs;
+}
+
+std::vector<std::string> Lines(const std::string& text, bool comments) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    if ((line[0] == '#') == comments) lines.push_back(line);
+  }
+  return lines;
+}
+
+RenderedBundle Bundle(std::vector<std::pair<std::string, std::string>> files) {
+  RenderedBundle bundle{"c", {}};
+  for (auto& [name, text] : files) bundle.files.push_back({name, "t", text});
+  return bundle;
+}
+
+TEST(ImagesStage, FindsImagesOfEveryWorkloadKindOperatorResourceAndChartValues) {
+  DiagnosticSink sink;
+  const BundleImages found = hkim::CollectImages(
+      Bundle(
+          {{"a/cron.yaml",
+            "kind: CronJob\nmetadata: {name: c, namespace: n}\nspec:\n  jobTemplate:\n"
+            "    spec:\n      template:\n        spec:\n          initContainers:\n"
+            "          - {name: w, image: quay.io/a/w:1}\n          containers:\n"
+            "          - {name: m, image: quay.io/a/m:2}\n"},
+           {"a/ds.yaml",
+            "kind: DaemonSet\nmetadata: {name: d, namespace: n}\nspec:\n  template:\n"
+            "    spec:\n      containers:\n      - {name: x, image: quay.io/a/m:2}\n"},
+           {"a/cp.yaml",
+            "kind: ClusterPolicy\nmetadata: {name: p}\nspec:\n  driver:\n"
+            "    repository: nvcr.io/nvidia\n    image: driver\n"
+            "    version: sha256:0123\n  toolkit: {enabled: true}\n"},
+           {"apps/chart.yaml",
+            "kind: Application\nmetadata: {name: g, namespace: argocd}\nspec:\n  source:\n"
+            "    repoURL: https://charts.example.com/x\n    chart: x\n    targetRevision: 1.0.0\n"
+            "    helm:\n      valuesObject:\n        exporter:\n"
+            "          image: {repository: ghcr.io/x/exporter, tag: v3}\n"},
+           {"a/sub.yaml",
+            "kind: Subscription\nmetadata: {name: s, namespace: o}\nspec:\n  name: pkg\n"
+            "  channel: stable\n  source: certified-operators\n"
+            "  sourceNamespace: openshift-marketplace\n"}}),
+      hkim::KnownCatalogs("4.19"), sink);
+  EXPECT_FALSE(sink.HasErrors());
+  std::vector<std::string> images;
+  for (const auto& use : found.images) images.push_back(use.image);
+  EXPECT_EQ(images,
+            (std::vector<std::string>{"ghcr.io/x/exporter:v3", "nvcr.io/nvidia/driver@sha256:0123",
+                                      "quay.io/a/m:2", "quay.io/a/w:1"}));
+  ASSERT_EQ(found.images[2].origins.size(), 2u);  // the CronJob's and the DaemonSet's
+  EXPECT_EQ(found.images[2].origins[0].object, "CronJob/n/c");
+  EXPECT_EQ(found.images[2].origins[0].field,
+            "spec.jobTemplate.spec.template.spec.containers[0].image");
+  EXPECT_EQ(found.images[3].origins[0].field,
+            "spec.jobTemplate.spec.template.spec.initContainers[0].image");
+  EXPECT_EQ(found.images[1].origins[0].object, "ClusterPolicy/p");
+  ASSERT_EQ(found.packages.size(), 1u);
+  EXPECT_EQ(found.packages[0].package, "pkg");
+  EXPECT_EQ(found.packages[0].channel, "stable");
+  EXPECT_EQ(found.packages[0].catalog, "registry.redhat.io/redhat/certified-operator-index:v4.19");
+  ASSERT_EQ(found.charts.size(), 1u);
+  EXPECT_EQ(found.charts[0].chart, "x");
+  EXPECT_EQ(found.charts[0].version, "1.0.0");
+}
+
+TEST(ImagesStage, RegistriesCatalogsAndRepositoryNames) {
+  EXPECT_EQ(hkim::ImageRegistry("oraclelinux:9"), "docker.io");
+  EXPECT_EQ(hkim::ImageRegistry("library/ubuntu"), "docker.io");
+  EXPECT_EQ(hkim::ImageRegistry("localhost/x:1"), "localhost");
+  EXPECT_EQ(hkim::ImageRegistry("mirror:5000/x:1"), "mirror:5000");
+  EXPECT_EQ(hkim::ImageRegistry("nvcr.io/nvidia/x:1"), "nvcr.io");
+  EXPECT_EQ(hkim::DefaultCatalogImage("redhat-operators", "4.20"),
+            "registry.redhat.io/redhat/redhat-operator-index:v4.20");
+  EXPECT_EQ(hkim::DefaultCatalogImage("my-catalog", "4.20"), "");
+  EXPECT_EQ(hkim::DefaultCatalogImage("redhat-operators", ""), "");
+  EXPECT_EQ(hkim::HelmRepositoryName("https://helm.ngc.nvidia.com/nvidia"),
+            "helm-ngc-nvidia-com-nvidia");
+}
+
+TEST(ImagesStage, ImageSetRefusesAPackageOfAnUnknownCatalog) {
+  DiagnosticSink sink;
+  const BundleImages found = hkim::CollectImages(
+      Bundle({{"s.yaml",
+               "kind: Subscription\nmetadata: {name: s, namespace: o}\nspec:\n  name: pkg\n"
+               "  channel: stable\n  source: cs-mirrored\n"}}),
+      hkim::KnownCatalogs("4.19"), sink);
+  EXPECT_EQ(hkim::ImageSetConfiguration(found, sink), "");
+  ASSERT_EQ(sink.diagnostics().size(), 1u);
+  EXPECT_EQ(sink.diagnostics()[0].rule, "images.unknown-catalog");
+  EXPECT_NE(sink.diagnostics()[0].message.find("cs-mirrored"), std::string::npos);
+}
+
+// Done when (issue 31): `hkimgen images` lists every image that appears in each shipped bundle.
+TEST(ShippedImages, ListsEveryImageFieldOfEachShippedBundle) {
+  for (const std::string& name : ShippedProfiles()) {
+    SCOPED_TRACE(name);
+    std::set<std::string> expected;
+    for (const YAML::Node& doc : BundleDocuments(kSource / "out" / name)) {
+      CollectImageFields(doc, expected);
+    }
+    EXPECT_GE(expected.size(), 2u) << "the workload and wrapper images at least";
+    CommandRun run = Hkimgen("images profiles/" + name + ".yaml");
+    ASSERT_EQ(run.status, 0) << run.err;
+    const std::vector<std::string> listed = Lines(run.out, false);
+    EXPECT_TRUE(std::is_sorted(listed.begin(), listed.end()));
+    EXPECT_EQ(std::set<std::string>(listed.begin(), listed.end()).size(), listed.size());
+    EXPECT_EQ(std::set<std::string>(listed.begin(), listed.end()), expected);
+  }
+}
+
+// Every Subscription and chart Application of every shipped bundle is in the
+// ImageSetConfiguration, and its keys are the oc-mirror v2 API's (type_config.go).
+TEST(ShippedImages, ImageSetNamesEveryPackageChartAndImage) {
+  CommandRun run = Hkimgen("images profiles/ -o imageset");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const YAML::Node set = YAML::Load(run.out);
+  EXPECT_EQ(set["apiVersion"].as<std::string>(), "mirror.openshift.io/v2alpha1");
+  EXPECT_EQ(set["kind"].as<std::string>(), "ImageSetConfiguration");
+  const YAML::Node mirror = set["mirror"];
+  for (const auto& key : set) {
+    EXPECT_TRUE(
+        std::set<std::string>({"apiVersion", "kind", "mirror"}).count(key.first.as<std::string>()));
+  }
+  for (const auto& key : mirror) {
+    EXPECT_TRUE(std::set<std::string>({"platform", "operators", "additionalImages", "helm",
+                                       "blockedImages", "samples"})
+                    .count(key.first.as<std::string>()));
+  }
+  std::set<std::string> packages, charts, images;
+  for (const YAML::Node& catalog : mirror["operators"]) {
+    EXPECT_NE(catalog["catalog"].as<std::string>().find("registry.redhat.io/redhat/"),
+              std::string::npos);
+    for (const YAML::Node& package : catalog["packages"]) {
+      for (const YAML::Node& channel : package["channels"]) {
+        packages.insert(package["name"].as<std::string>() + "@" +
+                        channel["name"].as<std::string>());
+      }
+    }
+  }
+  for (const YAML::Node& repository : mirror["helm"]["repositories"]) {
+    EXPECT_FALSE(repository["name"].as<std::string>().empty());
+    for (const YAML::Node& chart : repository["charts"]) {
+      charts.insert(repository["url"].as<std::string>() + " " + chart["name"].as<std::string>() +
+                    " " + chart["version"].as<std::string>());
+    }
+  }
+  for (const YAML::Node& image : mirror["additionalImages"])
+    images.insert(image["name"].as<std::string>());
+
+  std::set<std::string> want_packages, want_charts, want_images;
+  for (const std::string& name : ShippedProfiles()) {
+    for (const YAML::Node& doc : BundleDocuments(kSource / "out" / name)) {
+      CollectImageFields(doc, want_images);
+      const std::string kind = doc["kind"] ? doc["kind"].as<std::string>() : "";
+      if (kind == "Subscription") {
+        want_packages.insert(doc["spec"]["name"].as<std::string>() + "@" +
+                             doc["spec"]["channel"].as<std::string>());
+      }
+      if (kind == "Application" && doc["spec"]["source"]["chart"]) {
+        const YAML::Node source = doc["spec"]["source"];
+        want_charts.insert(source["repoURL"].as<std::string>() + " " +
+                           source["chart"].as<std::string>() + " " +
+                           source["targetRevision"].as<std::string>());
+      }
+    }
+  }
+  EXPECT_GE(want_packages.size(), 3u);
+  EXPECT_GE(want_charts.size(), 3u);
+  EXPECT_EQ(packages, want_packages);
+  EXPECT_EQ(charts, want_charts);
+  EXPECT_EQ(images, want_images);
+}
+
+TEST(ShippedImages, JsonNamesWhereEachImageComesFrom) {
+  CommandRun run = Hkimgen("images profiles/oke-h100.yaml -o json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json report = nlohmann::json::parse(run.out);
+  EXPECT_EQ(report["command"], "images");
+  bool wrapper_seen = false;
+  for (const auto& image : report["result"]["images"]) {
+    ASSERT_FALSE(image["origins"].empty());
+    for (const auto& origin : image["origins"]) {
+      EXPECT_EQ(origin["bundle"], "oke-h100");
+      EXPECT_TRUE(fs::exists(kSource / "out/oke-h100" / origin["file"].get<std::string>()))
+          << origin["file"];
+      EXPECT_FALSE(origin["object"].get<std::string>().empty());
+      if (origin["field"].get<std::string>().find("initContainers[0].image") != std::string::npos)
+        wrapper_seen = true;
+    }
+  }
+  EXPECT_TRUE(wrapper_seen);
+  EXPECT_EQ(report["result"]["charts"].size(), 3u);
+}
+
+// Done when (issue 31): with images.mirror, no image reference in any shipped bundle points
+// outside the mirror; charts and catalog sources follow; the OpenShift mirror sets validate.
+constexpr char kMirror[] = "mirror.example.com:5000/gpu";
+constexpr char kMirrorLayer[] =
+    "images:\n  mirror: mirror.example.com:5000/gpu\n"
+    "  chart_mirror: https://charts.example.com/gpu\n  catalog_sources:\n"
+    "    redhat-operators: cs-redhat-operator-index-v4-19\n"
+    "    certified-operators: cs-certified-operator-index-v4-19\n";
+
+TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
+  const fs::path scratch =
+      fs::temp_directory_path() / ("hkim-images-mirror-" + std::to_string(getpid()));
+  fs::remove_all(scratch);
+  fs::create_directories(scratch);
+  const fs::path layer = scratch / "mirror.yaml";
+  std::ofstream(layer) << kMirrorLayer;
+  for (const std::string& name : ShippedProfiles()) {
+    SCOPED_TRACE(name);
+    const std::string args = "profiles/" + name + ".yaml -f '" + layer.string() + "'";
+    CommandRun plain = Hkimgen("images profiles/" + name + ".yaml");
+    CommandRun run = Hkimgen("images " + args);
+    ASSERT_EQ(run.status, 0) << run.err;
+    const std::vector<std::string> images = Lines(run.out, false);
+    EXPECT_EQ(images.size(), Lines(plain.out, false).size());
+    for (const std::string& image : images) {
+      EXPECT_EQ(image.rfind(std::string(kMirror) + "/", 0), 0u) << image;
+    }
+    const fs::path dir = scratch / name;
+    CommandRun render = Hkimgen("render " + args + " -d '" + dir.string() + "'");
+    ASSERT_EQ(render.status, 0) << render.err;
+    std::set<std::string> found;
+    int mirror_sets = 0;
+    for (const YAML::Node& doc : BundleDocuments(dir)) {
+      CollectImageFields(doc, found);
+      const std::string kind = doc["kind"] ? doc["kind"].as<std::string>() : "";
+      if (kind == "Application" && doc["spec"]["source"]["chart"]) {
+        EXPECT_EQ(doc["spec"]["source"]["repoURL"].as<std::string>(),
+                  "https://charts.example.com/gpu");
+      }
+      if (kind == "Subscription") {
+        EXPECT_EQ(doc["spec"]["source"].as<std::string>().rfind("cs-", 0), 0u);
+      }
+      if (kind == "ImageDigestMirrorSet" || kind == "ImageTagMirrorSet") {
+        ++mirror_sets;
+        const YAML::Node entries =
+            doc["spec"][kind == "ImageDigestMirrorSet" ? "imageDigestMirrors" : "imageTagMirrors"];
+        ASSERT_GE(entries.size(), 1u);
+        for (const YAML::Node& entry : entries) {
+          EXPECT_EQ(entry["mirrors"][0].as<std::string>(), kMirror);
+        }
+      }
+    }
+    EXPECT_EQ(std::set<std::string>(images.begin(), images.end()), found);
+    EXPECT_EQ(mirror_sets, name.rfind("oke-", 0) == 0 ? 0 : 2);
+    const fs::path tool = fs::path(HKIM_SHARED_DIR) / "tools/validate-upstream/run";
+    if (fs::exists(tool) && std::system("command -v npm >/dev/null 2>&1") == 0) {
+      std::string files;  // the API objects (kustomization.yaml has no upstream schema)
+      for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+        if (entry.path().extension() == ".yaml" && entry.path().filename() != "kustomization.yaml")
+          files += " '" + entry.path().string() + "'";
+      }
+      CommandRun valid = RunShell("'" + tool.string() + "' --quiet" + files, kSource, scratch);
+      EXPECT_EQ(valid.status, 0) << valid.out << valid.err;
+    }
+  }
+  // A mirrored bundle still names its catalogs (through images.catalog_sources).
+  CommandRun set =
+      Hkimgen("images profiles/barcelona-h100-cx7.yaml -f '" + layer.string() + "' -o imageset");
+  EXPECT_EQ(set.status, 0) << set.err;
+  EXPECT_NE(set.out.find("catalog: registry.redhat.io/redhat/redhat-operator-index:v4."),
+            std::string::npos)
+      << set.out;
+  fs::remove_all(scratch);
+}
+
+}  // namespace
