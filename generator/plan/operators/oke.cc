@@ -200,9 +200,8 @@ void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
   ds.context["load_peermem_flag"] = peermem ? "1" : "0";
   if (peermem) {
     const GpuOperator& gpu = *p.operators->gpu_operator;
-    ds.context["driver_note"] = "driver.enabled false, branch " +
-                                std::to_string(gpu.driver_branch) +
-                                (gpu.use_host_mofed ? ", MOFED on the host" : "");
+    ds.context["driver_branch"] = gpu.driver_branch;
+    ds.context["use_host_mofed"] = gpu.use_host_mofed;
   }
   json caps = json::array({"NET_ADMIN", "SYS_CHROOT"});
   if (peermem) caps.push_back("SYS_MODULE");
