@@ -123,7 +123,7 @@ TEST(PlanNodeAgents, OkeVfDaemonSetSetsExclusiveRdmaNetnsUsesSystemdAndLoadsHost
   // The GPU Operator's own driver brings its own peermem: the DaemonSet loads nothing then.
   const BundlePlan own_driver = PlanBundle(BuildFrom(Replace(
       ReadProfile("oke-h100"), "      enabled: false        # the OCI GPU image ships the driver",
-      "      enabled: true")));
+      "      enabled: true         #")));
   const PlannedObject* plain = Find(own_driver, "DaemonSet", "oke-h100-vf-config");
   EXPECT_FALSE(plain->context["load_peermem"].get<bool>());
   EXPECT_EQ(plain->context["capabilities"], json::parse(R"(["NET_ADMIN","SYS_CHROOT"])"));
