@@ -28,6 +28,11 @@ struct NetworkOperatorRelease {
   ComponentImage nv_ipam;
   ComponentImage multus;
   ComponentImage cni_plugins;
+  // The SR-IOV and RDMA CNI plugins: the release's images for its bundled SR-IOV Network
+  // Operator (hack/release.yaml SriovCni, rdmaCni); the OKE bundle runs them as its own
+  // DaemonSets (plan/operators/oke.cc), since the NicClusterPolicy has no field for them.
+  ComponentImage sriov_cni;
+  ComponentImage rdma_cni;
 };
 
 /// Every Network Operator release in the table, oldest first.

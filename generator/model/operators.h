@@ -76,7 +76,7 @@ struct NetworkOperator : OperatorCommon {
 struct VfConfig {
   OperatorInstall install = OperatorInstall::kManaged;
   int vfs_per_pf = 1;
-  std::string image = "oraclelinux:9";
+  std::string image = "docker.io/library/oraclelinux:9";
   int mtu_bytes = 4220;
   bool privileged = false;
   std::string namespace_name;  ///< default <cluster>-vf-config

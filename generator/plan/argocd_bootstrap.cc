@@ -42,6 +42,7 @@ const std::map<std::string, std::string>& Plurals() {
       {"Service", "services"},
       {"ServiceAccount", "serviceaccounts"},
       {"SriovNetworkNodePolicy", "sriovnetworknodepolicies"},
+      {"SriovNetworkPoolConfig", "sriovnetworkpoolconfigs"},
       {"SriovOperatorConfig", "sriovoperatorconfigs"},
       {"StatefulSet", "statefulsets"},
       {"Subscription", "subscriptions"},

@@ -52,19 +52,25 @@ ordered_json NadConfig(const Profile& p, const Rail& rail) {
     ipam = {{"type", "nv-ipam"}, {"poolName", rail.ipam.pool ? rail.ipam.pool->name : ""}};
   }
   if (p.IsOpenShift()) {
-    // Same shape as the NADs that worked on Barcelona (k8s/network-attachments/base).
+    // The sriov plugin as in the NADs that worked on Barcelona (k8s/network-attachments/base),
+    // chained with the rdma CNI (what an SriovNetwork's metaPlugins renders): the bundle's
+    // SriovNetworkPoolConfig puts the nodes' RDMA subsystem in exclusive netns mode, where only
+    // the rdma plugin moves a VF's RDMA device into its pod. The SR-IOV Network Operator
+    // installs the rdma binary (its RDMA_CNI_IMAGE, origin-rdma-cni on OpenShift).
+    ordered_json sriov = ordered_json::object();
+    sriov["type"] = "sriov";
+    sriov["mtu"] = rail.mtu_bytes;
+    sriov["vlan"] = rail.vlan;
+    sriov["spoofchk"] = rail.spoof_check ? "on" : "off";
+    sriov["trust"] = rail.trust ? "on" : "off";
+    sriov["vlanQoS"] = 0;
+    sriov["link_state"] = "enable";
+    sriov["logLevel"] = "info";
+    sriov["ipam"] = ipam;
     ordered_json config = ordered_json::object();
     config["cniVersion"] = rail.cni_version;
     config["name"] = rail.nad_name;
-    config["type"] = "sriov";
-    config["mtu"] = rail.mtu_bytes;
-    config["vlan"] = rail.vlan;
-    config["spoofchk"] = rail.spoof_check ? "on" : "off";
-    config["trust"] = rail.trust ? "on" : "off";
-    config["vlanQoS"] = 0;
-    config["link_state"] = "enable";
-    config["logLevel"] = "info";
-    config["ipam"] = ipam;
+    config["plugins"] = ordered_json::array({sriov, ordered_json{{"type", "rdma"}}});
     return config;
   }
   // OKE: sriov + tuning (ARP sysctls, MTU) + rdma + sbr, as oci-hpc-oke's oci-rdma-sriov.

@@ -15,6 +15,21 @@
 
 namespace hkim {
 
+nlohmann::json TolerationsContext(const std::vector<Toleration>& tolerations) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Toleration& t : tolerations) {
+    nlohmann::json item = {{"operator", t.operator_name}};
+    item["has_key"] = !t.key.empty();
+    item["key"] = t.key;
+    item["has_value"] = !t.value.empty();
+    item["value"] = t.value;
+    item["has_effect"] = !t.effect.empty();
+    item["effect"] = t.effect;
+    list.push_back(item);
+  }
+  return {{"has_tolerations", !list.empty()}, {"tolerations", list}};
+}
+
 BundlePlan PlanBundle(const Profile& profile,
                       const std::function<void(BundlePlan&)>& namespace_planned) {
   plan::PlanBuilder b(profile);

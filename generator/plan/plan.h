@@ -70,6 +70,13 @@ PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
                                 const std::string& namespace_name, int wave, bool skip_dry_run,
                                 bool keep_on_removal = false);
 
+/// The profile's node-shape tolerations (what the workload tolerates) as the context of the
+/// common/tolerations partial and of the NicClusterPolicy's `tolerations`: {has_tolerations,
+/// tolerations: [{operator, has_key, key, has_value, value, has_effect, effect}]}. The node agents
+/// the workload depends on (device plugin, Multus, nv-ipam, VF and CNI DaemonSets) get the same
+/// list, so that a taint on the GPU pool keeps none of them off the nodes the workload runs on.
+nlohmann::json TolerationsContext(const std::vector<Toleration>& tolerations);
+
 /// Decides which objects a profile needs and fills their template contexts. Pure function of
 /// the profile: no I/O, no clock, so output is deterministic.
 /// `namespace_planned` (when set) is called after each namespace's objects are planned; they do

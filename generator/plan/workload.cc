@@ -162,19 +162,7 @@ json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
     selector.push_back(json{{"key", key}, {"value", value}});
   c["has_node_selector"] = !selector.empty();
   c["node_selector"] = selector;
-  json tolerations = json::array();
-  for (const Toleration& t : p.node_shape.tolerations) {
-    json item = {{"operator", t.operator_name}};
-    item["has_key"] = !t.key.empty();
-    item["key"] = t.key;
-    item["has_value"] = !t.value.empty();
-    item["value"] = t.value;
-    item["has_effect"] = !t.effect.empty();
-    item["effect"] = t.effect;
-    tolerations.push_back(item);
-  }
-  c["has_tolerations"] = !tolerations.empty();
-  c["tolerations"] = tolerations;
+  c.update(TolerationsContext(p.node_shape.tolerations));
 
   const bool privileged = b.Rdma() && p.security.memlock_strategy == MemlockStrategy::kPrivileged;
   json caps = json::array();

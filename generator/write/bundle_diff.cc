@@ -54,6 +54,10 @@ std::string DisruptionOf(const std::string& kind) {
   if (kind == "SriovNetworkNodePolicy") {
     return "the SR-IOV Network Operator drains each selected node to reconfigure its VFs";
   }
+  if (kind == "SriovNetworkPoolConfig") {
+    return "the SR-IOV Network Operator drains and reboots each selected node to change its RDMA "
+           "netns mode";
+  }
   if (kind == "NicClusterPolicy") {
     return "the Network Operator redeploys its driver and device-plugin pods on every node "
            "(a driver change drains nodes)";

@@ -238,8 +238,9 @@ void CheckVfConfigPrivileged(const LintContext& c, LintReporter& r) {
   const VfConfig& vf = *p.operators->vf_config;
   if (!vf.managed() || !vf.privileged) return;
   r.Report(vf.pointer + "/privileged",
-           "the VF DaemonSet runs privileged on every GPU node; it needs only NET_ADMIN and "
-           "SYS_CHROOT unless SELinux keeps containers off the host's sysfs",
+           "the VF DaemonSet (and the pool's CNI DaemonSets) run privileged on every GPU node; it "
+           "needs only NET_ADMIN and SYS_CHROOT (SYS_MODULE to load nvidia_peermem) unless "
+           "SELinux keeps containers off the host's sysfs",
            "remove operators.vf_config.privileged unless the unprivileged DaemonSet fails to "
            "write sriov_numvfs on your nodes");
 }

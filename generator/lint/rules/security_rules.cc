@@ -92,6 +92,54 @@ void CheckImageLatest(const LintContext& c, LintReporter& r) {
   }
 }
 
+// CRI-O in short-name enforcing mode (the default where registries.conf lists more than one
+// search registry, and what RHCOS and OKE's Oracle Linux images ship) refuses an image reference
+// without a registry host ("oraclelinux:9"), and elsewhere the search order decides which
+// registry's image runs. A reference is qualified when its first path component is a host:
+// it has a '.' or ':' or is localhost.
+bool QualifiedImage(const std::string& image) {
+  const size_t slash = image.find('/');
+  if (slash == std::string::npos) return false;
+  const std::string host = image.substr(0, slash);
+  return host.find('.') != std::string::npos || host.find(':') != std::string::npos ||
+         host == "localhost";
+}
+
+void CheckImageShortName(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  auto check = [&](const std::string& image, const std::string& pointer, const char* what,
+                   bool repository_only = false) {
+    if (image.empty() || QualifiedImage(image)) return;
+    // Docker Hub's own expansion: "name" is docker.io/library/name, "org/name" docker.io/org/name.
+    const std::string qualified =
+        std::string("docker.io/") + (image.find('/') == std::string::npos ? "library/" : "") + image;
+    r.Report(pointer,
+             std::string(what) + " '" + image + "' is a short name without a registry: CRI-O in "
+                 "short-name enforcing mode refuses to pull it, and elsewhere the node's search "
+                 "registries decide which image runs",
+             "write the fully qualified " + std::string(repository_only ? "repository" : "name") +
+                 ", e.g. '" + qualified + "' (or the registry the image really comes from)");
+  };
+  check(p.workload.image, p.workload.pointer + "/image", "workload image");
+  check(p.wrapper.image, p.wrapper.pointer + "/image", "wrapper image");
+  if (p.network.sriov_device_plugin) {
+    check(p.network.sriov_device_plugin->repository,
+          p.network.sriov_device_plugin->pointer + "/repository", "SR-IOV device plugin repository",
+          true);
+  }
+  if (p.network.nv_ipam) {
+    check(p.network.nv_ipam->repository, p.network.nv_ipam->pointer + "/repository",
+          "nv-ipam repository", true);
+  }
+  if (!p.operators) return;
+  if (p.operators->vf_config && p.operators->vf_config->managed())
+    check(p.operators->vf_config->image, p.operators->vf_config->pointer + "/image",
+          "VF DaemonSet image");
+  if (p.operators->nfd && p.operators->nfd->managed())
+    check(p.operators->nfd->operand_image, p.operators->nfd->pointer + "/operand_image",
+          "NFD operand image");
+}
+
 // The bundle's pod contract (docs/CONTRACTS.md) is this version's: an hkim-wrapper image of
 // another version may not honour it.
 void CheckWrapperImageVersion(const LintContext& c, LintReporter& r) {
@@ -147,6 +195,9 @@ std::vector<LintRule> SecurityLintRules() {
        CheckMemlockUidUnset},
       {"lint.image-latest", Severity::kWarning, "images are pinned (no latest or missing tag)",
        CheckImageLatest},
+      {"lint.image-short-name", Severity::kError,
+       "every image the profile sets is fully qualified (registry host first)",
+       CheckImageShortName},
       {"lint.wrapper-image-version", Severity::kWarning,
        "an hkim-wrapper image is this hkimgen's version (the pod contract it renders)",
        CheckWrapperImageVersion},

@@ -1,7 +1,10 @@
 // Plan stage, OKE/Kubernetes operators: the Helm charts of seed 004 as Argo CD Applications
 // (gpu-operator, network-operator, optional volcano), the NicClusterPolicy whose component
-// images follow the pinned Network Operator release (model/operator_versions.h), and the DaemonSet
-// that creates the VFs (oci-hpc-oke's vf-config, written from BRINGUP-FACTS §4).
+// images follow the pinned Network Operator release (model/operator_versions.h), and the node agents
+// of the profile's GPU pool: the DaemonSet that creates the VFs, sets the RDMA subsystem's
+// exclusive netns mode and loads nvidia_peermem where the host driver needs it (oci-hpc-oke's
+// vf-config, written from BRINGUP-FACTS §4), and the SR-IOV and RDMA CNI DaemonSets that install
+// what the rails' NADs chain.
 
 #include <algorithm>
 
@@ -40,6 +43,16 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
   return app;
 }
 
+/// Whether the VF DaemonSet loads the host's nvidia_peermem: GPUDirect resolves to
+/// nvidia-peermem while the GPU driver is the host's (driver.enabled false), where the GPU
+/// Operator's driver.rdma values do nothing (peermem runs in the driver DaemonSet it deploys).
+bool LoadsHostPeermem(const Profile& p) {
+  if (!p.operators || !p.operators->gpu_operator) return false;
+  const GpuOperator& gpu = *p.operators->gpu_operator;
+  if (gpu.driver_enabled || gpu.install == OperatorInstall::kPreinstalled) return false;
+  return ResolveGpuDirect(gpu, p.nccl.gpudirect).mode == GpuOperatorRdma::kNvidiaPeermem;
+}
+
 void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
   if (ops.gpu_operator && ops.gpu_operator->managed()) {
     const GpuOperator& gpu = *ops.gpu_operator;
@@ -52,6 +65,7 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     app.context["rdma_enabled"] = rdma.rdma_enabled;
     app.context["use_host_mofed"] = rdma.use_host_mofed;
     app.context["rdma_note"] = rdma.note;
+    app.context["host_peermem"] = LoadsHostPeermem(p) && ops.vf_config && ops.vf_config->managed();
   }
   if (ops.network_operator && ops.network_operator->managed()) {
     const NetworkOperator& net = *ops.network_operator;
@@ -83,6 +97,20 @@ json ImageOr(const Profile& p, const ComponentImage& table, const std::string& r
                               version.empty() ? table.version : version});
 }
 
+NetworkOperatorRelease ReleaseOf(const Profile& p) {
+  const std::string version =
+      p.operators && p.operators->network_operator ? p.operators->network_operator->version
+                                                   : NetworkOperator{}.version;
+  return FindNetworkOperatorRelease(version).value_or(NetworkOperatorReleases().back());
+}
+
+json NodeSelector(const Profile& p) {
+  json selector = json::array();
+  for (const auto& [key, value] : p.node_shape.node_selector)
+    selector.push_back(json{{"key", key}, {"value", value}});
+  return selector;
+}
+
 void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   if (p.workload.mode != WorkloadMode::kRdma || !p.network.sriov_device_plugin) return;
   // The cluster has one NicClusterPolicy: with `install: shared` another profile of the cluster
@@ -92,11 +120,7 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
     return;
   }
   const SriovDevicePlugin& plugin = *p.network.sriov_device_plugin;
-  const std::string version =
-      p.operators && p.operators->network_operator ? p.operators->network_operator->version
-                                                   : NetworkOperator{}.version;
-  const NetworkOperatorRelease release =
-      FindNetworkOperatorRelease(version).value_or(NetworkOperatorReleases().back());
+  const NetworkOperatorRelease release = ReleaseOf(p);
   PlannedObject& policy =
       AddPlannedObject(plan, p, "oke/nicclusterpolicy.yaml.mustache", "mellanox.com/v1alpha1",
                        "NicClusterPolicy", "nic-cluster-policy", "", kWaveOperatorConfig, true,
@@ -126,6 +150,40 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   policy.context["has_secondary_network"] = secondary;
   policy.context["multus"] = Image(p, release.multus);
   policy.context["cni_plugins"] = Image(p, release.cni_plugins);
+  // Its DaemonSets (device plugin, Multus, CNI plugins, nv-ipam) must run wherever the workload
+  // does: a taint the workload tolerates would otherwise keep them, and the VFs, off the pool.
+  policy.context.update(TolerationsContext(p.node_shape.tolerations));
+}
+
+/// The SR-IOV and RDMA CNI plugins the OKE NAD chains (network.cc NadConfig), one DaemonSet each
+/// on the profile's GPU pool, from the pinned Network Operator release's images.
+void PlanRailCniPlugins(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
+  const NetworkOperatorRelease release = ReleaseOf(p);
+  struct Plugin {
+    const char* name;
+    const char* binary;
+    ComponentImage image;
+  };
+  for (const Plugin& plugin : {Plugin{"sriov", "sriov", release.sriov_cni},
+                               Plugin{"rdma", "rdma", release.rdma_cni}}) {
+    PlannedObject& ds = AddPlannedObject(
+        plan, p, std::string(kOkeTemplates) + "daemonset-cni-plugin.yaml.mustache", "apps/v1",
+        "DaemonSet", p.cluster_name + "-" + plugin.name + "-cni", vf.namespace_name,
+        kWaveNodePolicies, false);
+    ds.context["plugin"] = plugin.name;
+    ds.context["binary"] = plugin.binary;
+    const json image = Image(p, plugin.image);  // under images.mirror when the profile sets one
+    ds.context["image"] = image["repository"].get<std::string>() + "/" +
+                          image["image"].get<std::string>() + ":" +
+                          image["version"].get<std::string>();
+    ds.context["release"] = release.version;
+    ds.context["release_source"] = release.source;
+    const json selector = NodeSelector(p);
+    ds.context["has_node_selector"] = !selector.empty();
+    ds.context["node_selector"] = selector;
+    ds.context.update(TolerationsContext(p.node_shape.tolerations));
+    ds.context["privileged"] = vf.privileged;
+  }
 }
 
 void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
@@ -136,15 +194,27 @@ void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
   PlannedObject& ds = AddPlannedObject(
       plan, p, std::string(kOkeTemplates) + "daemonset-vf-config.yaml.mustache", "apps/v1",
       "DaemonSet", p.cluster_name + "-vf-config", vf.namespace_name, kWaveNodePolicies, false);
-  json selector = json::array();
-  for (const auto& [key, value] : p.node_shape.node_selector)
-    selector.push_back(json{{"key", key}, {"value", value}});
+  const json selector = NodeSelector(p);
   ds.context["has_node_selector"] = !selector.empty();
   ds.context["node_selector"] = selector;
+  ds.context.update(TolerationsContext(p.node_shape.tolerations));
   ds.context["image"] = vf.image;
   ds.context["vfs_per_pf"] = std::to_string(vf.vfs_per_pf);
   ds.context["mtu"] = std::to_string(vf.mtu_bytes);
   ds.context["privileged"] = vf.privileged;
+  const bool peermem = LoadsHostPeermem(p);
+  ds.context["load_peermem"] = peermem;
+  ds.context["load_peermem_flag"] = peermem ? "1" : "0";
+  if (peermem) {
+    const GpuOperator& gpu = *p.operators->gpu_operator;
+    ds.context["driver_branch"] = gpu.driver_branch;
+    ds.context["use_host_mofed"] = gpu.use_host_mofed;
+  }
+  json caps = json::array({"NET_ADMIN", "SYS_CHROOT"});
+  if (peermem) caps.push_back("SYS_MODULE");
+  ds.context["capabilities"] = caps;
+  // The same pool's CNI plugins: the VF DaemonSet's namespace holds the pool's node agents.
+  PlanRailCniPlugins(p, plan, vf);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Plan stage, OpenShift operators: OLM installs (Namespace, OperatorGroup, Subscription) of the
-// SR-IOV Network Operator, NFD and the certified GPU Operator, their CRs, and one
-// SriovNetworkNodePolicy per rail. Names, namespaces and labels are the ones the OCP 4.22 and
+// SR-IOV Network Operator, NFD and the certified GPU Operator, their CRs, one
+// SriovNetworkNodePolicy per rail and the SriovNetworkPoolConfig that sets exclusive RDMA mode. Names, namespaces and labels are the ones the OCP 4.22 and
 // NVIDIA install docs use (BRINGUP-FACTS §1); every object here would strip or uninstall
 // something if Argo CD removed it, so all carry Prune=false,Delete=false.
 
@@ -83,6 +83,14 @@ void PlanSriov(const Profile& p, BundlePlan& plan, const SriovNetworkOperator& s
     policy.context["device_id"] = device_id;
     policy.context["infiniband"] = p.network.fabric == Fabric::kInfiniBand;
   }
+  // Exclusive RDMA netns mode on the policies' nodes, which the rdma CNI the rails' NADs chain
+  // requires (network.cc NadConfig).
+  PlannedObject& pool = AddPlannedObject(
+      plan, p, std::string(kOperatorTemplates) + "sriovnetworkpoolconfig.yaml.mustache",
+      "sriovnetwork.openshift.io/v1", "SriovNetworkPoolConfig", p.cluster_name + "-rdma-exclusive",
+      sriov.namespace_name, kWaveNodePolicies, true, true);
+  pool.context["node_selector"] = selector;
+  pool.context["rdma_mode"] = "exclusive";
 }
 
 void PlanNfd(const Profile& p, BundlePlan& plan, const NfdOperator& nfd) {

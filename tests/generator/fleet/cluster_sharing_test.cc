@@ -119,9 +119,10 @@ TEST(ClusterSharing, SharedNetworkOperatorLeavesTheNicClusterPolicyToTheOwner) {
   };
   EXPECT_EQ(count(owner, "NicClusterPolicy"), 1);
   EXPECT_EQ(count(shared, "NicClusterPolicy"), 0);
-  // No operator chart in the sharing bundle; its own VF DaemonSet stays (its node pool's).
+  // No operator chart in the sharing bundle; its own node pool's agents stay (VF DaemonSet,
+  // SR-IOV CNI, RDMA CNI).
   for (const PlannedObject& o : shared.objects) EXPECT_FALSE(o.context.contains("chart")) << o.name;
-  EXPECT_EQ(count(shared, "DaemonSet"), 1);
+  EXPECT_EQ(count(shared, "DaemonSet"), 3);
   for (const PlannedObject& o : owner.objects) {
     if (o.kind != "NicClusterPolicy") continue;
     const std::string config = o.context["sriov_device_plugin"]["config"].get<std::string>();

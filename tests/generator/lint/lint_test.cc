@@ -377,7 +377,7 @@ TEST(Lint, WrapperImageOfAnotherVersion) {
   // Another project's image is not ours to judge.
   ExpectClean(Check(kOpenShift, {"wrapper.image=quay.io/x/wrapper:0.0.9"}));
   // A digest pins the bytes, not the contract: another version still warns.
-  ExpectOnly(Check(kOpenShift, {"wrapper.image=hkim-wrapper:0.0.9",
+  ExpectOnly(Check(kOpenShift, {"wrapper.image=mirror.local/hkim-wrapper:0.0.9",
                                 "wrapper.digest=sha256:" + std::string(64, 'b')}),
              "lint.wrapper-image-version", "/wrapper/image", Severity::kWarning);
 }
@@ -470,6 +470,32 @@ std::vector<std::string> With(std::vector<std::string> sets, const std::string& 
 TEST(Lint, OperatorBasesAreClean) {
   ExpectClean(Check(kOpenShiftOps.c_str(), kInterfaces));
   ExpectClean(Check(kOkeOps.c_str(), {}));
+}
+
+// Issue 27: CRI-O in short-name enforcing mode refuses an image without a registry host.
+TEST(Lint, ShortImageNamesAreRefusedWithTheQualifiedName) {
+  const DiagnosticSink vf = Check(kOkeOps.c_str(), {"operators.vf_config.image=oraclelinux:9"});
+  ExpectOnly(vf, "lint.image-short-name", "/operators/vf_config/image");
+  if (!vf.diagnostics().empty()) {
+    EXPECT_NE(vf.diagnostics()[0].fix.find("docker.io/library/oraclelinux:9"), std::string::npos);
+  }
+  // A path without a host: Docker Hub's org form.
+  const DiagnosticSink workload = Check(kOpenShift, {"workload.image=pytorch/pytorch:2.3.0"});
+  ExpectOnly(workload, "lint.image-short-name", "/workload/image");
+  if (!workload.diagnostics().empty()) {
+    EXPECT_NE(workload.diagnostics()[0].fix.find("docker.io/pytorch/pytorch:2.3.0"),
+              std::string::npos);
+  }
+  ExpectOnly(Check(kOke, {"network.sriov_device_plugin.repository=mellanox"}),
+             "lint.image-short-name", "/network/sriov_device_plugin/repository");
+  ExpectOnly(Check(kOpenShiftOps.c_str(),
+                   With(kInterfaces, "operators.nfd.operand_image=node-feature-discovery:v4.19")),
+             "lint.image-short-name", "/operators/nfd/operand_image");
+  // Qualified: a host with a dot, a port, or localhost; the default VF image is qualified.
+  ExpectClean(Check(kOkeOps.c_str(), {"operators.vf_config.image=docker.io/library/oraclelinux:9"}));
+  ExpectClean(Check(kOkeOps.c_str(), {"operators.vf_config.image=localhost/oraclelinux:9"}));
+  ExpectClean(Check(kOke, {"workload.image=registry:5000/train:1"}));
+  ExpectClean(Check(kOkeOps.c_str(), {}));  // the default VF image is qualified
 }
 
 TEST(Lint, NadResourceProducer) {

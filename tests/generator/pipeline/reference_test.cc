@@ -110,10 +110,16 @@ TEST_F(BarcelonaReference, NadsCarryTheSameResourceAndCniConfig) {
               ref["metadata"]["annotations"][annotation].as<std::string>());
     EXPECT_EQ(ours["metadata"]["annotations"][annotation].as<std::string>(),
               "openshift.io/" + std::string(nic) + "rdma");
-    // The whole CNI document: sriov, MTU 9000, spoofchk/trust, whereabouts range and route.
-    EXPECT_EQ(nlohmann::json::parse(ours["spec"]["config"].as<std::string>()),
-              nlohmann::json::parse(ref["spec"]["config"].as<std::string>()))
-        << name;
+    // The whole sriov CNI document (MTU 9000, spoofchk/trust, whereabouts range and route), now
+    // the first plugin of a chain whose second is the rdma CNI that exclusive RDMA netns mode
+    // (the bundle's SriovNetworkPoolConfig) needs; the reference ran in shared mode.
+    const auto config = nlohmann::json::parse(ours["spec"]["config"].as<std::string>());
+    ASSERT_EQ(config["plugins"].size(), 2u) << name;
+    nlohmann::json sriov = config["plugins"][0];
+    sriov["cniVersion"] = config["cniVersion"];
+    sriov["name"] = config["name"];
+    EXPECT_EQ(sriov, nlohmann::json::parse(ref["spec"]["config"].as<std::string>())) << name;
+    EXPECT_EQ(config["plugins"][1], nlohmann::json::parse(R"({"type": "rdma"})")) << name;
   }
 }
 

@@ -248,7 +248,10 @@ TEST(PlanOperators, OkeSharedOperatorsLeaveTheChartsAndNicClusterPolicyToTheOwne
   const auto kinds = Kinds(plan);
   EXPECT_EQ(kinds.count("NicClusterPolicy"), 0u);
   EXPECT_EQ(kinds.count("Application"), 0u);
-  EXPECT_EQ(kinds.count("DaemonSet"), 1u);  // the VF DaemonSet of its own node pool stays
+  // The node agents of its own pool stay: VF DaemonSet, SR-IOV CNI, RDMA CNI.
+  EXPECT_EQ(kinds.count("DaemonSet"), 3u);
+  for (const char* ds : {"oke-a100-vf-config", "oke-a100-sriov-cni", "oke-a100-rdma-cni"})
+    EXPECT_NE(Find(plan, "DaemonSet", ds), nullptr) << ds;
   EXPECT_NE(Find(plan, "IPPool", "oke-a100"), nullptr);
   // Shared differs from preinstalled only there: the CR is the owner's.
   const std::string text = Replace(ReadProfile("oke-a100"), "  network_operator:\n    install: shared",

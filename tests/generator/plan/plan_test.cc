@@ -59,6 +59,8 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
           "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno6np0.yaml",
           "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno7np0.yaml",
           "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno8np0.yaml",
+          "platform/20-sriovnetworkpoolconfig-openshift-sriov-network-operator-barcelona-rdma-"
+          "exclusive.yaml",
           "platform/30-namespace-nccl-test.yaml",
           "platform/30-securitycontextconstraints-barcelona-nccl-rdma.yaml",
           "workload/40-networkattachmentdefinition-nccl-test-eno5np0-network.yaml",
@@ -83,7 +85,8 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
   EXPECT_EQ(plan.objects.back().kind, "StatefulSet");
   // Only CRs of operator-installed CRDs skip the dry run; OpenShift's own kinds do not.
   const std::set<std::string> operator_crs = {"SriovOperatorConfig", "NodeFeatureDiscovery",
-                                              "ClusterPolicy", "SriovNetworkNodePolicy"};
+                                              "ClusterPolicy", "SriovNetworkNodePolicy",
+                                              "SriovNetworkPoolConfig"};
   for (const PlannedObject& o : plan.objects) {
     EXPECT_EQ(o.context["metadata"]["skip_dry_run"].get<bool>(), operator_crs.count(o.kind) == 1)
         << o.file_name;
