@@ -37,6 +37,7 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
   DestinationContext(p, app.context);
   app.context["destination_namespace"] = op.namespace_name;
   app.context["retry_limit"] = p.gitops.retry_limit;
+  app.source_pointer = op.pointer;
   return app;
 }
 
@@ -52,6 +53,9 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     app.context["rdma_enabled"] = rdma.rdma_enabled;
     app.context["use_host_mofed"] = rdma.use_host_mofed;
     app.context["rdma_note"] = rdma.note;
+    // The chart brings its CRDs and deploys the ClusterPolicy itself.
+    Provides(app, CapabilityKind::kCrd, "nvidia.com/*");
+    ProvideGpuOperator(p, gpu, app);
   }
   if (ops.network_operator && ops.network_operator->managed()) {
     const NetworkOperator& net = *ops.network_operator;
@@ -61,9 +65,15 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
         PlanChart(p, plan, net, release ? release->chart_version : net.version,
                   "application-network-operator.yaml.mustache");
     app.context["deploy_cr_key"] = release && release->chart_deploys_nic_cluster_policy;
+    // The chart's crds/ hold the NicClusterPolicy and nv-ipam IPPool CRDs.
+    Provides(app, CapabilityKind::kCrd, "mellanox.com/*");
+    Provides(app, CapabilityKind::kCrd, "nv-ipam.nvidia.com/*");
   }
   if (ops.volcano && ops.volcano->managed()) {
-    PlanChart(p, plan, *ops.volcano, ops.volcano->version, "application-volcano.yaml.mustache");
+    PlannedObject& app =
+        PlanChart(p, plan, *ops.volcano, ops.volcano->version, "application-volcano.yaml.mustache");
+    for (const char* group : {"batch", "bus", "flow", "nodeinfo", "scheduling", "topology"})
+      Provides(app, CapabilityKind::kCrd, std::string(group) + ".volcano.sh/*");
   }
 }
 
@@ -121,6 +131,23 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   policy.context["has_secondary_network"] = secondary;
   policy.context["multus"] = Image(release.multus);
   policy.context["cni_plugins"] = Image(release.cni_plugins);
+  policy.source_pointer = plugin.pointer;
+  Provides(policy, CapabilityKind::kResource, plugin.ExtendedResourceName());
+  if (uses_nv_ipam) Provides(policy, CapabilityKind::kCniPlugin, "nv-ipam");
+  if (secondary) {
+    // Multus brings the NetworkAttachmentDefinition CRD; cniPlugins the containernetworking
+    // plugins (bridge, tuning, sbr, ...: BRINGUP-FACTS §7), not the SR-IOV or RDMA CNI.
+    Provides(policy, CapabilityKind::kCrd, "k8s.cni.cncf.io/*");
+    for (const char* type : {"bridge", "host-device", "ipvlan", "loopback", "macvlan", "ptp",
+                             "vlan", "dummy", "tap", "dhcp", "host-local", "static", "bandwidth",
+                             "firewall", "portmap", "sbr", "tuning", "vrf"})
+      Provides(policy, CapabilityKind::kCniPlugin, type);
+  }
+  // Its DaemonSets (device plugin, Multus, nv-ipam) must run where the workload runs: the
+  // workload's tolerations, propagated (NicClusterPolicy spec.tolerations, BRINGUP-FACTS §7).
+  policy.context["tolerations"] = TolerationsContext(p.node_shape.tolerations);
+  policy.context["has_tolerations"] = !p.node_shape.tolerations.empty();
+  ProvideTolerations(policy, p.node_shape.tolerations);
 }
 
 void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
@@ -140,9 +167,40 @@ void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
   ds.context["vfs_per_pf"] = std::to_string(vf.vfs_per_pf);
   ds.context["mtu"] = std::to_string(vf.mtu_bytes);
   ds.context["privileged"] = vf.privileged;
+  ds.source_pointer = vf.pointer;
+  NeedNodeLabels(ds, p.node_shape.node_selector, NodeSelectorPointer, "its nodeSelector");
+  ToleratesEverything(ds);  // tolerations: [{operator: Exists}]
 }
 
 }  // namespace
+
+json TolerationsContext(const std::vector<Toleration>& tolerations) {
+  json out = json::array();
+  for (const Toleration& t : tolerations) {
+    json item = {{"operator", t.operator_name}};
+    item["has_key"] = !t.key.empty();
+    item["key"] = t.key;
+    item["has_value"] = !t.value.empty();
+    item["value"] = t.value;
+    item["has_effect"] = !t.effect.empty();
+    item["effect"] = t.effect;
+    out.push_back(item);
+  }
+  return out;
+}
+
+void ProvideGpuOperator(const Profile& p, const GpuOperator& gpu, PlannedObject& object) {
+  Provides(object, CapabilityKind::kResource, "nvidia.com/gpu");
+  Provides(object, CapabilityKind::kNodeLabel, "nvidia.com/gpu.*");
+  if (!p.IsOpenShift()) Provides(object, CapabilityKind::kNodeLabel, "feature.node.kubernetes.io/*");
+  // driver.rdma and kernelModuleType act only where the operator deploys the driver
+  // (BRINGUP-FACTS §3); with driver.enabled: false GPUDirect is the host's.
+  const GpuDirectSettings rdma = ResolveGpuDirect(gpu, p.nccl.gpudirect);
+  if (gpu.driver_enabled && rdma.mode != GpuOperatorRdma::kOff)
+    Provides(object, CapabilityKind::kGpuDirect, ToString(rdma.mode));
+  ProvideTolerations(object, std::vector<ToleratedTaint>{
+                                 ToleratedTaint{"nvidia.com/gpu", true, "", "NoSchedule"}});
+}
 
 void PlanOkeOperators(const Profile& profile, BundlePlan& plan) {
   PlanNicClusterPolicy(profile, plan);
