@@ -66,7 +66,9 @@ std::string DeclareHint(K kind, const std::string& name, const std::string& chec
 
 std::string CheckCommand(const Profile& p, K kind, const std::string& name) {
   const std::string cli = p.IsOpenShift() ? "oc" : "kubectl";
-  const std::string on_node = cli + " debug node/NODE -- chroot /host ";
+  const std::string on_node =
+      cli + " debug node/NODE" + (p.IsOpenShift() ? "" : " -it --image=docker.io/library/busybox") +
+      " -- chroot /host ";
   switch (kind) {
     case K::kCrd: return cli + " api-resources --api-group=" + name.substr(0, name.find('/'));
     case K::kCniPlugin: return on_node + "ls /opt/cni/bin/" + name;

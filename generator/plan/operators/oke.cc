@@ -198,8 +198,18 @@ void ProvideGpuOperator(const Profile& p, const GpuOperator& gpu, PlannedObject&
   const GpuDirectSettings rdma = ResolveGpuDirect(gpu, p.nccl.gpudirect);
   if (gpu.driver_enabled && rdma.mode != GpuOperatorRdma::kOff)
     Provides(object, CapabilityKind::kGpuDirect, ToString(rdma.mode));
-  ProvideTolerations(object, std::vector<ToleratedTaint>{
-                                 ToleratedTaint{"nvidia.com/gpu", true, "", "NoSchedule"}});
+  // Its DaemonSets' default toleration (nvidia.com/gpu NoSchedule, chart values and CSV), plus
+  // the workload's own taints, propagated (daemonsets.tolerations replaces the default).
+  std::vector<Toleration> tolerations{Toleration{"nvidia.com/gpu", "Exists", "", "NoSchedule", ""}};
+  bool extra = false;
+  for (const Toleration& t : p.node_shape.tolerations) {
+    if (t.key == "nvidia.com/gpu" || t.key.empty()) continue;
+    tolerations.push_back(t);
+    extra = true;
+  }
+  object.context["has_tolerations"] = extra;
+  object.context["tolerations"] = TolerationsContext(tolerations);
+  ProvideTolerations(object, tolerations);
 }
 
 void PlanOkeOperators(const Profile& profile, BundlePlan& plan) {
