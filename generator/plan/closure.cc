@@ -4,7 +4,6 @@
 
 #include "plan/closure.h"
 
-#include <map>
 #include <set>
 
 namespace hkim {
@@ -140,6 +139,29 @@ bool PreconditionCovers(const Profile& p, const Precondition& pre, const Capabil
   return false;
 }
 
+struct ClosureRule {
+  K kind;
+  const char* id;
+  const char* summary;
+};
+
+const ClosureRule kRules[] = {
+    {K::kCrd, "closure.crd", "an object whose CRD neither the bundle (an earlier wave), the platform nor a precondition provides"},
+    {K::kCniPlugin, "closure.cni-plugin", "a CNI plugin or IPAM type a NAD chains that nothing installs or declares"},
+    {K::kRdmaNetns, "closure.rdma-netns", "a NAD chains the RDMA CNI but nothing sets the RDMA subsystem to exclusive netns mode"},
+    {K::kResource, "closure.resource", "an extended resource pods request that nothing advertises or declares"},
+    {K::kNodeLabel, "closure.node-label", "a node label a selector needs that nothing sets or declares"},
+    {K::kMachineConfigPool, "closure.machine-config-pool", "MachineConfigs of a role whose pool neither the bundle nor a precondition provides"},
+    {K::kToleration, "closure.toleration", "a taint the workload tolerates that a node agent of the bundle does not tolerate"},
+    {K::kGpuDirect, "closure.gpudirect", "GPUDirect RDMA that neither the bundle's GPU Operator nor a host-driver precondition provides"},
+};
+
+const char* RuleId(K kind) {
+  for (const ClosureRule& rule : kRules)
+    if (rule.kind == kind) return rule.id;
+  return "internal.closure-kind";  // every kind has a rule above
+}
+
 void Report(const LoadedProfile& loaded, K kind, const std::string& pointer, std::string message,
             std::string fix, DiagnosticSink& sink) {
   Diagnostic d;
@@ -147,7 +169,7 @@ void Report(const LoadedProfile& loaded, K kind, const std::string& pointer, std
   d.location = loaded.locations.Find(pointer);
   if (d.location.file.empty()) d.location.file = loaded.path;
   d.data_path = pointer;
-  d.rule = std::string("closure.") + ToString(kind);
+  d.rule = RuleId(kind);
   d.message = std::move(message);
   d.fix = std::move(fix);
   sink.Report(std::move(d));
@@ -259,7 +281,7 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
     } else if (op->install == OperatorInstall::kShared) {
       why = std::string("operators.") + key +
             ".install: shared: the bundle of the profile of this cluster that manages it installs it "
-            "(hkimgen lint with every profile of the cluster checks the set)";
+            "(hkimgen lint given every profile of the cluster compares them)";
     } else {
       continue;
     }
@@ -354,18 +376,7 @@ int CheckClosure(const Profile& p, const LoadedProfile& loaded, const BundlePlan
 const std::vector<RuleInfo>& ClosureRules() {
   static const std::vector<RuleInfo> rules = [] {
     std::vector<RuleInfo> out;
-    const std::map<K, const char*> summaries = {
-        {K::kCrd, "an object whose CRD neither the bundle (an earlier wave), the platform nor a precondition provides"},
-        {K::kCniPlugin, "a CNI plugin or IPAM type a NAD chains that nothing installs or declares"},
-        {K::kRdmaNetns, "a NAD chains the RDMA CNI but nothing sets the RDMA subsystem to exclusive netns mode"},
-        {K::kResource, "an extended resource pods request that nothing advertises or declares"},
-        {K::kNodeLabel, "a node label a selector needs that nothing sets or declares"},
-        {K::kMachineConfigPool, "MachineConfigs of a role whose pool neither the bundle nor a precondition provides"},
-        {K::kToleration, "a taint the workload tolerates that a node agent of the bundle does not tolerate"},
-        {K::kGpuDirect, "GPUDirect RDMA that neither the bundle's GPU Operator nor a host-driver precondition provides"},
-    };
-    for (const auto& [kind, summary] : summaries)
-      out.push_back({std::string("closure.") + ToString(kind), Severity::kError, summary});
+    for (const ClosureRule& rule : kRules) out.push_back({rule.id, Severity::kError, rule.summary});
     return out;
   }();
   return rules;
