@@ -59,6 +59,11 @@ std::string Describe(const PlannedObject& o) {
 
 /// What to write in `preconditions` to declare a need met by the cluster.
 std::string DeclareHint(K kind, const std::string& name, const std::string& check) {
+  // GPUDirect comes from the host's driver when the bundle does not deploy it.
+  if (kind == K::kGpuDirect)
+    return "preconditions: [{kind: host-driver, what: " +
+           (name == "any" ? std::string("nvidia-peermem (or dmabuf)") : name) +
+           ", why: <the host's driver provides it>, check: " + check + "}]";
   return "preconditions: [{kind: " + std::string(ToString(kind)) + ", what: " + name +
          ", why: <who provides it>, check: " + check + "}]";
 }
