@@ -76,7 +76,8 @@ void RemoveProvider(BundlePlan& plan, CapabilityKind kind, const std::string& pr
 int LineOf(const std::string& text, const std::string& needle) {
   const size_t at = text.find(needle);
   EXPECT_NE(at, std::string::npos) << needle;
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+  // The needle's last line (a mapping is located at its first key, under its own key).
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + at + needle.size() - 1, '\n'));
 }
 
 /// The diagnostics of `rule`; fails unless one is at the line holding `needle` with a fix.
@@ -123,7 +124,7 @@ TEST(Closure, ObjectsRecordWhatTheyNeedAndProvide) {
 TEST(Closure, MissingCrdIsLocatedAtTheOperator) {
   Planned p = PlanText(ReadProfile("barcelona-h100-cx7"));
   RemoveProvider(p.plan, CapabilityKind::kCrd, "sriovnetwork.openshift.io");
-  ExpectAt(Check(p), "closure.crd", p, "  sriov_network_operator:");
+  ExpectAt(Check(p), "closure.crd", p, "  sriov_network_operator:\n    install");
   // OKE without the NicClusterPolicy's secondary network: nothing brings the NAD CRD (Multus)
   // nor the tuning and sbr plugins.
   Planned oke = PlanText(Replace(ReadProfile("oke-h100"), "    install: managed\n    version: v25.10.0",
