@@ -262,6 +262,9 @@ void EmitPreconditions(Writer& w, const DiscoveredProfile& p) {
     items.push_back({"cni-plugin", "rdma", "the export's NADs use it", on_node + "ls /opt/cni/bin/rdma"});
     items.push_back({"rdma-netns", "exclusive", "the RDMA CNI of the export's NADs needs it",
                      on_node + "rdma system show"});
+    items.push_back({"host-driver", "nvidia-peermem",
+                     "the OKE GPU image's driver (check that nvidia_peermem is loaded)",
+                     on_node + "lsmod | grep nvidia_peermem"});
   }
   if (items.empty()) return;
   w.Key("preconditions")

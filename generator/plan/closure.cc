@@ -199,6 +199,10 @@ std::vector<Capability> OperatorScope(const Profile& p, const std::string& key) 
     Add(out, K::kCrd, "sriovnetwork.openshift.io/*");
     Add(out, K::kCniPlugin, "sriov");
     Add(out, K::kCniPlugin, "ib-sriov");
+    // Without the bundle's policies (no operators section, or node_policies off) the cluster's
+    // own SriovNetworkNodePolicies advertise the rails' resources.
+    if (!p.operators || !ops.sriov_network_operator || !ops.sriov_network_operator->node_policies)
+      for (const Rail& rail : p.network.rails) Add(out, K::kResource, rail.resource_name);
   } else if (key == "nfd") {
     Add(out, K::kCrd, "nfd.openshift.io/*");
     Add(out, K::kCrd, "nfd.k8s-sigs.io/*");
