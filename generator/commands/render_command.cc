@@ -72,7 +72,7 @@ nlohmann::json ObjectsJson(const RenderedBundle& bundle) {
     DiagnosticSink scratch;
     std::optional<LoadedProfile> doc = LoadProfileFromText(file.file_name, file.content, scratch);
     nlohmann::json entry = {{"file", file.file_name}, {"template", file.template_name}};
-    if (doc) {
+    if (doc && !IsMarkdown(file.file_name)) {
       entry["object"] = doc->document;
     } else {
       entry["text"] = file.content;

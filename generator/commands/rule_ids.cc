@@ -4,6 +4,7 @@
 
 #include "fleet/cluster_sharing.h"
 #include "lint/lint.h"
+#include "plan/closure.h"
 
 namespace hkim {
 namespace {
@@ -151,6 +152,8 @@ const std::vector<RuleInfo>& AllRules() {
     for (const LintRule& rule : LintRules()) rules.push_back({rule.id, rule.severity, rule.summary});
     // Cross-profile rules (several profiles of one cluster): fleet/cluster_sharing.h.
     for (const RuleInfo& rule : ClusterSharingRules()) rules.push_back(rule);
+    // Render-time closure of the plan (closure.h).
+    for (const RuleInfo& rule : ClosureRules()) rules.push_back(rule);
     std::sort(rules.begin(), rules.end(),
               [](const RuleInfo& a, const RuleInfo& b) { return a.id < b.id; });
     return rules;

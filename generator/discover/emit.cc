@@ -237,6 +237,50 @@ void EmitNetwork(Writer& w, const DiscoveredProfile& p) {
   w.End();
 }
 
+/// What the export shows the cluster already has and the profile (which installs no operator)
+/// does not: the render's closure check (plan/closure.h) needs them declared.
+void EmitPreconditions(Writer& w, const DiscoveredProfile& p) {
+  const bool openshift = p.platform == "openshift";
+  struct Item {
+    std::string kind, what, why, check;
+  };
+  std::vector<Item> items;
+  const std::string& key = p.selector_key;
+  bool provided = key.empty();
+  for (const char* prefix : {"nvidia.com/gpu.", "feature.node.kubernetes.io/", "kubernetes.io/",
+                             "node.kubernetes.io/instance-type", "topology.kubernetes.io/"})
+    provided |= key.rfind(prefix, 0) == 0;
+  provided |= openshift && key == "node-role.kubernetes.io/worker";
+  if (!provided)
+    items.push_back({"node-label", key, "the export's GPU nodes carry it",
+                     std::string(openshift ? "oc" : "kubectl") + " get nodes -l " + key});
+  if (!openshift && !p.rails.empty()) {
+    // The OKE NADs hkimgen renders chain the SR-IOV and RDMA CNI (the RDMA CNI needs exclusive
+    // RDMA netns mode); an export's running NADs show the cluster has them.
+    const std::string on_node = "kubectl debug node/NODE -it --image=docker.io/library/busybox -- chroot /host ";
+    items.push_back({"cni-plugin", "sriov", "the export's NADs use it", on_node + "ls /opt/cni/bin/sriov"});
+    items.push_back({"cni-plugin", "rdma", "the export's NADs use it", on_node + "ls /opt/cni/bin/rdma"});
+    items.push_back({"rdma-netns", "exclusive", "the RDMA CNI of the export's NADs needs it",
+                     on_node + "rdma system show"});
+    items.push_back({"host-driver", "nvidia-peermem",
+                     "the OKE GPU image's driver (check that nvidia_peermem is loaded)",
+                     on_node + "lsmod | grep nvidia_peermem"});
+  }
+  if (items.empty()) return;
+  w.Key("preconditions")
+      .Comment(std::string(kTodo) + "what the cluster has and the bundle does not install; check each")
+      .raw() << YAML::BeginSeq;
+  for (const Item& item : items) {
+    w.Map();
+    w.Key("kind").Str(item.kind);
+    w.Key("what").Str(item.what);
+    w.Key("why").Str(item.why);
+    w.Key("check").Str(item.check);
+    w.End();
+  }
+  w.raw() << YAML::EndSeq;
+}
+
 void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path) {
   const bool openshift = p.platform == "openshift";
   w.Key("nccl").Map(std::string(kTodo) +
@@ -279,6 +323,7 @@ void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path)
   w.Key("mode").Str("warn");
   w.Key("scope").Str("local");
   w.End();
+  EmitPreconditions(w, p);
   w.Key("gitops").Map();
   if (openshift) w.Key("argocd_namespace").Str("openshift-gitops", "OpenShift GitOps");
   w.Key("repo_url")

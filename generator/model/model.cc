@@ -97,6 +97,14 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
   if (const json* operators = Child(root, "operators")) {
     profile.operators = ReadOperators(*operators, profile.IsOpenShift(), profile.cluster_name);
   }
+  if (const json* preconditions = Child(root, "preconditions"); preconditions && preconditions->is_array()) {
+    for (size_t i = 0; i < preconditions->size(); ++i) {
+      const json& item = (*preconditions)[i];
+      profile.preconditions.push_back(Precondition{String(item, "kind"), String(item, "what"),
+                                                   String(item, "why"), String(item, "check"),
+                                                   "/preconditions/" + std::to_string(i)});
+    }
+  }
   if (profile.gitops.destination_namespace.empty() && !profile.namespaces.empty())
     profile.gitops.destination_namespace = profile.namespaces.front();
   const json& images = section("images");

@@ -276,6 +276,18 @@ struct GitOps {
   std::string pointer = "/gitops";
 };
 
+/// Something the bundle relies on and must not create (issue 27): a node label or pool the
+/// cluster's admins own, an operator installed by other means, a host driver. Declared in the
+/// profile's `preconditions`, or implied by its settings (plan/closure.h); listed in the bundle's
+/// .hkimgen-bundle and README.md with the command that verifies it.
+struct Precondition {
+  std::string kind;   ///< a closure kind ("node-label", "cni-plugin", ...), "operator" or "host-driver"
+  std::string what;   ///< the label key, plugin type, operator key (gpu_operator), driver ...
+  std::string why;
+  std::string check;  ///< the oc/kubectl command that verifies it
+  std::string pointer;
+};
+
 /// A whole cluster profile, defaults applied.
 struct Profile {
   std::string source_path;  ///< the profile file, as given
@@ -294,6 +306,7 @@ struct Profile {
   GitOps gitops;
   std::optional<Operators> operators;  ///< absent: the bundle installs no operator
   ImageMirror images;                  ///< image_mirror.h; applied while the model is read
+  std::vector<Precondition> preconditions;  ///< declared ones only, in profile order
 
   bool IsOpenShift() const { return platform == Platform::kOpenShift; }
   bool UsesRails() const { return workload.mode == WorkloadMode::kRdma && !network.rails.empty(); }

@@ -6,6 +6,7 @@
 
 #include "lint/lint.h"
 #include "model/model.h"
+#include "plan/closure.h"
 #include "plan/plan.h"
 #include "validate/validate.h"
 #include "write/write.h"
@@ -50,9 +51,12 @@ std::optional<ProfileRender> RenderLoadedProfileWithPlan(const LoadedProfile& lo
     counted = planned.objects.size();
     ahead.Render(planned);
   });
+  // Closure (closure.h): every need of the plan met by the bundle, the platform or a
+  // precondition. Nothing is written after an error (the files rendered ahead are dropped).
+  if (CheckClosure(*profile, loaded, plan, sink) > 0) return std::nullopt;
   if (settings.progress) {
     settings.progress(
-        plan.objects.size() + plan.layer_files.size() + plan.bootstrap.size() + 2 - counted, 0);
+        plan.objects.size() + plan.layer_files.size() + plan.bootstrap.size() + 3 - counted, 0);
   }
   std::optional<RenderedBundle> bundle = RenderBundle(std::move(plan), *templates, sink,
                                                       settings.check, rendered, settings.jobs,

@@ -82,6 +82,9 @@ PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
                      : kPlatformLayer;
   object.file_name = FileName(object.layer, wave, kind, namespace_name, name);
   object.context["metadata"] = Metadata(object, profile, skip_dry_run, keep_on_removal);
+  // Every object needs its kind to exist (core kinds are the platform's: closure.cc).
+  Needs(object, CapabilityKind::kCrd, CrdName(api_version, kind), "",
+        "the API kind " + kind + " of " + api_version);
   plan.objects.push_back(std::move(object));
   return plan.objects.back();
 }

@@ -33,6 +33,8 @@ void PlanIpPools(PlanBuilder& b) {
       selector.push_back(json{{"key", key}, {"value", value}});
     object.context["has_node_selector"] = !selector.empty();
     object.context["node_selector"] = selector;
+    object.source_pointer = pool.pointer;
+    NeedNodeLabels(object, p.node_shape.node_selector, NodeSelectorPointer, "its nodeSelector");
   }
 }
 
@@ -95,6 +97,27 @@ ordered_json NadConfig(const Profile& p, const Rail& rail) {
   return config;
 }
 
+/// What the NAD's CNI configuration (as built above) needs on the node: every plugin `type` of
+/// the chain and its IPAM `type`, and, for the RDMA CNI, the RDMA subsystem in exclusive
+/// network-namespace mode (BRINGUP-FACTS §7: it moves the VF's RDMA device into the pod).
+void NeedCniChain(PlannedObject& nad, const ordered_json& config, const Rail& rail) {
+  const ordered_json plugins =
+      config.contains("plugins") ? config["plugins"] : ordered_json::array({config});
+  for (const ordered_json& plugin : plugins) {
+    const std::string type = plugin.value("type", "");
+    Needs(nad, CapabilityKind::kCniPlugin, type, rail.pointer,
+          "CNI plugin " + type + " chained in its config");
+    if (type == "rdma")
+      Needs(nad, CapabilityKind::kRdmaNetns, "exclusive", rail.pointer,
+            "the RDMA CNI works only in exclusive RDMA netns mode");
+    if (plugin.contains("ipam")) {
+      const std::string ipam = plugin["ipam"].value("type", "");
+      Needs(nad, CapabilityKind::kCniPlugin, ipam, rail.ipam.pointer + "/type",
+            "IPAM plugin " + ipam + " of its config");
+    }
+  }
+}
+
 }  // namespace
 
 void PlanClusterNetwork(PlanBuilder& b) {
@@ -112,7 +135,10 @@ void PlanNamespaceNetwork(PlanBuilder& b, const std::string& ns) {
         b.Add("common/nad.yaml.mustache", "k8s.cni.cncf.io/v1", "NetworkAttachmentDefinition",
               rail.nad_name, ns, kWaveNamespaceAccess, !p.IsOpenShift());
     nad.context["resource_name"] = rail.resource_name;
-    nad.context["config"] = NadConfig(p, rail).dump(2) + "\n";
+    const ordered_json config = NadConfig(p, rail);
+    nad.context["config"] = config.dump(2) + "\n";
+    nad.source_pointer = rail.pointer;
+    NeedCniChain(nad, config, rail);
   }
 }
 

@@ -17,6 +17,12 @@ std::string MachineConfigName(const Profile& p, const std::string& purpose) {
   return "99-" + p.iommu.machine_config_role + "-" + p.cluster_name + "-" + purpose;
 }
 
+void NeedPool(PlannedObject& mc, const Profile& p) {
+  mc.source_pointer = p.iommu.pointer;
+  Needs(mc, CapabilityKind::kMachineConfigPool, p.iommu.machine_config_role,
+        p.iommu.pointer + "/machine_config_role", "the pool of its role");
+}
+
 }  // namespace
 
 void PlanNodeConfig(PlanBuilder& b) {
@@ -35,6 +41,9 @@ void PlanNodeConfig(PlanBuilder& b) {
                                 /*keep_on_removal=*/true);
     pool.context["role"] = role;
     pool.context["node_role_label"] = "node-role.kubernetes.io/" + role;
+    Provides(pool, CapabilityKind::kMachineConfigPool, role);
+    Needs(pool, CapabilityKind::kNodeLabel, "node-role.kubernetes.io/" + role,
+          p.iommu.pointer + "/machine_config_role", "its nodeSelector");
   }
   if (p.iommu.policy == IommuPolicy::kPassthrough) {
     PlannedObject& mc =
@@ -42,6 +51,7 @@ void PlanNodeConfig(PlanBuilder& b) {
               "MachineConfig", MachineConfigName(p, "iommu-passthrough"), "",
               kWaveNodePolicies, false, true);
     mc.context["role"] = role;
+    NeedPool(mc, p);
     mc.context["kernel_arguments"] = json::array(
         {json{{"value",
                p.node_shape.cpu_vendor == CpuVendor::kAmd ? "amd_iommu=on" : "intel_iommu=on"}},
@@ -53,6 +63,7 @@ void PlanNodeConfig(PlanBuilder& b) {
                               MachineConfigName(p, "crio-memlock"), "", kWaveNodePolicies, false,
                               true);
     mc.context["role"] = role;
+    NeedPool(mc, p);
   }
 }
 

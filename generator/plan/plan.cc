@@ -9,9 +9,11 @@
 
 #include "plan/argocd_bootstrap.h"
 #include "plan/builder.h"
+#include "plan/closure.h"
 #include "plan/layers.h"
 #include "plan/mirror_sets.h"
 #include "plan/operators/operators.h"
+#include "plan/readme.h"
 
 namespace hkim {
 
@@ -59,6 +61,8 @@ BundlePlan PlanBundle(const Profile& profile,
   });
   PlanLayers(profile, b.plan());
   PlanArgoCdBootstrap(profile, b.plan());
+  b.plan().preconditions = BundlePreconditions(profile);
+  PlanReadme(profile, b.plan());
   return std::move(b.plan());  // not a copy: a large profile's plan (contexts) is tens of MB
 }
 

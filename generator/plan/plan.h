@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/model.h"
+#include "plan/requirements.h"
 
 namespace hkim {
 
@@ -40,6 +41,12 @@ struct PlannedObject {
   std::string layer;           ///< kPlatformLayer or kWorkloadLayer (empty for bundle files)
   std::string file_name;       ///< file in `-o DIR`, e.g. "platform/30-scc-nccl-rdma.yaml"
   nlohmann::json context;      ///< the data the template is rendered with
+  // The requirements model (requirements.h): kept when the context is released after rendering.
+  std::vector<Need> needs;
+  std::vector<Capability> provides;
+  bool node_agent = false;                  ///< runs pods on the GPU nodes the workload needs
+  std::vector<ToleratedTaint> tolerates;    ///< a node agent's tolerations
+  std::string source_pointer;               ///< the profile value that made it (for messages)
 };
 
 /// Every object of one bundle, in output order (by sync wave, then kind, then namespace, then
@@ -57,6 +64,11 @@ struct BundlePlan {
   /// controller, applied once by hand before the first sync; listed in no kustomization
   /// (plan/argocd_bootstrap.cc).
   std::vector<PlannedObject> bootstrap;
+  /// What the bundle relies on and does not install: the profile's declared `preconditions`
+  /// and the ones its settings imply (closure.h, BundlePreconditions); in the marker and README.
+  std::vector<Precondition> preconditions;
+  /// README.md at the bundle root, for people (plan/readme.cc); in no kustomization.
+  PlannedObject readme;
 };
 
 /// Adds one object to `plan`: its layer (from its namespace), file name

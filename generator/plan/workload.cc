@@ -184,6 +184,31 @@ json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
   return c;
 }
 
+/// What the workload's pods need from the nodes (the gate Job and health CronJob share their
+/// pod spec): the extended resources they request, the labels they select, GPUDirect RDMA.
+void NeedPodRequirements(const PlanBuilder& b, PlannedObject& sts) {
+  const Profile& p = b.profile();
+  const Workload& w = p.workload;
+  sts.source_pointer = w.pointer;
+  Needs(sts, CapabilityKind::kResource, "nvidia.com/gpu", w.pointer + "/gpus_per_pod",
+        "its pods request GPUs");
+  if (b.Rdma()) {
+    for (const Rail& rail : p.network.rails)
+      Needs(sts, CapabilityKind::kResource, rail.resource_name, rail.pointer + "/resource_name",
+            "its pods request rail " + rail.name + "'s VFs");
+    // nccl.gpudirect auto still means GPUDirect: without it NCCL stages through host memory.
+    const char* mode = p.nccl.gpudirect == GpuDirect::kDmaBuf         ? "dmabuf"
+                       : p.nccl.gpudirect == GpuDirect::kNvidiaPeermem ? "nvidia-peermem"
+                                                                      : "any";
+    Needs(sts, CapabilityKind::kGpuDirect, mode, p.nccl.pointer + "/gpudirect",
+          "nccl.gpudirect: " + std::string(ToString(p.nccl.gpudirect)));
+  }
+  for (const auto& [name, value] : w.resource_requests)
+    Needs(sts, CapabilityKind::kResource, name,
+          w.pointer + "/resources/requests/" + PointerKey(name), "its pods request it");
+  NeedNodeLabels(sts, p.node_shape.node_selector, NodeSelectorPointer, "its nodeSelector");
+}
+
 }  // namespace
 
 void PlanWorkload(PlanBuilder& b, const std::string& ns) {
@@ -206,6 +231,7 @@ void PlanWorkload(PlanBuilder& b, const std::string& ns) {
   PlannedObject& sts = b.Add("common/statefulset.yaml.mustache", "apps/v1", "StatefulSet",
                              p.workload.name, ns, kWaveWorkload, false);
   json meta = sts.context["metadata"];
+  NeedPodRequirements(b, sts);
   sts.context = StatefulSetContext(b, ns);
   sts.context["metadata"] = meta;
   sts.context["rendezvous_port"] = p.wrapper.rendezvous_port;

@@ -325,7 +325,8 @@ std::optional<RenderedFile> RenderOne(const PlannedObject& object, const Templat
   if (!ok) return std::nullopt;
   if (text.empty() || text.back() != '\n') text += '\n';
 
-  if (check == RenderCheck::kReparse && !ReparsesAsOneMapping(object, text, sink)) {
+  if (check == RenderCheck::kReparse && !IsMarkdown(object.file_name) &&
+      !ReparsesAsOneMapping(object, text, sink)) {
     return std::nullopt;
   }
   return RenderedFile{object.file_name, object.template_name, std::move(text)};
@@ -487,6 +488,7 @@ std::vector<const PlannedObject*> RenderOrder(const BundlePlan& plan) {
   order.push_back(&plan.application);
   for (const PlannedObject& file : plan.layer_files) order.push_back(&file);
   for (const PlannedObject& file : plan.bootstrap) order.push_back(&file);
+  if (!plan.readme.file_name.empty()) order.push_back(&plan.readme);
   return order;
 }
 
@@ -494,7 +496,10 @@ std::vector<const PlannedObject*> RenderOrder(const BundlePlan& plan) {
 
 std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const TemplateSet& templates,
                                            DiagnosticSink& sink, RenderCheck check) {
-  return RenderInOrder(plan.bundle_name, RenderOrder(plan), {}, templates, sink, check, 1);
+  std::optional<RenderedBundle> bundle =
+      RenderInOrder(plan.bundle_name, RenderOrder(plan), {}, templates, sink, check, 1);
+  if (bundle) bundle->preconditions = plan.preconditions;
+  return bundle;
 }
 
 struct RenderAhead::Workers {
@@ -540,8 +545,12 @@ std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet&
   contexts.push_back(&plan.application.context);
   for (PlannedObject& file : plan.layer_files) contexts.push_back(&file.context);
   for (PlannedObject& file : plan.bootstrap) contexts.push_back(&file.context);
-  return RenderInOrder(plan.bundle_name, RenderOrder(plan), contexts, templates, sink, check,
-                       jobs, on_rendered, ahead);
+  if (!plan.readme.file_name.empty()) contexts.push_back(&plan.readme.context);
+  std::optional<RenderedBundle> bundle =
+      RenderInOrder(plan.bundle_name, RenderOrder(plan), contexts, templates, sink, check, jobs,
+                    on_rendered, ahead);
+  if (bundle) bundle->preconditions = plan.preconditions;
+  return bundle;
 }
 
 }  // namespace hkim

@@ -42,6 +42,8 @@ struct RenderedFile {
 struct RenderedBundle {
   std::string bundle_name;
   std::vector<RenderedFile> files;
+  /// The plan's preconditions, for the marker (.hkimgen-bundle, write stage).
+  std::vector<Precondition> preconditions;
 };
 
 /// Every template, each parsed once, the first time it is used (safe from several threads).
@@ -138,6 +140,9 @@ std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet&
 /// `value` as one YAML scalar that reads back as exactly that string (plain when safe, else
 /// double-quoted with escapes). Never spans lines.
 std::string YamlQuoteString(std::string_view value);
+
+/// True for the bundle's Markdown files (README.md): not YAML, not in the object stream.
+bool IsMarkdown(const std::string& file_name);
 
 /// A file's text as written: FileHeader ("# Source: templates/<template name>\n") then its
 /// content.

@@ -219,7 +219,7 @@ std::optional<std::map<std::string, std::string>> ReadBundleDirectory(const std:
     const std::string ext = entry.path().extension().string();
     std::error_code type_error;
     if (!entry.is_regular_file(type_error) || name.empty() || name[0] == '.' ||
-        (ext != ".yaml" && ext != ".yml")) {
+        (ext != ".yaml" && ext != ".yml" && ext != ".md")) {  // .md: the bundle README
       continue;
     }
     std::string reason;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/model.h"
 #include "support/diagnostics.h"
 
 namespace hkim {
@@ -22,7 +23,10 @@ inline constexpr char kBundleMarkerName[] = ".hkimgen-bundle";
 
 /// The marker's text for a bundle of `files` (names in the directory): generator, hkimgen's
 /// version and the sorted names, as JSON. No time or host path, so bundles stay byte-identical.
-std::string BundleMarkerText(const std::set<std::string>& files);
+/// `preconditions` (when any) are listed as "preconditions": [{kind, what, why, check}], for
+/// tools that check a cluster before the first sync (issue 27).
+std::string BundleMarkerText(const std::set<std::string>& files,
+                             const std::vector<Precondition>& preconditions = {});
 
 /// The names a marker lists; nullopt when `text` is not a marker hkimgen wrote.
 std::optional<std::set<std::string>> ParseBundleMarker(const std::string& text);

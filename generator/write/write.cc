@@ -54,7 +54,7 @@ std::map<std::string, WantedText> Wanted(const RenderedBundle& bundle) {
     files.emplace(file.file_name, WantedText{FileHeader(file), file.content});
     names.insert(file.file_name);
   }
-  files.emplace(kBundleMarkerName, WantedText{BundleMarkerText(names), {}});
+  files.emplace(kBundleMarkerName, WantedText{BundleMarkerText(names, bundle.preconditions), {}});
   return files;
 }
 

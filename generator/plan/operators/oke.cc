@@ -40,6 +40,7 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
   DestinationContext(p, app.context);
   app.context["destination_namespace"] = op.namespace_name;
   app.context["retry_limit"] = p.gitops.retry_limit;
+  app.source_pointer = op.pointer;
   return app;
 }
 
@@ -66,6 +67,9 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     app.context["use_host_mofed"] = rdma.use_host_mofed;
     app.context["rdma_note"] = rdma.note;
     app.context["host_peermem"] = LoadsHostPeermem(p) && ops.vf_config && ops.vf_config->managed();
+    // The chart brings its CRDs and deploys the ClusterPolicy itself.
+    Provides(app, CapabilityKind::kCrd, "nvidia.com/*");
+    ProvideGpuOperator(p, gpu, app);
   }
   if (ops.network_operator && ops.network_operator->managed()) {
     const NetworkOperator& net = *ops.network_operator;
@@ -75,9 +79,15 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
         PlanChart(p, plan, net, release ? release->chart_version : net.version,
                   "application-network-operator.yaml.mustache");
     app.context["deploy_cr_key"] = release && release->chart_deploys_nic_cluster_policy;
+    // The chart's crds/ hold the NicClusterPolicy and nv-ipam IPPool CRDs.
+    Provides(app, CapabilityKind::kCrd, "mellanox.com/*");
+    Provides(app, CapabilityKind::kCrd, "nv-ipam.nvidia.com/*");
   }
   if (ops.volcano && ops.volcano->managed()) {
-    PlanChart(p, plan, *ops.volcano, ops.volcano->version, "application-volcano.yaml.mustache");
+    PlannedObject& app =
+        PlanChart(p, plan, *ops.volcano, ops.volcano->version, "application-volcano.yaml.mustache");
+    for (const char* group : {"batch", "bus", "flow", "nodeinfo", "scheduling", "topology"})
+      Provides(app, CapabilityKind::kCrd, std::string(group) + ".volcano.sh/*");
   }
 }
 
@@ -153,6 +163,19 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   // Its DaemonSets (device plugin, Multus, CNI plugins, nv-ipam) must run wherever the workload
   // does: a taint the workload tolerates would otherwise keep them, and the VFs, off the pool.
   policy.context.update(TolerationsContext(p.node_shape.tolerations));
+  ProvideTolerations(policy, p.node_shape.tolerations);
+  policy.source_pointer = plugin.pointer;
+  Provides(policy, CapabilityKind::kResource, plugin.ExtendedResourceName());
+  if (uses_nv_ipam) Provides(policy, CapabilityKind::kCniPlugin, "nv-ipam");
+  if (secondary) {
+    // Multus brings the NetworkAttachmentDefinition CRD; cniPlugins the containernetworking
+    // plugins (bridge, tuning, sbr, ...: BRINGUP-FACTS §7), not the SR-IOV or RDMA CNI.
+    Provides(policy, CapabilityKind::kCrd, "k8s.cni.cncf.io/*");
+    for (const char* type : {"bridge", "host-device", "ipvlan", "loopback", "macvlan", "ptp",
+                             "vlan", "dummy", "tap", "dhcp", "host-local", "static", "bandwidth",
+                             "firewall", "portmap", "sbr", "tuning", "vrf"})
+      Provides(policy, CapabilityKind::kCniPlugin, type);
+  }
 }
 
 /// The SR-IOV and RDMA CNI plugins the OKE NAD chains (network.cc NadConfig), one DaemonSet each
@@ -183,6 +206,10 @@ void PlanRailCniPlugins(const Profile& p, BundlePlan& plan, const VfConfig& vf) 
     ds.context["node_selector"] = selector;
     ds.context.update(TolerationsContext(p.node_shape.tolerations));
     ds.context["privileged"] = vf.privileged;
+    ds.source_pointer = vf.pointer;
+    NeedNodeLabels(ds, p.node_shape.node_selector, NodeSelectorPointer, "its nodeSelector");
+    ProvideTolerations(ds, p.node_shape.tolerations);
+    Provides(ds, CapabilityKind::kCniPlugin, plugin.binary);
   }
 }
 
@@ -214,10 +241,40 @@ void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
   if (peermem) caps.push_back("SYS_MODULE");
   ds.context["capabilities"] = caps;
   // The same pool's CNI plugins: the VF DaemonSet's namespace holds the pool's node agents.
+  ds.source_pointer = vf.pointer;
+  NeedNodeLabels(ds, p.node_shape.node_selector, NodeSelectorPointer, "its nodeSelector");
+  ProvideTolerations(ds, p.node_shape.tolerations);
+  // It sets the RDMA subsystem's exclusive netns mode (the rdma CNI's requirement) and, where the
+  // host driver is proprietary, loads nvidia_peermem (GPUDirect RDMA).
+  Provides(ds, CapabilityKind::kRdmaNetns, "exclusive");
+  if (peermem) Provides(ds, CapabilityKind::kGpuDirect, "nvidia-peermem");
   PlanRailCniPlugins(p, plan, vf);
 }
 
 }  // namespace
+
+void ProvideGpuOperator(const Profile& p, const GpuOperator& gpu, PlannedObject& object) {
+  Provides(object, CapabilityKind::kResource, "nvidia.com/gpu");
+  Provides(object, CapabilityKind::kNodeLabel, "nvidia.com/gpu.*");
+  if (!p.IsOpenShift()) Provides(object, CapabilityKind::kNodeLabel, "feature.node.kubernetes.io/*");
+  // driver.rdma and kernelModuleType act only where the operator deploys the driver
+  // (BRINGUP-FACTS §3); with driver.enabled: false GPUDirect is the host's.
+  const GpuDirectSettings rdma = ResolveGpuDirect(gpu, p.nccl.gpudirect);
+  if (gpu.driver_enabled && rdma.mode != GpuOperatorRdma::kOff)
+    Provides(object, CapabilityKind::kGpuDirect, ToString(rdma.mode));
+  // Its DaemonSets' default toleration (nvidia.com/gpu NoSchedule, chart values and CSV), plus
+  // the workload's own taints, propagated (daemonsets.tolerations replaces the default).
+  std::vector<Toleration> tolerations{Toleration{"nvidia.com/gpu", "Exists", "", "NoSchedule", ""}};
+  bool extra = false;
+  for (const Toleration& t : p.node_shape.tolerations) {
+    if (t.key == "nvidia.com/gpu" || t.key.empty()) continue;
+    tolerations.push_back(t);
+    extra = true;
+  }
+  object.context["has_tolerations"] = extra;
+  object.context["tolerations"] = TolerationsContext(tolerations)["tolerations"];
+  ProvideTolerations(object, tolerations);
+}
 
 void PlanOkeOperators(const Profile& profile, BundlePlan& plan) {
   PlanNicClusterPolicy(profile, plan);

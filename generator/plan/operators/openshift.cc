@@ -20,7 +20,7 @@ json KeyValues(const std::map<std::string, std::string>& map) {
 }
 
 /// Namespace, OperatorGroup and Subscription of one managed OLM operator.
-void PlanOlmInstall(const Profile& profile, BundlePlan& plan, const OperatorCommon& op,
+PlannedObject& PlanOlmInstall(const Profile& profile, BundlePlan& plan, const OperatorCommon& op,
                     const std::string& group_name, const std::string& subscription_name,
                     const std::map<std::string, std::string>& labels,
                     const std::map<std::string, std::string>& annotations,
@@ -30,6 +30,7 @@ void PlanOlmInstall(const Profile& profile, BundlePlan& plan, const OperatorComm
                                       "Namespace", ns, "", kWaveOperators, false, true);
   n.context["labels"] = KeyValues(labels);
   n.context["annotations"] = KeyValues(annotations);
+  n.source_pointer = op.pointer;
   AddPlannedObject(plan, profile, std::string(kOperatorTemplates) + "operatorgroup.yaml.mustache",
                    "operators.coreos.com/v1", "OperatorGroup", group_name, ns, kWaveOperators,
                    false, true);
@@ -46,19 +47,31 @@ void PlanOlmInstall(const Profile& profile, BundlePlan& plan, const OperatorComm
   sub.context["has_starting_csv"] = !op.starting_csv.empty();
   sub.context["starting_csv"] = op.starting_csv;
   sub.context["source_note"] = source_note;
+  sub.source_pointer = op.pointer;
+  return sub;
 }
 
 void PlanSriov(const Profile& p, BundlePlan& plan, const SriovNetworkOperator& sriov) {
   if (sriov.managed()) {
-    PlanOlmInstall(p, plan, sriov, "sriov-network-operators", "sriov-network-operator-subscription",
-                   {}, {{"workload.openshift.io/allowed", "management"}},
-                   "SR-IOV Network Operator: OCP 4.22 'Installing the SR-IOV Network Operator' "
-                   "(channel stable; 4.3-4.12 docs used the OCP version as channel)");
+    PlannedObject& sub = PlanOlmInstall(
+        p, plan, sriov, "sriov-network-operators", "sriov-network-operator-subscription", {},
+        {{"workload.openshift.io/allowed", "management"}},
+        "SR-IOV Network Operator: OCP 4.22 'Installing the SR-IOV Network Operator' "
+        "(channel stable; 4.3-4.12 docs used the OCP version as channel)");
+    Provides(sub, CapabilityKind::kCrd, "sriovnetwork.openshift.io/*");
     PlannedObject& config = AddPlannedObject(
         plan, p, std::string(kOperatorTemplates) + "sriovoperatorconfig.yaml.mustache",
         "sriovnetwork.openshift.io/v1", "SriovOperatorConfig", "default", sriov.namespace_name,
         kWaveOperatorConfig, true, true);
     config.context["disable_drain"] = sriov.disable_drain;
+    config.source_pointer = sriov.pointer;
+    // From 4.16 the config daemon, which installs the SR-IOV CNI, starts only once this CR
+    // exists (BRINGUP-FACTS §1a); its DaemonSets tolerate every taint.
+    Provides(config, CapabilityKind::kCniPlugin, "sriov");
+    Provides(config, CapabilityKind::kCniPlugin, "ib-sriov");
+    // Its CSV's RDMA_CNI_IMAGE: the config daemon installs the rdma CNI the NADs chain too.
+    Provides(config, CapabilityKind::kCniPlugin, "rdma");
+    ToleratesEverything(config);
   }
   if (!sriov.node_policies || !p.UsesRails()) return;
   const std::string device_id = p.node_shape.topology.nic_pci_device.rfind("0x", 0) == 0
@@ -82,6 +95,13 @@ void PlanSriov(const Profile& p, BundlePlan& plan, const SriovNetworkOperator& s
     policy.context["has_device_id"] = !device_id.empty();
     policy.context["device_id"] = device_id;
     policy.context["infiniband"] = p.network.fabric == Fabric::kInfiniBand;
+    policy.source_pointer = rail.pointer;
+    Provides(policy, CapabilityKind::kResource, rail.resource_name);
+    NeedNodeLabels(policy, PolicyNodeSelector(p, sriov), [&](const std::string& key) {
+      if (!sriov.node_selector.empty()) return sriov.pointer + "/node_selector/" + PointerKey(key);
+      if (p.node_shape.node_selector.count(key)) return NodeSelectorPointer(key);
+      return p.iommu.pointer + "/machine_config_role";
+    }, "its nodeSelector");
   }
   // Exclusive RDMA netns mode on the policies' nodes, which the rdma CNI the rails' NADs chain
   // requires (network.cc NadConfig).
@@ -91,19 +111,25 @@ void PlanSriov(const Profile& p, BundlePlan& plan, const SriovNetworkOperator& s
       sriov.namespace_name, kWaveNodePolicies, true, true);
   pool.context["node_selector"] = selector;
   pool.context["rdma_mode"] = "exclusive";
+  pool.source_pointer = sriov.pointer;
+  Provides(pool, CapabilityKind::kRdmaNetns, "exclusive");
 }
 
 void PlanNfd(const Profile& p, BundlePlan& plan, const NfdOperator& nfd) {
   if (!nfd.managed()) return;
-  PlanOlmInstall(p, plan, nfd, "openshift-nfd", "nfd",
-                 {{"name", "openshift-nfd"}, {"openshift.io/cluster-monitoring", "true"}}, {},
-                 "NFD Operator: OCP 4.22 'Node Feature Discovery Operator' (channel stable; "
-                 "4.8/4.9 docs used the OCP version as channel)");
+  PlannedObject& sub =
+      PlanOlmInstall(p, plan, nfd, "openshift-nfd", "nfd",
+                     {{"name", "openshift-nfd"}, {"openshift.io/cluster-monitoring", "true"}}, {},
+                     "NFD Operator: OCP 4.22 'Node Feature Discovery Operator' (channel stable; "
+                     "4.8/4.9 docs used the OCP version as channel)");
+  Provides(sub, CapabilityKind::kCrd, "nfd.openshift.io/*");
   PlannedObject& instance =
       AddPlannedObject(plan, p, std::string(kOperatorTemplates) + "nodefeaturediscovery.yaml.mustache",
                        "nfd.openshift.io/v1", "NodeFeatureDiscovery", "nfd-instance",
                        nfd.namespace_name, kWaveOperatorConfig, true, true);
   instance.context["operand_image"] = nfd.operand_image;
+  instance.source_pointer = nfd.pointer;
+  Provides(instance, CapabilityKind::kNodeLabel, "feature.node.kubernetes.io/*");
   // PCI classes 02/0200/0207 (network) and 03 (display) labelled by vendor: NVIDIA Network
   // Operator OCP guide (getting-started-openshift), so GPU and ConnectX nodes get
   // feature.node.kubernetes.io/pci-10de.present / pci-15b3.present.
@@ -116,9 +142,11 @@ void PlanNfd(const Profile& p, BundlePlan& plan, const NfdOperator& nfd) {
 
 void PlanGpuOperator(const Profile& p, BundlePlan& plan, const GpuOperator& gpu) {
   if (!gpu.managed()) return;
-  PlanOlmInstall(p, plan, gpu, "nvidia-gpu-operator-group", "gpu-operator-certified", {}, {},
-                 "GPU Operator (certified): NVIDIA cloud-native-docs openshift/install-gpu-ocp.rst; "
-                 "channel v<YY.M> is each bundle's default (bundle/metadata/annotations.yaml)");
+  PlannedObject& sub = PlanOlmInstall(
+      p, plan, gpu, "nvidia-gpu-operator-group", "gpu-operator-certified", {}, {},
+      "GPU Operator (certified): NVIDIA cloud-native-docs openshift/install-gpu-ocp.rst; "
+      "channel v<YY.M> is each bundle's default (bundle/metadata/annotations.yaml)");
+  Provides(sub, CapabilityKind::kCrd, "nvidia.com/*");
   PlannedObject& policy = AddPlannedObject(
       plan, p, std::string(kOperatorTemplates) + "clusterpolicy.yaml.mustache", "nvidia.com/v1",
       "ClusterPolicy", "cluster-policy", "", kWaveOperatorConfig, true, true);
@@ -130,6 +158,7 @@ void PlanGpuOperator(const Profile& p, BundlePlan& plan, const GpuOperator& gpu)
   policy.context["rdma_enabled"] = rdma.rdma_enabled;
   policy.context["use_host_mofed"] = rdma.use_host_mofed;
   policy.context["rdma_note"] = rdma.note;
+  ProvideGpuOperator(p, gpu, policy);
 }
 
 }  // namespace

@@ -23,4 +23,10 @@ void PlanOpenShiftOperators(const Profile& profile, BundlePlan& plan);
 /// NicClusterPolicy is planned whenever the rails use the device plugin, operators or not.
 void PlanOkeOperators(const Profile& profile, BundlePlan& plan);
 
+/// What the GPU Operator's object (the ClusterPolicy on OpenShift, the chart's Application on
+/// OKE) provides to the requirements model: nvidia.com/gpu, GPU feature discovery's
+/// nvidia.com/gpu.* labels, GPUDirect RDMA where it deploys the driver, and a node agent that
+/// tolerates the nvidia.com/gpu taint (its daemonsets' default toleration).
+void ProvideGpuOperator(const Profile& profile, const GpuOperator& gpu, PlannedObject& object);
+
 }  // namespace hkim

@@ -391,6 +391,15 @@ health_check:
 fabric_health:
   gate: {mode: fail, min_busbw_gbps: 40, at_bytes: 1Gi, max_bytes: 1Gi, transport: NET/IB}
   min_rail_fraction: 0.75
+preconditions:
+  - kind: machine-config-pool
+    what: h100
+    why: the cluster's admins made MachineConfigPool h100 for the GPU nodes by hand (FACTS.md Barcelona §7)
+    check: oc get machineconfigpool h100
+  - kind: node-label
+    what: node-role.kubernetes.io/h100
+    why: the cluster's admins label the GPU nodes with the h100 role; the MachineConfigs and SR-IOV policies select it
+    check: oc get nodes -l node-role.kubernetes.io/h100
 operators:
   openshift_version: "4.19"
   sriov_network_operator:

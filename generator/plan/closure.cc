@@ -1,0 +1,394 @@
+// Closure check (closure.h): the bundle's needs against its own objects, the platform and the
+// preconditions. The platform's facts and what an operator installed elsewhere provides are data
+// here, each with where it comes from.
+
+#include "plan/closure.h"
+
+#include <set>
+
+namespace hkim {
+namespace {
+
+using K = CapabilityKind;
+
+// containernetworking/plugins (plugins/main, plugins/ipam, plugins/meta): what the NicClusterPolicy
+// `secondaryNetwork.cniPlugins` image installs (BRINGUP-FACTS §7, "bridge, tuning, sbr, ...") and
+// what OpenShift's Multus DaemonSet copies onto every node.
+constexpr const char* kStandardCniPlugins[] = {
+    "bridge", "host-device", "ipvlan", "loopback", "macvlan", "ptp", "vlan", "dummy", "tap",
+    "dhcp", "host-local", "static", "bandwidth", "firewall", "portmap", "sbr", "tuning", "vrf"};
+
+const char* const kOperatorKeys[] = {"sriov_network_operator", "nfd", "gpu_operator",
+                                     "network_operator", "volcano"};
+
+const OperatorCommon* FindOperator(const Operators& ops, const std::string& key) {
+  if (key == "sriov_network_operator" && ops.sriov_network_operator) return &*ops.sriov_network_operator;
+  if (key == "nfd" && ops.nfd) return &*ops.nfd;
+  if (key == "gpu_operator" && ops.gpu_operator) return &*ops.gpu_operator;
+  if (key == "network_operator" && ops.network_operator) return &*ops.network_operator;
+  if (key == "volcano" && ops.volcano) return &*ops.volcano;
+  return nullptr;
+}
+
+/// The profile's operators, or the platform's defaults when it has no `operators` section
+/// (then none is installed by the bundle: each is an implied precondition).
+Operators OperatorsOf(const Profile& p) {
+  return p.operators ? *p.operators
+                     : ReadOperators(nlohmann::json::object(), p.IsOpenShift(), p.cluster_name);
+}
+
+std::string OperatorCheck(const Profile& p, const OperatorCommon& op) {
+  return p.IsOpenShift() ? "oc get csv -n " + op.namespace_name
+                         : "kubectl get pods -n " + op.namespace_name;
+}
+
+void Add(std::vector<Capability>& out, K kind, const std::string& name) {
+  out.push_back(Capability{kind, name});
+}
+
+struct Provider {
+  Capability what;
+  int wave;
+  const PlannedObject* object;
+};
+
+std::string Describe(const PlannedObject& o) {
+  return o.kind + " " + (o.namespace_name.empty() ? "" : o.namespace_name + "/") + o.name +
+         " (wave " + std::to_string(o.sync_wave) + ")";
+}
+
+/// What to write in `preconditions` to declare a need met by the cluster.
+std::string DeclareHint(K kind, const std::string& name, const std::string& check) {
+  // GPUDirect comes from the host's driver when the bundle does not deploy it.
+  if (kind == K::kGpuDirect)
+    return "preconditions: [{kind: host-driver, what: " +
+           (name == "any" ? std::string("nvidia-peermem (or dmabuf)") : name) +
+           ", why: <the host's driver provides it>, check: " + check + "}]";
+  return "preconditions: [{kind: " + std::string(ToString(kind)) + ", what: " + name +
+         ", why: <who provides it>, check: " + check + "}]";
+}
+
+std::string CheckCommand(const Profile& p, K kind, const std::string& name) {
+  const std::string cli = p.IsOpenShift() ? "oc" : "kubectl";
+  const std::string on_node =
+      cli + " debug node/NODE" + (p.IsOpenShift() ? "" : " -it --image=docker.io/library/busybox") +
+      " -- chroot /host ";
+  switch (kind) {
+    case K::kCrd: return cli + " api-resources --api-group=" + name.substr(0, name.find('/'));
+    case K::kCniPlugin: return on_node + "ls /opt/cni/bin/" + name;
+    case K::kRdmaNetns: return on_node + "rdma system show";
+    case K::kResource: return cli + " describe nodes | grep " + name;
+    case K::kNodeLabel: return cli + " get nodes -l " + name;
+    case K::kMachineConfigPool: return "oc get machineconfigpool " + name;
+    case K::kToleration: return cli + " get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints";
+    case K::kGpuDirect:
+      return on_node + (name == "dmabuf" ? "cat /proc/driver/nvidia/version" : "lsmod | grep nvidia_peermem");
+  }
+  return cli;
+}
+
+/// How the bundle itself could meet the need (first half of a fix).
+std::string ProviderHint(const Profile& p, K kind, const std::string& name) {
+  switch (kind) {
+    case K::kCrd:
+      return "let the bundle install the operator that defines " + name + " (operators.<name>.install: managed)";
+    case K::kCniPlugin:
+      if (name == "sriov" || name == "rdma")
+        return std::string("install the ") + (name == "sriov" ? "SR-IOV" : "RDMA") + " CNI from the bundle (" +
+               (p.IsOpenShift() ? "operators.sriov_network_operator" : "the network operator's SR-IOV Network Operator or a CNI DaemonSet") + ")";
+      if (name == "nv-ipam") return "deploy nv-ipam from the NicClusterPolicy (network.nv_ipam)";
+      return "keep operators.network_operator.secondary_network on (the NicClusterPolicy's cniPlugins)";
+    case K::kRdmaNetns:
+      return "put the GPU nodes' RDMA subsystem in exclusive network-namespace mode from the bundle "
+             "(OKE: the VF DaemonSet; OpenShift: a SriovNetworkPoolConfig with rdmaMode: exclusive)";
+    case K::kResource:
+      if (name == "nvidia.com/gpu") return "let the bundle install the GPU Operator (operators.gpu_operator.install: managed)";
+      return "give the resource a producer in the bundle (a SriovNetworkNodePolicy, or network.sriov_device_plugin with this resource)";
+    case K::kNodeLabel:
+      if (name.rfind("nvidia.com/gpu.", 0) == 0) return "let the bundle install the GPU Operator (its GPU feature discovery sets " + name + ")";
+      if (name.rfind("feature.node.kubernetes.io/", 0) == 0) return "let the bundle install NFD (operators.nfd.install: managed)";
+      return "select the nodes by a label the platform sets (node.kubernetes.io/instance-type), or label them (" +
+             std::string(p.IsOpenShift() ? "oc" : "kubectl") + " label node NODE " + name + "=)";
+    case K::kMachineConfigPool:
+      return "let the bundle create the pool (iommu.machine_config_pool: create)";
+    case K::kToleration:
+      return "let the node agent tolerate the taint too";
+    case K::kGpuDirect:
+      return "let the GPU Operator deploy the driver with GPUDirect RDMA (operators.gpu_operator.driver.enabled: true), or "
+             "set nccl.gpudirect to what the host's driver gives";
+  }
+  return "";
+}
+
+const char* Consequence(K kind) {
+  switch (kind) {
+    case K::kCrd: return "Argo CD cannot sync it (no matches for kind)";
+    case K::kCniPlugin: return "pods that attach the network stay in ContainerCreating (failed to find plugin)";
+    case K::kRdmaNetns: return "the RDMA CNI refuses to move the RDMA device into the pod (it needs exclusive mode)";
+    case K::kResource: return "pods that request it stay Pending";
+    case K::kNodeLabel: return "it selects no node";
+    case K::kMachineConfigPool: return "its MachineConfigs apply to no node";
+    case K::kToleration: return "";
+    case K::kGpuDirect: return "NCCL stages every transfer through host memory (or fails where GPUDirect is required)";
+  }
+  return "";
+}
+
+bool PreconditionCovers(const Profile& p, const Precondition& pre, const Capability& need) {
+  if (pre.kind == ToString(need.kind)) return CapabilityMatches(need.kind, pre.what, need.name);
+  if (pre.kind == "host-driver") return need.kind == K::kGpuDirect && CapabilityMatches(need.kind, pre.what, need.name);
+  if (pre.kind == "operator") {
+    for (const Capability& c : OperatorScope(p, pre.what))
+      if (c.kind == need.kind && CapabilityMatches(c.kind, c.name, need.name)) return true;
+  }
+  return false;
+}
+
+struct ClosureRule {
+  K kind;
+  const char* id;
+  const char* summary;
+};
+
+const ClosureRule kRules[] = {
+    {K::kCrd, "closure.crd", "an object whose CRD neither the bundle (an earlier wave), the platform nor a precondition provides"},
+    {K::kCniPlugin, "closure.cni-plugin", "a CNI plugin or IPAM type a NAD chains that nothing installs or declares"},
+    {K::kRdmaNetns, "closure.rdma-netns", "a NAD chains the RDMA CNI but nothing sets the RDMA subsystem to exclusive netns mode"},
+    {K::kResource, "closure.resource", "an extended resource pods request that nothing advertises or declares"},
+    {K::kNodeLabel, "closure.node-label", "a node label a selector needs that nothing sets or declares"},
+    {K::kMachineConfigPool, "closure.machine-config-pool", "MachineConfigs of a role whose pool neither the bundle nor a precondition provides"},
+    {K::kToleration, "closure.toleration", "a taint the workload tolerates that a node agent of the bundle does not tolerate"},
+    {K::kGpuDirect, "closure.gpudirect", "GPUDirect RDMA that neither the bundle's GPU Operator nor a host-driver precondition provides"},
+};
+
+const char* RuleId(K kind) {
+  for (const ClosureRule& rule : kRules)
+    if (rule.kind == kind) return rule.id;
+  return "internal.closure-kind";  // every kind has a rule above
+}
+
+void Report(const LoadedProfile& loaded, K kind, const std::string& pointer, std::string message,
+            std::string fix, DiagnosticSink& sink) {
+  Diagnostic d;
+  d.severity = Severity::kError;
+  d.location = loaded.locations.Find(pointer);
+  if (d.location.file.empty()) d.location.file = loaded.path;
+  d.data_path = pointer;
+  d.rule = RuleId(kind);
+  d.message = std::move(message);
+  d.fix = std::move(fix);
+  sink.Report(std::move(d));
+}
+
+/// An agent toleration covers a taint the workload tolerates when it names the same key (or
+/// every key) and value; effects are compared only where both name one.
+bool Covers(const ToleratedTaint& agent, const Toleration& workload) {
+  if (agent.key.empty()) return agent.exists;
+  if (agent.key != workload.key) return false;
+  if (!agent.exists && (workload.operator_name == "Exists" || agent.value != workload.value)) return false;
+  return agent.effect.empty() || workload.effect.empty() || agent.effect == workload.effect;
+}
+
+}  // namespace
+
+std::vector<Capability> OperatorScope(const Profile& p, const std::string& key) {
+  std::vector<Capability> out;
+  const Operators ops = OperatorsOf(p);
+  if (key == "sriov_network_operator") {
+    // The operator's config daemon installs the SR-IOV CNI and its InfiniBand variant.
+    Add(out, K::kCrd, "sriovnetwork.openshift.io/*");
+    Add(out, K::kCniPlugin, "sriov");
+    Add(out, K::kCniPlugin, "ib-sriov");
+    // Without the bundle's policies (no operators section, or node_policies off) the cluster's
+    // own SriovNetworkNodePolicies advertise the rails' resources.
+    if (!p.operators || !ops.sriov_network_operator || !ops.sriov_network_operator->node_policies)
+      for (const Rail& rail : p.network.rails) Add(out, K::kResource, rail.resource_name);
+  } else if (key == "nfd") {
+    Add(out, K::kCrd, "nfd.openshift.io/*");
+    Add(out, K::kCrd, "nfd.k8s-sigs.io/*");
+    Add(out, K::kNodeLabel, "feature.node.kubernetes.io/*");
+  } else if (key == "gpu_operator") {
+    const GpuOperator gpu = ops.gpu_operator.value_or(GpuOperator{});
+    Add(out, K::kCrd, "nvidia.com/*");
+    Add(out, K::kResource, "nvidia.com/gpu");
+    Add(out, K::kNodeLabel, "nvidia.com/gpu.*");  // GPU feature discovery
+    // The chart deploys NFD by default (nfd.enabled); on OpenShift the NFD operator does.
+    if (!p.IsOpenShift()) Add(out, K::kNodeLabel, "feature.node.kubernetes.io/*");
+    // driver.rdma and kernelModuleType only act where the operator deploys the driver
+    // (BRINGUP-FACTS §3); with a host driver GPUDirect is the host's (host-driver precondition).
+    const GpuDirectSettings rdma = ResolveGpuDirect(gpu, p.nccl.gpudirect);
+    if (gpu.driver_enabled && rdma.mode != GpuOperatorRdma::kOff)
+      Add(out, K::kGpuDirect, ToString(rdma.mode));
+  } else if (key == "network_operator") {
+    Add(out, K::kCrd, "mellanox.com/*");
+    Add(out, K::kCrd, "nv-ipam.nvidia.com/*");
+    const bool secondary = !ops.network_operator || ops.network_operator->secondary_network;
+    if (secondary) {
+      Add(out, K::kCrd, "k8s.cni.cncf.io/*");  // Multus
+      for (const char* plugin : kStandardCniPlugins) Add(out, K::kCniPlugin, plugin);
+    }
+    Add(out, K::kCniPlugin, "nv-ipam");
+    if (p.network.sriov_device_plugin)
+      Add(out, K::kResource, p.network.sriov_device_plugin->ExtendedResourceName());
+  } else if (key == "volcano") {
+    for (const char* group : {"batch", "bus", "flow", "nodeinfo", "scheduling", "topology"})
+      Add(out, K::kCrd, std::string(group) + ".volcano.sh/*");
+  }
+  return out;
+}
+
+std::vector<Capability> PlatformProvides(const Profile& p) {
+  std::vector<Capability> out;
+  // Kubernetes' own API groups (every object kind the bundle emits from them is built in).
+  for (const char* group : {"", "apps", "batch", "rbac.authorization.k8s.io", "scheduling.k8s.io",
+                            "policy", "networking.k8s.io"})
+    Add(out, K::kCrd, std::string(group) + "/*");
+  // Argo CD syncs the bundle, so its Application kind exists where the apps/ layer goes.
+  Add(out, K::kCrd, "argoproj.io/*");
+  // Node resources and labels the kubelet and the cloud provider set (Kubernetes "Well-Known
+  // Labels, Annotations and Taints").
+  for (const char* resource : {"cpu", "memory", "ephemeral-storage", "hugepages-*"})
+    Add(out, K::kResource, resource);
+  for (const char* label : {"kubernetes.io/hostname", "kubernetes.io/arch", "kubernetes.io/os",
+                            "node.kubernetes.io/instance-type", "topology.kubernetes.io/*"})
+    Add(out, K::kNodeLabel, label);
+  if (p.IsOpenShift()) {
+    // OpenShift's own: SCCs, the Machine Config Operator with pools worker and master, OLM,
+    // and Multus with the containernetworking plugins and whereabouts (OCP "Understanding
+    // multiple networks"; the Barcelona NADs, sriov + whereabouts, ran on it: FACTS.md
+    // Barcelona §2).
+    for (const char* group : {"security.openshift.io", "machineconfiguration.openshift.io",
+                              "operators.coreos.com", "config.openshift.io", "k8s.cni.cncf.io"})
+      Add(out, K::kCrd, std::string(group) + "/*");
+    for (const char* role : {"worker", "master"}) {
+      Add(out, K::kMachineConfigPool, role);
+      Add(out, K::kNodeLabel, std::string("node-role.kubernetes.io/") + role);
+    }
+    for (const char* plugin : kStandardCniPlugins) Add(out, K::kCniPlugin, plugin);
+    Add(out, K::kCniPlugin, "whereabouts");
+    Add(out, K::kCniPlugin, "route-override");
+  }
+  return out;
+}
+
+std::vector<Precondition> BundlePreconditions(const Profile& p) {
+  std::vector<Precondition> out = p.preconditions;
+  auto add = [&](Precondition pre) {
+    for (const Precondition& have : out)
+      if (have.kind == pre.kind && have.what == pre.what) return;
+    out.push_back(std::move(pre));
+  };
+  const Operators ops = OperatorsOf(p);
+  for (const char* key : kOperatorKeys) {
+    const OperatorCommon* op = FindOperator(ops, key);
+    if (!op) continue;
+    std::string why;
+    if (!p.operators) {
+      why = "the profile has no operators section, so the bundle installs no operator";
+    } else if (op->install == OperatorInstall::kPreinstalled) {
+      why = std::string("operators.") + key + ".install: preinstalled (installed by other means)";
+    } else if (op->install == OperatorInstall::kShared) {
+      why = std::string("operators.") + key +
+            ".install: shared: the bundle of the profile of this cluster that manages it installs it "
+            "(hkimgen lint given every profile of the cluster compares them)";
+    } else {
+      continue;
+    }
+    add(Precondition{"operator", key, why, OperatorCheck(p, *op),
+                     p.operators ? op->pointer + "/install" : "/cluster/platform"});
+  }
+  const std::string& role = p.iommu.machine_config_role;
+  if (p.IsOpenShift() && role != "worker" && role != "master") {
+    if (p.iommu.create_pool) {
+      add(Precondition{"node-label", "node-role.kubernetes.io/" + role,
+                       "iommu.machine_config_pool: create: the bundle's MachineConfigPool takes the "
+                       "nodes labelled node-role.kubernetes.io/" + role + "; the bundle labels no node",
+                       "oc get nodes -l node-role.kubernetes.io/" + role,
+                       p.iommu.pointer + "/machine_config_pool"});
+    } else {
+      add(Precondition{"machine-config-pool", role,
+                       "iommu.machine_config_pool: existing: the cluster's admins own the pool",
+                       "oc get machineconfigpool " + role, p.iommu.pointer + "/machine_config_pool"});
+    }
+  }
+  return out;
+}
+
+int CheckClosure(const Profile& p, const LoadedProfile& loaded, const BundlePlan& plan,
+                 DiagnosticSink& sink) {
+  const int before = sink.ErrorCount();
+  const std::vector<Capability> platform = PlatformProvides(p);
+  std::vector<Provider> providers;
+  for (const PlannedObject& o : plan.objects)
+    for (const Capability& c : o.provides) providers.push_back(Provider{c, o.sync_wave, &o});
+  // One finding per need (kind, name, pointer): four NADs chaining one plugin from one rail
+  // list are one fault each, but the same rail in two namespaces is one.
+  std::set<std::string> reported;
+  for (const PlannedObject& o : plan.objects) {
+    for (const Need& need : o.needs) {
+      const Capability& what = need.what;
+      bool met = false;
+      for (const Capability& c : platform) met |= c.kind == what.kind && CapabilityMatches(c.kind, c.name, what.name);
+      const Provider* late = nullptr;
+      for (const Provider& provider : providers) {
+        if (met) break;
+        if (provider.what.kind != what.kind || !CapabilityMatches(what.kind, provider.what.name, what.name)) continue;
+        // A CRD must be there a wave before its objects; other needs may come with them.
+        const bool in_time = what.kind == K::kCrd ? provider.wave < o.sync_wave : provider.wave <= o.sync_wave;
+        if (in_time) met = true;
+        else late = &provider;
+      }
+      for (const Precondition& pre : plan.preconditions) met |= !met && PreconditionCovers(p, pre, what);
+      if (met) continue;
+      const std::string pointer = need.pointer.empty()
+                                      ? (o.source_pointer.empty() ? "/cluster/platform" : o.source_pointer)
+                                      : need.pointer;
+      if (!reported.insert(std::string(ToString(what.kind)) + "|" + what.name + "|" + pointer).second) continue;
+      const std::string check = CheckCommand(p, what.kind, what.name);
+      std::string message = Describe(o) + " needs " + ToString(what.kind) + " " + what.name +
+                            (need.why.empty() ? "" : " (" + need.why + ")") + ", but ";
+      message += late ? "its provider " + Describe(*late->object) + " comes in a later wave"
+                      : "nothing in this bundle provides it, the platform does not, and no precondition declares it";
+      message += std::string(": ") + Consequence(what.kind);
+      std::string fix = late ? "move the provider to an earlier wave" : ProviderHint(p, what.kind, what.name);
+      fix += "; or, if the cluster already has it, declare it: " + DeclareHint(what.kind, what.name, check);
+      Report(loaded, what.kind, pointer, std::move(message), std::move(fix), sink);
+    }
+  }
+  // Taints the workload tolerates: its GPU nodes may carry them, so every node agent it depends
+  // on (device plugin, CNI, VF creation) must tolerate them too, or it never runs there.
+  for (const Toleration& t : p.node_shape.tolerations) {
+    if (t.key.empty()) continue;
+    bool declared = false;
+    for (const Precondition& pre : plan.preconditions)
+      declared |= pre.kind == "toleration" && CapabilityMatches(K::kToleration, pre.what, t.key);
+    if (declared) continue;
+    for (const PlannedObject& o : plan.objects) {
+      if (!o.node_agent) continue;
+      bool covered = false;
+      for (const ToleratedTaint& agent : o.tolerates) covered |= Covers(agent, t);
+      if (covered) continue;
+      Report(loaded, K::kToleration, t.pointer,
+             "the workload tolerates taint " + t.key + ", so its GPU nodes may carry it, but node agent " +
+                 Describe(o) + " does not tolerate it: it never runs on those nodes, and what it provides "
+                 "(devices, CNI, VFs) never appears there",
+             "let " + o.kind + " " + o.name + " tolerate " + t.key +
+                 " (hkimgen propagates node_shape.tolerations to the node agents it renders), or, if "
+                 "the nodes never carry this taint, declare it: " +
+                 DeclareHint(K::kToleration, t.key, CheckCommand(p, K::kToleration, t.key)),
+             sink);
+    }
+  }
+  return sink.ErrorCount() - before;
+}
+
+const std::vector<RuleInfo>& ClosureRules() {
+  static const std::vector<RuleInfo> rules = [] {
+    std::vector<RuleInfo> out;
+    for (const ClosureRule& rule : kRules) out.push_back({rule.id, Severity::kError, rule.summary});
+    return out;
+  }();
+  return rules;
+}
+
+}  // namespace hkim

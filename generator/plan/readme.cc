@@ -1,0 +1,84 @@
+// Plan stage, the bundle's README.md (issue 27): for the people who apply the bundle. What it
+// installs, wave by wave; the one manual step (bootstrap/ on OpenShift); the preconditions with
+// the commands that check them; how to watch the sync and read the gate. Markdown, not YAML: the
+// template prints values raw ({{{x}}}), and the file is in no kustomization.
+
+#include "plan/readme.h"
+
+#include <map>
+
+#include "plan/health.h"
+
+namespace hkim {
+namespace {
+
+using nlohmann::json;
+
+const char* WaveTitle(int wave) {
+  switch (wave) {
+    case kWaveOperators: return "operators (OLM installs, chart Applications)";
+    case kWaveOperatorConfig: return "the operators' configuration CRs";
+    case kWaveNodePolicies: return "node configuration (MachineConfigs, SR-IOV policies, VF DaemonSet)";
+    case kWaveClusterAccess: return "cluster access and address pools (SCC, IPPool, workload Namespaces)";
+    case kWaveNamespaceAccess: return "identities and networks per namespace (ServiceAccount, RBAC, NADs)";
+    case kWaveConfig: return "configuration (NCCL environment, topology)";
+    case kWaveService: return "Services and the fabric gate";
+    case kWaveWorkload: return "the workload";
+  }
+  return "other objects";
+}
+
+}  // namespace
+
+void PlanReadme(const Profile& p, BundlePlan& plan) {
+  PlannedObject& r = plan.readme;
+  r.template_name = "bundle/README.md.mustache";
+  r.kind = "README";
+  r.file_name = "README.md";
+  json& c = r.context;
+  const bool openshift = p.IsOpenShift();
+  const std::string cli = openshift ? "oc" : "kubectl";
+  c["cluster"] = p.cluster_name;
+  c["platform"] = ToString(p.platform);
+  c["cli"] = cli;
+  c["application"] = plan.application.name;
+  c["argocd_namespace"] = p.gitops.argocd_namespace;
+
+  std::map<int, json> by_wave;
+  for (const PlannedObject& o : plan.objects) {
+    json& wave = by_wave[o.sync_wave];
+    if (wave.is_null()) wave = json::array();
+    wave.push_back(json{{"kind", o.kind},
+                        {"name", (o.namespace_name.empty() ? "" : o.namespace_name + "/") + o.name},
+                        {"file", o.file_name}});
+  }
+  json waves = json::array();
+  for (auto& [wave, objects] : by_wave)
+    waves.push_back(json{{"wave", wave}, {"title", WaveTitle(wave)}, {"objects", objects}});
+  c["waves"] = waves;
+
+  c["has_bootstrap"] = !plan.bootstrap.empty();
+  json bootstrap = json::array();
+  for (const PlannedObject& o : plan.bootstrap) bootstrap.push_back(json{{"file", o.file_name}});
+  c["bootstrap"] = bootstrap;
+  c["controller"] = p.gitops.controller_service_account;
+
+  c["has_preconditions"] = !plan.preconditions.empty();
+  json preconditions = json::array();
+  for (const Precondition& pre : plan.preconditions)
+    preconditions.push_back(
+        json{{"kind", pre.kind}, {"what", pre.what}, {"why", pre.why}, {"check", pre.check}});
+  c["preconditions"] = preconditions;
+
+  // The gate and the workload, per namespace.
+  const bool gate = p.fabric_health.gate.mode != GateMode::kOff;
+  c["has_gate"] = gate;
+  json namespaces = json::array();
+  for (const std::string& ns : p.namespaces)
+    namespaces.push_back(json{{"ns", ns}, {"gate", GateJobName(p)}, {"workload", p.workload.name}});
+  c["namespaces"] = namespaces;
+  c["gate_wave"] = static_cast<int>(kWaveService);
+  c["workload_wave"] = static_cast<int>(kWaveWorkload);
+}
+
+}  // namespace hkim

@@ -1,0 +1,255 @@
+// The requirements model and the closure check (plan/requirements.h, plan/closure.h): every
+// shipped profile renders closed; taking away the provider of each kind of need gives the
+// located closure.<kind> error; preconditions reach the marker and the bundle's README.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "load/load.h"
+#include "pipeline/pipeline.h"
+#include "plan/closure.h"
+#include "plan/plan.h"
+#include "test_files.h"
+#include "validate/validate.h"
+#include "write/guard.h"
+
+namespace hkim {
+namespace {
+
+using test_files::Find;
+using test_files::ReadProfile;
+using test_files::Replace;
+
+struct Planned {
+  std::string text;
+  LoadedProfile loaded;
+  Profile profile;
+  BundlePlan plan;
+};
+
+Planned PlanText(const std::string& text) {
+  DiagnosticSink sink;
+  Planned out;
+  out.text = text;
+  auto loaded = LoadProfileFromText("p.yaml", text, sink);
+  EXPECT_TRUE(loaded);
+  if (!loaded) return out;
+  out.loaded = *loaded;
+  const ProfileSchema* schema = ProfileSchema::Embedded(sink);
+  EXPECT_TRUE(schema && ValidateProfile(out.loaded, *schema, sink));
+  auto profile = BuildProfile(out.loaded, sink);
+  for (const Diagnostic& d : sink.diagnostics()) ADD_FAILURE() << d.rule << ": " << d.message;
+  if (!profile) return out;
+  out.profile = *profile;
+  out.plan = PlanBundle(out.profile);
+  return out;
+}
+
+std::vector<Diagnostic> Check(const Planned& p) {
+  DiagnosticSink sink;
+  CheckClosure(p.profile, p.loaded, p.plan, sink);
+  return sink.diagnostics();
+}
+
+/// Takes every provider of `kind` whose name starts with `prefix` out of the plan: the objects'
+/// provisions and the preconditions (declared or implied) of that kind.
+void RemoveProvider(BundlePlan& plan, CapabilityKind kind, const std::string& prefix) {
+  for (PlannedObject& o : plan.objects) {
+    auto& p = o.provides;
+    p.erase(std::remove_if(p.begin(), p.end(),
+                           [&](const Capability& c) {
+                             return c.kind == kind && c.name.rfind(prefix, 0) == 0;
+                           }),
+            p.end());
+  }
+  auto& pre = plan.preconditions;
+  pre.erase(std::remove_if(pre.begin(), pre.end(),
+                           [&](const Precondition& c) {
+                             return (c.kind == ToString(kind) ||
+                                     (kind == CapabilityKind::kGpuDirect && c.kind == "host-driver")) &&
+                                    c.what.rfind(prefix, 0) == 0;
+                           }),
+            pre.end());
+}
+
+int LineOf(const std::string& text, const std::string& needle) {
+  const size_t at = text.find(needle);
+  EXPECT_NE(at, std::string::npos) << needle;
+  // The needle's last line (a mapping is located at its first key, under its own key).
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + at + needle.size() - 1, '\n'));
+}
+
+/// The diagnostics of `rule`; fails unless one is at the line holding `needle` with a fix.
+void ExpectAt(const std::vector<Diagnostic>& found, const std::string& rule, const Planned& p,
+              const std::string& needle) {
+  const int line = LineOf(p.text, needle);
+  std::string all;
+  for (const Diagnostic& d : found) {
+    all += d.rule + "@" + std::to_string(d.location.line) + ": " + d.message + "\n";
+    if (d.rule == rule && d.location.line == line) {
+      EXPECT_EQ(d.severity, Severity::kError);
+      EXPECT_NE(d.fix.find("preconditions"), std::string::npos) << d.fix;
+      return;
+    }
+  }
+  ADD_FAILURE() << "no " << rule << " at line " << line << " (" << needle << "); got:\n" << all;
+}
+
+TEST(Closure, EveryShippedProfileIsClosed) {
+  for (const char* name : {"barcelona-h100-cx7", "oke-h100", "oke-a100", "oke-a100-gpu4"}) {
+    const Planned p = PlanText(ReadProfile(name));
+    for (const Diagnostic& d : Check(p)) ADD_FAILURE() << name << ": " << d.rule << ": " << d.message;
+  }
+}
+
+TEST(Closure, ObjectsRecordWhatTheyNeedAndProvide) {
+  const Planned p = PlanText(ReadProfile("oke-h100"));
+  const PlannedObject* nad = Find(p.plan, "NetworkAttachmentDefinition", "oci-rdma-sriov");
+  ASSERT_NE(nad, nullptr);
+  std::vector<std::string> cni;
+  for (const Need& n : nad->needs)
+    if (n.what.kind == CapabilityKind::kCniPlugin) cni.push_back(n.what.name);
+  // Parsed from the NAD's own config: sriov (nv-ipam), tuning, rdma, sbr.
+  EXPECT_EQ(cni, (std::vector<std::string>{"sriov", "nv-ipam", "tuning", "rdma", "sbr"}));
+  const PlannedObject* policy = Find(p.plan, "NicClusterPolicy", "nic-cluster-policy");
+  ASSERT_NE(policy, nullptr);
+  EXPECT_TRUE(policy->node_agent);
+  bool resource = false;
+  for (const Capability& c : policy->provides)
+    resource |= c.kind == CapabilityKind::kResource && c.name == "nvidia.com/sriov_rdma_vf";
+  EXPECT_TRUE(resource);
+}
+
+TEST(Closure, MissingCrdIsLocatedAtTheOperator) {
+  Planned p = PlanText(ReadProfile("barcelona-h100-cx7"));
+  RemoveProvider(p.plan, CapabilityKind::kCrd, "sriovnetwork.openshift.io");
+  ExpectAt(Check(p), "closure.crd", p, "  sriov_network_operator:\n    install");
+  // OKE without the NicClusterPolicy's secondary network: nothing brings the NAD CRD (Multus)
+  // nor the tuning and sbr plugins.
+  Planned oke = PlanText(Replace(ReadProfile("oke-h100"), "    install: managed\n    version: v25.10.0",
+                                 "    install: managed\n    secondary_network: false\n    version: v25.10.0"));
+  ExpectAt(Check(oke), "closure.crd", oke, "    - name: oci-rdma-sriov");
+  ExpectAt(Check(oke), "closure.cni-plugin", oke, "    - name: oci-rdma-sriov");
+}
+
+TEST(Closure, MissingCniPluginAndIpamAreLocatedAtTheRail) {
+  Planned p = PlanText(ReadProfile("barcelona-h100-cx7"));
+  RemoveProvider(p.plan, CapabilityKind::kCniPlugin, "sriov");
+  ExpectAt(Check(p), "closure.cni-plugin", p, "    - name: eno5np0");
+  Planned oke = PlanText(ReadProfile("oke-h100"));
+  RemoveProvider(oke.plan, CapabilityKind::kCniPlugin, "nv-ipam");
+  ExpectAt(Check(oke), "closure.cni-plugin", oke, "        type: nv-ipam");
+}
+
+TEST(Closure, RdmaCniNeedsExclusiveNetnsMode) {
+  Planned p = PlanText(ReadProfile("oke-h100"));
+  RemoveProvider(p.plan, CapabilityKind::kRdmaNetns, "");
+  ExpectAt(Check(p), "closure.rdma-netns", p, "    - name: oci-rdma-sriov");
+}
+
+TEST(Closure, MissingResourcesAreLocatedAtTheirRequest) {
+  Planned p = PlanText(ReadProfile("barcelona-h100-cx7"));
+  RemoveProvider(p.plan, CapabilityKind::kResource, "openshift.io/eno6np0rdma");
+  RemoveProvider(p.plan, CapabilityKind::kResource, "nvidia.com/gpu");
+  const auto found = Check(p);
+  ExpectAt(found, "closure.resource", p, "      resource_name: openshift.io/eno6np0rdma");
+  ExpectAt(found, "closure.resource", p, "  gpus_per_pod: 4");
+}
+
+TEST(Closure, NodeLabelsNeedAProviderOrAPrecondition) {
+  // Barcelona's h100 role label is the cluster admins': without its precondition the SR-IOV
+  // policies select nodes nothing labels.
+  const std::string text = ReadProfile("barcelona-h100-cx7");
+  const size_t from = text.find("  - kind: node-label\n");
+  ASSERT_NE(from, std::string::npos);
+  const size_t to = text.find("\n\n", from);
+  Planned p = PlanText(text.substr(0, from) + text.substr(to + 1));
+  ExpectAt(Check(p), "closure.node-label", p, "  machine_config_role: h100");
+  // nvidia.com/gpu.product comes from the GPU Operator's feature discovery.
+  Planned q = PlanText(text);
+  RemoveProvider(q.plan, CapabilityKind::kNodeLabel, "nvidia.com/gpu.");
+  ExpectAt(Check(q), "closure.node-label", q, "    nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3");
+}
+
+TEST(Closure, MachineConfigsNeedTheirPool) {
+  Planned p = PlanText(ReadProfile("barcelona-h100-cx7"));
+  RemoveProvider(p.plan, CapabilityKind::kMachineConfigPool, "h100");
+  ExpectAt(Check(p), "closure.machine-config-pool", p, "  machine_config_role: h100");
+}
+
+TEST(Closure, GpuDirectNeedsTheDriverOrAHostDriverPrecondition) {
+  Planned p = PlanText(ReadProfile("barcelona-h100-cx7"));
+  RemoveProvider(p.plan, CapabilityKind::kGpuDirect, "");
+  ExpectAt(Check(p), "closure.gpudirect", p, "  gpudirect: dmabuf");
+  // OKE's GPU Operator leaves the driver to the host: only a host-driver precondition helps.
+  Planned oke = PlanText(ReadProfile("oke-h100"));
+  RemoveProvider(oke.plan, CapabilityKind::kGpuDirect, "");
+  ExpectAt(Check(oke), "closure.gpudirect", oke, "  gpudirect: auto");
+}
+
+TEST(Closure, WorkloadTaintsArePropagatedToTheNodeAgents) {
+  for (const char* name : {"oke-h100", "barcelona-h100-cx7"}) {
+    const std::string text = Replace(ReadProfile(name), "  tolerations:\n",
+                                     "  tolerations:\n    - key: dedicated\n      operator: Exists\n");
+    Planned p = PlanText(text);
+    EXPECT_TRUE(Check(p).empty()) << name;
+    int agents = 0;
+    for (const PlannedObject& o : p.plan.objects) {
+      if (!o.node_agent) continue;
+      ++agents;
+      if (o.kind == "NicClusterPolicy" || o.kind == "ClusterPolicy" ||
+          (o.kind == "Application" && o.name.find("gpu-operator") != std::string::npos)) {
+        EXPECT_NE(o.context.dump().find("\"dedicated\""), std::string::npos) << o.kind;
+      }
+    }
+    EXPECT_GE(agents, 2) << name;
+    // An agent that does not tolerate it is the located error.
+    for (PlannedObject& o : p.plan.objects)
+      if (o.kind == "NicClusterPolicy" || o.kind == "ClusterPolicy") o.tolerates.clear();
+    ExpectAt(Check(p), "closure.toleration", p, "    - key: dedicated");
+  }
+}
+
+TEST(Closure, PreconditionsAreImpliedListedInTheMarkerAndTheReadme) {
+  const Planned p = PlanText(ReadProfile("oke-a100"));  // operators shared with oke-h100
+  bool shared = false;
+  for (const Precondition& pre : p.plan.preconditions)
+    shared |= pre.kind == "operator" && pre.what == "network_operator" &&
+              pre.why.find("shared") != std::string::npos;
+  EXPECT_TRUE(shared);
+
+  DiagnosticSink sink;
+  const std::string path =
+      (std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" / "barcelona-h100-cx7.yaml").string();
+  std::optional<RenderedBundle> bundle = RenderProfileFile(path, sink);
+  ASSERT_TRUE(bundle) << (sink.diagnostics().empty() ? "" : sink.diagnostics()[0].message);
+  const RenderedFile* readme = nullptr;
+  for (const RenderedFile& f : bundle->files)
+    if (f.file_name == "README.md") readme = &f;
+  ASSERT_NE(readme, nullptr);
+  EXPECT_NE(readme->content.find("`node-role.kubernetes.io/h100`"), std::string::npos);
+  EXPECT_NE(readme->content.find("oc get nodes -l node-role.kubernetes.io/h100"), std::string::npos);
+  EXPECT_NE(readme->content.find("oc apply -f bootstrap/"), std::string::npos);
+  EXPECT_NE(readme->content.find("job/h-kim-fabric-gate"), std::string::npos);
+  EXPECT_EQ(BundleStream(*bundle).find("Bundle barcelona"), std::string::npos);  // not an object
+  const auto marker = nlohmann::json::parse(BundleMarkerText({"a.yaml"}, bundle->preconditions));
+  ASSERT_TRUE(marker.contains("preconditions"));
+  EXPECT_EQ(marker["preconditions"][0]["kind"], "machine-config-pool");
+  EXPECT_EQ(marker["preconditions"][1]["check"], "oc get nodes -l node-role.kubernetes.io/h100");
+}
+
+TEST(Closure, RenderStopsAtAClosureError) {
+  const std::string text = Replace(ReadProfile("barcelona-h100-cx7"),
+                                   "    what: node-role.kubernetes.io/h100", "    what: other-label");
+  DiagnosticSink sink;
+  auto loaded = LoadProfileFromText("p.yaml", text, sink);
+  ASSERT_TRUE(loaded);
+  EXPECT_FALSE(RenderLoadedProfile(*loaded, sink));
+  bool found = false;
+  for (const Diagnostic& d : sink.diagnostics()) found |= d.rule == "closure.node-label";
+  EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace hkim
