@@ -13,25 +13,23 @@ namespace {
 
 using ordered = nlohmann::ordered_json;
 
-/// Debian's short licence names (DEP-5 §"License specification") where they differ from SPDX.
+/// Debian's short licence names (DEP-5 "License specification") and the SPDX ids they mean. A
+/// name not here is not guessed at: the package's licence becomes NOASSERTION.
 const std::map<std::string, std::string>& DebianToSpdx() {
   static const std::map<std::string, std::string> table = {
-      {"GPL-2", "GPL-2.0-only"},       {"GPL-2+", "GPL-2.0-or-later"},
-      {"GPL-3", "GPL-3.0-only"},       {"GPL-3+", "GPL-3.0-or-later"},
-      {"LGPL-2", "LGPL-2.0-only"},     {"LGPL-2+", "LGPL-2.0-or-later"},
-      {"LGPL-2.1", "LGPL-2.1-only"},   {"LGPL-2.1+", "LGPL-2.1-or-later"},
-      {"LGPL-3", "LGPL-3.0-only"},     {"LGPL-3+", "LGPL-3.0-or-later"},
-      {"GFDL-1.3", "GFDL-1.3-only"},   {"GFDL-1.3+", "GFDL-1.3-or-later"},
-      {"public-domain", ""},           // not a licence: stated nowhere as one
+      {"GPL-2", "GPL-2.0-only"},         {"GPL-2+", "GPL-2.0-or-later"},
+      {"GPL-3", "GPL-3.0-only"},         {"GPL-3+", "GPL-3.0-or-later"},
+      {"LGPL-2", "LGPL-2.0-only"},       {"LGPL-2+", "LGPL-2.0-or-later"},
+      {"LGPL-2.1", "LGPL-2.1-only"},     {"LGPL-2.1+", "LGPL-2.1-or-later"},
+      {"LGPL-3", "LGPL-3.0-only"},       {"LGPL-3+", "LGPL-3.0-or-later"},
+      {"GFDL-1.3", "GFDL-1.3-only"},     {"GFDL-1.3+", "GFDL-1.3-or-later"},
+      {"Expat", "MIT"},                  {"MIT", "MIT"},
+      {"BSD-2-clause", "BSD-2-Clause"},  {"BSD-3-clause", "BSD-3-Clause"},
+      {"BSD-2-Clause", "BSD-2-Clause"},  {"BSD-3-Clause", "BSD-3-Clause"},
+      {"Apache-2.0", "Apache-2.0"},      {"ISC", "ISC"},
+      {"Zlib", "Zlib"},                  {"MPL-2.0", "MPL-2.0"},
   };
   return table;
-}
-
-/// An SPDX licence id (idstring: letters, digits, '.', '-', '+'); anything else is not one.
-bool IsSpdxId(const std::string& id) {
-  return !id.empty() && std::all_of(id.begin(), id.end(), [](unsigned char c) {
-    return std::isalnum(c) || c == '.' || c == '-' || c == '+';
-  });
 }
 
 /// SPDX element ids allow letters, digits, '.' and '-' only.
@@ -59,21 +57,28 @@ std::vector<std::string> DeclaredLicenses(const std::string& copyright_text) {
   std::string line;
   // DEP-5 files start with a Format: field; a free-form file's "License:" line is prose.
   if (!std::getline(in, line) || line.rfind("Format:", 0) != 0) return {};
-  std::set<std::string> ids;
+  std::set<std::string> expressions;  // one per License: field, all of them apply (AND)
   while (std::getline(in, line)) {
     if (line.rfind("License:", 0) != 0) continue;
     std::istringstream words(line.substr(8));
-    std::string word;
-    while (words >> word) {  // "GPL-2+ or Artistic" / "LGPL-2.1+ with exception": ids only
-      if (word == "or" || word == "and" || word == "with" || word == "," || word == "exception")
-        continue;
+    std::string word, expression;
+    int ids = 0;
+    while (words >> word) {
       if (!word.empty() && word.back() == ',') word.pop_back();
-      const auto& table = DebianToSpdx();
-      if (auto it = table.find(word); it != table.end()) word = it->second;
-      if (IsSpdxId(word)) ids.insert(word);
+      if (word == "or" || word == "and") {
+        expression += word == "or" ? " OR " : " AND ";
+        continue;
+      }
+      if (word == "with") return {};  // an exception clause: stated in prose, not guessed at
+      auto it = DebianToSpdx().find(word);
+      if (it == DebianToSpdx().end()) return {};
+      expression += it->second;
+      ++ids;
     }
+    if (ids == 0) continue;
+    expressions.insert(ids > 1 ? "(" + expression + ")" : expression);
   }
-  return {ids.begin(), ids.end()};
+  return {expressions.begin(), expressions.end()};
 }
 
 ordered Spdx(const Facts& facts) {

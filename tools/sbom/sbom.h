@@ -14,7 +14,7 @@ namespace hkim::sbom {
 struct DebianPackage {
   std::string name;
   std::string version;                    // dpkg-query -W -f='${Version}'
-  std::vector<std::string> licenses;      // SPDX ids from its copyright file; empty: NOASSERTION
+  std::vector<std::string> licenses;      // SPDX expressions (DeclaredLicenses); empty: NOASSERTION
 };
 
 /// A hkim program built from this checkout.
@@ -43,8 +43,9 @@ struct Facts {
 };
 
 /// The licences a Debian copyright file declares in machine-readable form (DEP-5 `License:`
-/// fields), as SPDX ids, sorted and deduplicated. Empty for a free-form file (libc6, libgcc-s1
-/// today): the SBOM then says NOASSERTION rather than guess.
+/// fields), one SPDX expression per field, sorted and deduplicated (all apply). Empty for a
+/// free-form file (libc6, libgcc-s1 today) or a licence name without a known SPDX id: the SBOM
+/// then says NOASSERTION rather than guess.
 std::vector<std::string> DeclaredLicenses(const std::string& copyright_text);
 
 /// The SPDX 2.3 document. Throws std::invalid_argument on inconsistent facts (a file whose owner
