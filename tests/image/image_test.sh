@@ -124,7 +124,7 @@ import hashlib, json, os, sys
 layout, rootfs, version, commit, digest, libc6, libgcc = sys.argv[1:]
 doc = json.load(open(f"{layout}/hkim-wrapper.spdx.json"))
 statement = json.load(open(f"{layout}/hkim-wrapper.provenance.json"))
-packages = {p["name"]: p for p in doc["packages"]}
+packages = {p["name"]: p for p in doc["packages"] if p.get("primaryPackagePurpose") != "CONTAINER"}
 in_sbom = {f["fileName"]: f["checksums"][0]["checksumValue"] for f in doc["files"]}
 in_image = {}
 for top, _, names in os.walk(rootfs):

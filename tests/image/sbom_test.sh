@@ -42,7 +42,7 @@ cmp "$work/one.spdx.json" "$work/two.spdx.json" || fail "two runs on the same fa
 python3 - "$work/one.spdx.json" "$sha" <<'PY'
 import json, sys
 doc, sha = json.load(open(sys.argv[1])), sys.argv[2]
-packages = {p["name"]: p for p in doc["packages"]}
+packages = {p["name"]: p for p in doc["packages"] if p.get("primaryPackagePurpose") != "CONTAINER"}
 ids = {p["SPDXID"]: p["name"] for p in doc["packages"]}
 ids.update({f["SPDXID"]: f["fileName"] for f in doc["files"]})
 rel = {(ids.get(r["spdxElementId"], r["spdxElementId"]), r["relationshipType"], ids[r["relatedSpdxElement"]])
