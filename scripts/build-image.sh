@@ -151,6 +151,7 @@ umoci config --image "$image" --no-history --created "$created" --os linux --arc
 umoci gc --layout "$layout"
 
 mkdir -p "$out"
+rm -f "$out/hkim-wrapper.spdx.json" "$out/hkim-wrapper.provenance.json"  # no stale statement
 skopeo copy --quiet --preserve-digests "oci:$image" "oci:$out:$version"
 digest=$(skopeo inspect --format '{{.Digest}}' "oci:$out:$version")
 
@@ -188,7 +189,7 @@ closure_packages() {
   local list=$(printf '%s\n' "${!owners[@]}" | LC_ALL=C sort | paste -sd, -)
   echo "${list:--}"
 }
-sbom_args=(spdx -o "$out/hkim-wrapper.spdx.json" --name hkim-wrapper --version "$version"
+sbom_args=(spdx -o "$work/hkim-wrapper.spdx.json" --name hkim-wrapper --version "$version"
   --commit "$commit" --repository "$repository" --created "$created")
 for entry in "${packages[@]}"; do
   sbom_args+=(--package "${entry%%=*}" "${entry#*=}" "/usr/share/doc/${entry%%=*}/copyright")
@@ -208,13 +209,15 @@ while read -r sum path; do
 done < "$work/sums"
 sbom_args+=(--content-digest "$(sha256sum < "$work/sums" | cut -c1-64)")
 "$sbom_tool" "${sbom_args[@]}" || die "hkim-sbom spdx failed"
-provenance_args=(provenance -o "$out/hkim-wrapper.provenance.json" --layout "$out" --name hkim-wrapper
+provenance_args=(provenance -o "$work/hkim-wrapper.provenance.json" --layout "$out" --name hkim-wrapper
   --repository "$repository" --commit "$commit" --epoch "$epoch"
   --command "bash scripts/build-image.sh DIR (programs from $programs_from)"
   --build-type "https://github.com/hkim/hkimgen/blob/main/scripts/build-image.sh#v1"
   --builder-id "${HKIM_BUILDER_ID:-urn:hkimgen:builder:local}")
 for entry in "${packages[@]}"; do provenance_args+=(--package "${entry%%=*}" "${entry#*=}"); done
 "$sbom_tool" "${provenance_args[@]}" || die "hkim-sbom provenance failed"
+# Both or neither: a failed generator leaves no half-stated image.
+cp "$work/hkim-wrapper.spdx.json" "$work/hkim-wrapper.provenance.json" "$out/"
 echo "oci:$out:$version $digest (commit $commit, SOURCE_DATE_EPOCH $epoch)"
 echo "publish: skopeo copy --preserve-digests oci:$out:$version docker://REGISTRY/hkim-wrapper:$version"
 echo "pin:     hkimgen render PROFILE -d DIR --wrapper-digest $digest"
