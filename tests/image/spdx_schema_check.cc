@@ -1,16 +1,14 @@
 // Validates JSON documents against a JSON schema with valijson (the library generator/schema
 // uses): spdx_schema_check SCHEMA DOCUMENT... Exit 0 when all are valid, 1 with each error's
 // JSON path otherwise. tests/image uses it with the SPDX 2.3 schema (SOURCES.md).
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
-
-#include <nlohmann/json.hpp>
-
-#include <fstream>
-#include <iostream>
 
 namespace {
 nlohmann::json Load(const char* path) {

@@ -6,8 +6,6 @@
 //   hkim-sbom provenance -o FILE --layout DIR --name N --repository URL --commit C --command CMD
 //       --builder-id URI --build-type URI --epoch SECONDS [--package NAME VERSION]...
 // Writes FILE only when the document is complete (via FILE.tmp and rename).
-#include "sbom.h"
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "sbom.h"
 
 namespace {
 
@@ -38,25 +38,32 @@ std::string ReadFile(const std::string& path) {
 Args Parse(int argc, char** argv, int package_arity) {
   Args args;
   auto take = [&](int& i, int n, const std::string& flag) {
-    if (i + n >= argc) throw std::invalid_argument(flag + " needs " + std::to_string(n) + " values");
+    if (i + n >= argc)
+      throw std::invalid_argument(flag + " needs " + std::to_string(n) + " values");
     std::vector<std::string> values(argv + i + 1, argv + i + 1 + n);
     i += n;
     return values;
   };
   for (int i = 2; i < argc; ++i) {
     const std::string flag = argv[i];
-    if (flag == "--package") args.packages.push_back(take(i, package_arity, flag));
-    else if (flag == "--program") args.programs.push_back(take(i, 2, flag));
-    else if (flag == "--file") args.files.push_back(take(i, 3, flag));
-    else if (flag.rfind("-", 0) == 0) args.single[flag] = take(i, 1, flag)[0];
-    else throw std::invalid_argument("unexpected argument " + flag);
+    if (flag == "--package")
+      args.packages.push_back(take(i, package_arity, flag));
+    else if (flag == "--program")
+      args.programs.push_back(take(i, 2, flag));
+    else if (flag == "--file")
+      args.files.push_back(take(i, 3, flag));
+    else if (flag.rfind("-", 0) == 0)
+      args.single[flag] = take(i, 1, flag)[0];
+    else
+      throw std::invalid_argument("unexpected argument " + flag);
   }
   return args;
 }
 
 std::string Need(const Args& args, const std::string& flag) {
   auto it = args.single.find(flag);
-  if (it == args.single.end() || it->second.empty()) throw std::invalid_argument(flag + " is required");
+  if (it == args.single.end() || it->second.empty())
+    throw std::invalid_argument(flag + " is required");
   return it->second;
 }
 
@@ -84,10 +91,15 @@ int Run(int argc, char** argv) {
   const std::string command = argv[1];
   if (command == "spdx") {
     const Args args = Parse(argc, argv, 3);
-    hkim::sbom::Facts facts{Need(args, "--name"),    Need(args, "--version"),
-                            Need(args, "--commit"),  Need(args, "--repository"),
-                            Need(args, "--created"), Need(args, "--content-digest"),
-                            {}, {}, {}};
+    hkim::sbom::Facts facts{Need(args, "--name"),
+                            Need(args, "--version"),
+                            Need(args, "--commit"),
+                            Need(args, "--repository"),
+                            Need(args, "--created"),
+                            Need(args, "--content-digest"),
+                            {},
+                            {},
+                            {}};
     for (const auto& p : args.packages)
       facts.packages.push_back({p[0], p[1], hkim::sbom::DeclaredLicenses(ReadFile(p[2]))});
     for (const auto& p : args.programs) facts.programs.push_back({p[0], Split(p[1])});
@@ -98,10 +110,14 @@ int Run(int argc, char** argv) {
   if (command == "provenance") {
     const Args args = Parse(argc, argv, 2);
     const auto index = nlohmann::json::parse(ReadFile(Need(args, "--layout") + "/index.json"));
-    hkim::sbom::BuildFacts facts{Need(args, "--repository"), Need(args, "--commit"),
-                                 Need(args, "--command"),    Need(args, "--builder-id"),
-                                 Need(args, "--build-type"), Need(args, "--epoch"),
-                                 hkim::sbom::LayoutSubjects(index, Need(args, "--name")), {}};
+    hkim::sbom::BuildFacts facts{Need(args, "--repository"),
+                                 Need(args, "--commit"),
+                                 Need(args, "--command"),
+                                 Need(args, "--builder-id"),
+                                 Need(args, "--build-type"),
+                                 Need(args, "--epoch"),
+                                 hkim::sbom::LayoutSubjects(index, Need(args, "--name")),
+                                 {}};
     for (const auto& p : args.packages) facts.packages.push_back({p[0], p[1], {}});
     Write(Need(args, "-o"), hkim::sbom::Provenance(facts));
     return 0;

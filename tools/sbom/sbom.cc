@@ -17,17 +17,28 @@ using ordered = nlohmann::ordered_json;
 /// name not here is not guessed at: the package's licence becomes NOASSERTION.
 const std::map<std::string, std::string>& DebianToSpdx() {
   static const std::map<std::string, std::string> table = {
-      {"GPL-2", "GPL-2.0-only"},         {"GPL-2+", "GPL-2.0-or-later"},
-      {"GPL-3", "GPL-3.0-only"},         {"GPL-3+", "GPL-3.0-or-later"},
-      {"LGPL-2", "LGPL-2.0-only"},       {"LGPL-2+", "LGPL-2.0-or-later"},
-      {"LGPL-2.1", "LGPL-2.1-only"},     {"LGPL-2.1+", "LGPL-2.1-or-later"},
-      {"LGPL-3", "LGPL-3.0-only"},       {"LGPL-3+", "LGPL-3.0-or-later"},
-      {"GFDL-1.3", "GFDL-1.3-only"},     {"GFDL-1.3+", "GFDL-1.3-or-later"},
-      {"Expat", "MIT"},                  {"MIT", "MIT"},
-      {"BSD-2-clause", "BSD-2-Clause"},  {"BSD-3-clause", "BSD-3-Clause"},
-      {"BSD-2-Clause", "BSD-2-Clause"},  {"BSD-3-Clause", "BSD-3-Clause"},
-      {"Apache-2.0", "Apache-2.0"},      {"ISC", "ISC"},
-      {"Zlib", "Zlib"},                  {"MPL-2.0", "MPL-2.0"},
+      {"GPL-2", "GPL-2.0-only"},
+      {"GPL-2+", "GPL-2.0-or-later"},
+      {"GPL-3", "GPL-3.0-only"},
+      {"GPL-3+", "GPL-3.0-or-later"},
+      {"LGPL-2", "LGPL-2.0-only"},
+      {"LGPL-2+", "LGPL-2.0-or-later"},
+      {"LGPL-2.1", "LGPL-2.1-only"},
+      {"LGPL-2.1+", "LGPL-2.1-or-later"},
+      {"LGPL-3", "LGPL-3.0-only"},
+      {"LGPL-3+", "LGPL-3.0-or-later"},
+      {"GFDL-1.3", "GFDL-1.3-only"},
+      {"GFDL-1.3+", "GFDL-1.3-or-later"},
+      {"Expat", "MIT"},
+      {"MIT", "MIT"},
+      {"BSD-2-clause", "BSD-2-Clause"},
+      {"BSD-3-clause", "BSD-3-Clause"},
+      {"BSD-2-Clause", "BSD-2-Clause"},
+      {"BSD-3-Clause", "BSD-3-Clause"},
+      {"Apache-2.0", "Apache-2.0"},
+      {"ISC", "ISC"},
+      {"Zlib", "Zlib"},
+      {"MPL-2.0", "MPL-2.0"},
   };
   return table;
 }
@@ -117,7 +128,8 @@ ordered Spdx(const Facts& facts) {
     package["copyrightText"] = "NOASSERTION";
     for (const auto& file : facts.files) {
       if (file.owner != program.name) continue;
-      package["checksums"] = ordered::array({{{"algorithm", "SHA256"}, {"checksumValue", file.sha256}}});
+      package["checksums"] =
+          ordered::array({{{"algorithm", "SHA256"}, {"checksumValue", file.sha256}}});
     }
     packages.push_back(package);
   }
@@ -137,9 +149,9 @@ ordered Spdx(const Facts& facts) {
     package["copyrightText"] = "NOASSERTION";
     package["comment"] = "copied from the build machine's dpkg; copyright: /usr/share/doc/" +
                          debian.name + "/copyright in the image";
-    package["externalRefs"] = ordered::array(
-        {{{"referenceCategory", "PACKAGE-MANAGER"}, {"referenceType", "purl"},
-          {"referenceLocator", Purl(debian)}}});
+    package["externalRefs"] = ordered::array({{{"referenceCategory", "PACKAGE-MANAGER"},
+                                               {"referenceType", "purl"},
+                                               {"referenceLocator", Purl(debian)}}});
     packages.push_back(package);
   }
 
@@ -152,17 +164,19 @@ ordered Spdx(const Facts& facts) {
   relate("SPDXRef-DOCUMENT", "DESCRIBES", image_ref);
   for (const auto& [name, ref] : owner_refs) relate(image_ref, "CONTAINS", ref);
   std::vector<File> sorted = facts.files;
-  std::sort(sorted.begin(), sorted.end(), [](const File& a, const File& b) { return a.path < b.path; });
+  std::sort(sorted.begin(), sorted.end(),
+            [](const File& a, const File& b) { return a.path < b.path; });
   for (const auto& file : sorted) {
     auto owner = owner_refs.find(file.owner);
     if (owner == owner_refs.end())
       throw std::invalid_argument("file " + file.path + ": owner " + file.owner + " is not listed");
     const std::string ref = Ref("File", file.path);
-    files.push_back({{"SPDXID", ref},
-                     {"fileName", "./" + file.path},
-                     {"checksums", ordered::array({{{"algorithm", "SHA256"}, {"checksumValue", file.sha256}}})},
-                     {"licenseConcluded", "NOASSERTION"},
-                     {"copyrightText", "NOASSERTION"}});
+    files.push_back(
+        {{"SPDXID", ref},
+         {"fileName", "./" + file.path},
+         {"checksums", ordered::array({{{"algorithm", "SHA256"}, {"checksumValue", file.sha256}}})},
+         {"licenseConcluded", "NOASSERTION"},
+         {"copyrightText", "NOASSERTION"}});
     relate(owner->second, "CONTAINS", ref);
   }
   for (const auto& program : facts.programs) {
@@ -214,8 +228,9 @@ ordered Provenance(const BuildFacts& facts) {
     const auto colon = subject.digest.find(':');
     if (colon == std::string::npos)
       throw std::invalid_argument("digest " + subject.digest + " lacks its algorithm");
-    subjects.push_back({{"name", subject.name},
-                        {"digest", {{subject.digest.substr(0, colon), subject.digest.substr(colon + 1)}}}});
+    subjects.push_back(
+        {{"name", subject.name},
+         {"digest", {{subject.digest.substr(0, colon), subject.digest.substr(colon + 1)}}}});
   }
   // A digest is hex: a tree with uncommitted changes is stated apart, not folded into it.
   std::string commit = facts.commit;
@@ -232,13 +247,12 @@ ordered Provenance(const BuildFacts& facts) {
   statement["_type"] = "https://in-toto.io/Statement/v1";
   statement["subject"] = subjects;
   statement["predicateType"] = "https://slsa.dev/provenance/v1";
-  statement["predicate"] = {
-      {"buildDefinition",
-       {{"buildType", facts.build_type},
-        {"externalParameters", external},
-        {"internalParameters", {{"SOURCE_DATE_EPOCH", facts.epoch}}},
-        {"resolvedDependencies", dependencies}}},
-      {"runDetails", {{"builder", {{"id", facts.builder_id}}}}}};
+  statement["predicate"] = {{"buildDefinition",
+                             {{"buildType", facts.build_type},
+                              {"externalParameters", external},
+                              {"internalParameters", {{"SOURCE_DATE_EPOCH", facts.epoch}}},
+                              {"resolvedDependencies", dependencies}}},
+                            {"runDetails", {{"builder", {{"id", facts.builder_id}}}}}};
   return statement;
 }
 

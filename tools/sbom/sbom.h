@@ -1,10 +1,9 @@
 #pragma once
 // The wrapper image's SBOM (SPDX 2.3 JSON) and provenance (in-toto Statement v1 with a SLSA
-// provenance v1 predicate), built from facts only: scripts/build-image.sh collects them (dpkg-query,
-// sha256sum, the layout's index.json) and nothing here reads the clock or draws random numbers,
-// so one commit's facts give byte-identical documents.
+// provenance v1 predicate), built from facts only: scripts/build-image.sh collects them
+// (dpkg-query, sha256sum, the layout's index.json) and nothing here reads the clock or draws random
+// numbers, so one commit's facts give byte-identical documents.
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -13,30 +12,30 @@ namespace hkim::sbom {
 /// A Debian package the root file system takes files from.
 struct DebianPackage {
   std::string name;
-  std::string version;                    // dpkg-query -W -f='${Version}'
-  std::vector<std::string> licenses;      // SPDX expressions (DeclaredLicenses); empty: NOASSERTION
+  std::string version;                // dpkg-query -W -f='${Version}'
+  std::vector<std::string> licenses;  // SPDX expressions (DeclaredLicenses); empty: NOASSERTION
 };
 
 /// A hkim program built from this checkout.
 struct Program {
   std::string name;
-  std::vector<std::string> depends_on;    // Debian package names whose libraries it loads
+  std::vector<std::string> depends_on;  // Debian package names whose libraries it loads
 };
 
 /// One file of the root file system.
 struct File {
-  std::string path;     // relative to the root, e.g. hkim/bin/hkim-wrapper
-  std::string sha256;   // lowercase hex
-  std::string owner;    // a DebianPackage or Program name
+  std::string path;    // relative to the root, e.g. hkim/bin/hkim-wrapper
+  std::string sha256;  // lowercase hex
+  std::string owner;   // a DebianPackage or Program name
 };
 
 struct Facts {
-  std::string image_name;     // hkim-wrapper
-  std::string version;        // project(hkimgen VERSION ...)
-  std::string commit;         // source commit (may end in -dirty)
-  std::string repository;     // source repository URL
-  std::string created;        // SOURCE_DATE_EPOCH as RFC 3339 UTC
-  std::string content_digest; // sha256 over the file list: makes the namespace unique per content
+  std::string image_name;      // hkim-wrapper
+  std::string version;         // project(hkimgen VERSION ...)
+  std::string commit;          // source commit (may end in -dirty)
+  std::string repository;      // source repository URL
+  std::string created;         // SOURCE_DATE_EPOCH as RFC 3339 UTC
+  std::string content_digest;  // sha256 over the file list: makes the namespace unique per content
   std::vector<DebianPackage> packages;
   std::vector<Program> programs;
   std::vector<File> files;
@@ -60,10 +59,10 @@ struct Subject {
 struct BuildFacts {
   std::string repository;
   std::string commit;
-  std::string command;      // the build command line
+  std::string command;  // the build command line
   std::string builder_id;
   std::string build_type;
-  std::string epoch;        // SOURCE_DATE_EPOCH
+  std::string epoch;  // SOURCE_DATE_EPOCH
   std::vector<Subject> subjects;
   std::vector<DebianPackage> packages;  // resolved dependencies (name, version)
 };
