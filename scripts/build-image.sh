@@ -17,6 +17,15 @@
 # Reproducible: two builds from one commit on one machine give the same manifest digest. Every
 # file time is SOURCE_DATE_EPOCH (default: the commit's time), entries are sorted, owners are 0,
 # modes are fixed, the binaries carry no build path (-ffile-prefix-map) and are stripped.
+# Beside the image, DIR gets its SBOM and provenance (README: "The wrapper image's SBOM and
+# provenance"), written by hkim-sbom (tools/sbom; HKIM_SBOM=PATH or built in build/image-build):
+# - hkim-wrapper.spdx.json: SPDX 2.3, the Debian packages the root file system takes files from
+#   (dpkg version, DEP-5 licences or NOASSERTION), the hkim programs (version, commit), every
+#   file's SHA-256, CONTAINS/DEPENDS_ON relationships;
+# - hkim-wrapper.provenance.json: an unsigned in-toto Statement v1, SLSA provenance v1 predicate,
+#   whose subject is each manifest digest in DIR's index.json.
+# Both reproducible (SOURCE_DATE_EPOCH, no random ids). HKIM_SOURCE_REPO (default: git's origin,
+# else https://github.com/hkim/hkimgen) and HKIM_BUILDER_ID name the source and the builder.
 # Prints the reference and the manifest digest, and how to publish it and pin the bundle to it
 # (`hkimgen render --wrapper-digest`; README: "Publishing and mirroring the wrapper image").
 set -euo pipefail
@@ -43,13 +52,18 @@ epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2> /dev/null || true)}
 created=$(date -u -d "@$epoch" +%Y-%m-%dT%H:%M:%SZ)
 
 # --- the programs ---------------------------------------------------------------------------
-if [[ -n ${HKIM_IMAGE_BINARIES:-} ]]; then
-  bin=$HKIM_IMAGE_BINARIES
-else
-  build=build/image-build
+build=build/image-build
+configure() {
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHKIM_BUILD_GENERATOR=OFF \
     -DHKIM_BUILD_TESTS=OFF -DHKIM_BUILD_NCCL_CHECK=ON > "$build.configure.log" 2>&1 \
     || { cat "$build.configure.log" >&2; die "configuring $build failed"; }
+}
+if [[ -n ${HKIM_IMAGE_BINARIES:-} ]]; then
+  bin=$HKIM_IMAGE_BINARIES
+  programs_from="HKIM_IMAGE_BINARIES (prebuilt)"
+else
+  configure
+  programs_from="$build (CMAKE_BUILD_TYPE=Release)"
   targets=(hkim-wrapper hkim-nccl-check)
   grep -q '^build wrapper/hkim-health:' "$build/build.ninja" && targets+=(hkim-health)
   cmake --build "$build" --target "${targets[@]}" >&2
@@ -137,8 +151,74 @@ umoci config --image "$image" --no-history --created "$created" --os linux --arc
 umoci gc --layout "$layout"
 
 mkdir -p "$out"
+rm -f "$out/hkim-wrapper.spdx.json" "$out/hkim-wrapper.provenance.json"  # no stale statement
 skopeo copy --quiet --preserve-digests "oci:$image" "oci:$out:$version"
 digest=$(skopeo inspect --format '{{.Digest}}' "oci:$out:$version")
+
+# --- SBOM and provenance ----------------------------------------------------------------------
+sbom_tool=${HKIM_SBOM:-}
+if [[ -z $sbom_tool ]]; then
+  [[ -f $build/build.ninja ]] || configure
+  cmake --build "$build" --target hkim-sbom >&2
+  sbom_tool=$build/tools/sbom/hkim-sbom
+fi
+[[ -x $sbom_tool ]] || die "$sbom_tool is not an executable hkim-sbom"
+repository=${HKIM_SOURCE_REPO:-$(git remote get-url origin 2> /dev/null || echo https://github.com/hkim/hkimgen)}
+# The Debian package a shipped library comes from, by dpkg's own record.
+owner_of() {
+  local path=$multiarch/$1 owner
+  owner=$(dpkg-query -S "$path" 2> /dev/null || dpkg-query -S "$(readlink -f "$path")" 2> /dev/null) \
+    || die "dpkg knows no package for $path"
+  owner=${owner%%:*}
+  [[ " ${packages[*]%%=*} " == *" $owner "* ]] || die "$path comes from $owner, which the image does not list"
+  echo "$owner"
+}
+# Each program's packages: those of its shared libraries, transitively.
+closure_packages() {
+  local -A seen=() owners=()
+  local queue=("$1") file soname
+  while ((${#queue[@]})); do
+    file=${queue[0]} queue=("${queue[@]:1}")
+    for soname in $(needed "$file"); do
+      [[ -n ${seen[$soname]:-} ]] && continue
+      seen[$soname]=1
+      owners[$(owner_of "$soname")]=1
+      queue+=("$multiarch/$soname")
+    done
+  done
+  local list=$(printf '%s\n' "${!owners[@]}" | LC_ALL=C sort | paste -sd, -)
+  echo "${list:--}"
+}
+sbom_args=(spdx -o "$work/hkim-wrapper.spdx.json" --name hkim-wrapper --version "$version"
+  --commit "$commit" --repository "$repository" --created "$created")
+for entry in "${packages[@]}"; do
+  sbom_args+=(--package "${entry%%=*}" "${entry#*=}" "/usr/share/doc/${entry%%=*}/copyright")
+done
+for program in "${programs[@]}"; do
+  sbom_args+=(--program "$(basename "$program")" "$(closure_packages "$program")")
+done
+(cd "$rootfs" && find . -type f -printf '%P\n' | LC_ALL=C sort | xargs -d '\n' sha256sum) > "$work/sums"
+while read -r sum path; do
+  case $path in
+    hkim/bin/*) owner=${path#hkim/bin/} ;;
+    lib/x86_64-linux-gnu/*) owner=$(owner_of "${path#lib/x86_64-linux-gnu/}") ;;
+    usr/share/doc/*/copyright) owner=${path#usr/share/doc/} owner=${owner%/copyright} ;;
+    *) die "$path in the root file system has no known origin for the SBOM" ;;
+  esac
+  sbom_args+=(--file "$path" "$sum" "$owner")
+done < "$work/sums"
+sbom_args+=(--content-digest "$(sha256sum < "$work/sums" | cut -c1-64)")
+"$sbom_tool" "${sbom_args[@]}" || die "hkim-sbom spdx failed"
+provenance_args=(provenance -o "$work/hkim-wrapper.provenance.json" --layout "$out" --name hkim-wrapper
+  --repository "$repository" --commit "$commit" --epoch "$epoch"
+  --command "bash scripts/build-image.sh DIR (programs from $programs_from)"
+  --build-type "https://github.com/hkim/hkimgen/blob/main/scripts/build-image.sh#v1"
+  --builder-id "${HKIM_BUILDER_ID:-urn:hkimgen:builder:local}")
+for entry in "${packages[@]}"; do provenance_args+=(--package "${entry%%=*}" "${entry#*=}"); done
+"$sbom_tool" "${provenance_args[@]}" || die "hkim-sbom provenance failed"
+# Both or neither: a failed generator leaves no half-stated image.
+cp "$work/hkim-wrapper.spdx.json" "$work/hkim-wrapper.provenance.json" "$out/"
 echo "oci:$out:$version $digest (commit $commit, SOURCE_DATE_EPOCH $epoch)"
 echo "publish: skopeo copy --preserve-digests oci:$out:$version docker://REGISTRY/hkim-wrapper:$version"
 echo "pin:     hkimgen render PROFILE -d DIR --wrapper-digest $digest"
+echo "sbom:    $out/hkim-wrapper.spdx.json, $out/hkim-wrapper.provenance.json (unsigned; README: cosign)"

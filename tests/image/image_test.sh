@@ -9,11 +9,14 @@
 #   4. the installed programs work: hkim-wrapper on a fixture sysfs tree, hkim-nccl-check --help;
 #   5. the bundle and the image agree (README, "Publishing and mirroring the wrapper image"): the
 #      image carried as an oci-archive and copied back keeps its digest, and hkimgen renders this
-#      version's tag, pinned by that digest with --wrapper-digest, in every init container.
+#      version's tag, pinned by that digest with --wrapper-digest, in every init container;
+#   6. the SBOM and provenance in the layout: byte-identical across the two builds, the SBOM valid
+#      SPDX 2.3 naming libc6 and libgcc-s1 with dpkg's versions and every file of the unpacked
+#      image with its SHA-256, the provenance's subject the manifest digest.
 # Needs root (CI is) or unprivileged user namespaces for the mounts of step 3.
-#   image_test.sh REPO_ROOT BIN_DIR MAKE_FIXTURE HKIMGEN
+#   image_test.sh REPO_ROOT BIN_DIR MAKE_FIXTURE HKIMGEN HKIM_SBOM SCHEMA_CHECK
 set -euo pipefail
-repo=$1 bin=$2 make_fixture=$3 hkimgen=$4
+repo=$1 bin=$2 make_fixture=$3 hkimgen=$4 sbom=$5 schema_check=$6
 work=$(mktemp -d "${TMPDIR:-/tmp}/hkim-image-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -22,7 +25,7 @@ commit=$(git -C "$repo" rev-parse HEAD)
 
 echo "== 1. two builds, one digest"
 for n in 1 2; do
-  HKIM_IMAGE_BINARIES=$bin bash "$repo/scripts/build-image.sh" "$work/image$n" > "$work/build$n.out" 2> "$work/build$n.err" \
+  HKIM_IMAGE_BINARIES=$bin HKIM_SBOM=$sbom bash "$repo/scripts/build-image.sh" "$work/image$n" > "$work/build$n.out" 2> "$work/build$n.err" \
     || { cat "$work/build$n.err" >&2; fail "build $n failed"; }
   cat "$work/build$n.out"
 done
@@ -107,4 +110,49 @@ mirrored=$(skopeo inspect --format '{{.Digest}}' "oci:$work/mirror:$version")
   || fail "the bundle does not name quay.io/hkim/hkim-wrapper:$version, the tag this tree builds"
 [[ $(grep -cx "        image: quay.io/hkim/hkim-wrapper:$version@$digest1" "$work/pinned.yaml") == 3 ]] \
   || fail "render --wrapper-digest did not pin every init container to $digest1"
+
+echo "== 6. SBOM and provenance"
+for file in hkim-wrapper.spdx.json hkim-wrapper.provenance.json; do
+  [[ -s $work/image1/$file ]] || fail "build-image.sh wrote no $file into the layout"
+  cmp "$work/image1/$file" "$work/image2/$file" || fail "$file differs between two builds of one commit"
+done
+"$schema_check" "$repo/tests/image/spdx-2.3.schema.json" "$work/image1/hkim-wrapper.spdx.json" \
+  || fail "the SBOM does not validate against SPDX 2.3"
+python3 - "$work/image1" "$rootfs" "$version" "$commit" "$digest1" \
+  "$(dpkg-query -W -f='${Version}' libc6)" "$(dpkg-query -W -f='${Version}' libgcc-s1)" <<'PY'
+import hashlib, json, os, sys
+layout, rootfs, version, commit, digest, libc6, libgcc = sys.argv[1:]
+doc = json.load(open(f"{layout}/hkim-wrapper.spdx.json"))
+statement = json.load(open(f"{layout}/hkim-wrapper.provenance.json"))
+packages = {p["name"]: p for p in doc["packages"] if p.get("primaryPackagePurpose") != "CONTAINER"}
+in_sbom = {f["fileName"]: f["checksums"][0]["checksumValue"] for f in doc["files"]}
+in_image = {}
+for top, _, names in os.walk(rootfs):
+    for name in names:
+        path = os.path.join(top, name)
+        if os.path.isfile(path) and not os.path.islink(path):
+            in_image["./" + os.path.relpath(path, rootfs)] = hashlib.sha256(open(path, "rb").read()).hexdigest()
+problems = []
+if in_sbom != in_image:
+    problems.append(f"files differ: only in SBOM {sorted(set(in_sbom) - set(in_image))}, "
+                    f"only in image {sorted(set(in_image) - set(in_sbom))}, "
+                    f"checksums differ {sorted(k for k in in_sbom.keys() & in_image.keys() if in_sbom[k] != in_image[k])}")
+for name, want in (("libc6", libc6), ("libgcc-s1", libgcc)):
+    if packages.get(name, {}).get("versionInfo") != want:
+        problems.append(f"{name}: {packages.get(name, {}).get('versionInfo')!r}, dpkg says {want!r}")
+for program in ("hkim-wrapper", "hkim-nccl-check"):
+    p = packages.get(program, {})
+    if p.get("versionInfo") != version or commit not in p.get("downloadLocation", ""):
+        problems.append(f"{program}: version {p.get('versionInfo')!r}, source {p.get('downloadLocation')!r}")
+    if p.get("checksums", [{}])[0].get("checksumValue") != in_image.get(f"./hkim/bin/{program}"):
+        problems.append(f"{program}: package checksum is not the image file's")
+if [s["digest"]["sha256"] for s in statement["subject"]] != [digest.removeprefix("sha256:")]:
+    problems.append(f"provenance subject {statement['subject']} is not {digest}")
+source = statement["predicate"]["buildDefinition"]["externalParameters"]["source"]
+if source["digest"]["gitCommit"] != commit:
+    problems.append(f"provenance commit {source['digest']} is not {commit}")
+if problems:
+    sys.exit("FAIL: " + "; ".join(problems))
+print(f"sbom ok: {len(packages)} packages, {len(in_sbom)} files; provenance subject {digest}")
+PY
 echo "image ok: oci:$version $digest1"
