@@ -7,6 +7,7 @@
 #include "commands/cli_support.h"
 #include "fleet/fleet.h"
 #include "pipeline/pipeline.h"
+#include "support/interrupt.h"
 #include "support/progress.h"
 #include "fleet/write_fleet.h"
 
@@ -44,12 +45,29 @@ FleetInputs InputsFor(const RenderOptions& options, RenderProgress& progress,
   return inputs;
 }
 
+/// The fleet render as the user would type it again: the profile arguments (quoted where the
+/// shell would expand or split them), -d and the fleet flags given.
+std::string FleetCommandLine(const RenderOptions& options) {
+  auto quoted = [](const std::string& arg) {
+    return arg.find_first_of("*?[ \t'\"$") == std::string::npos ? arg : "'" + arg + "'";
+  };
+  std::string line = "hkimgen render";
+  for (const std::string& profile : options.profiles) line += " " + quoted(profile);
+  line += " -d " + quoted(options.output_dir);
+  if (!options.fleet_path.empty()) line += " --fleet-path " + quoted(options.fleet_path);
+  return line;
+}
+
 /// Renders and writes (or checks) the fleet; the number of bundles, 0 after an error.
 size_t RenderAndWrite(const RenderOptions& options, const FleetInputs& inputs, std::ostream& err,
                       DiagnosticSink& sink, SourceTexts& sources) {
   std::optional<RenderedFleet> fleet = RenderFleet(inputs, sink, &sources);
   if (!fleet) return 0;
-  if (options.check) return CheckFleetDir(*fleet, options.output_dir, sink) ? fleet->members.size() : 0;
+  if (options.check) {
+    return CheckFleetDir(*fleet, options.output_dir, sink, FleetCommandLine(options))
+               ? fleet->members.size()
+               : 0;
+  }
   WriteDirOptions dir_options;
   dir_options.force = options.force;
   dir_options.wait = !options.no_wait;
@@ -93,6 +111,8 @@ bool ShowProgress(const RenderOptions& options, const std::ostream& err) {
 }
 
 int RunRenderFleetCommand(const RenderOptions& options, std::ostream& out, std::ostream& err) {
+  // Ctrl-C while rendering or writing: no staging folder left, DIR as it was, exit 130.
+  if (!options.output_dir.empty() && !options.check) CatchInterrupts();
   DiagnosticSink sink;
   SourceTexts sources;
   size_t bundles = 0;

@@ -538,6 +538,112 @@ case_readme_examples_work_verbatim() {
   [[ $n -ge 10 ]] || fail "found only $n README examples"
 }
 
+# run_at DIR ARGS...: run, from DIR.
+run_at() {
+  local dir=$1
+  shift
+  (cd "$dir" && "$HKIMGEN" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null)
+  status=$?
+  out=$(cat "$WORK/out")
+  err=$(cat "$WORK/err")
+}
+
+case_render_points_argo_cd_at_the_folder_it_writes() {
+  # Issue 28 item 1: README's publishing example (-d deploy/oke-h100, gitops.path out/oke-h100)
+  # in a git repository: the Applications name the folder the files are in, and say so.
+  local repo=$WORK/repo
+  mkdir -p "$repo/.git" "$repo/profiles" "$repo/deploy"
+  cp "$OKE" "$repo/profiles/"
+  run_at "$repo" render profiles/oke-h100.yaml -d deploy/oke-h100
+  expect_status 0
+  expect_err "profiles/oke-h100.yaml:159:9: warning: gitops.path is 'out/oke-h100' but -d deploy/oke-h100 is 'deploy/oke-h100' in its git repository"
+  expect_err "[write.gitops-path]"
+  grep -q '^    path: deploy/oke-h100/apps$' "$repo/deploy/oke-h100/application.yaml" ||
+    fail "application.yaml does not name deploy/oke-h100/apps"
+  ! grep -rq 'out/oke-h100' "$repo/deploy/oke-h100" || fail "a file still names out/oke-h100"
+  # --check and diff compare with the same path; from a sub-folder the path is the same.
+  run_at "$repo" render profiles/oke-h100.yaml -d deploy/oke-h100 --check
+  expect_status 0
+  run_at "$repo" diff profiles/oke-h100.yaml -d deploy/oke-h100 --check
+  expect_status 0
+  run_at "$repo/deploy" render ../profiles/oke-h100.yaml -d oke-h100 --check
+  expect_status 0
+  # Outside a git repository nobody can tell: the profile's gitops.path stands, no warning.
+  run render "$OKE" -d "$WORK/plain"
+  expect_status 0
+  expect_no_err "write.gitops-path"
+  grep -q '^    path: out/oke-h100/apps$' "$WORK/plain/application.yaml" || fail "path changed"
+  # The shipped bundles, rendered as usual (-d out/<name> from the top), are current.
+  run render "$OKE" -d out/oke-h100 --check
+  expect_status 0
+  expect_no_err "write.gitops-path"
+}
+
+case_a_fleet_owns_its_folders() {
+  # Issue 28 item 2: a single render into a fleet member is refused; the fleet's --check names
+  # the fleet command. Item 3: clusters with no destination are named.
+  local fleet=$WORK/fleet
+  run render profiles/oke-h100.yaml profiles/oke-a100.yaml -d "$fleet" --fleet-path fleet
+  expect_status 0
+  expect_err "warning: 2 clusters of the fleet (oke-h100, oke-a100) name no Argo CD destination"
+  expect_err "[fleet.default-destination]"
+  local before
+  before=$(cd "$fleet" && find . -type f | sort | xargs sha256sum)
+  run render profiles/oke-a100.yaml -d "$fleet/oke-a100"
+  expect_status 1
+  expect_err "$fleet/oke-a100: error: not written: $fleet/oke-a100 is in the fleet folder $fleet"
+  expect_err "[write.refused]"
+  expect_err "hkimgen render PROFILES... -d $fleet"
+  run render profiles/oke-a100.yaml -d "$fleet/oke-a100" --force
+  expect_status 1
+  run diff profiles/oke-a100.yaml -d "$fleet/oke-a100"
+  expect_status 1
+  expect_err "[write.refused]"
+  [[ $(cd "$fleet" && find . -type f | sort | xargs sha256sum) == "$before" ]] ||
+    fail "the fleet folder changed"
+  rm "$fleet/oke-a100/kustomization.yaml"
+  run render profiles/oke-h100.yaml profiles/oke-a100.yaml -d "$fleet" --fleet-path fleet --check
+  expect_status 1
+  expect_err "fix: run \`hkimgen render profiles/oke-h100.yaml profiles/oke-a100.yaml -d $fleet --fleet-path fleet\` (the whole fleet)"
+  expect_no_err "hkimgen render PROFILE -d"
+}
+
+case_profiles_of_different_platforms_are_never_one_destination() {
+  # Issue 28 item 3: the OpenShift and an OKE profile, both on Argo CD's own cluster.
+  run lint "$B" "$OKE"
+  expect_status 1
+  expect_out "oke-h100.yaml"
+  expect_out "this oke profile and $B (openshift) sync into one Argo CD destination (https://kubernetes.default.svc)"
+  expect_out "[lint.shared-destination-platform]"
+  run validate profiles/*.yaml
+  expect_status 1
+  expect_out "[lint.shared-destination-platform]"
+  # Given its own destination, Barcelona is another cluster.
+  run lint "$(variant 's#^  path: out/barcelona-h100-cx7#  path: out/barcelona-h100-cx7\n  destination_name: barcelona#' b-own.yaml)" "$OKE"
+  expect_no_out "lint.shared-destination-platform"
+}
+
+case_force_counts_and_names_what_it_overwrites() {
+  # Issue 28 item 4: a user's notes.txt is kept (not "removed"), and a user's kustomization.yaml
+  # that the bundle overwrites is named.
+  mkdir -p "$WORK/m2"
+  echo "my notes" >"$WORK/m2/notes.txt"
+  echo "mine: 1" >"$WORK/m2/kustomization.yaml"
+  run render "$OKE" -d "$WORK/m2" --force
+  expect_status 0
+  expect_err "$WORK/m2/kustomization.yaml: warning: not written by hkimgen, but the bundle writes a file of this name: overwritten (--force) [write.overwritten]"
+  expect_err "$WORK/m2/notes.txt: warning: not written by hkimgen: kept as it is; not applied"
+  expect_err " 1 changed, "
+  expect_err ", 0 removed"
+  [[ $(cat "$WORK/m2/notes.txt") == "my notes" ]] || fail "notes.txt changed"
+  # A manifest dropped into apps/ is applied by Argo CD (item 5): the warning says so.
+  echo "kind: ConfigMap" >"$WORK/m2/apps/mine.yaml"
+  run render "$OKE" -d "$WORK/m2"
+  expect_status 0
+  expect_err "$WORK/m2/apps/mine.yaml: warning: not written by hkimgen: kept as it is, and APPLIED"
+  expect_err ", 0 removed"
+}
+
 # A misspelt or removed case must fail, not print "ok" (ctest lists cases from this file).
 declare -F "case_$CASE" >/dev/null || { echo "cli_test.sh: no case named $CASE" >&2; exit 2; }
 "case_$CASE"

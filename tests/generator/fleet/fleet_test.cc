@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "fleet/plan_fleet.h"
@@ -42,9 +43,18 @@ class Fleet : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "profiles");
     fs::create_directories(dir_ / "scratch");
-    for (const char* name : {"barcelona-h100-cx7", "oke-h100", "oke-a100"}) {
-      fs::copy_file(kSource / "profiles" / (std::string(name) + ".yaml"),
-                    dir_ / "profiles" / (std::string(name) + ".yaml"));
+    // A fleet names each cluster's Argo CD destination (issue 28 item 3): Barcelona its own,
+    // the OKE node pools their one cluster, Argo CD's own (written, so meant).
+    const std::map<std::string, std::string> destinations = {
+        {"barcelona-h100-cx7", "  destination_name: barcelona\n"},
+        {"oke-h100", "  destination_server: https://kubernetes.default.svc\n"},
+        {"oke-a100", "  destination_server: https://kubernetes.default.svc\n"}};
+    for (const auto& [name, destination] : destinations) {
+      std::string text = ReadFile(kSource / "profiles" / (name + ".yaml"));
+      const size_t gitops = text.find("\ngitops:\n");
+      ASSERT_NE(gitops, std::string::npos) << name;
+      text.insert(gitops + 9, destination);
+      std::ofstream(dir_ / "profiles" / (name + ".yaml")) << text;
     }
   }
   void TearDown() override { fs::remove_all(dir_); }
