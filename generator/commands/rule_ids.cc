@@ -16,6 +16,7 @@ const std::vector<RuleInfo>& StageRules() {
   static const std::vector<RuleInfo> rules = {
       {"cli.deprecated", W, "a deprecated flag spelling (still works for one release)"},
       {"cli.unknown-command", E, "no such sub-command (names the closest one)"},
+      {"cli.unknown-flag", E, "a flag the command does not have (names the closest one)"},
       {"cli.usage", E, "a flag or argument that cannot be used this way"},
       {"diff.missing-dir", E, "diff: the bundle folder to compare with does not exist"},
       {"discover.cpu-vendor", W, "discover: the nodes' CPU vendor could not be read or differs"},

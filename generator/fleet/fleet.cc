@@ -286,6 +286,9 @@ std::optional<RenderedFleet> RenderFleet(const FleetInputs& inputs, DiagnosticSi
     claims.push_back({m.profile_path, m.render.profile.cluster_name, m.cluster_name_location});
   }
   CheckProfileClaims(claims, sink);
+  // Two profiles of one cluster name are the cause; what the sharing checks would find between
+  // them follows from it: reported alone (issue 28, root cause first).
+  if (sink.HasErrors()) return std::nullopt;
   CheckOneRepository(fleet.members, sink);
   CheckDefaultDestinations(fleet.members, sink);
   // Profiles of one cluster must not emit the same objects (cluster_sharing.h).

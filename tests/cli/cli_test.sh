@@ -146,6 +146,7 @@ case_completion_scripts() {
   [[ $(complete_words hkimgen lint P --allow lint.image) == lint.image-latest ]] || fail "rules"
   [[ $(complete_words hkimgen render P -o j) == json ]] || fail "render formats"
   [[ $(complete_words hkimgen render P --out) == *--output-dir* ]] || fail "flags"
+  [[ $(complete_words hkimgen render P -- | grep -cx -- --help) == 1 ]] || fail "--help twice"
   [[ $(complete_words hkimgen explain "$B" network.rails\[0\].mtu) == *network.rails\[0\].mtu_bytes* ]] ||
     fail "explain paths"
   [[ $(complete_words hkimgen render P --set workload.repl) == workload.replicas= ]] ||
@@ -642,6 +643,47 @@ case_force_counts_and_names_what_it_overwrites() {
   expect_status 0
   expect_err "$WORK/m2/apps/mine.yaml: warning: not written by hkimgen: kept as it is, and APPLIED"
   expect_err ", 0 removed"
+}
+
+case_unknown_flags_and_near_misses_say_did_you_mean() {
+  # Issue 28 friction: an unknown flag goes through the diagnostics, with the closest flag.
+  run render "$B" -d "$WORK/x" --chek
+  expect_status 1
+  expect_err "error: unknown flag '--chek' for \`hkimgen render\` [cli.unknown-flag]"
+  expect_err "fix: did you mean --check?"
+  [[ ! -e $WORK/x ]] || fail "an unknown flag still wrote"
+  run render "$B" --chek -o json
+  expect_status 1
+  expect_err_empty
+  jq -e '.command == "render" and (.ok | not) and .diagnostics[0].rule == "cli.unknown-flag"' \
+    <<<"$out" >/dev/null || fail "no JSON report for an unknown flag under -o json"
+  # Values that look like flags are values; known flags pass.
+  run render "$B" --set workload.replicas=2 -q -d "$WORK/y"
+  expect_status 0
+  # --allow with a near-miss rule id, and --set with a part of an enum word.
+  run validate "$B" --allow lint.image-lates
+  expect_status 1
+  expect_out "did you mean lint.image-latest?"
+  run validate "$B" --set nccl.gpudirect=peermem
+  expect_status 1
+  expect_out "did you mean 'nvidia-peermem'?"
+}
+
+case_the_root_cause_comes_first() {
+  # Issue 28 friction: two profiles of one cluster.name: that cause first, its consequences
+  # (every object both emit) folded into one note under it.
+  cp "$OKE" "$WORK/copy.yaml"
+  run validate "$OKE" "$WORK/copy.yaml"
+  expect_status 1
+  local first
+  first=$(grep -m1 -E ': (error|warning):' <<<"$out")
+  [[ $first == *"[fleet.duplicate-cluster]"* ]] || fail "the first finding is not the cause: $first"
+  expect_out "more error(s) between the profiles that share a cluster.name (lint.shared-*) follow from it"
+  expect_no_out "[lint.shared-cluster-object]"
+  run render "$OKE" "$WORK/copy.yaml" -d "$WORK/f" --fleet-path f
+  expect_status 1
+  expect_err "[fleet.duplicate-cluster]"
+  expect_no_err "[lint.shared-cluster-object]"
 }
 
 # A misspelt or removed case must fail, not print "ok" (ctest lists cases from this file).
