@@ -60,7 +60,7 @@ std::string FleetCommandLine(const RenderOptions& options) {
 
 /// Renders and writes (or checks) the fleet; the number of bundles, 0 after an error.
 size_t RenderAndWrite(const RenderOptions& options, const FleetInputs& inputs, std::ostream& err,
-                      DiagnosticSink& sink, SourceTexts& sources) {
+                      DiagnosticSink& sink, SourceTexts& sources, FleetWriteSummary* summary) {
   std::optional<RenderedFleet> fleet = RenderFleet(inputs, sink, &sources);
   if (!fleet) return 0;
   if (options.check) {
@@ -76,7 +76,7 @@ size_t RenderAndWrite(const RenderOptions& options, const FleetInputs& inputs, s
     err << "hkimgen: another render is writing into " << dir
         << "; waiting for it to finish (--no-wait fails instead)" << std::endl;
   };
-  return WriteFleetDir(*fleet, options.output_dir, sink, dir_options, inputs.jobs)
+  return WriteFleetDir(*fleet, options.output_dir, sink, dir_options, inputs.jobs, summary)
              ? fleet->members.size()
              : 0;
 }
@@ -116,6 +116,7 @@ int RunRenderFleetCommand(const RenderOptions& options, std::ostream& out, std::
   DiagnosticSink sink;
   SourceTexts sources;
   size_t bundles = 0;
+  FleetWriteSummary summary;
   RenderProgress progress;
   std::optional<ProgressDisplay> display;
   display.emplace(progress, err, ShowProgress(options, err));
@@ -125,13 +126,23 @@ int RunRenderFleetCommand(const RenderOptions& options, std::ostream& out, std::
                            "_fleet/, e.g. -d out"));
   } else {
     const FleetInputs inputs = InputsFor(options, progress, sink);
-    if (!sink.HasErrors()) bundles = RenderAndWrite(options, inputs, err, sink, sources);
+    if (!sink.HasErrors()) bundles = RenderAndWrite(options, inputs, err, sink, sources, &summary);
   }
   display.reset();  // erase the progress line before anything else is printed
   const int status = ExitCodeFor(sink);
   if (options.format == "json") {
     nlohmann::json result;
-    if (status == 0) result = {{"output_dir", options.output_dir}, {"bundles", bundles}};
+    if (status == 0) {
+      result = {{"output_dir", options.output_dir}, {"bundles", bundles}};
+      if (!options.check) {
+        result["folders_changed"] = summary.folders_changed;
+        result["folders_unchanged"] = summary.folders_unchanged;
+        result["files"] = summary.files.files;
+        result["added"] = summary.files.added;
+        result["changed"] = summary.files.changed;
+        result["removed"] = summary.files.removed;
+      }
+    }
     out << JsonReport("render", status, sink, result)
                .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
         << '\n';
@@ -139,8 +150,12 @@ int RunRenderFleetCommand(const RenderOptions& options, std::ostream& out, std::
   }
   PrintDiagnostics(sink, sources, err);
   if (status == 0 && !options.quiet && !options.check) {
+    // What changed, as a single render says it: a fleet rendered again unchanged says so.
     err << "wrote " << bundles << " bundles and " << kFleetFolder << "/ to "
-        << options.output_dir << "\n";
+        << options.output_dir << ": " << summary.folders_changed << " folder(s) changed, "
+        << summary.folders_unchanged << " unchanged; files: " << summary.files.changed
+        << " changed, " << summary.files.added << " added, " << summary.files.removed
+        << " removed\n";
   }
   return status;
 }

@@ -39,7 +39,7 @@ Diagnostic WriteError(const std::string& where, const std::string& message) {
 }  // namespace
 
 bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink,
-                   const WriteDirOptions& options, unsigned jobs) {
+                   const WriteDirOptions& options, unsigned jobs, FleetWriteSummary* summary) {
   const std::optional<OutputLock> lock =
       CreateAndLockFolder(dir, dir, options.wait, options.waiting, sink);
   if (!lock) return false;
@@ -92,6 +92,16 @@ bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, Diagnosti
     if (!keep[i]) DiscardStaged(staged[i]);
   }
   if (ok) ReportRemovedClusters(RemovedClusterFolders(fleet, dir), Severity::kWarning, sink);
+  if (ok && summary) {
+    *summary = FleetWriteSummary{};
+    for (const StagedBundleDir& folder : staged) {
+      ++(folder.current ? summary->folders_unchanged : summary->folders_changed);
+      summary->files.files += folder.counts.files;
+      summary->files.added += folder.counts.added;
+      summary->files.changed += folder.counts.changed;
+      summary->files.removed += folder.counts.removed;
+    }
+  }
   return ok;
 }
 

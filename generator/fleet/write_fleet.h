@@ -21,8 +21,16 @@ namespace hkim {
 /// no longer in the fleet are reported after a successful write (ReportRemovedClusters,
 /// warnings), never deleted. `options` apply to every folder. The folders are staged on
 /// WorkerCount(jobs) threads (mostly file system time); reports come in folder order.
+/// On success `summary` (when given) says what changed: folders changed and unchanged, and the
+/// files of all folders (WriteCounts, summed).
+struct FleetWriteSummary {
+  size_t folders_changed = 0;
+  size_t folders_unchanged = 0;
+  WriteCounts files;
+};
 bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink,
-                   const WriteDirOptions& options = {}, unsigned jobs = 1);
+                   const WriteDirOptions& options = {}, unsigned jobs = 1,
+                   FleetWriteSummary* summary = nullptr);
 
 /// Compares every folder of the fleet in `dir` with the render (CheckBundleDir); writes nothing.
 /// A bundle of a cluster no longer in the fleet is stale too (ReportRemovedClusters, errors):

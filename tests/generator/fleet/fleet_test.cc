@@ -104,7 +104,15 @@ TEST_F(Fleet, ShippedAndGeneratedProfilesRenderOneFolderPerClusterAndAnApplicati
   Generate("gen-2", 3);
   CommandRun run = Hkimgen("render profiles -d fleet");
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_EQ(run.err, "wrote 5 bundles and _fleet/ to fleet\n");
+  EXPECT_EQ(run.err.rfind("wrote 5 bundles and _fleet/ to fleet: 6 folder(s) changed, 0 "
+                          "unchanged; files: 0 changed, ", 0),
+            0u)
+      << run.err;
+  // Rendered again: the counts say that nothing changed (issue 28).
+  CommandRun again = Hkimgen("render profiles -d fleet");
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(again.err, "wrote 5 bundles and _fleet/ to fleet: 0 folder(s) changed, 6 unchanged; "
+                       "files: 0 changed, 0 added, 0 removed\n");
   std::vector<std::string> folders;
   for (const auto& entry : fs::directory_iterator(dir_ / "fleet")) {
     folders.push_back(entry.path().filename().string());
