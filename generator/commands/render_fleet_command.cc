@@ -10,6 +10,7 @@
 #include "support/interrupt.h"
 #include "support/progress.h"
 #include "fleet/write_fleet.h"
+#include "write/write.h"
 
 namespace hkim {
 
@@ -120,10 +121,29 @@ int RunRenderFleetCommand(const RenderOptions& options, std::ostream& out, std::
   RenderProgress progress;
   std::optional<ProgressDisplay> display;
   display.emplace(progress, err, ShowProgress(options, err));
-  if (options.output_dir.empty()) {
-    sink.Report(UsageError("several profiles (a fleet) need -d DIR",
+  if (options.output_dir.empty() && (options.check || options.format == "json")) {
+    sink.Report(UsageError(options.check ? "several profiles (a fleet) need -d DIR with --check"
+                                         : "a fleet on stdout is one YAML stream; -o json needs -d DIR",
                            "add -d with the folder that gets one bundle folder per cluster and "
                            "_fleet/, e.g. -d out"));
+  } else if (options.output_dir.empty()) {
+    // A fleet on stdout (kubeconform users pipe): every cluster's bundle, then _fleet/, as one
+    // YAML stream, each document headed by its template. The Argo CD paths are --fleet-path's
+    // (default "fleet"), as if the fleet were written to -d fleet.
+    RenderOptions stdout_options = options;
+    stdout_options.output_dir = options.fleet_path.empty() ? "fleet" : options.fleet_path;
+    const FleetInputs inputs = InputsFor(stdout_options, progress, sink);
+    std::optional<RenderedFleet> fleet;
+    if (!sink.HasErrors()) fleet = RenderFleet(inputs, sink, &sources);
+    display.reset();
+    if (fleet) {
+      for (const FleetMember& member : fleet->members) {
+        if (!WriteBundleStream(member.render.bundle, out, sink)) break;
+      }
+      if (!sink.HasErrors()) WriteBundleStream(fleet->fleet, out, sink);
+    }
+    PrintDiagnostics(sink, sources, err);
+    return ExitCodeFor(sink);
   } else {
     const FleetInputs inputs = InputsFor(options, progress, sink);
     if (!sink.HasErrors()) bundles = RenderAndWrite(options, inputs, err, sink, sources, &summary);

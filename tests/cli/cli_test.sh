@@ -263,8 +263,8 @@ case_io_errors_give_the_os_reason() {
   expect_status 2
   expect_err "values.yaml: error: cannot read the values file: No such file or directory [io.read]"
   # A folder is a set of profiles (a fleet): it needs -d, and must hold some.
-  run render "$WORK"
-  expect_err "several profiles (a fleet) need -d DIR"
+  run render "$WORK" --check
+  expect_err "several profiles (a fleet) need -d DIR with --check"
   mkdir -p "$WORK/empty-profiles"
   run render "$WORK/empty-profiles" -d "$WORK/fleet-out"
   expect_status 2

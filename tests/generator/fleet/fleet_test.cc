@@ -316,9 +316,19 @@ TEST_F(Fleet, CheckReportsAStaleFleetAndWritesNothing) {
 }
 
 TEST_F(Fleet, NeedsAFolderThatArgoCdCanFindInTheRepository) {
-  CommandRun stream = Hkimgen("render profiles");
-  EXPECT_EQ(stream.status, 1);
-  EXPECT_NE(stream.err.find("several profiles (a fleet) need -d DIR"), std::string::npos);
+  // Without -d the fleet goes to stdout as one YAML stream (issue 28): every cluster's bundle,
+  // then _fleet/, with --fleet-path's Argo CD paths (default "fleet"). Nothing is written.
+  CommandRun stream = Hkimgen("render profiles --fleet-path gitops/fleet");
+  EXPECT_EQ(stream.status, 0) << stream.err;
+  EXPECT_NE(stream.out.find("# Source: templates/fleet/applicationset.yaml.mustache"),
+            std::string::npos);
+  EXPECT_NE(stream.out.find("path: gitops/fleet/oke-h100/apps"), std::string::npos);
+  EXPECT_NE(stream.out.find("path: gitops/fleet/barcelona/apps"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "gitops"));
+  CommandRun check = Hkimgen("render profiles --check");
+  EXPECT_EQ(check.status, 1);
+  EXPECT_NE(check.err.find("several profiles (a fleet) need -d DIR with --check"),
+            std::string::npos);
   CommandRun absolute = Hkimgen("render profiles -d '" + (dir_ / "abs").string() + "'");
   EXPECT_EQ(absolute.status, 1);
   EXPECT_NE(absolute.err.find("--fleet-path"), std::string::npos) << absolute.err;
