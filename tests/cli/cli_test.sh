@@ -686,6 +686,25 @@ case_the_root_cause_comes_first() {
   expect_no_err "[lint.shared-cluster-object]"
 }
 
+case_init_says_what_to_fill_or_takes_the_repository() {
+  # Issue 28 friction: the starter's one lint warning is the placeholder repository.
+  run init --platform oke --shape BM.GPU.H100.8 --output-file "$WORK/p.yaml"
+  expect_status 0
+  expect_err "next: fill gitops.repo_url (your bundle repository), then hkimgen validate"
+  run lint "$WORK/p.yaml"
+  expect_status 1
+  expect_out "[lint.repo-url-placeholder]"
+  run init --platform oke --shape BM.GPU.H100.8 --repo-url https://github.com/me/bundles.git \
+    --output-file "$WORK/q.yaml"
+  expect_status 0
+  run lint "$WORK/q.yaml"
+  expect_status 0
+  expect_no_out "lint.repo-url-placeholder"
+  run init --platform oke --shape BM.GPU.H100.8 --repo-url 'not a url'
+  expect_status 1
+  expect_err "--repo-url 'not a url'"
+}
+
 # A misspelt or removed case must fail, not print "ok" (ctest lists cases from this file).
 declare -F "case_$CASE" >/dev/null || { echo "cli_test.sh: no case named $CASE" >&2; exit 2; }
 "case_$CASE"
