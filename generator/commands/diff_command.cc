@@ -12,6 +12,7 @@
 #include "commands/render_fleet_command.h"
 #include "support/diagnostics_format.h"
 #include "fleet/fleet.h"
+#include "fleet/write_fleet.h"
 #include "pipeline/pipeline.h"
 
 namespace hkim {

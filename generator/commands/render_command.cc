@@ -11,6 +11,7 @@
 #include "support/diagnostics_format.h"
 #include "commands/render_fleet_command.h"
 #include "fleet/fleet.h"
+#include "fleet/write_fleet.h"
 #include "pipeline/pipeline.h"
 #include "support/interrupt.h"
 #include "support/progress.h"

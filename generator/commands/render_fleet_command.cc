@@ -55,7 +55,16 @@ std::string FleetCommandLine(const RenderOptions& options) {
   std::string line = "hkimgen render";
   for (const std::string& profile : options.profiles) line += " " + quoted(profile);
   line += " -d " + quoted(options.output_dir);
+  for (const std::string& file : options.extra_files) line += " -f " + quoted(file);
+  for (const std::string& value : options.set_values) line += " --set " + quoted(value);
+  if (!options.wrapper_digest.empty()) line += " --wrapper-digest " + options.wrapper_digest;
   if (!options.fleet_path.empty()) line += " --fleet-path " + quoted(options.fleet_path);
+  if (options.fleet_name != RenderOptions{}.fleet_name) {
+    line += " --fleet-name " + quoted(options.fleet_name);
+  }
+  if (options.fleet_namespace != RenderOptions{}.fleet_namespace) {
+    line += " --fleet-namespace " + quoted(options.fleet_namespace);
+  }
   return line;
 }
 
