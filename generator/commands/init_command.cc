@@ -235,10 +235,10 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
        "gitops:\n"
     << (openshift ? "  argocd_namespace: openshift-gitops   # OpenShift GitOps' Argo CD\n" : "")
     << (o.repo_url.empty()
-            ? "  repo_url: https://git.example.com/platform/gpu-bundles.git   # CHANGE (or init "
-              "--repo-url)\n"
+            ? std::string("  repo_url: https://git.example.com/platform/gpu-bundles.git   "
+                          "# CHANGE (or init --repo-url)\n")
             : "  repo_url: " + nlohmann::json(o.repo_url).dump() + "\n")
-       "  path: out/"
+    << "  path: out/"
     << o.name
     << "\n"
        "  revision: main\n";
