@@ -165,6 +165,16 @@ fs::path ManyNamespaces(const fs::path& folder, int count) {
   std::string names = "\nnamespaces:\n";
   for (int i = 0; i < count; ++i) names += "  - team-" + std::to_string(i) + "\n";
   text.replace(at, list.size(), names);
+  // Each rail's range widened to a /20 (10.0.103.0/24 -> 10.3.0.0/20), so that every pod of
+  // the namespaces gets an address (lint.ip-pool-capacity).
+  for (char rail = '3'; rail <= '6'; ++rail) {
+    const std::string from = std::string("range: 10.0.10") + rail + ".0/24";
+    const size_t range = text.find(from);
+    EXPECT_NE(range, std::string::npos) << from;
+    if (range != std::string::npos) {
+      text.replace(range, from.size(), std::string("range: 10.") + rail + ".0.0/20");
+    }
+  }
   const fs::path profile = folder / "many.yaml";
   std::ofstream(profile) << text;
   return profile;
