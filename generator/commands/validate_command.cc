@@ -98,7 +98,10 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
     }
     one = AcceptWarnings(one, checked.back() ? &checked.back()->layered.merged : nullptr,
                          options.allow);
-    results.emplace_back(profile, !one.HasErrors());
+    // Under lint (--strict) an unaccepted warning fails the profile: it is not printed "valid"
+    // while the command exits 1 (issue 28).
+    results.emplace_back(profile,
+                         !one.HasErrors() && !(options.strict && one.WarningCount() > 0));
     for (const Diagnostic& d : one.diagnostics()) sink.Report(d);
   }
   // The cause before its consequences (issue 28): two profiles claiming one cluster.name come
