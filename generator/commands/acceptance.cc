@@ -1,8 +1,10 @@
 #include "commands/acceptance.h"
 
+#include <algorithm>
 #include <map>
 
 #include "commands/rule_ids.h"
+#include "schema/profile_schema.h"
 
 namespace hkim {
 namespace {
@@ -19,9 +21,17 @@ bool CheckAcceptable(const std::string& rule, const SourceLocation& where,
                            "(hkimgen lint --list-rules shows each rule's severity)"});
     return false;
   }
+  // A near miss ("lint.image-lates") names the warning rule it most likely meant.
+  std::vector<std::string> warnings;
+  for (const RuleInfo& info : AllRules()) {
+    if (info.severity == Severity::kWarning) warnings.push_back(info.id);
+  }
+  std::sort(warnings.begin(), warnings.end());
+  const std::string closest = ClosestMatch(rule, warnings);
   sink.Report(Diagnostic{Severity::kError, where, pointer, "profile.accept-unknown-rule",
                          "'" + rule + "' is not a rule id",
-                         "write one of the ids `hkimgen lint --list-rules` prints"});
+                         (closest.empty() ? std::string() : "did you mean " + closest + "? ") +
+                             "write one of the ids `hkimgen lint --list-rules` prints"});
   return false;
 }
 

@@ -1,7 +1,9 @@
 #include "commands/app.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <exception>
+#include <map>
 #include <string_view>
 
 #include "commands/cli_support.h"
@@ -72,6 +74,71 @@ void SetupCommands(CLI::App& app, int argc, char** argv) {
   for (const CommandEntry& entry : CommandRegistry()) entry.setup(app);
 }
 
+// `hkimgen render --chek`: CLI11 would print its own text (plain, even under -o json) with no
+// suggestion; this goes through the diagnostics with the closest flag the command has, as one
+// JSON document under -o json. Returns true after reporting (exit 1).
+bool ReportUnknownFlags(CLI::App& app, int argc, char** argv, std::ostream& out,
+                        std::ostream& err) {
+  const CommandEntry* named = NamedCommand(argc, argv);
+  if (named == nullptr) return false;
+  const CLI::App* command = nullptr;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_name() == named->name) command = sub;
+  }
+  if (command == nullptr) return false;
+  std::map<std::string, const CLI::Option*> flags;  // "--check", "-d": the command's and global
+  for (const CLI::App* from : {command, static_cast<const CLI::App*>(&app)}) {
+    for (const CLI::Option* option : from->get_options()) {
+      for (const std::string& name : option->get_lnames()) flags.emplace("--" + name, option);
+      for (const std::string& name : option->get_snames()) flags.emplace("-" + name, option);
+    }
+  }
+  std::vector<std::string> unknown;
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;  // what follows is arguments
+    if (arg.size() < 2 || arg[0] != '-' || std::isdigit(static_cast<unsigned char>(arg[1]))) {
+      continue;
+    }
+    const bool long_flag = arg[1] == '-';
+    const size_t equals = arg.find('=');
+    const std::string name = long_flag ? arg.substr(0, equals) : arg.substr(0, 2);
+    auto found = flags.find(name);
+    if (found == flags.end()) {
+      unknown.push_back(name);
+      continue;
+    }
+    const bool inline_value = long_flag ? equals != std::string::npos : arg.size() > 2;
+    const bool takes_value = found->second->get_type_size_min() > 0;  // 0: a flag
+    std::string value;
+    if (takes_value && inline_value) {
+      value = long_flag ? arg.substr(equals + 1) : arg.substr(2);
+    } else if (takes_value && i + 1 < argc) {
+      value = argv[++i];  // the flag's value, whatever it looks like
+    }
+    if ((name == "-o" || name == "--output") && value == "json") json = true;
+  }
+  if (unknown.empty()) return false;
+  std::vector<std::string> names;
+  for (const auto& [name, option] : flags) names.push_back(name);
+  DiagnosticSink sink;
+  for (const std::string& flag : unknown) {
+    const std::string closest = ClosestMatch(flag, names);
+    sink.Report(Diagnostic{
+        Severity::kError, {}, "", "cli.unknown-flag",
+        "unknown flag '" + flag + "' for `hkimgen " + named->name + "`",
+        (closest.empty() ? std::string() : "did you mean " + closest + "? ") +
+            "`hkimgen " + named->name + " --help` lists its flags"});
+  }
+  if (json) {
+    out << DumpJson(JsonReport(named->name, 1, sink, nullptr)) << '\n';
+  } else {
+    PrintDiagnostics(sink, {}, err);
+  }
+  return true;
+}
+
 void SetupHelpCommand(CLI::App& app, std::ostream& out) {
   auto topic = std::make_shared<std::string>();
   CLI::App* help = app.add_subcommand("help", "Print the command list, or one command's help");
@@ -115,6 +182,7 @@ int RunHkimgen(int argc, char** argv, std::ostream& out, std::ostream& err) {
   SetupCommands(app, argc, argv);
   SetupHelpCommand(app, out);
   if (ReportUnknownCommand(app, argc, argv, err)) return 1;
+  if (ReportUnknownFlags(app, argc, argv, out, err)) return 1;
   try {
     app.parse(argc, argv);
   } catch (const CLI::RuntimeError& e) {

@@ -120,9 +120,12 @@ std::string BashScript(const CLI::App& app) {
        "  case \"$cmd\" in\n";
   for (const Command& c : commands) {
     std::vector<std::string> flags = {"--help", "--no-color"};
+    auto add = [&flags](const std::string& flag) {  // each once: the command's own -h,--help too
+      if (std::find(flags.begin(), flags.end(), flag) == flags.end()) flags.push_back(flag);
+    };
     for (const Flag& f : c.flags) {
-      if (!f.short_name.empty()) flags.push_back("-" + f.short_name);
-      if (!f.long_name.empty()) flags.push_back("--" + f.long_name);
+      if (!f.short_name.empty()) add("-" + f.short_name);
+      if (!f.long_name.empty()) add("--" + f.long_name);
     }
     s << "    " << c.name << ")\n"
       << "      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W " << ShellSingleQuoted(Join(flags))

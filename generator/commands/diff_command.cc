@@ -12,6 +12,7 @@
 #include "commands/render_fleet_command.h"
 #include "support/diagnostics_format.h"
 #include "fleet/fleet.h"
+#include "fleet/write_fleet.h"
 #include "pipeline/pipeline.h"
 
 namespace hkim {
@@ -24,7 +25,7 @@ Examples:
   hkimgen diff profiles/barcelona-h100-cx7.yaml -d out/barcelona-h100-cx7
   hkimgen diff profiles/oke-h100.yaml -d out/oke-h100 --set workload.replicas=4 -o json
   hkimgen diff profiles/oke-h100.yaml -d out/oke-h100 --detailed-exitcode || echo "changes"
-  hkimgen diff profiles/ -d fleet             # a fleet: every fleet/<cluster>/ and fleet/_fleet/
+  hkimgen diff 'profiles/oke-*.yaml' -d fleet   # a fleet: every fleet/<cluster>/ and fleet/_fleet/
   hkimgen diff 'profiles/oke-*.yaml' -d fleet --check   # CI: exit 2 when any folder is stale
 
 Lists files to add (+), change (~, with a unified diff) and remove (-). Changes that drain or
@@ -94,9 +95,14 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
                            "diff.missing-dir", "the bundle folder does not exist",
                            "give the folder `hkimgen render PROFILE -d DIR` wrote, or render it "
                            "first"});
+  } else if (RefuseFleetMember(options.output_dir, "diff", sink)) {
+    // reported: a fleet render owns DIR
   } else if (std::optional<LayeredProfile> layered =
                  LoadLayeredProfile(layers, sink, &sources)) {
-    if (std::optional<RenderedBundle> bundle = RenderLoadedProfile(layered->merged, sink)) {
+    RenderSettings settings;  // the Argo CD path as render -d DIR gives it
+    settings.adjust_profile = GitOpsPathFromDir(options.output_dir, layered->merged, sink);
+    if (std::optional<RenderedBundle> bundle =
+            RenderLoadedProfile(layered->merged, sink, settings)) {
       if (auto existing = ReadBundleDirectory(options.output_dir, sink)) {
         diff = DiffBundle(*bundle, *existing);
       }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 
+#include "commands/cli_support.h"
 #include "doctor/doctor.h"
 
 namespace hkim {
@@ -15,24 +16,84 @@ void SetupDoctorCommand(CLI::App& app) {
       "doctor", "Fleet table of the fabric health summaries (gate Job, health CronJob logs)");
   command->add_option("inputs", options->inputs,
                       "files with hkim-health output (`kubectl logs` saved); - or none = stdin");
+  auto output = std::make_shared<OutputChoice>();
+  AddOutputOption(command, *output, {"text", "json"});
   command->footer(R"(
 Examples:
   kubectl logs -n gpu-training -l app=train-fabric-health --prefix --tail=-1 | hkimgen doctor
   kubectl logs -n gpu-training job/train-fabric-gate --all-containers | hkimgen doctor -
   hkimgen doctor node-a.log node-b.log
+  hkimgen doctor node-a.log -o json          # the nodes and diagnostics as one JSON document
 
 Exit status: 0 every node passed, 1 a node failed or no summary was found, 2 unreadable input.)");
-  command->callback([options] {
+  command->callback([options, output] {
+    if (!ResolveOutputChoice(*output, {"text", "json"}, "doctor", "", "", std::cerr)) {
+      FinishCommand(1);
+    }
+    options->format = output->format;
     int status = RunDoctorCommand(*options, std::cin, std::cout, std::cerr);
     if (status != 0) throw CLI::RuntimeError(status);
   });
 }
 
+namespace {
+
+nlohmann::json NodesJson(const std::vector<DoctorNode>& nodes) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const DoctorNode& node : nodes) {
+    nlohmann::json checks = nlohmann::json::array();
+    for (const DoctorCheck& check : node.checks) {
+      checks.push_back({{"name", check.name},
+                        {"status", check.status},
+                        {"detail", check.detail},
+                        {"failures", check.failures},
+                        {"fixes", check.fixes}});
+    }
+    list.push_back({{"node", node.node},
+                    {"mode", node.mode},
+                    {"time", node.time},
+                    {"pod", node.pod},
+                    {"passed", node.passed},
+                    {"mark", node.mark},
+                    {"checks", checks}});
+  }
+  return list;
+}
+
+/// "<source>:<line>: problem" (CollectSummaries) as a gcc-style warning at that file and line.
+Diagnostic SummaryWarning(const std::string& warning, const std::vector<std::string>& sources) {
+  Diagnostic d{Severity::kWarning, {}, "", "doctor.summary", warning, ""};
+  for (const std::string& source : sources) {
+    if (warning.rfind(source + ":", 0) != 0) continue;
+    const size_t colon = warning.find(": ", source.size() + 1);
+    if (colon == std::string::npos) continue;
+    const std::string line = warning.substr(source.size() + 1, colon - source.size() - 1);
+    if (line.empty() || line.find_first_not_of("0123456789") != std::string::npos) continue;
+    d.location = SourceLocation{source == "-" ? "<stdin>" : source, std::stoi(line), 0};
+    d.message = warning.substr(colon + 2);
+    break;
+  }
+  d.fix = "the line was skipped; the node's other summaries still count";
+  return d;
+}
+
+}  // namespace
+
 int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostream& out,
                      std::ostream& err) {
+  const bool json = options.format == "json";
+  DiagnosticSink sink;
   std::vector<DoctorInput> inputs;
   std::vector<std::string> names = options.inputs;
   if (names.empty()) names.push_back("-");
+  auto finish = [&](int status, nlohmann::json result) {
+    if (json) {
+      out << DumpJson(JsonReport("doctor", status, sink, std::move(result))) << '\n';
+    } else {
+      PrintDiagnostics(sink, {}, err);
+    }
+    return status;
+  };
   for (const std::string& name : names) {
     std::ostringstream text;
     if (name == "-") {
@@ -40,8 +101,9 @@ int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostrea
     } else {
       std::ifstream file(name, std::ios::binary);
       if (!file) {
-        err << name << ": error: cannot read the file [doctor.read]\n";
-        return 2;
+        sink.Report(Diagnostic{Severity::kError, SourceLocation{name, 0, 0}, "", "doctor.read",
+                               "cannot read the file", "check the file name and permissions"});
+        return finish(2, nullptr);
       }
       text << file.rdbuf();
     }
@@ -49,17 +111,21 @@ int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostrea
   }
   std::vector<std::string> warnings;
   const std::vector<DoctorNode> nodes = CollectSummaries(inputs, warnings);
-  for (const std::string& warning : warnings) err << warning << ": warning [doctor.summary]\n";
+  for (const std::string& warning : warnings) sink.Report(SummaryWarning(warning, names));
   if (nodes.empty()) {
-    err << "hkimgen: error: no HKIM_HEALTH_SUMMARY line in the input [doctor.empty]\n"
-           "fix: pipe the logs of the gate Job or the health CronJob's pods, e.g. kubectl logs "
-           "-n <ns> -l app=<workload>-fabric-health --tail=-1 | hkimgen doctor\n";
-    return 1;
+    sink.Report(Diagnostic{Severity::kError, {}, "", "doctor.empty",
+                           "no HKIM_HEALTH_SUMMARY line in the input",
+                           "pipe the logs of the gate Job or the health CronJob's pods, e.g. "
+                           "kubectl logs -n <ns> -l app=<workload>-fabric-health --tail=-1 | "
+                           "hkimgen doctor"});
+    return finish(1, nullptr);
   }
-  out << FormatFleetTable(nodes);
-  for (const DoctorNode& node : nodes)
-    if (!node.passed) return 1;
-  return 0;
+  int status = 0;
+  for (const DoctorNode& node : nodes) {
+    if (!node.passed) status = 1;
+  }
+  if (!json) out << FormatFleetTable(nodes);
+  return finish(status, {{"nodes", NodesJson(nodes)}});
 }
 
 }  // namespace hkim

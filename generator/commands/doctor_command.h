@@ -13,6 +13,7 @@ namespace hkim {
 
 struct DoctorOptions {
   std::vector<std::string> inputs;  ///< files; "-" (or none) = stdin
+  std::string format = "text";      ///< -o: text (table on stdout) or json (one report)
 };
 
 /// Adds the `doctor` sub-command to `app`.

@@ -1,5 +1,7 @@
 #include "commands/init_command.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -248,8 +250,11 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
                     "    check: kubectl debug node/NODE -it --image=docker.io/library/busybox -- chroot /host rdma system show\n\n")
     << "gitops:\n"
     << (openshift ? "  argocd_namespace: openshift-gitops   # OpenShift GitOps' Argo CD\n" : "")
-    << "  repo_url: https://git.example.com/platform/gpu-bundles.git   # CHANGE\n"
-       "  path: out/"
+    << (o.repo_url.empty()
+            ? std::string("  repo_url: https://git.example.com/platform/gpu-bundles.git   "
+                          "# CHANGE (or init --repo-url)\n")
+            : "  repo_url: " + nlohmann::json(o.repo_url).dump() + "\n")
+    << "  path: out/"
     << o.name
     << "\n"
        "  revision: main\n";
@@ -280,10 +285,14 @@ bool CheckStarter(const InitOptions& options, const std::string& text, std::ostr
   if (!sink.HasErrors()) return true;
   for (const Diagnostic& d : sink.diagnostics()) {
     if (d.severity != Severity::kError) continue;
-    err << "hkimgen init: error: --name '" << options.name << "': " << d.message << " ["
+    const bool repo = d.data_path.rfind("/gitops/repo_url", 0) == 0;
+    err << "hkimgen init: error: " << (repo ? "--repo-url '" + options.repo_url : "--name '" + options.name)
+        << "': " << d.message << " ["
         << d.rule << "]\n  fix: "
-        << (d.fix.empty() ? "use lower-case letters, digits and '-', e.g. --name my-cluster"
-                          : d.fix)
+        << (!d.fix.empty() ? d.fix
+            : repo         ? "give the repository's https or ssh URL, e.g. --repo-url "
+                             "https://github.com/me/bundles.git"
+                           : "use lower-case letters, digits and '-', e.g. --name my-cluster")
         << "\n";
     break;
   }
@@ -307,6 +316,10 @@ void SetupInitCommand(CLI::App& app) {
       ->add_option("--name", options->name,
                    "Cluster name, checked as cluster.name is (a DNS label, e.g. lab-h100)")
       ->capture_default_str();
+  command->add_option("--repo-url", options->repo_url,
+                      "gitops.repo_url: the git repository Argo CD reads the bundle from (else a "
+                      "placeholder that lint.repo-url-placeholder warns on until you fill it)")
+      ->type_name("URL");
   command->add_option("--output-file", options->output, "Write to FILE instead of stdout")
       ->type_name("FILE");
   AddOutputOption(command, *output, kInitFormats);
@@ -315,9 +328,12 @@ void SetupInitCommand(CLI::App& app) {
 Examples:
   hkimgen init --platform openshift --shape barcelona-h100-cx7 --output-file profiles/my-cluster.yaml
   hkimgen init --platform oke --shape BM.GPU.H100.8 --name oke-prod > profiles/oke-prod.yaml
+  hkimgen init --platform oke --shape BM.GPU.H100.8 --repo-url https://github.com/me/bundles.git
 
-The starter validates as written (schema, model and every lint rule). Per-platform defaults are
-filled in: on OpenShift, Argo CD runs in openshift-gitops (OpenShift GitOps).
+The starter validates as written (schema, model and the lint rules). Until you name your
+repository (--repo-url, or edit gitops.repo_url), lint.repo-url-placeholder warns on it, so
+`hkimgen lint` (where warnings fail) exits 1; that is the one thing left to fill. Per-platform
+defaults are filled in: on OpenShift, Argo CD runs in openshift-gitops (OpenShift GitOps).
 Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)");
   command->callback([options, output] {
     if (!ResolveOutputChoice(*output, kInitFormats, "init", "--output-file", "file", std::cerr)) {
@@ -357,7 +373,9 @@ int RunInitCommand(const InitOptions& options, std::ostream& out, std::ostream& 
         << "  fix: check that the folder exists and is writable\n";
     return 2;
   }
-  err << "wrote " << options.output << "; next: hkimgen validate " << options.output << "\n";
+  err << "wrote " << options.output << "; next: "
+      << (options.repo_url.empty() ? "fill gitops.repo_url (your bundle repository), then " : "")
+      << "hkimgen validate " << options.output << "\n";
   return 0;
 }
 

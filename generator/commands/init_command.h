@@ -17,6 +17,7 @@ struct InitOptions {
   std::string shape;     ///< a known node shape (InitShapes())
   std::string name = "my-cluster";
   std::string output;  ///< --output-file FILE; empty: stdout
+  std::string repo_url;  ///< --repo-url: gitops.repo_url; empty: a placeholder lint warns on
   bool force = false;  ///< overwrite FILE
 };
 

@@ -11,7 +11,9 @@
 #include "support/diagnostics_format.h"
 #include "commands/render_fleet_command.h"
 #include "fleet/fleet.h"
+#include "fleet/write_fleet.h"
 #include "pipeline/pipeline.h"
+#include "support/interrupt.h"
 #include "support/progress.h"
 #include "write/write.h"
 
@@ -42,7 +44,7 @@ Examples:
   # parallel into one folder per cluster plus _fleet/ (AppProjects + ApplicationSet); all or
   # nothing. `kubectl apply -f out/_fleet/application.yaml` on the central Argo CD brings every
   # cluster up.
-  hkimgen render profiles/ -d out
+  hkimgen render 'profiles/oke-*.yaml' -d out
   hkimgen render 'profiles/oke-*.yaml' -d fleet --fleet-path deploy/fleet --check
 
   # Pin the init containers' wrapper image by the digest of the image that was published
@@ -64,6 +66,11 @@ Deprecated: `-o DIR` (now -d DIR) still works for one release, with a warning.
 unless --force. The folder holding the profile, the current directory and its parents are never
 written. Renders into one folder take turns (--no-wait fails instead of waiting).
 Exit status: 0 ok, 1 invalid profile (or stale DIR with --check), 2 I/O or internal failure.)footer";
+
+RenderSettings WithAdjust(RenderSettings settings, std::function<void(Profile&)> adjust) {
+  settings.adjust_profile = std::move(adjust);
+  return settings;
+}
 
 // -o json without -d: every object as JSON (parsed back from its YAML), by file name.
 nlohmann::json ObjectsJson(const RenderedBundle& bundle) {
@@ -184,6 +191,8 @@ void SetupRenderCommand(CLI::App& app) {
 }
 
 int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostream& err) {
+  // Ctrl-C while rendering or writing into DIR: no staging folder left, DIR as it was, exit 130.
+  if (!options.output_dir.empty() && !options.check) CatchInterrupts();
   DiagnosticSink sink;
   SourceTexts sources;
   const bool json = options.format == "json";
@@ -209,10 +218,14 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
                            "cli.usage",
                            "--check needs -d DIR",
                            "add -d with the directory to compare"});
+  } else if (RefuseFleetMember(options.output_dir, "render", sink)) {
+    // reported: a fleet render owns DIR
   } else if (!(layered = LoadLayeredProfile(inputs, sink, &sources)) || sink.HasErrors()) {
     // reported (layering keeps every file's lines in `sources`, even on failure)
-  } else if (std::optional<RenderedBundle> bundle =
-                 RenderLoadedProfile(layered->merged, sink, settings)) {
+  } else if (std::optional<RenderedBundle> bundle = RenderLoadedProfile(
+                 layered->merged, sink,
+                 WithAdjust(settings,
+                            GitOpsPathFromDir(options.output_dir, layered->merged, sink)))) {
     std::ostringstream stream;
     WriteCounts counts;
     if (json && options.output_dir.empty()) {

@@ -26,7 +26,7 @@ void AddFleetOptions(CLI::App* command, unsigned& jobs, std::string& fleet_path,
 bool ShowProgress(const RenderOptions& options, const std::ostream& err);
 
 /// Renders every profile of `options.profiles` into `options.output_dir` (or compares, with
-/// --check). Diagnostics and "wrote N bundles" on `err`; with -o json the one JSON report on
+/// --check). Diagnostics and "wrote N bundles ...: what changed" on `err`; with -o json the one JSON report on
 /// `out`. Returns the exit status as RunRenderCommand does.
 int RunRenderFleetCommand(const RenderOptions& options, std::ostream& out, std::ostream& err);
 

@@ -13,6 +13,7 @@ namespace hkim {
 namespace {
 
 constexpr const char* kObjectRule = "lint.shared-cluster-object";
+constexpr const char* kPlatformRule = "lint.shared-destination-platform";
 constexpr const char* kDeviceRule = "lint.shared-device-ids";
 constexpr const char* kSubnetRule = "lint.shared-subnet-overlap";
 constexpr const char* kSettingsRule = "lint.shared-operator-settings";
@@ -389,9 +390,46 @@ std::string ClusterKey(const Profile& profile) {
          Destination(profile);
 }
 
+namespace {
+
+/// Two profiles of different platform families on one Argo CD destination (issue 28 item 3):
+/// an OpenShift and an OKE profile are never one cluster, so one of them names the wrong
+/// destination (most often both left it at the default, Argo CD's own cluster). Reported at the
+/// later profile of the first such pair per destination.
+void CheckPlatformsPerDestination(const std::vector<ClusterMember>& members,
+                                  DiagnosticSink& sink, std::vector<bool>& flagged) {
+  std::map<std::string, size_t> first;  // destination -> first profile there
+  for (size_t m = 0; m < members.size(); ++m) {
+    const Profile& p = *members[m].profile;
+    auto [it, fresh] = first.emplace(Destination(p), m);
+    if (fresh) continue;
+    const ClusterMember& earlier = members[it->second];
+    if (earlier.profile->IsOpenShift() == p.IsOpenShift()) continue;
+    const std::string pointer = !p.gitops.destination_name.empty() ? "/gitops/destination_name"
+                                : members[m].loaded->locations.values.count(
+                                      "/gitops/destination_server")
+                                    ? "/gitops/destination_server"
+                                    : "/cluster/platform";
+    Report(members[m], kPlatformRule, pointer,
+           "this " + std::string(ToString(p.platform)) + " profile and " +
+               earlier.loaded->path + " (" + ToString(earlier.profile->platform) +
+               ") sync into one Argo CD destination (" + Destination(p) +
+               "), but profiles of different platforms can never be one cluster: one of them "
+               "names the wrong destination",
+           "give each cluster its own destination: gitops.destination_name (the cluster's name "
+           "in Argo CD, `argocd cluster add`) or gitops.destination_server (its API server URL)",
+           sink);
+    flagged[m] = true;
+    it->second = m;  // one report per pair of neighbours, not one per profile and each before
+  }
+}
+
+}  // namespace
+
 std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
                                       DiagnosticSink& sink) {
   std::vector<bool> flagged(members.size(), false);
+  CheckPlatformsPerDestination(members, sink, flagged);
   std::map<std::string, std::vector<size_t>> groups;
   std::vector<std::string> order;
   for (size_t m = 0; m < members.size(); ++m) {
@@ -429,6 +467,9 @@ const std::vector<RuleInfo>& ClusterSharingRules() {
       {kSettingsRule, Severity::kWarning,
        "a profile that shares an operator describes it otherwise than the profile that installs "
        "it (given several profiles)"},
+      {kPlatformRule, Severity::kError,
+       "profiles of different platforms (OpenShift, OKE/Kubernetes) name one Argo CD "
+       "destination (given several profiles)"},
       {kSubnetRule, Severity::kWarning,
        "IP pools of two profiles of one cluster overlap (given several profiles)"},
   };

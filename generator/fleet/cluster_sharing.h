@@ -14,6 +14,9 @@
 //                               each pool on its own, so two VFs can get one address;
 //   lint.shared-operator-settings  (warning) a profile with `install: shared` describes the
 //                               operator (version, driver, GPUDirect) otherwise than its owner.
+//   lint.shared-destination-platform  two profiles of different platform families on one
+//                               Argo CD destination: never one cluster, so one names the wrong
+//                               destination (issue 28 item 3; checked before the others).
 // "One cluster" = the same Argo CD destination (gitops.destination_name when set, else
 // gitops.destination_server) and the same platform family (an OpenShift and an OKE profile are
 // never one cluster). Used by `hkimgen validate` and `hkimgen lint` when given several

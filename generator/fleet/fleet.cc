@@ -112,6 +112,38 @@ void CheckOneRepository(const std::vector<FleetMember>& members, DiagnosticSink&
   }
 }
 
+/// A fleet is several clusters for one central Argo CD (issue 28 item 3): a profile that names
+/// no destination lands on Argo CD's own cluster (https://kubernetes.default.svc). Several such
+/// profiles are most often clusters that forgot to say where they are, so one warning names
+/// them; writing the destination (even that one) says it is meant, and silences it.
+void CheckDefaultDestinations(const std::vector<FleetMember>& members, DiagnosticSink& sink) {
+  std::vector<const FleetMember*> unnamed;
+  for (const FleetMember& m : members) {
+    const auto& values = m.merged.locations.values;
+    if (!values.count("/gitops/destination_server") && !values.count("/gitops/destination_name")) {
+      unnamed.push_back(&m);
+    }
+  }
+  if (unnamed.size() < 2) return;
+  std::string names;
+  for (const FleetMember* m : unnamed) {
+    names += (names.empty() ? "" : ", ") + m->render.profile.cluster_name;
+  }
+  const FleetMember& first = *unnamed.front();
+  SourceLocation where = first.merged.locations.Find("/gitops");
+  if (where.file.empty()) where.file = first.profile_path;
+  sink.Report(Diagnostic{
+      Severity::kWarning, where, "/gitops", "fleet.default-destination",
+      std::to_string(unnamed.size()) + " clusters of the fleet (" + names +
+          ") name no Argo CD destination, so every one of them is synced to " +
+          first.render.profile.gitops.destination_server +
+          ", the central Argo CD's own cluster",
+      "give each profile gitops.destination_name (the cluster's name in the central Argo CD, "
+      "`argocd cluster add`) or gitops.destination_server (its API server URL); write "
+      "destination_server: https://kubernetes.default.svc where a profile is meant for Argo "
+      "CD's own cluster (node pools of one cluster may share it)"});
+}
+
 std::string Where(const SourceLocation& at) {
   return at.file + (at.known() ? ":" + std::to_string(at.line) + ":" + std::to_string(at.column)
                                : std::string());
@@ -175,6 +207,43 @@ std::string FleetRepoPath(const std::string& output_dir, const std::string& flee
   return text;
 }
 
+std::optional<std::string> RepositoryPathOf(const std::string& dir) {
+  if (dir.empty()) return std::nullopt;
+  std::error_code ec;
+  fs::path target = fs::absolute(dir, ec);
+  if (ec) return std::nullopt;
+  const fs::path resolved = fs::weakly_canonical(target, ec);  // links and ".." as far as it exists
+  target = (ec ? target : resolved).lexically_normal();
+  if (!target.has_filename()) target = target.parent_path();
+  for (fs::path top = target.parent_path(); !top.empty(); top = top.parent_path()) {
+    std::error_code exists_error;
+    if (fs::exists(top / ".git", exists_error)) {  // a folder, or a file (worktree, submodule)
+      return target.lexically_relative(top).generic_string();
+    }
+    if (top == top.root_path()) break;
+  }
+  return std::nullopt;
+}
+
+std::function<void(Profile&)> GitOpsPathFromDir(const std::string& dir,
+                                                const LoadedProfile& merged,
+                                                DiagnosticSink& sink) {
+  const std::optional<std::string> repo_path = RepositoryPathOf(dir);
+  if (!repo_path) return {};
+  return [repo_path = *repo_path, dir, &merged, &sink](Profile& profile) {
+    if (profile.gitops.path == repo_path) return;
+    sink.Report(Diagnostic{
+        Severity::kWarning, merged.locations.Find("/gitops/path"), "/gitops/path",
+        "write.gitops-path",
+        "gitops.path is '" + profile.gitops.path + "' but -d " + dir + " is '" + repo_path +
+            "' in its git repository: the bundle's Applications point Argo CD at " + repo_path +
+            " (where the files are), not at " + profile.gitops.path,
+        "set gitops.path: " + repo_path + " in the profile (or --set gitops.path=" + repo_path +
+            ") to say so, or render into -d " + profile.gitops.path + " from the repository's top"});
+    profile.gitops.path = repo_path;
+  };
+}
+
 unsigned WorkerCount(unsigned jobs, size_t tasks) {
   unsigned workers = jobs;
   if (workers == 0) {
@@ -217,7 +286,11 @@ std::optional<RenderedFleet> RenderFleet(const FleetInputs& inputs, DiagnosticSi
     claims.push_back({m.profile_path, m.render.profile.cluster_name, m.cluster_name_location});
   }
   CheckProfileClaims(claims, sink);
+  // Two profiles of one cluster name are the cause; what the sharing checks would find between
+  // them follows from it: reported alone (issue 28, root cause first).
+  if (sink.HasErrors()) return std::nullopt;
   CheckOneRepository(fleet.members, sink);
+  CheckDefaultDestinations(fleet.members, sink);
   // Profiles of one cluster must not emit the same objects (fleet/cluster_sharing.h).
   std::vector<ClusterMember> sharing;
   for (const FleetMember& m : fleet.members) sharing.push_back({&m.merged, &m.render.profile});

@@ -39,6 +39,21 @@ bool IsProfileSet(const std::vector<std::string>& args);
 std::string FleetRepoPath(const std::string& output_dir, const std::string& fleet_path,
                           DiagnosticSink& sink);
 
+/// `dir`'s path inside the git work tree that holds it ("deploy/oke-h100"): the nearest folder
+/// above `dir` holding `.git` is the repository's top. Normalised, '/'-separated; nullopt when
+/// no folder above `dir` holds `.git` (then nobody can tell where Argo CD finds it).
+std::optional<std::string> RepositoryPathOf(const std::string& dir);
+
+/// For a single render (or diff, or --check) into `dir` (issue 28 item 1): the hook that makes
+/// the bundle's Argo CD path (gitops.path) the folder it is written to, as a fleet render does.
+/// When `dir` lies in a git work tree and the profile's gitops.path names another folder, that
+/// path is replaced by `dir`'s and a "write.gitops-path" warning at the profile's gitops.path
+/// names both. Outside a work tree (or without `dir`) the profile's gitops.path stands. The hook
+/// reports into `sink`, which must outlive it, as must `merged`.
+std::function<void(Profile&)> GitOpsPathFromDir(const std::string& dir,
+                                                const LoadedProfile& merged,
+                                                DiagnosticSink& sink);
+
 /// The worker threads `jobs` asks for: itself, or one per core when 0 (or the HKIMGEN_JOBS
 /// environment variable when set), never more than `tasks` and at least 1.
 unsigned WorkerCount(unsigned jobs, size_t tasks);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "support/input_file.h"
+#include "support/interrupt.h"
 #include "support/parallel.h"
 #include "write/guard.h"
 
@@ -38,7 +39,7 @@ Diagnostic WriteError(const std::string& where, const std::string& message) {
 }  // namespace
 
 bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink,
-                   const WriteDirOptions& options, unsigned jobs) {
+                   const WriteDirOptions& options, unsigned jobs, FleetWriteSummary* summary) {
   const std::optional<OutputLock> lock =
       CreateAndLockFolder(dir, dir, options.wait, options.waiting, sink);
   if (!lock) return false;
@@ -51,9 +52,14 @@ bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, Diagnosti
     slots[i] = StageBundleDir(*folders[i].second, folders[i].first, reports[i], options);
   });
   std::vector<StagedBundleDir> staged;
-  bool ok = true;
+  // Ctrl-C while staging: one "interrupted; DIR unchanged" for the fleet, not one per folder.
+  const bool interrupted = Interrupted();
+  bool ok = !interrupted;
+  if (interrupted) sink.Report(InterruptedError(dir));
   for (size_t i = 0; i < folders.size(); ++i) {
-    for (const Diagnostic& d : reports[i].diagnostics()) sink.Report(d);
+    for (const Diagnostic& d : reports[i].diagnostics()) {
+      if (d.rule != "write.interrupted") sink.Report(d);
+    }
     if (slots[i]) {
       staged.push_back(std::move(*slots[i]));
     } else {
@@ -86,17 +92,57 @@ bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, Diagnosti
     if (!keep[i]) DiscardStaged(staged[i]);
   }
   if (ok) ReportRemovedClusters(RemovedClusterFolders(fleet, dir), Severity::kWarning, sink);
+  if (ok && summary) {
+    *summary = FleetWriteSummary{};
+    for (const StagedBundleDir& folder : staged) {
+      ++(folder.current ? summary->folders_unchanged : summary->folders_changed);
+      summary->files.files += folder.counts.files;
+      summary->files.added += folder.counts.added;
+      summary->files.changed += folder.counts.changed;
+      summary->files.removed += folder.counts.removed;
+    }
+  }
   return ok;
 }
 
-bool CheckFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink) {
+bool CheckFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink,
+                   const std::string& render_command) {
   bool current = true;
+  const std::string fix =
+      "run `" + (render_command.empty() ? "hkimgen render PROFILES... -d " + dir : render_command) +
+      "` (the whole fleet) and commit the result";
   for (const auto& [folder, bundle] : Folders(fleet, dir)) {
-    current = CheckBundleDir(*bundle, folder, sink) && current;
+    current = CheckBundleDir(*bundle, folder, sink, fix) && current;
   }
   const std::vector<std::string> removed = RemovedClusterFolders(fleet, dir);
   ReportRemovedClusters(removed, Severity::kError, sink);
   return current && removed.empty();
+}
+
+bool RefuseFleetMember(const std::string& dir, const std::string& command,
+                       DiagnosticSink& sink) {
+  if (dir.empty()) return false;
+  fs::path target = fs::path(dir).lexically_normal();
+  if (!target.has_filename()) target = target.parent_path();
+  fs::path fleet_dir = target.parent_path();
+  if (fleet_dir.empty()) fleet_dir = ".";
+  std::string reason;
+  const std::optional<std::string> marker =
+      ReadInputText((fleet_dir / kFleetFolder / kBundleMarkerName).string(), &reason);
+  if (!marker || !ParseBundleMarker(*marker)) return false;
+  const std::string fleet = fleet_dir.string();
+  sink.Report(Diagnostic{
+      Severity::kError, SourceLocation{dir, 0, 0}, "", "write.refused",
+      "not " + std::string(command == "diff" ? "compared" : "written") + ": " + dir +
+          " is in the fleet folder " + fleet + " (" + fleet + "/" + kFleetFolder +
+          "/ says so), whose bundles carry the fleet's Argo CD path and projects; a single " +
+          command + " would " +
+          (command == "diff" ? "compare a bundle the fleet never writes"
+                             : "put a bundle of another shape into the fleet"),
+      "render the whole fleet: `hkimgen " + command + " PROFILES... -d " + fleet +
+          "` (the fleet's profiles: files, a folder or a quoted pattern), or give -d a folder "
+          "outside " + fleet});
+  return true;
 }
 
 std::vector<std::string> RemovedClusterFolders(const RenderedFleet& fleet,

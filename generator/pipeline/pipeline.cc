@@ -95,6 +95,10 @@ bool WriteStage(const RenderedBundle& bundle, const WriteTarget& target, std::os
 }
 
 int ExitCodeFor(const DiagnosticSink& sink) {
+  for (const Diagnostic& d : sink.diagnostics()) {
+    // Ctrl-C: 130 as a shell reports SIGINT, whatever else was reported (support/interrupt.h).
+    if (d.rule == "write.interrupted") return 130;
+  }
   bool any_error = false;
   for (const Diagnostic& d : sink.diagnostics()) {
     if (d.severity != Severity::kError) continue;

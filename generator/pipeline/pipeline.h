@@ -81,7 +81,8 @@ bool WriteStage(const RenderedBundle& bundle, const WriteTarget& target, std::os
 
 /// The process exit status for what `sink` holds (ARCHITECTURE.md): 0 no errors; 2 when an
 /// error is an I/O or internal failure (rules "io.*", "internal.*", "template.*", "render.*",
-/// "schema.invalid", "schema.missing", "schema.internal"); else 1 (invalid input).
+/// "schema.invalid", "schema.missing", "schema.internal"); else 1 (invalid input); 130 when
+/// the write was interrupted ("write.interrupted": Ctrl-C or SIGTERM).
 int ExitCodeFor(const DiagnosticSink& sink);
 
 }  // namespace hkim

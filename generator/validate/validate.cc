@@ -244,7 +244,16 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
     }
     d.message = shown + " is not one of: " + Join(options, ", ");
     if (value && value->is_string()) {
-      std::string suggestion = ClosestMatch(value->get<std::string>(), options);
+      const std::string given = value->get<std::string>();
+      std::string suggestion = ClosestMatch(given, options);
+      if (suggestion.empty() && given.size() >= 3) {
+        // "peermem" for "nvidia-peermem": a part of exactly one allowed word.
+        std::vector<std::string> containing;
+        for (const std::string& option : options) {
+          if (option.find(given) != std::string::npos) containing.push_back(option);
+        }
+        if (containing.size() == 1) suggestion = containing.front();
+      }
       if (!suggestion.empty()) d.fix = "did you mean '" + suggestion + "'?";
     }
   } else if (StartsWith(text, "Failed to match regex")) {

@@ -15,6 +15,8 @@
 #include <ostream>
 #include <set>
 
+#include "support/interrupt.h"
+#include "plan/layers.h"
 #include "support/parallel.h"
 #include "write/guard.h"
 
@@ -27,6 +29,16 @@ namespace {
 Diagnostic IoError(const std::string& file, const std::string& message, const std::string& fix) {
   return Diagnostic{Severity::kError, SourceLocation{file, 0, 0}, "", "io.write", message, fix};
 }
+
+}  // namespace
+
+Diagnostic InterruptedError(const std::string& dir) {
+  return Diagnostic{Severity::kError, SourceLocation{dir, 0, 0}, "", "write.interrupted",
+                    "interrupted; " + dir + " unchanged",
+                    "nothing was written; render again when you are ready"};
+}
+
+namespace {
 
 Diagnostic Refused(const std::string& dir, const std::string& why, const std::string& fix) {
   return Diagnostic{Severity::kError, SourceLocation{dir, 0, 0}, "", "write.refused",
@@ -108,7 +120,9 @@ Differences Compare(const std::map<std::string, WantedText>& wanted, const fs::p
   }
   for (const std::string& name : present) {
     if (wanted.count(name)) continue;
-    (has_marker && owner.theirs.count(name) ? diff.user : diff.extra).push_back(name);
+    // A file the marker does not list (or any file of a folder without one, adopted with
+    // --force) is the user's: kept, never "extra" nor counted as removed.
+    (owner.theirs.count(name) ? diff.user : diff.extra).push_back(name);
   }
   return diff;
 }
@@ -164,21 +178,62 @@ bool WriteBundleStream(const RenderedBundle& bundle, std::ostream& out, Diagnost
   return true;
 }
 
+namespace {
+
+/// What happens to a user's file in a bundle: apps/ has no kustomization.yaml (the parent
+/// Application syncs it as a plain directory, which reads the folder's own *.yaml, *.yml and
+/// *.json files), so a manifest there is applied; everywhere else kustomize builds only what a
+/// kustomization.yaml lists, and the bundle's root is synced by nothing.
+std::string UserFileEffect(const std::string& name) {
+  const fs::path path(name);
+  const std::string ext = path.extension().string();
+  const bool manifest = ext == ".yaml" || ext == ".yml" || ext == ".json";
+  if (path.parent_path() == kAppsLayer && manifest && name.rfind("apps/.", 0) != 0) {
+    return "not written by hkimgen: kept as it is, and APPLIED: apps/ has no kustomization.yaml, "
+           "so the parent Application syncs every *.yaml, *.yml and *.json file of apps/ to the "
+           "cluster, this one included";
+  }
+  return "not written by hkimgen: kept as it is; not applied (kustomize reads only what a "
+         "kustomization.yaml lists, and Argo CD's directory sync of apps/ reads only its own "
+         "*.yaml, *.yml and *.json files)";
+}
+
+}  // namespace
+
 void ReportUserFiles(const std::vector<std::string>& names, const fs::path& dir,
                      DiagnosticSink& sink) {
   for (const std::string& name : names) {
+    const bool applied = UserFileEffect(name).find("APPLIED") != std::string::npos;
     sink.Report(Diagnostic{Severity::kWarning, SourceLocation{(dir / name).string(), 0, 0}, "",
-                           "write.user-file",
-                           "not written by hkimgen: kept as it is (kustomize and Argo CD read only "
-                           "what kustomization.yaml lists)",
-                           "nothing to do if you keep it on purpose; remove it yourself if not"});
+                           "write.user-file", UserFileEffect(name),
+                           applied ? "move it out of apps/ unless Argo CD is meant to apply it; "
+                                     "hkimgen keeps it either way"
+                                   : "nothing to do if you keep it on purpose; remove it "
+                                     "yourself if not"});
   }
 }
 
-bool CheckBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink) {
+/// A user's file under a name the bundle writes, overwritten because of --force: named, so
+/// that adopting a folder never loses a file without a word.
+void ReportOverwritten(const std::vector<std::string>& names, const fs::path& dir,
+                       DiagnosticSink& sink) {
+  for (const std::string& name : names) {
+    sink.Report(Diagnostic{Severity::kWarning, SourceLocation{(dir / name).string(), 0, 0}, "",
+                           "write.overwritten",
+                           "not written by hkimgen, but the bundle writes a file of this name: "
+                           "overwritten (--force)",
+                           "if you needed its old content, get it back from git or a backup; "
+                           "leave out --force to be refused instead"});
+  }
+}
+
+bool CheckBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink,
+                    const std::string& fix_text) {
   const fs::path root(dir);
   Differences diff = Compare(Wanted(bundle), root);
-  const std::string fix = "run `hkimgen render PROFILE -d " + dir + "` and commit the result";
+  const std::string fix = fix_text.empty()
+                              ? "run `hkimgen render PROFILE -d " + dir + "` and commit the result"
+                              : fix_text;
   auto report = [&](const std::vector<std::string>& names, const char* rule, const char* what) {
     for (const std::string& name : names) {
       sink.Report(Diagnostic{Severity::kError, SourceLocation{(root / name).string(), 0, 0}, "",
@@ -249,9 +304,11 @@ bool FillStaging(const std::map<std::string, WantedText>& wanted,
   }
   std::vector<char> written(files.size(), 0);
   ParallelFor(files.size(), ThreadsForSmallTasks(files.size(), jobs), [&](size_t i, unsigned) {
+    if (Interrupted()) return;  // Ctrl-C: stop at the next file (the caller removes staging)
     const auto& [name, text] = *files[i];
     written[i] = PutFile(name, text, write.count(name) > 0, target, staging);
   });
+  if (Interrupted()) return false;
   for (size_t i = 0; i < files.size(); ++i) {  // the first failure, whatever the threads did
     if (!written[i]) {
       *failed = "cannot write " + files[i]->first;
@@ -312,11 +369,16 @@ std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, cons
                         "folder (its files are kept; same-named ones are overwritten)"));
     return std::nullopt;
   }
-  std::vector<std::string> kept;
+  std::vector<std::string> kept, overwritten;
   for (const std::string& name : owner.theirs) {
-    if (!wanted.count(name)) kept.push_back(name);
+    if (!wanted.count(name)) {
+      kept.push_back(name);
+    } else if (!HoldsText(target / name, wanted.at(name))) {
+      overwritten.push_back(name);  // only with --force: InspectOutput refuses it otherwise
+    }
   }
   ReportUserFiles(kept, target, sink);
+  ReportOverwritten(overwritten, target, sink);
   staged.exists = owner.exists;
   // Read once: what differs decides what is written, what is linked, and the counts.
   const Differences diff = Compare(wanted, target);
@@ -334,10 +396,12 @@ std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, cons
   auto fail = [&](const std::string& message) -> std::optional<StagedBundleDir> {
     std::error_code ignored;
     fs::remove_all(staged.staging, ignored);
-    sink.Report(IoError(dir, message + "; the directory was left as it was",
-                        "check free space and permissions, then render again"));
+    sink.Report(Interrupted() ? InterruptedError(dir)
+                              : IoError(dir, message + "; the directory was left as it was",
+                                        "check free space and permissions, then render again"));
     return std::nullopt;
   };
+  if (Interrupted()) return fail("interrupted");
   if (!fs::create_directory(staged.staging, ec)) {
     return fail("cannot create " + staged.staging.string());
   }
@@ -348,6 +412,7 @@ std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, cons
   for (const std::string& name : kept) {
     if (!KeepUserEntry(target / name, staged.staging / name)) return fail("cannot keep " + name);
   }
+  if (Interrupted()) return fail("interrupted");
   return staged;
 }
 
@@ -408,6 +473,11 @@ bool WriteBundleDir(const RenderedBundle& bundle, const std::string& dir, Diagno
   std::optional<StagedBundleDir> staged = StageBundleDir(bundle, dir, sink, options);
   if (!staged) return false;
   std::string error;
+  if (Interrupted()) {  // after staging, before the swap: the last moment DIR can stay as it was
+    DiscardStaged(*staged);
+    sink.Report(InterruptedError(dir));
+    return false;
+  }
   if (!SwapInStaged(*staged, &error)) {
     DiscardStaged(*staged);
     sink.Report(IoError(dir, error + "; the directory was left as it was",

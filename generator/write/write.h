@@ -84,10 +84,16 @@ bool SwapBackStaged(StagedBundleDir& staged);
 /// Removes what a staged bundle left beside its folder (the staging or retired folder).
 void DiscardStaged(const StagedBundleDir& staged);
 
+/// "interrupted; DIR unchanged" (rule "write.interrupted", exit 130): what a write reports when
+/// SIGINT or SIGTERM arrived before its swap (support/interrupt.h); the staging folder is gone.
+Diagnostic InterruptedError(const std::string& dir);
+
 /// Compares `dir` (files and marker) with the bundle without writing anything: reports every
 /// stale ("write.stale"), missing ("write.missing") and extra ("write.extra": hkimgen wrote it,
 /// the profile no longer renders it) file as an error, and a user's own file as a
 /// "write.user-file" warning. Returns true when `dir` is current.
-bool CheckBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink);
+/// `fix` replaces the default fix ("run `hkimgen render PROFILE -d DIR` ...") of the errors.
+bool CheckBundleDir(const RenderedBundle& bundle, const std::string& dir, DiagnosticSink& sink,
+                    const std::string& fix = "");
 
 }  // namespace hkim

@@ -308,6 +308,13 @@ std::vector<LintRule> NcclLintRules() {
        "NCCL_IB_HCA / NCCL_SOCKET_IFNAME names do not prefix-match more devices than meant "
        "(mlx5_1 also matches mlx5_10..)",
        CheckListPrefix},
+      {"lint.nccl-env-name", Severity::kWarning,
+       "every NCCL_* name in nccl.extra_env is one NCCL reads (releases 2.18-2.30; names "
+       "the closest)",
+       CheckNcclEnvNames},
+      {"lint.rail-mtu-mismatch", Severity::kWarning,
+       "the rails of a profile share one MTU (NCCL spreads a transfer over every rail)",
+       CheckRailMtus},
       {"lint.hca-rails", Severity::kError,
        "a pinned NCCL_IB_HCA lists one device per rail attachment, matching the rails' devices",
        CheckHcaRails},

@@ -38,6 +38,13 @@ std::optional<ProfileEnv> ExplicitEnv(const Profile& profile, const std::string&
 /// tcp mode.
 int RailAttachmentsPerPod(const Profile& profile);
 
+/// lint.nccl-env-name (nccl_env_name_rule.cc): an NCCL_* name in nccl.extra_env that no NCCL
+/// release reads (nccl_env_names.txt), with the closest name it does read.
+void CheckNcclEnvNames(const LintContext& context, LintReporter& report);
+
+/// lint.rail-mtu-mismatch (nccl_env_name_rule.cc): rails of one profile with different MTUs.
+void CheckRailMtus(const LintContext& context, LintReporter& report);
+
 /// "file:line" of a JSON pointer, for messages that name a second place.
 std::string WhereIs(const LintContext& context, const std::string& json_pointer);
 

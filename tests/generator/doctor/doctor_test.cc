@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "commands/doctor_command.h"
@@ -93,6 +94,32 @@ TEST(DoctorCommand, ExitsOneOnAFailingNodeAndOnNoSummary) {
   std::ostringstream out3, err3;
   EXPECT_EQ(RunDoctorCommand({{"/nonexistent/x.log"}}, empty, out3, err3), 2);
   EXPECT_NE(err3.str().find("/nonexistent/x.log: error: cannot read"), std::string::npos);
+}
+
+TEST(DoctorCommand, WarnsGccStyleAndPrintsOneJsonReport) {
+  // Issue 28 friction: `file:line: warning: ... [doctor.summary]`, and -o json as README says
+  // every command has.
+  std::istringstream in(kLogs);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunDoctorCommand({}, in, out, err), 1);
+  EXPECT_NE(err.str().find("<stdin>:4: warning: the summary is not valid JSON (cut off?) "
+                           "[doctor.summary]"),
+            std::string::npos)
+      << err.str();
+  DoctorOptions json_options;
+  json_options.format = "json";
+  std::istringstream again(kLogs);
+  std::ostringstream json_out, json_err;
+  EXPECT_EQ(RunDoctorCommand(json_options, again, json_out, json_err), 1);
+  EXPECT_EQ(json_err.str(), "");
+  const nlohmann::json report = nlohmann::json::parse(json_out.str());
+  EXPECT_EQ(report["command"], "doctor");
+  EXPECT_EQ(report["exit_code"], 1);
+  ASSERT_EQ(report["result"]["nodes"].size(), 2u);
+  EXPECT_EQ(report["result"]["nodes"][1]["node"], "gpu-b");
+  EXPECT_EQ(report["result"]["nodes"][1]["passed"], false);
+  EXPECT_EQ(report["diagnostics"][0]["rule"], "doctor.summary");
+  EXPECT_EQ(report["diagnostics"][0]["line"], 4);
 }
 
 }  // namespace

@@ -105,6 +105,15 @@ TEST(ClusterSharing, ShippedProfilesCoexist) {
   }
   std::sort(all.begin(), all.end());
   ASSERT_GE(all.size(), 4u);
+  // As shipped, every profile names the default destination (Argo CD's own cluster): the
+  // OpenShift profile and the OKE ones can never be one cluster (issue 28 item 3).
+  const ProfileSet as_shipped = CheckSet(all);
+  ASSERT_EQ(as_shipped.sink.ErrorCount(), 1) << as_shipped.Dump();
+  EXPECT_EQ(as_shipped.sink.diagnostics()[0].rule, "lint.shared-destination-platform");
+  // Barcelona with a destination of its own: the OKE node pools share their cluster cleanly.
+  for (auto& [path, sets] : all) {
+    if (path.find("barcelona") != std::string::npos) sets.push_back("gitops.destination_name=barcelona");
+  }
   const ProfileSet set = CheckSet(all);
   EXPECT_FALSE(set.sink.HasErrors()) << set.Dump();
 }

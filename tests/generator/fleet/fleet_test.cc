@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "fleet/plan_fleet.h"
@@ -42,9 +43,18 @@ class Fleet : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "profiles");
     fs::create_directories(dir_ / "scratch");
-    for (const char* name : {"barcelona-h100-cx7", "oke-h100", "oke-a100"}) {
-      fs::copy_file(kSource / "profiles" / (std::string(name) + ".yaml"),
-                    dir_ / "profiles" / (std::string(name) + ".yaml"));
+    // A fleet names each cluster's Argo CD destination (issue 28 item 3): Barcelona its own,
+    // the OKE node pools their one cluster, Argo CD's own (written, so meant).
+    const std::map<std::string, std::string> destinations = {
+        {"barcelona-h100-cx7", "  destination_name: barcelona\n"},
+        {"oke-h100", "  destination_server: https://kubernetes.default.svc\n"},
+        {"oke-a100", "  destination_server: https://kubernetes.default.svc\n"}};
+    for (const auto& [name, destination] : destinations) {
+      std::string text = ReadFile(kSource / "profiles" / (name + ".yaml"));
+      const size_t gitops = text.find("\ngitops:\n");
+      ASSERT_NE(gitops, std::string::npos) << name;
+      text.insert(gitops + 9, destination);
+      std::ofstream(dir_ / "profiles" / (name + ".yaml")) << text;
     }
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -94,7 +104,15 @@ TEST_F(Fleet, ShippedAndGeneratedProfilesRenderOneFolderPerClusterAndAnApplicati
   Generate("gen-2", 3);
   CommandRun run = Hkimgen("render profiles -d fleet");
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_EQ(run.err, "wrote 5 bundles and _fleet/ to fleet\n");
+  EXPECT_EQ(run.err.rfind("wrote 5 bundles and _fleet/ to fleet: 6 folder(s) changed, 0 "
+                          "unchanged; files: 0 changed, ", 0),
+            0u)
+      << run.err;
+  // Rendered again: the counts say that nothing changed (issue 28).
+  CommandRun again = Hkimgen("render profiles -d fleet");
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(again.err, "wrote 5 bundles and _fleet/ to fleet: 0 folder(s) changed, 6 unchanged; "
+                       "files: 0 changed, 0 added, 0 removed\n");
   std::vector<std::string> folders;
   for (const auto& entry : fs::directory_iterator(dir_ / "fleet")) {
     folders.push_back(entry.path().filename().string());
@@ -298,9 +316,19 @@ TEST_F(Fleet, CheckReportsAStaleFleetAndWritesNothing) {
 }
 
 TEST_F(Fleet, NeedsAFolderThatArgoCdCanFindInTheRepository) {
-  CommandRun stream = Hkimgen("render profiles");
-  EXPECT_EQ(stream.status, 1);
-  EXPECT_NE(stream.err.find("several profiles (a fleet) need -d DIR"), std::string::npos);
+  // Without -d the fleet goes to stdout as one YAML stream (issue 28): every cluster's bundle,
+  // then _fleet/, with --fleet-path's Argo CD paths (default "fleet"). Nothing is written.
+  CommandRun stream = Hkimgen("render profiles --fleet-path gitops/fleet");
+  EXPECT_EQ(stream.status, 0) << stream.err;
+  EXPECT_NE(stream.out.find("# Source: templates/fleet/applicationset.yaml.mustache"),
+            std::string::npos);
+  EXPECT_NE(stream.out.find("path: gitops/fleet/oke-h100/apps"), std::string::npos);
+  EXPECT_NE(stream.out.find("path: gitops/fleet/barcelona/apps"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "gitops"));
+  CommandRun check = Hkimgen("render profiles --check");
+  EXPECT_EQ(check.status, 1);
+  EXPECT_NE(check.err.find("several profiles (a fleet) need -d DIR with --check"),
+            std::string::npos);
   CommandRun absolute = Hkimgen("render profiles -d '" + (dir_ / "abs").string() + "'");
   EXPECT_EQ(absolute.status, 1);
   EXPECT_NE(absolute.err.find("--fleet-path"), std::string::npos) << absolute.err;

@@ -264,6 +264,29 @@ TEST(Lint, NcclListPrefixThatMatchesTooMuch) {
   ExpectClean(Check(kOpenShift, {"nccl.socket_ifname=net1"}));  // only net1, net2 exist
 }
 
+TEST(Lint, NcclVariableNamesNcclDoesNotRead) {
+  // Issue 28: NCCL ignores a name it does not read; the table is NCCL's own (2.18-2.30).
+  const DiagnosticSink typo = Check(kOpenShift, {"nccl.extra_env.NCCL_MAX_NCHANNELSS=16"});
+  ExpectOnly(typo, "lint.nccl-env-name", "/nccl/extra_env/NCCL_MAX_NCHANNELSS",
+             Severity::kWarning);
+  EXPECT_NE(typo.diagnostics()[0].fix.find("did you mean NCCL_MAX_NCHANNELS?"), std::string::npos)
+      << typo.diagnostics()[0].fix;
+  // Removed in NCCL 2.5.6: read by none of the releases a training image carries.
+  ExpectOnly(Check(kOpenShift, {"nccl.extra_env.NCCL_LL_THRESHOLD=0"}), "lint.nccl-env-name",
+             "/nccl/extra_env/NCCL_LL_THRESHOLD", Severity::kWarning);
+  ExpectClean(Check(kOpenShift, {"nccl.extra_env.NCCL_MAX_NCHANNELS=16"}));
+  ExpectClean(Check(kOpenShift, {"nccl.extra_env.NCCL_NET_GDR_READ=1"}));
+  ExpectClean(Check(kOpenShift, {"nccl.extra_env.NCCL_NVLS_ENABLE=0"}));
+  ExpectClean(Check(kOpenShift, {"nccl.extra_env.UCX_TLS=rc"}));  // not NCCL's: not judged
+}
+
+TEST(Lint, RailsWithDifferentMtus) {
+  // Issue 28: one rail at 1500 while the others carry 9000 passed before.
+  ExpectOnly(Check(kOpenShift, {"network.rails[1].mtu_bytes=1500"}), "lint.rail-mtu-mismatch",
+             "/network/rails/1/mtu_bytes", Severity::kWarning);
+  ExpectClean(Check(kOpenShift, {"network.rails[0].mtu_bytes=4200", "network.rails[1].mtu_bytes=4200"}));
+}
+
 TEST(Lint, PinnedHcasAgainstRails) {
   ExpectOnly(Check(kOpenShift, {"nccl.ib_hca={mlx5_6}"}), "lint.hca-rails", "/nccl/ib_hca");
   // The stale February list on July's nodes.

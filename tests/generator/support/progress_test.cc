@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -157,9 +158,14 @@ class ProgressOnATerminal : public ::testing::Test {
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "profiles");
+    // Each cluster of the fleet with its own Argo CD destination (issue 28 item 3).
     for (const char* name : {"barcelona-h100-cx7", "oke-h100"}) {
-      fs::copy_file(fs::path(HKIM_SOURCE_DIR) / "profiles" / (std::string(name) + ".yaml"),
-                    dir_ / "profiles" / (std::string(name) + ".yaml"));
+      std::string text = test_files::ReadFile(fs::path(HKIM_SOURCE_DIR) / "profiles" /
+                                              (std::string(name) + ".yaml"));
+      const size_t gitops = text.find("\ngitops:\n");
+      ASSERT_NE(gitops, std::string::npos) << name;
+      text.insert(gitops + 9, std::string("  destination_name: ") + name + "\n");
+      std::ofstream(dir_ / "profiles" / (std::string(name) + ".yaml")) << text;
     }
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -212,7 +218,8 @@ TEST_F(ProgressOnATerminal, NothingWithQuietJsonOrWhenStderrIsNotTheTerminal) {
   EXPECT_EQ(redirected.status, 0) << redirected.screen;
   EXPECT_EQ(redirected.screen.find("rendered"), std::string::npos) << redirected.screen;
   const std::string err = test_files::ReadFile(dir_ / "stderr.txt");
-  EXPECT_EQ(err, "wrote 2 bundles and _fleet/ to fleet\n");
+  EXPECT_EQ(err.rfind("wrote 2 bundles and _fleet/ to fleet: ", 0), 0u) << err;
+  EXPECT_EQ(err.find('\x1b'), std::string::npos) << err;
 }
 
 }  // namespace

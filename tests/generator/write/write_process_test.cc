@@ -154,5 +154,81 @@ TEST_F(WriteProcess, NoWaitFailsWithExitTwoWhileAnotherRenderWrites) {
   EXPECT_FALSE(fs::exists(root_ / "out" / "bundle"));
 }
 
+/// Barcelona's profile with `count` namespaces: a bundle of tens of thousands of files, whose
+/// write takes long enough to be interrupted in the middle.
+fs::path ManyNamespaces(const fs::path& folder, int count) {
+  std::ifstream in(fs::path(HKIM_SOURCE_DIR) / "profiles/barcelona-h100-cx7.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string list = "\nnamespaces:\n  - nccl-test\n";
+  const size_t at = text.find(list);
+  EXPECT_NE(at, std::string::npos);
+  std::string names = "\nnamespaces:\n";
+  for (int i = 0; i < count; ++i) names += "  - team-" + std::to_string(i) + "\n";
+  text.replace(at, list.size(), names);
+  // Each rail's range widened to a /20 (10.0.103.0/24 -> 10.3.0.0/20), so that every pod of
+  // the namespaces gets an address (lint.ip-pool-capacity).
+  for (char rail = '3'; rail <= '6'; ++rail) {
+    const std::string from = std::string("range: 10.0.10") + rail + ".0/24";
+    const size_t range = text.find(from);
+    EXPECT_NE(range, std::string::npos) << from;
+    if (range != std::string::npos) {
+      text.replace(range, from.size(), std::string("range: 10.") + rail + ".0.0/20");
+    }
+  }
+  const fs::path profile = folder / "many.yaml";
+  std::ofstream(profile) << text;
+  return profile;
+}
+
+TEST_F(WriteProcess, CtrlCDuringTheWriteRemovesTheStagingFolderAndSaysSo) {
+  // Issue 28 item 6: SIGINT (and SIGTERM) while the new bundle is being staged: the staging
+  // folder goes, the old bundle stays, "interrupted; DIR unchanged", exit 130.
+  const fs::path profile = ManyNamespaces(root_, 1000);
+  const fs::path out = root_ / "out" / "bundle";
+  bool caught = false;
+  for (int signal_number : {SIGINT, SIGTERM}) {
+    ASSERT_EQ(Render(a_, out), 0);
+    const fs::path log = root_ / "stderr.txt";
+    std::vector<std::string> args = {HKIM_BINARY, "render", profile.string(), "-d", out.string()};
+    std::vector<char*> argv;
+    for (std::string& arg : args) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = -1;
+    ASSERT_EQ(posix_spawn(&pid, HKIM_BINARY, &actions, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    // Signal once the staging folder holds files: in the middle of the write.
+    const fs::path staging = root_ / "out" / (".bundle.hkimgen-new-" + std::to_string(pid));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    bool staged = false;
+    while (!staged && std::chrono::steady_clock::now() < deadline) {
+      std::error_code ec;
+      staged = fs::exists(staging / "platform", ec);
+      if (!staged) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      int raw = 0;
+      if (!staged && waitpid(pid, &raw, WNOHANG) == pid) {  // finished first: too fast to catch
+        pid = -1;
+        break;
+      }
+    }
+    if (pid < 0) continue;
+    kill(pid, signal_number);
+    const int status = Wait(pid);
+    std::ifstream in(log);
+    const std::string err((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (status == 0) continue;  // the last file was written before the signal came: done
+    caught = true;
+    EXPECT_EQ(status, 130) << err;
+    EXPECT_NE(err.find("interrupted; " + out.string() + " unchanged"), std::string::npos) << err;
+    EXPECT_NE(err.find("[write.interrupted]"), std::string::npos) << err;
+    EXPECT_EQ(SnapshotDir(out), serial_a_);
+    EXPECT_EQ(OutEntries(), std::vector<std::string>{"bundle"});  // no staging folder left
+  }
+  EXPECT_TRUE(caught) << "no signal arrived during a write; the test proved nothing";
+}
+
 }  // namespace
 }  // namespace hkim

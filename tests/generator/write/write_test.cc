@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <atomic>
@@ -308,12 +309,24 @@ TEST_F(WriteTest, ForceAdoptsAFolderKeepingTheUsersOtherFiles) {
   DiagnosticSink sink;
   WriteDirOptions force;
   force.force = true;
-  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink, force))
+  WriteCounts counts;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink, force, &counts))
       << FormatDiagnostics(sink, {});
   EXPECT_EQ(ReadFile(dir_ + "/notes.txt"), "my notes\n");
   EXPECT_EQ(ReadFile(dir_ + "/sub/deep.txt"), "deep\n");
   EXPECT_EQ(ReadFile(dir_ + "/a.yaml"), "# Source: templates/t/x.mustache\na: 1\n");
-  EXPECT_EQ(sink.WarningCount(), 2);  // notes.txt and sub: kept, and said so
+  // notes.txt and sub/deep.txt: kept, and said so; a.yaml: the user's, overwritten, and named
+  // (issue 28 item 4).
+  std::set<std::string> reported;
+  for (const Diagnostic& d : sink.diagnostics()) reported.insert(d.rule + " " + d.location.file);
+  EXPECT_EQ(reported, (std::set<std::string>{"write.overwritten " + dir_ + "/a.yaml",
+                                             "write.user-file " + dir_ + "/notes.txt",
+                                             "write.user-file " + dir_ + "/sub/deep.txt"}));
+  EXPECT_EQ(sink.WarningCount(), 3);
+  // Kept files are not "removed"; the overwritten one is a change.
+  EXPECT_EQ(counts.removed, 0u);
+  EXPECT_EQ(counts.changed, 1u);
+  EXPECT_EQ(counts.added, 0u);
   // From now on it is a bundle: a plain render works and still keeps the user's files.
   DiagnosticSink again;
   ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 2\n"}}), dir_, again))
@@ -321,6 +334,31 @@ TEST_F(WriteTest, ForceAdoptsAFolderKeepingTheUsersOtherFiles) {
   EXPECT_EQ(ReadFile(dir_ + "/notes.txt"), "my notes\n");
   EXPECT_EQ(again.diagnostics()[0].rule, "write.user-file");
   ExpectNoLeftovers();
+}
+
+TEST_F(WriteTest, SaysThatAManifestAUserPutInAppsIsApplied) {
+  // Issue 28 item 5: apps/ has no kustomization.yaml (the parent Application syncs it as a
+  // directory), so a manifest there is applied; a file elsewhere, or not a manifest, is not.
+  DiagnosticSink sink;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"apps/platform.yaml", "a: 1\n"}, {"b.yaml", "b: 1\n"}}),
+                             dir_, sink));
+  std::ofstream(dir_ + "/apps/mine.yaml") << "kind: ConfigMap\n";
+  std::ofstream(dir_ + "/apps/notes.txt") << "notes\n";
+  std::ofstream(dir_ + "/mine.yaml") << "kind: ConfigMap\n";
+  DiagnosticSink second;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"apps/platform.yaml", "a: 1\n"}, {"b.yaml", "b: 1\n"}}),
+                             dir_, second));
+  std::map<std::string, std::string> messages;
+  for (const Diagnostic& d : second.diagnostics()) {
+    EXPECT_EQ(d.rule, "write.user-file");
+    messages[d.location.file] = d.message;
+  }
+  ASSERT_EQ(messages.size(), 3u);
+  EXPECT_NE(messages[dir_ + "/apps/mine.yaml"].find("APPLIED"), std::string::npos);
+  EXPECT_NE(messages[dir_ + "/apps/notes.txt"].find("not applied"), std::string::npos);
+  EXPECT_NE(messages[dir_ + "/mine.yaml"].find("not applied"), std::string::npos);
+  EXPECT_EQ(messages[dir_ + "/mine.yaml"].find("read only what kustomization.yaml lists)"),
+            std::string::npos);
 }
 
 TEST_F(WriteTest, KeepsAndReportsFilesAUserAddedToABundle) {
