@@ -285,6 +285,8 @@ class ProfileChecker {
   // What one pod requests of each extended resource.
   std::map<std::string, std::pair<long long, std::string>> Requests() const {
     std::map<std::string, std::pair<long long, std::string>> wanted;  // -> count, pointer
+    if (p_.workload.gpus_per_pod > 0)
+      wanted["nvidia.com/gpu"] = {p_.workload.gpus_per_pod, p_.workload.pointer + "/gpus_per_pod"};
     if (p_.UsesRails()) {
       for (const Rail& rail : p_.network.rails) {
         auto& entry = wanted[rail.resource_name];

@@ -10,7 +10,29 @@ import sys
 RAILS = ["eno5np0", "eno6np0", "eno7np0", "eno8np0"]
 
 
-def node(name, gpu=True, role=True):
+def bulk(name):
+    """What a real node object carries besides what hkimgen reads: its image list, conditions and
+    managedFields (most of an export's bytes). For the benchmark's export."""
+    images = [{"names": ["nvcr.io/nvidia/%s@sha256:%064x" % (kind, i * 7919 + len(name)),
+                         "nvcr.io/nvidia/%s:v25.%d.%d" % (kind, i % 12, i)],
+               "sizeBytes": 1000000 + i} for i, kind in enumerate(["gpu-operator", "k8s-device-plugin",
+                                                                   "cuda", "dcgm-exporter", "driver",
+                                                                   "network-operator", "pytorch",
+                                                                   "nccl-tests"] * 5)]
+    conditions = [{"type": t, "status": "False", "reason": "Kubelet" + t,
+                   "message": "kubelet has no %s on %s" % (t, name),
+                   "lastHeartbeatTime": "2026-11-26T07:00:00Z",
+                   "lastTransitionTime": "2026-11-01T07:00:00Z"}
+                  for t in ["MemoryPressure", "DiskPressure", "PIDPressure", "Ready"]]
+    managed = [{"manager": m, "operation": "Update", "apiVersion": "v1", "time": "2026-11-26T07:00:00Z",
+                "fieldsType": "FieldsV1",
+                "fieldsV1": {"f:metadata": {"f:labels": {"f:feature.node.kubernetes.io/%s-%d" % (m, k): {}
+                                                         for k in range(30)}}}}
+               for m in ["kubelet", "nfd-master", "gpu-feature-discovery", "kube-controller-manager"]]
+    return images, conditions, managed
+
+
+def node(name, gpu=True, role=True, heavy=False):
     labels = {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
               "node-role.kubernetes.io/worker": ""}
     capacity = {"cpu": "192", "memory": "2113389444Ki", "pods": "250"}
@@ -25,13 +47,20 @@ def node(name, gpu=True, role=True):
         for rail in RAILS:
             capacity["openshift.io/%srdma" % rail] = "1"
         taints = [{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}]
-    return {"apiVersion": "v1", "kind": "Node",
+    result = {"apiVersion": "v1", "kind": "Node",
             "metadata": {"name": name, "labels": labels,
                          "managedFields": [{"manager": "kubelet", "operation": "Update"}]},
             "spec": {"taints": taints} if taints else {},
             "status": {"capacity": capacity, "allocatable": capacity,
                        "images": [{"names": ["quay.io/x/y@sha256:" + "0" * 64], "sizeBytes": 1}],
                        "nodeInfo": {"osImage": "Red Hat Enterprise Linux CoreOS 419"}}}
+    if heavy:
+        images, conditions, managed = bulk(name)
+        result["status"]["images"], result["status"]["conditions"] = images, conditions
+        result["metadata"]["managedFields"] = managed
+        for k in range(40):
+            labels["feature.node.kubernetes.io/pci-%04d.present" % k] = "true"
+    return result
 
 
 def sriov_state(name):
@@ -49,10 +78,10 @@ def sriov_state(name):
             "status": {"interfaces": interfaces, "syncStatus": "Succeeded"}}
 
 
-def cluster(gpu_nodes=2):
+def cluster(gpu_nodes=2, heavy=False):
     names = ["h100-n%02d" % (i + 1) if gpu_nodes < 100 else "gpu-r%02d-n%04d" % (i // 40, i)
              for i in range(gpu_nodes)]
-    items = [node(n) for n in names] + [node("infra-1", gpu=False)]
+    items = [node(n, heavy=heavy) for n in names] + [node("infra-1", gpu=False)]
     items += [sriov_state(n) for n in names]
     items.append({"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "MachineConfigPool",
                   "metadata": {"name": "h100"},
