@@ -383,17 +383,18 @@ void Findings::Flush() {
   index_.clear();
 }
 
-std::unique_ptr<ClusterExport> LoadClusterExport(const std::vector<discover::ExportInput>& inputs,
+std::unique_ptr<ClusterExport> LoadClusterExport(std::vector<discover::ExportInput> inputs,
                                                  DiagnosticSink& sink, SourceTexts* sources) {
   auto cluster = std::make_unique<ClusterExport>();
-  cluster->set = discover::LoadExports(inputs, sink);
+  cluster->label = inputs.empty() ? "<stdin>" : inputs.front().path;
+  cluster->set = discover::LoadExports(std::move(inputs), sink);
+  if (!cluster->set.files.empty()) cluster->facts = discover::ExtractFacts(cluster->set, sink);
   if (sources != nullptr) {
+    discover::FillCitedSourceLines(cluster->set, sink);
     for (const LoadedProfile& file : cluster->set.files)
       (*sources)[file.path] = file.source_lines;
   }
   if (cluster->set.files.empty()) return nullptr;
-  cluster->label = inputs.empty() ? "<stdin>" : inputs.front().path;
-  cluster->facts = discover::ExtractFacts(cluster->set, sink);
   for (const discover::ExportObject& object : cluster->set.objects) {
     cluster->kinds.insert(object.kind);
     cluster->by_key.emplace(object.kind + "/" + object.namespace_name + "/" + object.name, &object);

@@ -34,7 +34,7 @@ struct ClusterExport {
 
 /// Parses the exports (errors to `sink`, located in the export); nullptr when none parsed.
 /// `sources` receives the exports' lines for the formatter.
-std::unique_ptr<ClusterExport> LoadClusterExport(const std::vector<discover::ExportInput>& inputs,
+std::unique_ptr<ClusterExport> LoadClusterExport(std::vector<discover::ExportInput> inputs,
                                                  DiagnosticSink& sink,
                                                  SourceTexts* sources = nullptr);
 

@@ -28,7 +28,7 @@ std::unique_ptr<cluster_check::ClusterExport> ReadClusterExport(
     inputs.push_back({InputLabel(path), std::move(*text)});
   }
   DiagnosticSink load;
-  auto cluster = cluster_check::LoadClusterExport(inputs, load, &sources);
+  auto cluster = cluster_check::LoadClusterExport(std::move(inputs), load, &sources);
   for (const Diagnostic& d : load.diagnostics()) sink.Report(d);
   if (load.HasErrors()) return nullptr;
   return cluster;

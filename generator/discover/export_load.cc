@@ -109,8 +109,7 @@ std::optional<LoadedProfile> LoadJsonExport(const ExportInput& input, Diagnostic
                            std::string("export the cluster with: ") + kExportCommand});
     return std::nullopt;
   }
-  loaded.source_lines = LoadProfileFromTextLines(input.text);
-  return loaded;
+  return loaded;  // source lines: FillCitedSourceLines
 }
 
 }  // namespace
@@ -124,13 +123,25 @@ SourceLocation LocateInFile(const ExportSet& set, int file, const std::string& p
   return LocationOfOffset(loaded.path, text, at == std::string::npos ? 0 : at);
 }
 
+void FillCitedSourceLines(ExportSet& set, const DiagnosticSink& sink) {
+  for (size_t f = 0; f < set.files.size(); ++f) {
+    LoadedProfile& file = set.files[f];
+    if (set.texts[f].empty() || !file.source_lines.empty()) continue;
+    for (const Diagnostic& d : sink.diagnostics()) {
+      if (d.location.file != file.path || !d.location.known()) continue;
+      file.source_lines = LoadProfileFromTextLines(set.texts[f]);
+      break;
+    }
+  }
+}
+
 SourceLocation ExportSet::Locate(const ExportObject& object, const std::string& pointer) const {
   return LocateInFile(*this, object.file, object.pointer + pointer);
 }
 
-ExportSet LoadExports(const std::vector<ExportInput>& inputs, DiagnosticSink& sink) {
+ExportSet LoadExports(std::vector<ExportInput> inputs, DiagnosticSink& sink) {
   ExportSet set;
-  for (const ExportInput& input : inputs) {
+  for (ExportInput& input : inputs) {
     if (input.text.find_first_not_of(" \t\r\n") == std::string::npos) {
       // The loader would call it an empty profile; say what an export should hold instead.
       sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 1, 1}, "",
@@ -152,7 +163,7 @@ ExportSet LoadExports(const std::vector<ExportInput>& inputs, DiagnosticSink& si
         json ? LoadJsonExport(input, sink) : LoadProfileFromText(input.path, input.text, sink);
     if (!loaded) continue;
     set.files.push_back(std::move(*loaded));
-    set.texts.push_back(json ? input.text : std::string());
+    set.texts.push_back(json ? std::move(input.text) : std::string());
   }
   // Objects point into set.files, so collect only once the vector has stopped growing.
   for (size_t f = 0; f < set.files.size(); ++f) {

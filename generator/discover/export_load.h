@@ -48,7 +48,12 @@ struct ExportSet {
 /// reads, such as managedFields and node images; YAML through the profile loader). Syntax errors (file:line:col), and roots that are not a Kubernetes object
 /// or list, are reported to `sink`; objects without kind or metadata.name are skipped with a
 /// warning. The returned set holds every file that parsed.
-ExportSet LoadExports(const std::vector<ExportInput>& inputs, DiagnosticSink& sink);
+ExportSet LoadExports(std::vector<ExportInput> inputs, DiagnosticSink& sink);
+
+/// A JSON file's source lines are split only when a diagnostic in `sink` cites the file (a 60 MB
+/// export's lines would cost more than its parse): call once every finding about the export is
+/// in `sink`, before formatting.
+void FillCitedSourceLines(ExportSet& set, const DiagnosticSink& sink);
 
 /// Where `pointer` is in file `file` of `set` (the root's location when it is not found).
 SourceLocation LocateInFile(const ExportSet& set, int file, const std::string& pointer);
