@@ -101,6 +101,11 @@ std::optional<LoadedProfile> LoadJsonExport(const ExportInput& input, Diagnostic
                            "a cut-off export? export the cluster again with: " +
                                std::string(kExportCommand)});
     return std::nullopt;
+  } catch (const nlohmann::json::exception& e) {  // a number no double holds (1e999)
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 1, 1}, "", "yaml.syntax",
+                           std::string("the export is not valid JSON: ") + e.what(),
+                           std::string("export the cluster again with: ") + kExportCommand});
+    return std::nullopt;
   }
   if (!loaded.document.is_object()) {
     sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 1, 1}, "",

@@ -306,6 +306,7 @@ TEST(ClusterCheck, HostileExportsGetLocatedErrorsNotCrashes) {
        "{\"nvidia.com/gpu\": \"999999999999\", \"nvidia.com/roce_vf\": 1e308}}}"},
       {"types.json", "{\"kind\": \"List\", \"items\": [1, \"x\", null, {\"kind\": 3}]}"},
       {"array.json", "[1, 2]"},
+      {"overflow.json", "{\"kind\": \"Node\", \"metadata\": {\"name\": \"n\"}, \"x\": 1e999}"},
   };
   for (const auto& [label, text] : cases) {
     DiagnosticSink sink;

@@ -33,7 +33,7 @@ def bulk(name):
 
 
 def node(name, gpu=True, role=True, heavy=False):
-    labels = {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
+    labels = {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "node.openshift.io/os_id": "rhcos",
               "node-role.kubernetes.io/worker": ""}
     capacity = {"cpu": "192", "memory": "2113389444Ki", "pods": "250"}
     taints = []
