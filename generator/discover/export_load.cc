@@ -1,5 +1,6 @@
 #include "discover/export_load.h"
 
+#include <algorithm>
 #include <set>
 
 #include "discover/json_locate.h"
@@ -141,8 +142,58 @@ void FillCitedSourceLines(ExportSet& set, const DiagnosticSink& sink) {
 }
 
 SourceLocation ExportSet::Locate(const ExportObject& object, const std::string& pointer) const {
-  return LocateInFile(*this, object.file, object.pointer + pointer);
+  const std::string& text = texts[object.file];
+  if (text.empty()) return files[object.file].locations.Find(object.pointer + pointer);
+  if (pointer.empty()) return object.start;
+  const std::string_view rest = std::string_view(text).substr(object.offset);
+  const std::size_t at = FindJsonPointer(rest, pointer);
+  if (at == std::string::npos) return object.start;
+  // Lines from the object's start: the text before it is not scanned again.
+  SourceLocation inner = LocationOfOffset(object.start.file, rest, at);
+  if (inner.line == 1) inner.column += object.start.column - 1;
+  inner.line += object.start.line - 1;
+  return inner;
 }
+
+namespace {
+
+// Where each object of JSON file `f` starts, in one pass over the text: a List's items from one
+// scan of its array (the usual export), others by pointer.
+void LocateObjects(ExportSet& set, int f) {
+  const std::string& text = set.texts[f];
+  if (text.empty()) return;
+  std::vector<std::size_t> items;
+  const std::size_t array = FindJsonPointer(text, "/items");
+  if (array != std::string::npos) items = ArrayElementOffsets(text, array);
+  std::vector<ExportObject*> mine;
+  for (ExportObject& object : set.objects) {
+    if (object.file != f) continue;
+    object.offset = std::string::npos;
+    const std::string& ptr = object.pointer;
+    if (ptr.rfind("/items/", 0) == 0 && ptr.find('/', 7) == std::string::npos) {
+      const std::size_t index = std::stoul(ptr.substr(7));
+      if (index < items.size()) object.offset = items[index];
+    }
+    if (object.offset == std::string::npos) object.offset = FindJsonPointer(text, ptr);
+    if (object.offset == std::string::npos) object.offset = 0;
+    mine.push_back(&object);
+  }
+  std::stable_sort(mine.begin(), mine.end(),
+                   [](const ExportObject* a, const ExportObject* b) { return a->offset < b->offset; });
+  int line = 1;
+  std::size_t pos = 0, line_start = 0;
+  for (ExportObject* object : mine) {
+    for (; pos < object->offset && pos < text.size(); ++pos) {
+      if (text[pos] == '\n') {
+        ++line;
+        line_start = pos + 1;
+      }
+    }
+    object->start = {set.files[f].path, line, static_cast<int>(object->offset - line_start) + 1};
+  }
+}
+
+}  // namespace
 
 ExportSet LoadExports(std::vector<ExportInput> inputs, DiagnosticSink& sink) {
   ExportSet set;
@@ -174,6 +225,7 @@ ExportSet LoadExports(std::vector<ExportInput> inputs, DiagnosticSink& sink) {
   for (size_t f = 0; f < set.files.size(); ++f) {
     Collect(set.files[f].document, "", static_cast<int>(f), set, set.objects, sink);
   }
+  for (size_t f = 0; f < set.files.size(); ++f) LocateObjects(set, static_cast<int>(f));
   return set;
 }
 

@@ -31,6 +31,10 @@ struct ExportObject {
   const nlohmann::json* json = nullptr;  ///< the object, owned by ExportSet::files
   std::string pointer;                   ///< JSON pointer of the object in its file
   int file = 0;                          ///< index into ExportSet::files
+  /// JSON files: where the object starts (byte offset and line:column), found for every object
+  /// in one pass at load; a field inside it is searched from there (json_locate.h).
+  std::size_t offset = 0;
+  SourceLocation start;
 };
 
 /// Every file's parsed document (kept for the objects' JSON and the diagnostics' source lines)
