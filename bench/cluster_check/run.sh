@@ -52,11 +52,17 @@ hyperfine -N --runs "$runs" --warmup 1 --export-json "$work/times.json" \
 rss=$( { /usr/bin/time -f %M "${check[@]}" >/dev/null; } 2>&1 | tail -1)
 python3 - "$work/times.json" "$rss" "$size" <<'PY'
 import json, sys
-times = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 rss_kib, size = int(sys.argv[2]), int(sys.argv[3])
-h = times["hkimgen"]
-print("hkimgen validate --cluster  median %.3f s  (target < 2 s: %s)" % (h, "met" if h < 2 else "MISSED"))
+# Wall medians, and CPU (user + system, means): on a shared VM the wall time includes waiting for
+# a core, the CPU time does not.
+cpu = {name: r["user"] + r["system"] for name, r in results.items()}
+h = results["hkimgen"]["median"]
+print("hkimgen validate --cluster  median %.3f s, CPU %.3f s  (target < 2 s: %s)"
+      % (h, cpu["hkimgen"], "met" if h < 2 else "MISSED"))
 for peer in ("python-json-load", "jq"):
-    print("%-26s median %.3f s  hkimgen/peer = %.2f" % (peer, times[peer], h / times[peer]))
+    print("%-26s median %.3f s, CPU %.3f s  hkimgen/peer = %.2f wall, %.2f CPU"
+          % (peer, results[peer]["median"], cpu[peer], h / results[peer]["median"],
+             cpu["hkimgen"] / cpu[peer]))
 print("hkimgen peak RSS %.1f MiB = %.1fx the export" % (rss_kib / 1024, rss_kib * 1024 / size))
 PY
