@@ -18,6 +18,7 @@ const char kExportCommand[] =
     " -e network-attachment-definitions.k8s.cni.cncf.io"
     " -e ippools.nv-ipam.nvidia.com"
     " -e nicclusterpolicies.mellanox.com"
+    " -e clusterpolicies.nvidia.com"
     " -e machineconfigpools.machineconfiguration.openshift.io"
     " -e clusterversions.config.openshift.io"
     " -e clusterserviceversions.operators.coreos.com"
