@@ -18,7 +18,7 @@ if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
 fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(render_fuzzer set_fuzzer profile_fuzzer environment_scan_fuzzer sysfs_fuzzer
+  targets=(render_fuzzer set_fuzzer profile_fuzzer cluster_export_fuzzer environment_scan_fuzzer sysfs_fuzzer
            transport_log_fuzzer rendezvous_fuzzer)
 fi
 
@@ -48,6 +48,9 @@ seeds() {
         cp "$f" "$dir/$(echo "$f" | tr / _)"
       done ;;
     environment_scan_fuzzer) cp wrapper/fuzz/corpus/* "$dir"/ 2>/dev/null || true ;;
+    cluster_export_fuzzer)
+      find tests/generator/cluster_check tests/generator/discover -name '*.json' -o -name '*.yaml' \
+        | while read -r f; do cp "$f" "$dir/$(echo "$f" | tr / _)"; done ;;
   esac
   echo "$dir"
 }

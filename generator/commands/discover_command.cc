@@ -17,14 +17,19 @@ const std::vector<std::string> kDiscoverFormats = {"yaml"};
 
 constexpr char kFooter[] = R"(
 Examples:
-  kubectl get nodes,sriovnetworknodestates,network-attachment-definitions,ippools -A -o json \
-    > cluster-export.json
+  kubectl get -A -o json $(kubectl api-resources -o name | grep -xF -e nodes \
+    -e sriovnetworknodestates.sriovnetwork.openshift.io \
+    -e network-attachment-definitions.k8s.cni.cncf.io -e ippools.nv-ipam.nvidia.com \
+    | paste -sd, -) > cluster-export.json        # README has the full list of types
   hkimgen discover cluster-export.json --name my-cluster --output-file profiles/my-cluster.yaml
-  oc get nodes,sriovnetworknodestates,net-attach-def -A -o yaml | hkimgen discover -
+  hkimgen validate profiles/my-cluster.yaml --cluster cluster-export.json
+  oc get nodes,sriovnetworknodestates.sriovnetwork.openshift.io -A -o yaml | hkimgen discover -
 
 Reads only the export (JSON or YAML; a List, single objects, several files). Every inferred
 value carries a comment naming the object and field it came from; what an export cannot tell is
-a safe default marked TODO. Inconsistencies are warnings on stderr.
+a safe default marked TODO. Inconsistencies are warnings on stderr. The export command names
+types fully qualified and only those the cluster serves (`kubectl get a,b` stops at the first
+type the cluster lacks). The draft passes `hkimgen validate DRAFT --cluster EXPORT`.
 Exit status: 0 drafted, 1 invalid export or no GPU node, 2 I/O failure.
 Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)";
 

@@ -8,6 +8,7 @@
 #include "commands/layer_options.h"
 #include "support/diagnostics_format.h"
 #include "commands/rule_ids.h"
+#include "commands/validate_command.h"
 
 namespace hkim {
 namespace {
@@ -65,6 +66,7 @@ void SetupLintCommand(CLI::App& app) {
                       "Cluster profiles (YAML), folders of them or quoted patterns; - reads stdin");
   AddLayerOptions(command, options->check.layers);
   AddAllowOption(command, options->check.allow);
+  AddClusterOptions(command, options->check);
   command->add_flag("--strict", options->check.strict,
                     "Kept for scripts: lint is always strict (warnings fail unless accepted)");
   command->add_flag("--list-rules", options->list_rules,

@@ -1,11 +1,15 @@
 #include "commands/render_command.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
+#include "cluster_check/cluster_check.h"
 #include "commands/acceptance.h"
+#include "commands/cluster_option.h"
 #include "commands/cli_support.h"
 #include "commands/layer_options.h"
 #include "support/diagnostics_format.h"
@@ -110,6 +114,21 @@ bool WriteRendered(const RenderedBundle& bundle, const RenderOptions& options,
   return WriteBundleDir(bundle, options.output_dir, sink, dir_options, counts);
 }
 
+// render --check --cluster: the profile against the cluster export, beside the folder check.
+void CheckRenderAgainstCluster(const RenderOptions& options, const LayeredProfile& layered,
+                               SourceTexts& sources, std::ostream& err, DiagnosticSink& sink) {
+  DiagnosticSink scratch;  // the render reported the profile's own findings already
+  std::optional<Profile> profile = BuildProfile(layered.merged, scratch);
+  if (!profile) return;
+  std::unique_ptr<cluster_check::ClusterExport> cluster =
+      ReadClusterExport(options.cluster, sink, sources);
+  if (!cluster) return;
+  std::vector<cluster_check::ProfileReport> reports = {
+      cluster_check::CheckProfile(*profile, layered.merged, *cluster, sink)};
+  cluster_check::CheckUnpickedNodes(reports, *profile, layered.merged, *cluster, sink);
+  if (isatty(STDERR_FILENO)) err << cluster_check::FormatNodeTable(reports.front());
+}
+
 }  // namespace
 
 // --wrapper-digest is checked here, so that a bad one names the flag, and then applied as the
@@ -163,6 +182,7 @@ void SetupRenderCommand(CLI::App& app) {
   render->add_flag("--check", options->check,
                    "With -d: compare DIR with the render and exit 1 naming stale, missing and "
                    "extra files; writes nothing");
+  AddClusterOption(render, options->cluster);
   render->add_flag("-q,--quiet", options->quiet,
                    "With -d: do not say what was written; never a progress line");
   AddFleetOptions(render, *options);
@@ -184,6 +204,11 @@ void SetupRenderCommand(CLI::App& app) {
     if (!output->legacy_path.empty()) options->output_dir = output->legacy_path;
     options->format = output->format;
     if (!options->profiles.empty()) options->profile = options->profiles.front();
+    if (!options->cluster.empty() && IsProfileSet(options->profiles)) {
+      std::cerr << "hkimgen render: error: --cluster checks one profile [cli.usage]\n  fix: "
+                   "check a fleet's profiles with: hkimgen validate PROFILE... --cluster FILE\n";
+      FinishCommand(1);
+    }
     FinishCommand(IsProfileSet(options->profiles)
                       ? RunRenderFleetCommand(*options, std::cout, std::cerr)
                       : RunRenderCommand(*options, std::cout, std::cerr));
@@ -220,6 +245,10 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
                            "add -d with the directory to compare"});
   } else if (RefuseFleetMember(options.output_dir, "render", sink)) {
     // reported: a fleet render owns DIR
+  } else if (!options.cluster.empty() && !options.check) {
+    sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage",
+                           "--cluster compares with a cluster only with --check (render writes)",
+                           "add --check -d DIR, or use: hkimgen validate PROFILE --cluster FILE"});
   } else if (!(layered = LoadLayeredProfile(inputs, sink, &sources)) || sink.HasErrors()) {
     // reported (layering keeps every file's lines in `sources`, even on failure)
   } else if (std::optional<RenderedBundle> bundle = RenderLoadedProfile(
@@ -228,6 +257,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
                             GitOpsPathFromDir(options.output_dir, layered->merged, sink)))) {
     std::ostringstream stream;
     WriteCounts counts;
+    if (!options.cluster.empty()) CheckRenderAgainstCluster(options, *layered, sources, err, sink);
     if (json && options.output_dir.empty()) {
       result = {{"files", ObjectsJson(*bundle)}};
     } else if (WriteRendered(*bundle, options, sources, json ? stream : out, err, sink, &counts) &&

@@ -34,6 +34,7 @@ struct RenderOptions {
   bool no_wait = false;  ///< --no-wait: fail instead of waiting for another render into DIR
   std::string wrapper_digest;  ///< --wrapper-digest sha256:<64 hex>: wrapper.digest, over all
   bool verify = false;  ///< --verify: parse every rendered document again (RenderCheck::kReparse)
+  std::vector<std::string> cluster;  ///< --cluster FILE|- (with --check): compare with a cluster
 };
 
 /// Checks --wrapper-digest `digest` (reporting "cli.usage" naming the flag) and appends it to

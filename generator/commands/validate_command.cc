@@ -1,10 +1,15 @@
 #include "commands/validate_command.h"
 
+#include <unistd.h>
+
 #include <iostream>
 #include <map>
 #include <set>
 #include <memory>
+#include <sstream>
 
+#include "cluster_check/cluster_check.h"
+#include "commands/cluster_option.h"
 #include "fleet/cluster_sharing.h"
 #include "commands/acceptance.h"
 #include "commands/cli_support.h"
@@ -27,6 +32,8 @@ Examples:
   hkimgen validate profiles/barcelona-h100-cx7.yaml -f staging.yaml -o json
   hkimgen validate profiles/oke-h100.yaml --allow lint.image-latest
   cat profiles/oke-h100.yaml | hkimgen validate -
+  hkimgen validate profiles/oke-h100.yaml --cluster cluster-export.json
+  kubectl get -A -o json nodes,... | hkimgen validate profiles/oke-h100.yaml --cluster -
 
 Checks the schema, the model's cross-field rules and every lint rule (`hkimgen lint
 --list-rules`); each fault is reported once at file:line:col of the layer that holds it, with
@@ -36,6 +43,12 @@ expanded. Given several profiles, those of one cluster (same Argo CD destination
 checked together: no object emitted by two of them, and one NicClusterPolicy that lists every
 profile's NIC device IDs (lint.shared-*); and two profiles with the same cluster.name are an
 error naming both (their bundles would share a folder in a fleet, `render A B ... -d DIR`).
+With --cluster, the profiles are also compared with a live cluster's export (README, "Check
+against the cluster"): which nodes the selectors pick, each rail's PF on every picked node (name,
+device, link, MTU, VFs), the resources the pods request, the bundle's preconditions (pool,
+node-role labels, preinstalled operators, OpenShift release) and objects the bundle would take
+over; each finding at the profile line it concerns, naming the cluster object (cluster.*), and a
+per-node table on a terminal (--node-table elsewhere; in -o json always).
 Writes nothing. `hkimgen lint` is the stricter form.
 Exit status: 0 valid (warnings alone pass unless --strict), 1 invalid, 2 I/O or internal failure.)";
 
@@ -57,7 +70,51 @@ void CheckProfileSet(const std::vector<std::optional<CheckedProfile>>& checked,
   }
 }
 
+/// --cluster: every profile that built is compared with the export; its findings join its own.
+nlohmann::json CheckAgainstCluster(const ValidateOptions& options,
+                                   const std::vector<std::optional<CheckedProfile>>& checked,
+                                   std::vector<std::pair<std::string, bool>>& results,
+                                   DiagnosticSink& sink, SourceTexts& sources, std::ostream& table) {
+  std::unique_ptr<cluster_check::ClusterExport> cluster =
+      ReadClusterExport(options.cluster, sink, sources);
+  if (!cluster) {
+    for (auto& [profile, clean] : results) clean = false;
+    return nullptr;
+  }
+  std::vector<cluster_check::ProfileReport> reports;
+  const CheckedProfile* first = nullptr;
+  for (size_t i = 0; i < checked.size(); ++i) {
+    if (!checked[i] || !checked[i]->profile) continue;
+    if (first == nullptr) first = &*checked[i];
+    DiagnosticSink one;
+    reports.push_back(cluster_check::CheckProfile(*checked[i]->profile, checked[i]->layered.merged,
+                                                  *cluster, one));
+    one = AcceptWarnings(one, &checked[i]->layered.merged, options.allow);
+    if (one.HasErrors()) results[i].second = false;
+    for (const Diagnostic& d : one.diagnostics()) sink.Report(d);
+  }
+  if (first != nullptr) {
+    DiagnosticSink unpicked;
+    cluster_check::CheckUnpickedNodes(reports, *first->profile, first->layered.merged, *cluster,
+                                      unpicked);
+    unpicked = AcceptWarnings(unpicked, &first->layered.merged, options.allow);
+    for (const Diagnostic& d : unpicked.diagnostics()) sink.Report(d);
+  }
+  nlohmann::json profiles = nlohmann::json::array();
+  for (const cluster_check::ProfileReport& report : reports) {
+    profiles.push_back(cluster_check::NodeTableJson(report));
+    table << cluster_check::FormatNodeTable(report);
+  }
+  return {{"export", cluster->label}, {"profiles", profiles}};
+}
+
 }  // namespace
+
+void AddClusterOptions(CLI::App* command, ValidateOptions& options) {
+  AddClusterOption(command, options.cluster);
+  command->add_flag("--node-table", options.node_table,
+                    "With --cluster: print the per-node table also when stdout is no terminal");
+}
 
 void SetupValidateCommand(CLI::App& app) {
   auto options = std::make_shared<ValidateOptions>();
@@ -70,6 +127,7 @@ void SetupValidateCommand(CLI::App& app) {
   AddLayerOptions(command, options->layers);
   AddAllowOption(command, options->allow);
   command->add_flag("--strict", options->strict, "Warnings fail too (exit 1)");
+  AddClusterOptions(command, *options);
   AddOutputOption(command, *output, {"text", "json"});
   command->footer(kFooter);
   command->callback([options, output] {
@@ -139,6 +197,11 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
                                "(lint.shared-*) follow from it and are not listed",
                            "give each profile its own cluster.name, then validate again"});
   }
+  // Then the live cluster's export, when one is given (--cluster).
+  std::ostringstream table;
+  nlohmann::json cluster_result;
+  if (!options.cluster.empty())
+    cluster_result = CheckAgainstCluster(options, checked, results, sink, sources, table);
   int status = ExitCodeFor(sink);
   if (status == 0 && options.strict && sink.WarningCount() > 0) status = 1;
   if (options.format == "json") {
@@ -146,10 +209,12 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
     for (const auto& [profile, clean] : results) {
       result["profiles"].push_back({{"profile", InputLabel(profile)}, {"valid", clean}});
     }
+    if (!options.cluster.empty()) result["cluster"] = cluster_result;
     out << DumpJson(JsonReport(options.command, status, sink, result)) << '\n';
     return status;
   }
   out << Colorize(FormatDiagnostics(sink, sources), ColorEnabled(1));
+  if (options.node_table || isatty(STDOUT_FILENO)) out << table.str();
   for (const auto& [profile, clean] : results) {
     if (clean) out << InputLabel(profile) << ": valid\n";
   }

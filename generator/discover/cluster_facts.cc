@@ -24,10 +24,12 @@ std::string Str(const json& value) {
   return "";
 }
 
+// Counts from an untrusted export, clamped so that no later sum overflows.
 int Int(const json& value) {
-  if (value.is_number_integer()) return static_cast<int>(value.get<long long>());
-  if (value.is_string()) return static_cast<int>(ParseCount(value.get<std::string>()).value_or(0));
-  return 0;
+  long long n = 0;
+  if (value.is_number_integer()) n = value.get<long long>();
+  if (value.is_string()) n = ParseCount(value.get<std::string>()).value_or(0);
+  return static_cast<int>(std::clamp<long long>(n, 0, 1 << 24));
 }
 
 NodeFacts ReadNode(const ExportObject& object) {
@@ -54,10 +56,10 @@ NodeFacts ReadNode(const ExportObject& object) {
   facts.provider_id = Str(At(node, {"spec", "providerID"}));
   const std::string object_name = "Node " + object.name;
   if (auto it = facts.capacity.find("nvidia.com/gpu"); it != facts.capacity.end() && it->second) {
-    facts.gpus = static_cast<int>(it->second);
+    facts.gpus = static_cast<int>(std::min<long long>(it->second, 1 << 24));
     facts.gpus_from = {object_name, ".status.capacity[nvidia.com/gpu]"};
   } else if (auto label = facts.labels.find("nvidia.com/gpu.count"); label != facts.labels.end()) {
-    facts.gpus = static_cast<int>(ParseCount(label->second).value_or(0));
+    facts.gpus = static_cast<int>(std::min<long long>(ParseCount(label->second).value_or(0), 1 << 24));
     facts.gpus_from = {object_name, ".metadata.labels[nvidia.com/gpu.count]"};
   }
   return facts;
@@ -77,6 +79,8 @@ SriovStateFacts ReadSriovState(const ExportObject& object) {
     facts.driver = Str(At(pf, {"driver"}));
     facts.pci_address = Str(At(pf, {"pciAddress"}));
     facts.link_type = Str(At(pf, {"linkType"}));
+    facts.link_admin_state = Str(At(pf, {"linkAdminState"}));
+    facts.total_vfs = Int(At(pf, {"totalvfs"}));
     facts.mtu = Int(At(pf, {"mtu"}));
     // The operator's Go type spells the VF list "Vfs" (json:"Vfs,omitempty").
     for (const json& vf : At(pf, {"Vfs"})) {

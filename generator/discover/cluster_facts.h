@@ -41,8 +41,10 @@ struct VfFacts {
 /// One physical function as SriovNetworkNodeState.status.interfaces[] reports it.
 struct PfFacts {
   std::string name, vendor, device_id, driver, pci_address, link_type;
+  std::string link_admin_state;  ///< linkAdminState ("up"/"down"), "" when not reported
   int mtu = 0;
-  int num_vfs = 0;  ///< numVfs, else the length of Vfs
+  int num_vfs = 0;    ///< numVfs, else the length of Vfs
+  int total_vfs = 0;  ///< totalvfs: what the PF can hold (0: not reported)
   std::vector<VfFacts> vfs;
   std::string pointer;  ///< ".status.interfaces[i]"
 };

@@ -9,10 +9,17 @@ namespace hkim::discover {
 std::string Discover(const std::vector<ExportInput>& inputs, const DiscoverSettings& settings,
                      DiagnosticSink& sink, SourceTexts* sources) {
   ExportSet exports = LoadExports(inputs, sink);
-  if (sources != nullptr) {
+  // The exports' lines for the formatter, once every finding about them is in (JSON files'
+  // lines are split only when one cites them).
+  auto keep_sources = [&] {
+    if (sources == nullptr) return;
+    FillCitedSourceLines(exports, sink);
     for (const LoadedProfile& file : exports.files) (*sources)[file.path] = file.source_lines;
+  };
+  if (sink.HasErrors()) {
+    keep_sources();
+    return "";
   }
-  if (sink.HasErrors()) return "";
   ClusterFacts facts = ExtractFacts(exports, sink);
   // Findings about the export as a whole point at its first file.
   const SourceLocation where{inputs.empty() ? std::string("<stdin>") : inputs.front().path, 0, 0};
@@ -23,6 +30,7 @@ std::string Discover(const std::vector<ExportInput>& inputs, const DiscoverSetti
     if (i > 0) text += "---\n";
     text += EmitProfile(profiles[i], options);
   }
+  keep_sources();
   return sink.HasErrors() ? "" : text;
 }
 

@@ -5,6 +5,8 @@
 #include <regex>
 #include <set>
 
+#include "model/operator_versions.h"
+#include "model/topology.h"
 #include "model/wrapper_image.h"
 
 namespace hkim::discover {
@@ -76,6 +78,25 @@ std::string ShapeName(const NodeGroup& group) {
   if (!group.instance_type.empty()) return group.instance_type;
   if (!group.gpu_product.empty()) return group.gpu_product;
   return "gpu-nodes";
+}
+
+// The VF device id the shape's NIC implies (VfDeviceIdOf: an A100 shape's ConnectX-5 Ex has
+// VFs 101a, not the 101e of H100's ConnectX-7), with the reason for the comment; nullopt for a
+// shape without a built-in topology.
+std::optional<std::pair<std::string, std::string>> ShapeVfDeviceId(const NodeGroup& group) {
+  if (!kTopologyPresets.count(group.instance_type)) return std::nullopt;
+  std::optional<NodeTopology> topology = TopologyPreset(group.instance_type);
+  if (!topology) return std::nullopt;
+  std::optional<std::string> vf = VfDeviceIdOf(topology->nic_pci_device);
+  if (!vf) return std::nullopt;
+  return std::make_pair(*vf, "no VF in the export; " + group.instance_type + " has NIC " +
+                                 topology->nic_pci_device + ", whose VFs are " + *vf);
+}
+
+// nv-ipam hands each node a block; a node's pod takes one address per attachment, and the
+// gateway takes one more when it falls inside a block (lint.nv-ipam-block-size).
+int BlockSizeNeeded(const DiscoveredRail& rail, bool gateway) {
+  return std::max(rail.attachments_per_pod, 1) + (gateway ? 1 : 0);
 }
 
 int NicsPerNode(const DiscoveredProfile& p) {
@@ -170,10 +191,18 @@ void EmitIpam(Writer& w, const DiscoveredRail& rail, size_t index, bool openshif
     w.Key("name").Str(rail.pool_name.empty() ? "default" : rail.pool_name);
     w.Key("namespace").Str(rail.pool_namespace.empty() ? "network-operator" : rail.pool_namespace);
     w.Key("subnet").Str(rail.pool_subnet.empty() ? "192.168.0.0/16" : rail.pool_subnet);
-    w.Key("per_node_block_size")
-        .Int(rail.pool_block_size > 0 ? rail.pool_block_size
-                                      : std::max(rail.attachments_per_pod, 1));
     const std::string gateway = pool_from.empty() ? "192.168.0.1" : rail.pool_gateway;
+    const int needed = BlockSizeNeeded(rail, !gateway.empty());
+    if (rail.pool_block_size >= needed) {
+      w.Key("per_node_block_size").Int(rail.pool_block_size);
+    } else if (rail.pool_block_size > 0) {
+      w.Key("per_node_block_size")
+          .Int(needed, "raised from the IPPool's " + std::to_string(rail.pool_block_size) + ": " +
+                           std::to_string(rail.attachments_per_pod) +
+                           " interfaces per node" + (gateway.empty() ? "" : " plus the gateway"));
+    } else {
+      w.Key("per_node_block_size").Int(needed);
+    }
     if (!gateway.empty()) w.Key("gateway").Str(gateway);
     w.End();
   }
@@ -221,10 +250,14 @@ void EmitNetwork(Writer& w, const DiscoveredProfile& p) {
     w.Key("resource_prefix").Str(resource.substr(0, slash));
     w.Key("resource_name").Str(resource.substr(slash + 1), From(rail, "resource_name"));
     if (rail.vf_device_ids.empty()) {
-      w.Key("device_ids")
-          .StrList({"101e"}, std::string(kTodo) +
-                                 "the VFs' PCI device id "
-                                 "(101e ConnectX-6/7, 101a ConnectX-5)");
+      if (auto shape = ShapeVfDeviceId(p.group)) {
+        w.Key("device_ids").StrList({shape->first}, shape->second);
+      } else {
+        w.Key("device_ids")
+            .StrList({"101e"}, std::string(kTodo) +
+                                   "the VFs' PCI device id "
+                                   "(101e ConnectX-6 Dx/7, 101a ConnectX-5)");
+      }
     } else {
       w.Key("device_ids").StrList(rail.vf_device_ids, From(rail, "device_ids"));
     }

@@ -31,20 +31,35 @@ struct ExportObject {
   const nlohmann::json* json = nullptr;  ///< the object, owned by ExportSet::files
   std::string pointer;                   ///< JSON pointer of the object in its file
   int file = 0;                          ///< index into ExportSet::files
+  /// JSON files: where the object starts (byte offset and line:column), found for every object
+  /// in one pass at load; a field inside it is searched from there (json_locate.h).
+  std::size_t offset = 0;
+  SourceLocation start;
 };
 
 /// Every file's parsed document (kept for the objects' JSON and the diagnostics' source lines)
-/// and the objects in input order.
+/// and the objects in input order. A JSON file has no source map (its locations are found in
+/// `texts` on demand, json_locate.h); a YAML file has one and an empty text.
 struct ExportSet {
   std::vector<LoadedProfile> files;
+  std::vector<std::string> texts;  ///< per file: the JSON text, "" for YAML
   std::vector<ExportObject> objects;
   /// Where `pointer` (relative to `object`) is, for a diagnostic.
   SourceLocation Locate(const ExportObject& object, const std::string& pointer) const;
 };
 
-/// Parses every input. Syntax errors (file:line:col), and roots that are not a Kubernetes object
+/// Parses every input (a JSON export up to limits::kMaxExportBytes, dropping fields no check
+/// reads, such as managedFields and node images; YAML through the profile loader). Syntax errors (file:line:col), and roots that are not a Kubernetes object
 /// or list, are reported to `sink`; objects without kind or metadata.name are skipped with a
 /// warning. The returned set holds every file that parsed.
-ExportSet LoadExports(const std::vector<ExportInput>& inputs, DiagnosticSink& sink);
+ExportSet LoadExports(std::vector<ExportInput> inputs, DiagnosticSink& sink);
+
+/// A JSON file's source lines are split only when a diagnostic in `sink` cites the file (a 60 MB
+/// export's lines would cost more than its parse): call once every finding about the export is
+/// in `sink`, before formatting.
+void FillCitedSourceLines(ExportSet& set, const DiagnosticSink& sink);
+
+/// Where `pointer` is in file `file` of `set` (the root's location when it is not found).
+SourceLocation LocateInFile(const ExportSet& set, int file, const std::string& pointer);
 
 }  // namespace hkim::discover

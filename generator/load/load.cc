@@ -388,9 +388,16 @@ static std::string ReadAtMost(std::istream& in, std::size_t limit) {
 }
 
 std::optional<std::string> ReadInputText(const std::string& path, std::string* reason) {
+  return ReadInputText(path, reason, limits::kMaxProfileBytes);
+}
+
+std::optional<std::string> ReadInputText(const std::string& path, std::string* reason,
+                                         std::size_t limit) {
   if (path == "-") {
-    static const std::optional<std::string> stdin_text = [] {
-      std::string text = ReadAtMost(std::cin, limits::kMaxProfileBytes + 1);
+    // Read once per process: the first reader's limit holds (stdin is one input, either a
+    // profile or a cluster export).
+    static const std::optional<std::string> stdin_text = [limit] {
+      std::string text = ReadAtMost(std::cin, limit + 1);
       return std::cin.bad() ? std::nullopt : std::optional<std::string>(text);
     }();
     if (!stdin_text) *reason = "cannot read stdin";
@@ -407,9 +414,9 @@ std::optional<std::string> ReadInputText(const std::string& path, std::string* r
     *reason = std::strerror(errno != 0 ? errno : ENOENT);
     return std::nullopt;
   }
-  // One byte past the limit is enough for LoadProfileFromText to refuse it: a device or pipe
-  // that never ends (/dev/zero) is not read forever.
-  std::string text = ReadAtMost(in, limits::kMaxProfileBytes + 1);
+  // One byte past the limit is enough for the loader to refuse it: a device or pipe that never
+  // ends (/dev/zero) is not read forever.
+  std::string text = ReadAtMost(in, limit + 1);
   if (in.bad()) {
     *reason = std::strerror(errno != 0 ? errno : EIO);
     return std::nullopt;

@@ -29,6 +29,15 @@ inline constexpr std::size_t kMaxScalarBytes = 8 * 1024;
 /// Longest `--set` assignment (bytes).
 inline constexpr std::size_t kMaxSetBytes = 8 * 1024;
 
+/// Largest cluster export read (bytes): a 2,000-node export is tens of megabytes. JSON exports
+/// are parsed without a per-value source map, so they are not bound by kMaxValues; YAML exports
+/// go through the profile loader and its limits.
+inline constexpr std::size_t kMaxExportBytes = 512 * 1024 * 1024;
+
+/// Deepest nesting kept from a JSON export; deeper values are dropped (no Kubernetes field that
+/// hkimgen reads is nested deeper than a dozen levels).
+inline constexpr std::size_t kMaxExportDepth = 64;
+
 /// Source lines longer than this are shown cut around the column (each side gets half).
 inline constexpr std::size_t kMaxShownLineBytes = 120;
 

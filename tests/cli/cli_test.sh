@@ -372,7 +372,7 @@ case_list_rules_names_every_rule_id_in_the_sources() {
   expect_status 0
   jq -r '.result.rules[].id' <<<"$out" | sort -u >"$WORK/listed"
   # Every id a diagnostic can carry: rule strings in the generator's sources.
-  grep -rhE '' generator | sed -E 's#(^|[[:space:]])//.*$##' | grep -oE '"(cli|closure|diff|discover|explain|fleet|io|layering|lint|model|network|profile|render|schema|template|write|yaml)\.[a-zA-Z][a-zA-Z-]*"' \
+  grep -rhE '' generator | sed -E 's#(^|[[:space:]])//.*$##' | grep -oE '"(cli|closure|cluster|diff|discover|explain|fleet|io|layering|lint|model|network|profile|render|schema|template|write|yaml)\.[a-zA-Z][a-zA-Z-]*"' \
       | tr -d '"' | grep -vE '\.(h|cc|yaml|json|md)$' | sort -u >"$WORK/used"
   local missing extra
   missing=$(comm -23 "$WORK/used" "$WORK/listed")
@@ -736,6 +736,64 @@ case_init_says_what_to_fill_or_takes_the_repository() {
   run init --platform oke --shape BM.GPU.H100.8 --repo-url 'not a url'
   expect_status 1
   expect_err "--repo-url 'not a url'"
+
+case_validate_cluster_names_drift_at_the_profile_line() {
+  local fx=tests/generator/cluster_check
+  run validate "$B" --cluster "$fx/barcelona.json"
+  expect_status 0
+  expect_out "$B: valid"
+  run validate "$B" --cluster "$fx/pf-renamed.json" --node-table
+  expect_status 1
+  expect_out "barcelona-h100-cx7.yaml:"
+  expect_out "error: SriovNetworkNodeState/h100-n02 ($fx/pf-renamed.json:"
+  expect_out "has no PF eno7np0 (rail eno7np0)"
+  expect_out "[cluster.rail-pf]"
+  expect_out "h100-n02  4     3/4 missing eno7np0: eno7np0"
+  # stdin, and the same findings as JSON with the node table.
+  "$HKIMGEN" validate "$B" --cluster - -o json <"$fx/no-rdma-vfs.json" >"$WORK/out" 2>"$WORK/err"
+  status=$?
+  out=$(cat "$WORK/out")
+  expect_status 1
+  jq -e '.result.cluster.export == "<stdin>" and
+         ([.diagnostics[].rule] | index("cluster.rail-vfs") != null) and
+         (.result.cluster.profiles[0].nodes[1].node == "h100-n02") and
+         (.result.cluster.profiles[0].nodes[1].ok == false)' <<<"$out" >/dev/null ||
+    fail "validate --cluster - -o json"
+  run lint "$B" --cluster "$fx/missing-label-pool.json"
+  expect_status 1
+  expect_out "[cluster.pool-missing]"
+  expect_out "[cluster.node-role]"
+  run validate "$OKE" --cluster "$fx/barcelona.json"
+  expect_status 1
+  expect_out "[cluster.no-nodes]"
+  run validate "$B" --cluster "$fx/does-not-exist.json"
+  expect_status 2
+  expect_out "cannot read the cluster export"
+}
+
+case_render_check_with_cluster_refuses_a_takeover() {
+  local fx=tests/generator/cluster_check
+  run render "$B" -d out/barcelona-h100-cx7 --check --cluster "$fx/takeover.json"
+  expect_status 1
+  expect_err "SecurityContextConstraints/barcelona-nccl-rdma ($fx/takeover.json:"
+  expect_err "[cluster.takeover]"
+  expect_err "[cluster.ip-overlap]"
+  run render "$B" -d out/barcelona-h100-cx7 --check --cluster "$fx/barcelona.json"
+  expect_status 0
+  run render "$B" --cluster "$fx/barcelona.json"
+  expect_status 1
+  expect_err "--cluster compares with a cluster only with --check"
+}
+
+case_discover_draft_passes_validate_against_its_export() {
+  local fx=tests/generator/discover
+  for export in openshift-amd.json oke-intel.json; do
+    run discover "$fx/$export" --name lab --output-file "$WORK/$export.yaml"
+    expect_status 0
+    run validate "$WORK/$export.yaml" --cluster "$fx/$export"
+    expect_status 0
+    expect_no_out "error:"
+  done
 }
 
 # A misspelt or removed case must fail, not print "ok" (ctest lists cases from this file).

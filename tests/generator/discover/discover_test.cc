@@ -199,8 +199,10 @@ TEST(Discover, NoGpuNodeIsAnErrorNamingTheExportCommand) {
   EXPECT_EQ(d.text, "");
   ASSERT_EQ(d.Rules(Severity::kError), std::vector<std::string>{"discover.no-gpu-nodes"});
   EXPECT_THAT(d.sink.diagnostics().back().fix,
-              HasSubstr("kubectl get nodes,sriovnetworknodestates,network-attachment-definitions,"
-                        "ippools -A -o json"));
+              HasSubstr("kubectl get -A -o json $(kubectl api-resources -o name | grep -xF -e "
+                        "nodes -e sriovnetworknodestates.sriovnetwork.openshift.io"));
+  // Fully qualified: `ippools` alone is also Calico's (issue 28 bug 7).
+  EXPECT_THAT(d.sink.diagnostics().back().fix, HasSubstr("-e ippools.nv-ipam.nvidia.com"));
 }
 
 TEST(Discover, TruncatedExportIsLocatedByFileLineAndColumn) {
@@ -340,7 +342,7 @@ TEST_F(DiscoverCommand, NoGpuNodesAndTruncatedInputExitOne) {
   auto no_gpu = Run((kFixtures / "no-gpu.yaml").string());
   EXPECT_EQ(no_gpu.status, 1);
   EXPECT_THAT(no_gpu.err, HasSubstr("error: the export holds 1 node(s) and none reports"));
-  EXPECT_THAT(no_gpu.err, HasSubstr("kubectl get nodes,sriovnetworknodestates"));
+  EXPECT_THAT(no_gpu.err, HasSubstr("-e sriovnetworknodestates.sriovnetwork.openshift.io"));
   EXPECT_TRUE(no_gpu.out.empty());
   auto truncated = test_files::RunShell("head -c 3000 " + (kFixtures / "oke-intel.json").string() +
                                             " | " + HKIM_BINARY + " discover -",
