@@ -16,4 +16,10 @@ std::map<std::string, std::string> PolicyNodeSelector(const Profile& profile,
   return selector;
 }
 
+bool BundleSetsExclusiveRdma(const Profile& profile) {
+  return profile.IsOpenShift() && profile.UsesRails() && profile.operators &&
+         profile.operators->sriov_network_operator &&
+         profile.operators->sriov_network_operator->node_policies;
+}
+
 }  // namespace hkim

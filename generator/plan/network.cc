@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plan/builder.h"
+#include "model/sriov_policy.h"
 
 namespace hkim::plan {
 namespace {
@@ -54,11 +55,12 @@ ordered_json NadConfig(const Profile& p, const Rail& rail) {
     ipam = {{"type", "nv-ipam"}, {"poolName", rail.ipam.pool ? rail.ipam.pool->name : ""}};
   }
   if (p.IsOpenShift()) {
-    // The sriov plugin as in the NADs that worked on Barcelona (k8s/network-attachments/base),
-    // chained with the rdma CNI (what an SriovNetwork's metaPlugins renders): the bundle's
-    // SriovNetworkPoolConfig puts the nodes' RDMA subsystem in exclusive netns mode, where only
-    // the rdma plugin moves a VF's RDMA device into its pod. The SR-IOV Network Operator
-    // installs the rdma binary (its RDMA_CNI_IMAGE, origin-rdma-cni on OpenShift).
+    // The sriov plugin as in the NADs that worked on Barcelona (k8s/network-attachments/base).
+    // Where the bundle's SriovNetworkPoolConfig puts the nodes' RDMA subsystem in exclusive
+    // netns mode, only the rdma CNI moves a VF's RDMA device into its pod: it is chained after
+    // the sriov plugin (what an SriovNetwork's metaPlugins renders), and the SR-IOV Network
+    // Operator installs it (its RDMA_CNI_IMAGE, origin-rdma-cni on OpenShift). Otherwise the
+    // cluster keeps its RDMA mode (shared by default) and the config is the sriov plugin alone.
     ordered_json sriov = ordered_json::object();
     sriov["type"] = "sriov";
     sriov["mtu"] = rail.mtu_bytes;
@@ -72,6 +74,10 @@ ordered_json NadConfig(const Profile& p, const Rail& rail) {
     ordered_json config = ordered_json::object();
     config["cniVersion"] = rail.cni_version;
     config["name"] = rail.nad_name;
+    if (!BundleSetsExclusiveRdma(p)) {
+      for (auto& [key, value] : sriov.items()) config[key] = value;
+      return config;
+    }
     config["plugins"] = ordered_json::array({sriov, ordered_json{{"type", "rdma"}}});
     return config;
   }

@@ -174,7 +174,7 @@ case_completion_scripts() {
   [[ $(complete_words hkimgen ren) == render ]] || fail "sub-command completion"
   [[ $(complete_words hkimgen init --shape BM.GPU.H) == *BM.GPU.H100.8* ]] || fail "shapes"
   [[ $(complete_words hkimgen init --platform o) == *openshift* ]] || fail "platforms"
-  [[ $(complete_words hkimgen lint P --allow lint.image) == lint.image-latest ]] || fail "rules"
+  [[ $(complete_words hkimgen lint P --allow lint.image-l) == lint.image-latest ]] || fail "rules"
   [[ $(complete_words hkimgen render P -o j) == json ]] || fail "render formats"
   [[ $(complete_words hkimgen render P --out) == *--output-dir* ]] || fail "flags"
   [[ $(complete_words hkimgen render P -- | grep -cx -- --help) == 1 ]] || fail "--help twice"
@@ -372,7 +372,7 @@ case_list_rules_names_every_rule_id_in_the_sources() {
   expect_status 0
   jq -r '.result.rules[].id' <<<"$out" | sort -u >"$WORK/listed"
   # Every id a diagnostic can carry: rule strings in the generator's sources.
-  grep -rhE '' generator | sed -E 's#(^|[[:space:]])//.*$##' | grep -oE '"(cli|closure|cluster|diff|discover|explain|fleet|io|layering|lint|model|network|profile|render|schema|template|write|yaml)\.[a-zA-Z][a-zA-Z-]*"' \
+  grep -rhE '' generator | sed -E 's#(^|[[:space:]])//.*$##' | grep -oE '"(cli|closure|cluster|diff|images|discover|explain|fleet|io|layering|lint|model|network|profile|render|schema|template|write|yaml)\.[a-zA-Z][a-zA-Z-]*"' \
       | tr -d '"' | grep -vE '\.(h|cc|yaml|json|md)$' | sort -u >"$WORK/used"
   local missing extra
   missing=$(comm -23 "$WORK/used" "$WORK/listed")
@@ -589,7 +589,7 @@ case_render_points_argo_cd_at_the_folder_it_writes() {
   cp "$OKE" "$repo/profiles/"
   run_at "$repo" render profiles/oke-h100.yaml -d deploy/oke-h100
   expect_status 0
-  expect_err "profiles/oke-h100.yaml:159:9: warning: gitops.path is 'out/oke-h100' but -d deploy/oke-h100 is 'deploy/oke-h100' in its git repository"
+  expect_err "profiles/oke-h100.yaml:164:9: warning: gitops.path is 'out/oke-h100' but -d deploy/oke-h100 is 'deploy/oke-h100' in its git repository"
   expect_err "[write.gitops-path]"
   grep -q '^    path: deploy/oke-h100/apps$' "$repo/deploy/oke-h100/application.yaml" ||
     fail "application.yaml does not name deploy/oke-h100/apps"
@@ -736,6 +736,7 @@ case_init_says_what_to_fill_or_takes_the_repository() {
   run init --platform oke --shape BM.GPU.H100.8 --repo-url 'not a url'
   expect_status 1
   expect_err "--repo-url 'not a url'"
+}
 
 case_validate_cluster_names_drift_at_the_profile_line() {
   local fx=tests/generator/cluster_check

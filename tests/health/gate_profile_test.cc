@@ -30,6 +30,9 @@ std::vector<std::string> GateEnv(const std::vector<std::string>& set) {
   std::vector<std::string> env;
   if (!bundle) return env;
   for (const RenderedFile& file : bundle->files) {
+    // The bundle's README.md is for people, not a manifest.
+    if (file.file_name.size() < 5 || file.file_name.compare(file.file_name.size() - 5, 5, ".yaml"))
+      continue;
     YAML::Node doc = YAML::Load(file.content);
     if (doc["kind"].as<std::string>() != "Job") continue;
     for (const YAML::Node& e : doc["spec"]["template"]["spec"]["containers"][0]["env"]) {
