@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cluster_check/findings.h"
+#include "discover/json_at.h"
 #include "plan/plan.h"
 
 namespace hkim::cluster_check {
@@ -15,15 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-const json& At(const json& value, std::initializer_list<const char*> path) {
-  static const json kNull;
-  const json* current = &value;
-  for (const char* key : path) {
-    if (!current->is_object() || !current->contains(key)) return kNull;
-    current = &(*current)[key];
-  }
-  return *current;
-}
+using discover::At;
 
 std::string Str(const json& value) { return value.is_string() ? value.get<std::string>() : ""; }
 

@@ -1,5 +1,7 @@
 #include "discover/cluster_facts.h"
 
+#include "discover/json_at.h"
+
 #include <algorithm>
 #include <set>
 
@@ -7,16 +9,6 @@ namespace hkim::discover {
 namespace {
 
 using nlohmann::json;
-
-const json& At(const json& value, std::initializer_list<const char*> path) {
-  static const json kNull;
-  const json* current = &value;
-  for (const char* key : path) {
-    if (!current->is_object() || !current->contains(key)) return kNull;
-    current = &(*current)[key];
-  }
-  return *current;
-}
 
 std::string Str(const json& value) {
   if (value.is_string()) return value.get<std::string>();
