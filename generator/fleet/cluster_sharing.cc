@@ -7,6 +7,7 @@
 
 #include "layering/layering.h"
 #include "lint/lint.h"
+#include "plan/closure.h"
 #include "plan/plan.h"
 
 namespace hkim {
@@ -383,6 +384,38 @@ void CheckSharedSettings(const std::vector<ClusterMember>& members, const std::v
   }
 }
 
+const OperatorCommon* OperatorOf(const Profile& p, const std::string& key) {
+  for (const NamedOperator& named : ListOperators(p))
+    if (key == named.key) return named.op;
+  return nullptr;
+}
+
+/// Closure across the set (plan/closure.h, CheckSharedClosure): what a profile leaves to an
+/// operator it shares must be in the bundle of the profile that installs it. An operator no
+/// profile of the set installs is trusted, as in a single render (its owner was not given).
+void CheckSharedNeeds(const std::vector<ClusterMember>& members, const std::vector<size_t>& group,
+                      const std::vector<BundlePlan>& plans, bool device_ids_reported,
+                      DiagnosticSink& sink, std::vector<bool>& flagged) {
+  for (const char* key : {"sriov_network_operator", "nfd", "gpu_operator", "network_operator", "volcano"}) {
+    const size_t* owner = nullptr;
+    for (const size_t& m : group) {
+      const OperatorCommon* op = OperatorOf(*members[m].profile, key);
+      if (op && op->managed()) {
+        owner = &m;
+        break;
+      }
+    }
+    if (!owner) continue;
+    const ClosureSide theirs{members[*owner].profile, members[*owner].loaded, &plans[*owner]};
+    for (size_t m : group) {
+      const OperatorCommon* op = OperatorOf(*members[m].profile, key);
+      if (!op || op->install != OperatorInstall::kShared) continue;
+      const ClosureSide mine{members[m].profile, members[m].loaded, &plans[m]};
+      if (CheckSharedClosure(mine, theirs, key, device_ids_reported, sink) > 0) flagged[m] = true;
+    }
+  }
+}
+
 }  // namespace
 
 std::string ClusterKey(const Profile& profile) {
@@ -449,7 +482,11 @@ std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
       emitted[m] = EmittedObjects(*members[m].profile, plans[m]);
     }
     CheckObjects(members, group, emitted, sink, flagged);
+    const int errors = sink.ErrorCount();
     CheckDeviceIds(members, group, plans, sink, flagged);
+    // lint.shared-device-ids names the resource a sharing profile's pods wait for better than
+    // closure.resource would: then the latter is left out.
+    CheckSharedNeeds(members, group, plans, sink.ErrorCount() > errors, sink, flagged);
     CheckPoolSubnets(members, group, sink);
     CheckSharedSettings(members, group, sink);
   }

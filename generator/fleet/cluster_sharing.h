@@ -14,6 +14,10 @@
 //                               each pool on its own, so two VFs can get one address;
 //   lint.shared-operator-settings  (warning) a profile with `install: shared` describes the
 //                               operator (version, driver, GPUDirect) otherwise than its owner.
+//   closure.<kind>              (plan/closure.h, CheckSharedClosure) a need the profile leaves
+//                               to an operator it shares that the owner's bundle does not
+//                               provide, or a taint its workload tolerates that the owner's
+//                               node agents of that operator do not;
 //   lint.shared-destination-platform  two profiles of different platform families on one
 //                               Argo CD destination: never one cluster, so one names the wrong
 //                               destination (issue 28 item 3; checked before the others).

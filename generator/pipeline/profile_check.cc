@@ -1,6 +1,8 @@
 #include "pipeline/profile_check.h"
 
 #include "lint/lint.h"
+#include "plan/closure.h"
+#include "plan/plan.h"
 #include "validate/validate.h"
 
 namespace hkim {
@@ -15,6 +17,8 @@ std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, Diagnosti
   if (!profile) return std::nullopt;
   RunLint(*profile, loaded, sink);
   if (sink.HasErrors()) return std::nullopt;
+  // Closure (plan/closure.h): what render would refuse, validate and lint report too.
+  if (CheckClosure(*profile, loaded, PlanBundle(*profile), sink) > 0) return std::nullopt;
   return profile;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 
 // The checking half of the pipeline, shared by `validate`, `lint`, `explain` and `diff`:
-// layered load (extends, -f, --set) → validate (schema) → model → lint. Writes nothing.
+// layered load (extends, -f, --set) → validate (schema) → model → lint → the plan's closure
+// check (plan/closure.h; what render would refuse). Writes nothing.
 
 #include <optional>
 
@@ -25,7 +26,7 @@ struct CheckedProfile {
 std::optional<CheckedProfile> CheckLayeredProfile(const LayerInputs& inputs, DiagnosticSink& sink,
                                                   SourceTexts* sources = nullptr);
 
-/// Validate → model → lint for a document already merged. Returns the profile when every stage
+/// Validate → model → lint → closure for a document already merged. Returns the profile when every stage
 /// passed (lint warnings allowed); lint also runs after the model's cross-field errors.
 std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, DiagnosticSink& sink);
 

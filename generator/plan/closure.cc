@@ -314,36 +314,118 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
   return out;
 }
 
+namespace {
+
+/// What meets the needs of one bundle: its own objects (by wave), the platform and its
+/// preconditions.
+class NeedMatcher {
+ public:
+  NeedMatcher(const Profile& p, const BundlePlan& plan) : p_(p), plan_(plan), platform_(PlatformProvides(p)) {
+    for (const PlannedObject& o : plan.objects)
+      for (const Capability& c : o.provides) providers_.push_back(Provider{c, o.sync_wave, &o});
+  }
+
+  /// How `need` of `o` is met.
+  struct Match {
+    bool by_bundle_or_platform = false;
+    const Provider* late = nullptr;  ///< a provider in a later wave, when none was in time
+    std::vector<const Precondition*> preconditions;
+  };
+
+  Match Find(const PlannedObject& o, const Capability& what) const {
+    Match m;
+    for (const Capability& c : platform_)
+      m.by_bundle_or_platform |= c.kind == what.kind && CapabilityMatches(c.kind, c.name, what.name);
+    for (const Provider& provider : providers_) {
+      if (m.by_bundle_or_platform) break;
+      if (provider.what.kind != what.kind || !CapabilityMatches(what.kind, provider.what.name, what.name)) continue;
+      // A CRD must be there a wave before its objects; other needs may come with them.
+      const bool in_time = what.kind == K::kCrd ? provider.wave < o.sync_wave : provider.wave <= o.sync_wave;
+      if (in_time) m.by_bundle_or_platform = true;
+      else m.late = &provider;
+    }
+    for (const Precondition& pre : plan_.preconditions)
+      if (PreconditionCovers(p_, pre, what)) m.preconditions.push_back(&pre);
+    return m;
+  }
+
+  /// Whether this bundle provides `what` for another bundle of its cluster, in any wave: a CRD
+  /// from any object, anything else (it acts on nodes) only from the objects of operator
+  /// `operator_key`, whose agents serve every pool; the rest run on this profile's pool alone.
+  bool ProvidesToTheCluster(const Capability& what, const std::string& operator_key) const {
+    for (const Capability& c : platform_)
+      if (c.kind == what.kind && CapabilityMatches(c.kind, c.name, what.name)) return true;
+    for (const Provider& provider : providers_) {
+      if (what.kind != K::kCrd && provider.object->operator_key != operator_key) continue;
+      if (provider.what.kind == what.kind && CapabilityMatches(what.kind, provider.what.name, what.name)) return true;
+    }
+    for (const Precondition& pre : plan_.preconditions)
+      if (PreconditionCovers(p_, pre, what)) return true;
+    return false;
+  }
+
+ private:
+  const Profile& p_;
+  const BundlePlan& plan_;
+  std::vector<Capability> platform_;
+  std::vector<Provider> providers_;
+};
+
+std::string NeedPointer(const PlannedObject& o, const Need& need) {
+  if (!need.pointer.empty()) return need.pointer;
+  return o.source_pointer.empty() ? "/cluster/platform" : o.source_pointer;
+}
+
+bool DeclaredToleration(const BundlePlan& plan, const Toleration& t) {
+  for (const Precondition& pre : plan.preconditions)
+    if (pre.kind == "toleration" && CapabilityMatches(K::kToleration, pre.what, t.key)) return true;
+  return false;
+}
+
+bool AgentTolerates(const PlannedObject& agent, const Toleration& t) {
+  for (const ToleratedTaint& tolerated : agent.tolerates)
+    if (Covers(tolerated, t)) return true;
+  return false;
+}
+
+/// What the node agents of operator `key` give a node, for messages.
+std::string AgentProvides(const std::string& key) {
+  if (key == "gpu_operator") return "the GPU device plugin, GPU labels, the driver where it deploys one";
+  if (key == "network_operator") return "the RDMA device plugin, Multus, CNI plugins, nv-ipam";
+  if (key == "sriov_network_operator") return "VFs, the SR-IOV and RDMA CNI";
+  return "its node agents' work";
+}
+
+/// The operator key of a `shared` operator whose implied precondition is among `pres`, or "".
+std::string SharedOperatorOf(const Profile& p, const std::vector<const Precondition*>& pres) {
+  if (!p.operators) return "";
+  for (const Precondition* pre : pres) {
+    if (pre->kind != "operator") return "";  // a declared precondition meets it as well
+  }
+  for (const Precondition* pre : pres) {
+    const OperatorCommon* op = FindOperator(*p.operators, pre->what);
+    if (op && op->install == OperatorInstall::kShared) return pre->what;
+  }
+  return "";
+}
+
+}  // namespace
+
 int CheckClosure(const Profile& p, const LoadedProfile& loaded, const BundlePlan& plan,
                  DiagnosticSink& sink) {
   const int before = sink.ErrorCount();
-  const std::vector<Capability> platform = PlatformProvides(p);
-  std::vector<Provider> providers;
-  for (const PlannedObject& o : plan.objects)
-    for (const Capability& c : o.provides) providers.push_back(Provider{c, o.sync_wave, &o});
+  const NeedMatcher matcher(p, plan);
   // One finding per need (kind, name, pointer): four NADs chaining one plugin from one rail
   // list are one fault each, but the same rail in two namespaces is one.
   std::set<std::string> reported;
   for (const PlannedObject& o : plan.objects) {
     for (const Need& need : o.needs) {
       const Capability& what = need.what;
-      bool met = false;
-      for (const Capability& c : platform) met |= c.kind == what.kind && CapabilityMatches(c.kind, c.name, what.name);
-      const Provider* late = nullptr;
-      for (const Provider& provider : providers) {
-        if (met) break;
-        if (provider.what.kind != what.kind || !CapabilityMatches(what.kind, provider.what.name, what.name)) continue;
-        // A CRD must be there a wave before its objects; other needs may come with them.
-        const bool in_time = what.kind == K::kCrd ? provider.wave < o.sync_wave : provider.wave <= o.sync_wave;
-        if (in_time) met = true;
-        else late = &provider;
-      }
-      for (const Precondition& pre : plan.preconditions) met |= !met && PreconditionCovers(p, pre, what);
-      if (met) continue;
-      const std::string pointer = need.pointer.empty()
-                                      ? (o.source_pointer.empty() ? "/cluster/platform" : o.source_pointer)
-                                      : need.pointer;
+      const NeedMatcher::Match match = matcher.Find(o, what);
+      if (match.by_bundle_or_platform || !match.preconditions.empty()) continue;
+      const std::string pointer = NeedPointer(o, need);
       if (!reported.insert(std::string(ToString(what.kind)) + "|" + what.name + "|" + pointer).second) continue;
+      const Provider* late = match.late;
       const std::string check = CheckCommand(p, what.kind, what.name);
       std::string message = Describe(o) + " needs " + ToString(what.kind) + " " + what.name +
                             (need.why.empty() ? "" : " (" + need.why + ")") + ", but ";
@@ -358,16 +440,9 @@ int CheckClosure(const Profile& p, const LoadedProfile& loaded, const BundlePlan
   // Taints the workload tolerates: its GPU nodes may carry them, so every node agent it depends
   // on (device plugin, CNI, VF creation) must tolerate them too, or it never runs there.
   for (const Toleration& t : p.node_shape.tolerations) {
-    if (t.key.empty()) continue;
-    bool declared = false;
-    for (const Precondition& pre : plan.preconditions)
-      declared |= pre.kind == "toleration" && CapabilityMatches(K::kToleration, pre.what, t.key);
-    if (declared) continue;
+    if (t.key.empty() || DeclaredToleration(plan, t)) continue;
     for (const PlannedObject& o : plan.objects) {
-      if (!o.node_agent) continue;
-      bool covered = false;
-      for (const ToleratedTaint& agent : o.tolerates) covered |= Covers(agent, t);
-      if (covered) continue;
+      if (!o.node_agent || AgentTolerates(o, t)) continue;
       Report(loaded, K::kToleration, t.pointer,
              "the workload tolerates taint " + t.key + ", so its GPU nodes may carry it, but node agent " +
                  Describe(o) + " does not tolerate it: it never runs on those nodes, and what it provides "
@@ -375,6 +450,54 @@ int CheckClosure(const Profile& p, const LoadedProfile& loaded, const BundlePlan
              "let " + o.kind + " " + o.name + " tolerate " + t.key +
                  " (hkimgen propagates node_shape.tolerations to the node agents it renders), or, if "
                  "the nodes never carry this taint, declare it: " +
+                 DeclareHint(K::kToleration, t.key, CheckCommand(p, K::kToleration, t.key)),
+             sink);
+    }
+  }
+  return sink.ErrorCount() - before;
+}
+
+int CheckSharedClosure(const ClosureSide& sharer, const ClosureSide& owner, const std::string& key,
+                       bool skip_resources, DiagnosticSink& sink) {
+  const int before = sink.ErrorCount();
+  const Profile& p = *sharer.profile;
+  const NeedMatcher mine(p, *sharer.plan);
+  const NeedMatcher theirs(*owner.profile, *owner.plan);
+  const std::string owner_at = owner.loaded->path;
+  std::set<std::string> reported;
+  for (const PlannedObject& o : sharer.plan->objects) {
+    for (const Need& need : o.needs) {
+      const Capability& what = need.what;
+      if (skip_resources && what.kind == K::kResource) continue;
+      const NeedMatcher::Match match = mine.Find(o, what);
+      if (match.by_bundle_or_platform || SharedOperatorOf(p, match.preconditions) != key) continue;
+      if (theirs.ProvidesToTheCluster(what, key)) continue;
+      const std::string pointer = NeedPointer(o, need);
+      if (!reported.insert(std::string(ToString(what.kind)) + "|" + what.name + "|" + pointer).second) continue;
+      Report(*sharer.loaded, what.kind, pointer,
+             Describe(o) + " needs " + ToString(what.kind) + " " + what.name +
+                 (need.why.empty() ? "" : " (" + need.why + ")") + ", which this profile leaves to the " +
+                 key + " it shares (operators." + key + ".install: shared), but the bundle of " + owner_at +
+                 ", the profile of this cluster that installs it, does not provide it: " + Consequence(what.kind),
+             "in " + owner_at + ": " + ProviderHint(*owner.profile, what.kind, what.name) +
+                 "; or install it from this profile (operators." + key + ".install: managed here, shared there)",
+             sink);
+    }
+  }
+  // The shared operator's node agents (the owner's NicClusterPolicy, GPU Operator) serve this
+  // profile's nodes too: a taint only this workload tolerates keeps them off its pool.
+  for (const Toleration& t : p.node_shape.tolerations) {
+    if (t.key.empty() || DeclaredToleration(*sharer.plan, t)) continue;
+    for (const PlannedObject& agent : owner.plan->objects) {
+      if (!agent.node_agent || agent.operator_key != key || AgentTolerates(agent, t)) continue;
+      Report(*sharer.loaded, K::kToleration, t.pointer,
+             "the workload tolerates taint " + t.key + ", so its GPU nodes may carry it, but node agent " +
+                 Describe(agent) + " of " + owner_at + " (the " + key +
+                 " this profile shares) does not tolerate it: it never runs on this profile's nodes, and "
+                 "what it provides (" + AgentProvides(key) + ") never appears there",
+             "add the toleration to node_shape.tolerations in " + owner_at +
+                 " (its node agents tolerate what its workload does; its node_selector still keeps its "
+                 "own pods on its own pool), or, if these nodes never carry this taint, declare it here: " +
                  DeclareHint(K::kToleration, t.key, CheckCommand(p, K::kToleration, t.key)),
              sink);
     }

@@ -35,6 +35,24 @@ std::vector<Capability> PlatformProvides(const Profile& profile);
 int CheckClosure(const Profile& profile, const LoadedProfile& loaded, const BundlePlan& plan,
                  DiagnosticSink& sink);
 
+/// One bundle of a set, for the check across profiles of one cluster.
+struct ClosureSide {
+  const Profile* profile = nullptr;
+  const LoadedProfile* loaded = nullptr;
+  const BundlePlan* plan = nullptr;
+};
+
+/// Closure across a set (fleet/cluster_sharing.h): `sharer` has operators.<key>.install: shared,
+/// so alone its needs that only that operator meets are trusted (an implied precondition); here
+/// each is checked against the bundle of `owner`, the profile of the same cluster that installs
+/// the operator (its objects in any wave, its platform and preconditions), and every taint the
+/// sharer's workload tolerates against the owner's node agents of that operator. Errors are
+/// `closure.<kind>` at the sharer's profile value, naming the owner's file. `skip_resources`
+/// leaves resource needs to lint.shared-device-ids when that already reported them. Returns
+/// the number of errors.
+int CheckSharedClosure(const ClosureSide& sharer, const ClosureSide& owner, const std::string& key,
+                       bool skip_resources, DiagnosticSink& sink);
+
 /// The rule ids CheckClosure reports, for `hkimgen lint --list-rules` (rule_ids.cc).
 const std::vector<RuleInfo>& ClosureRules();
 

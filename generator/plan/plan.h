@@ -45,6 +45,9 @@ struct PlannedObject {
   std::vector<Need> needs;
   std::vector<Capability> provides;
   bool node_agent = false;                  ///< runs pods on the GPU nodes the workload needs
+  /// The profile's operators key ("network_operator") when the object is part of that operator's
+  /// install, whose node agents serve every profile of the cluster that shares the operator.
+  std::string operator_key;
   std::vector<ToleratedTaint> tolerates;    ///< a node agent's tolerations
   std::string source_pointer;               ///< the profile value that made it (for messages)
 };

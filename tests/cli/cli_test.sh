@@ -63,6 +63,26 @@ case_output_flag_is_the_format() {
   [[ -f $WORK/b/kustomization.yaml ]] || fail "-d DIR did not write the bundle"
 }
 
+# Issue 27: validate and lint refuse what render would (closure), and a set checks what a
+# profile leaves to an operator it shares against the owner's bundle.
+case_validate_and_lint_check_closure() {
+  run lint "$OKE" --set operators.vf_config.install=preinstalled
+  expect_status 1
+  expect_out "needs cni-plugin rdma"
+  expect_out "[closure.rdma-netns]"
+  expect_no_out "valid"
+  run validate "$OKE" profiles/oke-a100.yaml \
+    --set 'node_shape.tolerations[1].key=dedicated,node_shape.tolerations[1].operator=Exists'
+  expect_status 0  # both tolerate it: the owner's agents serve the A100 pool
+  sed 's/^  tolerations:$/  tolerations:\n    - key: dedicated\n      operator: Exists/' \
+    "$SRC/profiles/oke-a100.yaml" >"$WORK/oke-a100.yaml"
+  run validate "$OKE" "$WORK/oke-a100.yaml"
+  expect_status 1
+  expect_out "oke-a100.yaml:25:7: error: the workload tolerates taint dedicated"
+  expect_out "node agent NicClusterPolicy nic-cluster-policy (wave 1) of $OKE"
+  expect_out "[closure.toleration]"
+}
+
 case_images_lists_every_pulled_image() {
   run images "$OKE"
   expect_status 0

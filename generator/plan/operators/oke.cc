@@ -164,6 +164,7 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   // does: a taint the workload tolerates would otherwise keep them, and the VFs, off the pool.
   policy.context.update(TolerationsContext(p.node_shape.tolerations));
   ProvideTolerations(policy, p.node_shape.tolerations);
+  policy.operator_key = "network_operator";
   policy.source_pointer = plugin.pointer;
   Provides(policy, CapabilityKind::kResource, plugin.ExtendedResourceName());
   if (uses_nv_ipam) Provides(policy, CapabilityKind::kCniPlugin, "nv-ipam");
@@ -274,6 +275,7 @@ void ProvideGpuOperator(const Profile& p, const GpuOperator& gpu, PlannedObject&
   object.context["has_tolerations"] = extra;
   object.context["tolerations"] = TolerationsContext(tolerations)["tolerations"];
   ProvideTolerations(object, tolerations);
+  object.operator_key = "gpu_operator";
 }
 
 void PlanOkeOperators(const Profile& profile, BundlePlan& plan) {

@@ -72,6 +72,7 @@ void PlanSriov(const Profile& p, BundlePlan& plan, const SriovNetworkOperator& s
     // Its CSV's RDMA_CNI_IMAGE: the config daemon installs the rdma CNI the NADs chain too.
     Provides(config, CapabilityKind::kCniPlugin, "rdma");
     ToleratesEverything(config);
+    config.operator_key = "sriov_network_operator";
   }
   if (!sriov.node_policies || !p.UsesRails()) return;
   const std::string device_id = p.node_shape.topology.nic_pci_device.rfind("0x", 0) == 0

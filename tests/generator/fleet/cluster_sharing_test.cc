@@ -167,6 +167,52 @@ TEST(ClusterSharing, AnotherResourceNameThanTheOwnersIsReported) {
   EXPECT_NE(set.sink.diagnostics()[0].message.find("nvidia.com/a100_vf"), std::string::npos);
 }
 
+// Closure across the set (issue 27, plan/closure.h CheckSharedClosure): what a profile leaves to
+// an operator it shares must come from the owner's bundle, on every pool.
+TEST(ClusterSharing, ATaintOnlyTheSharingWorkloadToleratesMustBeToleratedByTheOwnersAgents) {
+  const std::vector<std::string> taint = {"node_shape.tolerations[1].key=dedicated",
+                                          "node_shape.tolerations[1].operator=Exists"};
+  const ProfileSet set = CheckSet({{Shipped("oke-h100"), {}}, {Shipped("oke-a100"), taint}});
+  std::vector<std::string> agents;
+  for (const Diagnostic& d : set.sink.diagnostics()) {
+    if (d.rule != "closure.toleration") continue;
+    EXPECT_EQ(d.data_path, "/node_shape/tolerations/1");
+    EXPECT_NE(d.message.find("oke-h100.yaml"), std::string::npos) << d.message;
+    EXPECT_NE(d.fix.find("node_shape.tolerations in"), std::string::npos) << d.fix;
+    agents.push_back(d.message.substr(d.message.find("node agent ")));
+  }
+  ASSERT_EQ(agents.size(), 2u) << set.Dump();  // the GPU Operator and the NicClusterPolicy
+  EXPECT_NE(agents[0].find("Application argocd/oke-h100-gpu-operator"), std::string::npos) << agents[0];
+  EXPECT_NE(agents[1].find("NicClusterPolicy nic-cluster-policy"), std::string::npos) << agents[1];
+  EXPECT_EQ(set.flagged, (std::vector<bool>{false, true}));
+  // The owner tolerating it too (its own pods stay on its pool by node_selector) closes it.
+  const ProfileSet fixed = CheckSet({{Shipped("oke-h100"), taint}, {Shipped("oke-a100"), taint}});
+  EXPECT_TRUE(fixed.sink.diagnostics().empty()) << fixed.Dump();
+}
+
+TEST(ClusterSharing, GpuDirectTheSharedOperatorDoesNotDeployIsAClosureError) {
+  // Alone, oke-a100 trusts its description of the shared GPU Operator (it deploys the driver,
+  // with GPUDirect); the owner's operator runs the host's driver, and its VF DaemonSet loads
+  // nvidia_peermem on the H100 pool only.
+  const ProfileSet set = CheckSet({{Shipped("oke-h100"), {}},
+                                   {Shipped("oke-a100"), {"operators.gpu_operator.driver.enabled=true"}}});
+  const Diagnostic* d = FindAt(set, "closure.gpudirect", "/nccl/gpudirect");
+  ASSERT_NE(d, nullptr) << set.Dump();
+  EXPECT_NE(d->message.find("leaves to the gpu_operator it shares"), std::string::npos) << d->message;
+  EXPECT_NE(d->message.find("oke-h100.yaml"), std::string::npos) << d->message;
+  EXPECT_NE(d->fix.find("in " + Shipped("oke-h100")), std::string::npos) << d->fix;
+  EXPECT_TRUE(set.flagged[1]);
+  // Given alone, the owner is not there to compare: trusted, as in a single render.
+  const ProfileSet alone = CheckSet({{Shipped("oke-a100"), {"operators.gpu_operator.driver.enabled=true"}}});
+  EXPECT_TRUE(alone.sink.diagnostics().empty()) << alone.Dump();
+}
+
+TEST(ClusterSharing, ShippedSharingProfilesAreClosedAgainstTheirOwner) {
+  const ProfileSet set = CheckSet({{Shipped("oke-h100"), {}}, {Shipped("oke-a100"), {}},
+                                   {Shipped("oke-a100-gpu4"), {}}});
+  for (const Diagnostic& d : set.sink.diagnostics()) EXPECT_NE(d.rule.rfind("closure.", 0), 0u) << set.Dump();
+}
+
 TEST(ClusterSharing, ProfilesOfDifferentDestinationsAreNotCompared) {
   const ProfileSet set =
       CheckSet({{kOld + "/old-oke-h100.yaml", {}},
