@@ -335,7 +335,7 @@ Examples:
   hkimgen init --platform oke --shape BM.GPU.H100.8 --name oke-prod > profiles/oke-prod.yaml
   hkimgen init --platform oke --shape BM.GPU.H100.8 --repo-url https://github.com/me/bundles.git
 
-The starter validates as written (schema, model and the lint rules). Until you name your
+The starter validates as written (schema, model, the lint rules and closure). Until you name your
 repository (--repo-url, or edit gitops.repo_url), lint.repo-url-placeholder warns on it, so
 `hkimgen lint` (where warnings fail) exits 1; that is the one thing left to fill. Per-platform
 defaults are filled in: on OpenShift, Argo CD runs in openshift-gitops (OpenShift GitOps).

@@ -120,7 +120,7 @@ void SetupValidateCommand(CLI::App& app) {
   auto options = std::make_shared<ValidateOptions>();
   auto output = std::make_shared<OutputChoice>();
   CLI::App* command = app.add_subcommand(
-      "validate", "Check profiles (schema, model and lint rules); write nothing");
+      "validate", "Check profiles (schema, model, lint rules and closure); write nothing");
   command->add_option("PROFILE", options->profiles,
                       "Cluster profiles (YAML), folders of them or quoted patterns; - reads stdin")
       ->required();
