@@ -290,7 +290,8 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
     } else if (op->install == OperatorInstall::kShared) {
       why = std::string("operators.") + key +
             ".install: shared: the bundle of the profile of this cluster that manages it installs it "
-            "(hkimgen lint given every profile of the cluster compares them)";
+            "(hkimgen validate given every profile of the cluster checks that it provides what "
+            "this bundle needs)";
     } else {
       continue;
     }

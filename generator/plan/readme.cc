@@ -18,7 +18,7 @@ const char* WaveTitle(int wave) {
   switch (wave) {
     case kWaveOperators: return "operators (OLM installs, chart Applications)";
     case kWaveOperatorConfig: return "the operators' configuration CRs";
-    case kWaveNodePolicies: return "node configuration (MachineConfigs, SR-IOV policies, VF DaemonSet)";
+    case kWaveNodePolicies: return "node configuration (VFs, CNI plugins, kernel settings)";
     case kWaveClusterAccess: return "cluster access and address pools (SCC, IPPool, workload Namespaces)";
     case kWaveNamespaceAccess: return "identities and networks per namespace (ServiceAccount, RBAC, NADs)";
     case kWaveConfig: return "configuration (NCCL environment, topology)";

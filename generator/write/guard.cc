@@ -180,6 +180,10 @@ OutputOwnership InspectOutput(const fs::path& target, const std::set<std::string
   if (!clashes.empty()) {
     owner.refusal = "holds files hkimgen did not write under names the bundle needs (" +
                     SomeNames(clashes) + ")";
+    // A bundle folder from before the bundle had its own README.md may hold the user's.
+    if (clashes.count("README.md"))
+      owner.refusal += "; README.md is now the bundle's own guide (what it installs, its "
+                       "preconditions): rename yours (e.g. NOTES.md) to keep it beside the bundle";
   }
   return owner;
 }

@@ -389,6 +389,18 @@ TEST_F(WriteTest, RefusesAUsersFileUnderANameTheBundleNeeds) {
   EXPECT_EQ(ReadFile(dir_ + "/c.yaml"), "mine\n");
 }
 
+TEST_F(WriteTest, AUsersReadmeInAnOlderBundleFolderIsKeptAndTheRefusalSaysWhatToDo) {
+  DiagnosticSink sink;
+  ASSERT_TRUE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir_, sink));
+  std::ofstream(dir_ + "/README.md") << "our runbook\n";
+  DiagnosticSink second;
+  EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}, {"README.md", "# Bundle\n"}}), dir_, second));
+  ASSERT_EQ(second.ErrorCount(), 1);
+  EXPECT_NE(second.diagnostics()[0].message.find("rename yours (e.g. NOTES.md)"), std::string::npos)
+      << second.diagnostics()[0].message;
+  EXPECT_EQ(ReadFile(dir_ + "/README.md"), "our runbook\n");
+}
+
 TEST_F(WriteTest, NeverWritesTheFolderHoldingTheProfileEvenWithForce) {
   fs::create_directories(dir_);
   std::ofstream(dir_ + "/cluster.yaml") << "cluster: {}\n";
