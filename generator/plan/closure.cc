@@ -4,7 +4,10 @@
 
 #include "plan/closure.h"
 
+#include <map>
 #include <set>
+
+#include "model/image_mirror.h"
 
 namespace hkim {
 namespace {
@@ -83,6 +86,7 @@ std::string CheckCommand(const Profile& p, K kind, const std::string& name) {
     case K::kToleration: return cli + " get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints";
     case K::kGpuDirect:
       return on_node + (name == "dmabuf" ? "cat /proc/driver/nvidia/version" : "lsmod | grep nvidia_peermem");
+    case K::kImage: return on_node + "crictl pull " + name;
   }
   return cli;
 }
@@ -116,6 +120,9 @@ std::string ProviderHint(const Profile& p, K kind, const std::string& name) {
     case K::kGpuDirect:
       return "let the GPU Operator deploy the driver with GPUDirect RDMA (operators.gpu_operator.driver.enabled: true), or "
              "set nccl.gpudirect to what the host's driver gives";
+    case K::kImage:
+      return p.images.enabled() ? "name the image so that images.mirror (" + p.images.mirror + ") rewrites it (a fully qualified reference)"
+                                : "pull it from a registry the nodes reach";
   }
   return "";
 }
@@ -130,6 +137,7 @@ const char* Consequence(K kind) {
     case K::kMachineConfigPool: return "its MachineConfigs apply to no node";
     case K::kToleration: return "";
     case K::kGpuDirect: return "NCCL stages every transfer through host memory (or fails where GPUDirect is required)";
+    case K::kImage: return "a disconnected cluster cannot pull it: the pod stays in ImagePullBackOff";
   }
   return "";
 }
@@ -159,6 +167,7 @@ const ClosureRule kRules[] = {
     {K::kMachineConfigPool, "closure.machine-config-pool", "MachineConfigs of a role whose pool neither the bundle nor a precondition provides"},
     {K::kToleration, "closure.toleration", "a taint the workload tolerates that a node agent of the bundle does not tolerate"},
     {K::kGpuDirect, "closure.gpudirect", "GPUDirect RDMA that neither the bundle's GPU Operator nor a host-driver precondition provides"},
+    {K::kImage, "closure.image", "an image outside images.mirror that no precondition lets the nodes pull"},
 };
 
 const char* RuleId(K kind) {
@@ -411,6 +420,55 @@ std::string SharedOperatorOf(const Profile& p, const std::vector<const Precondit
 }
 
 }  // namespace
+
+void AddImagePreconditions(const Profile& p, BundlePlan& plan) {
+  struct Source {
+    std::string first_image, pointer;
+    std::set<std::string> images;
+  };
+  std::map<std::string, Source> sources;  // registry (or the mirror) -> the images from it
+  for (const PlannedObject& o : plan.objects) {
+    for (const Need& need : o.needs) {
+      const std::string& image = need.what.name;
+      if (need.what.kind != K::kImage) continue;
+      bool declared = false;
+      for (const Precondition& pre : plan.preconditions)
+        declared |= pre.kind == "image" && CapabilityMatches(K::kImage, pre.what, image);
+      if (declared) continue;
+      std::string from;
+      if (p.images.enabled()) {
+        // Only the mirror: an image outside it is closure.image (a disconnected cluster).
+        if (image.rfind(p.images.mirror + "/", 0) != 0) continue;
+        from = p.images.mirror;
+      } else {
+        const std::optional<ImageReference> ref = ParseImageReference(image);
+        if (!ref) continue;  // the model refuses what does not parse
+        from = ref->registry;
+      }
+      Source& source = sources[from];
+      if (source.images.empty()) {
+        source.first_image = image;
+        source.pointer = need.pointer.empty() ? o.source_pointer : need.pointer;
+      }
+      source.images.insert(image);
+    }
+  }
+  for (const auto& [from, source] : sources) {
+    const std::string more =
+        source.images.size() > 1 ? " and " + std::to_string(source.images.size() - 1) + " more" : "";
+    const std::string why =
+        p.images.enabled()
+            ? "images.mirror: every image of the bundle is pulled from the mirror, which must hold "
+              "them all (" + source.first_image + more + "; hkimgen images PROFILE -o imageset, "
+              "then oc-mirror)"
+            : "the bundle's images from " + from + " (" + source.first_image + more +
+                  "): the nodes must reach it and be allowed to pull; behind a firewall, mirror "
+                  "them and set images.mirror (hkimgen images PROFILE lists them all)";
+    plan.preconditions.push_back(Precondition{"image", from + "/*", why,
+                                              CheckCommand(p, K::kImage, source.first_image),
+                                              source.pointer.empty() ? "/images" : source.pointer});
+  }
+}
 
 int CheckClosure(const Profile& p, const LoadedProfile& loaded, const BundlePlan& plan,
                  DiagnosticSink& sink) {

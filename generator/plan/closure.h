@@ -23,6 +23,12 @@ namespace hkim {
 /// declared one of the same kind and name wins). Pure; the plan stores them in BundlePlan.
 std::vector<Precondition> BundlePreconditions(const Profile& profile);
 
+/// After planning: one implied "image" precondition per registry the plan's images come from
+/// (each with one image to pull as its check), or, under images.mirror, the mirror alone, so
+/// that an image outside it stays unmet (closure.image). Images a declared precondition covers
+/// get none.
+void AddImagePreconditions(const Profile& profile, BundlePlan& plan);
+
 /// What an operator installed outside this bundle (`what` of an "operator" precondition: the
 /// profile's key, e.g. gpu_operator) is taken to provide, from the profile's description of it.
 std::vector<Capability> OperatorScope(const Profile& profile, const std::string& key);

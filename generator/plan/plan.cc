@@ -62,6 +62,7 @@ BundlePlan PlanBundle(const Profile& profile,
   PlanLayers(profile, b.plan());
   PlanArgoCdBootstrap(profile, b.plan());
   b.plan().preconditions = BundlePreconditions(profile);
+  AddImagePreconditions(profile, b.plan());
   PlanReadme(profile, b.plan());
   return std::move(b.plan());  // not a copy: a large profile's plan (contexts) is tens of MB
 }

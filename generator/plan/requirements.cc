@@ -23,6 +23,7 @@ constexpr KindName kKindNames[] = {
     {CapabilityKind::kMachineConfigPool, "machine-config-pool"},
     {CapabilityKind::kToleration, "toleration"},
     {CapabilityKind::kGpuDirect, "gpudirect"},
+    {CapabilityKind::kImage, "image"},
 };
 
 }  // namespace
@@ -81,6 +82,11 @@ void ProvideTolerations(PlannedObject& object, const std::vector<Toleration>& to
 
 void ToleratesEverything(PlannedObject& object) {
   ProvideTolerations(object, std::vector<ToleratedTaint>{ToleratedTaint{}});
+}
+
+void NeedImage(PlannedObject& object, const std::string& reference, const std::string& pointer,
+               const std::string& why) {
+  Needs(object, CapabilityKind::kImage, reference, pointer, why);
 }
 
 std::string PointerKey(const std::string& key) { return EscapeJsonPointerToken(key); }

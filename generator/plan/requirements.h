@@ -12,7 +12,8 @@
 // Names: kCrd "group/Kind" (core group ""); kCniPlugin the CNI `type` (IPAM plugins too);
 // kRdmaNetns "exclusive"; kResource the extended resource ("nvidia.com/gpu"); kNodeLabel the
 // label key; kMachineConfigPool the role; kGpuDirect "dmabuf", "nvidia-peermem" or (a need
-// only) "any". A provided name ending in "*" provides every name with that prefix.
+// only) "any"; kImage the image reference a container pulls (provided as "REGISTRY/*": where
+// the nodes can pull from). A provided name ending in "*" provides every name with that prefix.
 
 #include <string>
 #include <vector>
@@ -31,10 +32,11 @@ enum class CapabilityKind {
   kMachineConfigPool,
   kToleration,
   kGpuDirect,
+  kImage,
 };
 
 /// The schema's spelling ("crd", "cni-plugin", "rdma-netns", "resource", "node-label",
-/// "machine-config-pool", "toleration", "gpudirect"); the rule id is "closure.<spelling>".
+/// "machine-config-pool", "toleration", "gpudirect", "image"); the rule id is "closure.<spelling>".
 const char* ToString(CapabilityKind kind);
 /// The kind of a spelling; false when `text` names none.
 bool ParseCapabilityKind(const std::string& text, CapabilityKind& kind);
@@ -89,6 +91,10 @@ void ProvideTolerations(PlannedObject& object, const std::vector<Toleration>& to
 void ProvideTolerations(PlannedObject& object, const std::vector<ToleratedTaint>& tolerations);
 /// A node agent that tolerates every taint (`tolerations: [{operator: Exists}]`).
 void ToleratesEverything(PlannedObject& object);
+
+/// An image a container of `object` pulls (`pointer`: the profile value that names it).
+void NeedImage(PlannedObject& object, const std::string& reference, const std::string& pointer,
+               const std::string& why);
 
 /// The profile value of one node_shape.node_selector key (for node-label needs).
 std::string NodeSelectorPointer(const std::string& key);

@@ -207,6 +207,9 @@ void NeedPodRequirements(const PlanBuilder& b, PlannedObject& sts) {
     Needs(sts, CapabilityKind::kResource, name,
           w.pointer + "/resources/requests/" + PointerKey(name), "its pods request it");
   NeedNodeLabels(sts, p.node_shape.node_selector, NodeSelectorPointer, "its nodeSelector");
+  NeedImage(sts, w.image, w.pointer + "/image", "its containers run it");
+  NeedImage(sts, WrapperImageReference(p.wrapper), p.wrapper.pointer + "/image",
+            "its init container installs hkim-wrapper from it");
 }
 
 }  // namespace

@@ -166,6 +166,24 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   ProvideTolerations(policy, p.node_shape.tolerations);
   policy.operator_key = "network_operator";
   policy.source_pointer = plugin.pointer;
+  // Its operator pulls each component image; the release (or the profile's override) names them.
+  auto need_component = [&](const char* field, const std::string& pointer) {
+    const json& c = policy.context[field];
+    const std::string version = c["version"].get<std::string>();
+    // The operator joins repository/image and version with '@' when the version is a digest.
+    NeedImage(policy, c["repository"].get<std::string>() + "/" + c["image"].get<std::string>() +
+                          (version.rfind("sha256:", 0) == 0 ? "@" : ":") + version,
+              pointer, std::string("its ") + field + " component");
+  };
+  need_component("sriov_device_plugin", plugin.pointer);
+  if (uses_nv_ipam) need_component("nv_ipam", p.network.nv_ipam ? p.network.nv_ipam->pointer : plugin.pointer);
+  if (secondary) {
+    const std::string release_at = p.operators && p.operators->network_operator
+                                       ? p.operators->network_operator->pointer + "/version"
+                                       : plugin.pointer;
+    need_component("multus", release_at);
+    need_component("cni_plugins", release_at);
+  }
   Provides(policy, CapabilityKind::kResource, plugin.ExtendedResourceName());
   if (uses_nv_ipam) Provides(policy, CapabilityKind::kCniPlugin, "nv-ipam");
   if (secondary) {
@@ -211,6 +229,9 @@ void PlanRailCniPlugins(const Profile& p, BundlePlan& plan, const VfConfig& vf) 
     NeedNodeLabels(ds, p.node_shape.node_selector, NodeSelectorPointer, "its nodeSelector");
     ProvideTolerations(ds, p.node_shape.tolerations);
     Provides(ds, CapabilityKind::kCniPlugin, plugin.binary);
+    NeedImage(ds, ds.context["image"].get<std::string>(),
+              p.operators->network_operator ? p.operators->network_operator->pointer + "/version" : vf.pointer,
+              std::string("the ") + plugin.name + " CNI of the pinned Network Operator release");
   }
 }
 
@@ -248,6 +269,7 @@ void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
   // It sets the RDMA subsystem's exclusive netns mode (the rdma CNI's requirement) and, where the
   // host driver is proprietary, loads nvidia_peermem (GPUDirect RDMA).
   Provides(ds, CapabilityKind::kRdmaNetns, "exclusive");
+  NeedImage(ds, vf.image, vf.pointer + "/image", "its container creates the VFs");
   if (peermem) Provides(ds, CapabilityKind::kGpuDirect, "nvidia-peermem");
   PlanRailCniPlugins(p, plan, vf);
 }

@@ -130,6 +130,7 @@ void PlanNfd(const Profile& p, BundlePlan& plan, const NfdOperator& nfd) {
                        nfd.namespace_name, kWaveOperatorConfig, true, true);
   instance.context["operand_image"] = nfd.operand_image;
   instance.source_pointer = nfd.pointer;
+  NeedImage(instance, nfd.operand_image, nfd.pointer, "the NFD operand its operator deploys");
   Provides(instance, CapabilityKind::kNodeLabel, "feature.node.kubernetes.io/*");
   // PCI classes 02/0200/0207 (network) and 03 (display) labelled by vendor: NVIDIA Network
   // Operator OCP guide (getting-started-openshift), so GPU and ConnectX nodes get

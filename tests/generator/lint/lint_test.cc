@@ -12,6 +12,7 @@
 #include "layering/layering.h"
 #include "load/load.h"
 #include "pipeline/profile_check.h"
+#include "validate/validate.h"
 #include "model/wrapper_image.h"
 
 namespace hkim {
@@ -88,7 +89,8 @@ wrapper: {image: quay.io/x/wrapper:1}
 gitops: {repo_url: https://github.com/lab/bundles.git, path: out/oke}
 )";
 
-// Loads `base`, applies `sets` as --set assignments, and runs schema, model and lint.
+// Loads `base`, applies `sets` as --set assignments, and runs schema, model and lint (not the
+// closure check validate adds: these small profiles install no operator; closure_test.cc).
 DiagnosticSink Check(const char* base, const std::vector<std::string>& sets) {
   DiagnosticSink sink;
   auto loaded = LoadProfileFromText("lab.yaml", base, sink);
@@ -97,7 +99,9 @@ DiagnosticSink Check(const char* base, const std::vector<std::string>& sets) {
   auto layered = MergeLayers({*loaded}, sink);
   EXPECT_TRUE(layered);
   if (!layered || !ApplySetAssignments(sets, *layered, sink)) return sink;
-  CheckLoadedProfile(layered->merged, sink);
+  const ProfileSchema* schema = ProfileSchema::Embedded(sink);
+  if (!schema || !ValidateProfile(layered->merged, *schema, sink) || sink.HasErrors()) return sink;
+  if (auto profile = BuildProfileForLint(layered->merged, sink)) RunLint(*profile, layered->merged, sink);
   return sink;
 }
 

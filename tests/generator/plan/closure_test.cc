@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
+#include "images/images.h"
 #include "load/load.h"
 #include "pipeline/pipeline.h"
 #include "plan/closure.h"
@@ -208,6 +210,61 @@ TEST(Closure, WorkloadTaintsArePropagatedToTheNodeAgents) {
     for (PlannedObject& o : p.plan.objects)
       if (o.kind == "NicClusterPolicy" || o.kind == "ClusterPolicy") o.tolerates.clear();
     ExpectAt(Check(p), "closure.toleration", p, "    - key: dedicated");
+  }
+}
+
+std::set<std::string> ImagePreconditions(const BundlePlan& plan) {
+  std::set<std::string> out;
+  for (const Precondition& pre : plan.preconditions) {
+    if (pre.kind != "image") continue;
+    out.insert(pre.what);
+    EXPECT_NE(pre.check.find("crictl pull "), std::string::npos) << pre.check;
+  }
+  return out;
+}
+
+TEST(Closure, ImagesComeFromTheirRegistriesOrUnderAMirrorFromItAlone) {
+  // Without a mirror, each registry the images come from is an implied precondition.
+  Planned plain = PlanText(ReadProfile("oke-h100"));
+  EXPECT_EQ(ImagePreconditions(plain.plan),
+            (std::set<std::string>{"docker.io/*", "iad.ocir.io/*", "nvcr.io/*", "quay.io/*"}));
+  EXPECT_TRUE(Check(plain).empty());
+  // Under images.mirror the mirror alone is, so an image outside it is closure.image, located
+  // at the value that names it.
+  Planned mirrored = PlanText(ReadProfile("oke-h100") +
+                              "images:\n  mirror: mirror.example.com:5000/gpu\n"
+                              "  chart_mirror: https://charts.example.com/gpu\n");
+  EXPECT_EQ(ImagePreconditions(mirrored.plan), (std::set<std::string>{"mirror.example.com:5000/gpu/*"}));
+  EXPECT_TRUE(Check(mirrored).empty());
+  int changed = 0;
+  for (PlannedObject& o : mirrored.plan.objects)
+    for (Need& need : o.needs)
+      if (need.what.kind == CapabilityKind::kImage && need.pointer == "/workload/image") {
+        need.what.name = "iad.ocir.io/hpc_limited_availability/nccl-tests:pytorch-23.10-nccl-2.19.3-1";
+        ++changed;
+      }
+  EXPECT_GE(changed, 1);
+  ExpectAt(Check(mirrored), "closure.image", mirrored, "  image: iad.ocir.io/");
+}
+
+// The image needs recorded in the plan against what the rendered bundle really pulls (the
+// images stage walks the rendered documents): every image is covered by an image precondition.
+TEST(Closure, EveryImageARenderedBundlePullsIsCoveredByAnImagePrecondition) {
+  for (const char* name : {"barcelona-h100-cx7", "oke-h100", "oke-a100"}) {
+    SCOPED_TRACE(name);
+    DiagnosticSink sink;
+    auto loaded = LoadProfileFromText("p.yaml", ReadProfile(name), sink);
+    ASSERT_TRUE(loaded);
+    std::optional<RenderedBundle> bundle = RenderLoadedProfile(*loaded, sink);
+    ASSERT_TRUE(bundle);
+    const BundleImages images = CollectImages(*bundle, {}, sink);
+    ASSERT_GE(images.images.size(), 2u);
+    for (const ImageUse& use : images.images) {
+      bool covered = false;
+      for (const Precondition& pre : bundle->preconditions)
+        covered |= pre.kind == "image" && CapabilityMatches(CapabilityKind::kImage, pre.what, use.image);
+      EXPECT_TRUE(covered) << use.image;
+    }
   }
 }
 
