@@ -244,7 +244,7 @@ void Checker::Run(const Profile& p) {
           "at_bytes is larger than max_bytes, so the threshold size is never tried",
           "make max_bytes at least at_bytes");
   }
-  if (p.workload.mode == WorkloadMode::kTcp && p.health_check.transport == "NET/IB") {
+  if (p.workload.mode == WorkloadMode::kTcp && p.health_check.transport.rfind("NET/IB", 0) == 0) {
     Error("/health_check/transport", "model.health-check-transport",
           "tcp mode disables IB, so a check requiring NET/IB always fails",
           "use transport NET/Socket or any");

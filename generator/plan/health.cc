@@ -24,7 +24,9 @@ std::string Number(double value) {
 
 std::string ResolvedTransport(const Profile& p, const std::string& transport) {
   if (transport != "auto") return transport;
-  return p.workload.mode == WorkloadMode::kRdma ? "NET/IB" : "NET/Socket";
+  if (p.workload.mode != WorkloadMode::kRdma) return "NET/Socket";
+  // A profile that names its GPUDirect mode relies on it: the gate proves it (issue 27).
+  return p.nccl.gpudirect == GpuDirect::kAuto ? "NET/IB" : "NET/IB/GDRDMA";
 }
 
 // Sets (or adds) `name` in the pod's `env` list, keeping the order of the others.

@@ -66,7 +66,7 @@ TEST(ReadEnvironment, ReportsEachBadValueWithItsFix) {
             "hkim-nccl-check: error: HKIM_NCCL_CHECK_MIN_BUSBW_GBPS='fast' is not a non-negative "
             "number\nfix: give the minimum bus bandwidth in GB/s (1e9 B/s), e.g. 150\n");
   EXPECT_EQ(errors[1].message,
-            "HKIM_NCCL_CHECK_TRANSPORT='RoCE' is not one of any, NET/IB, NET/Socket, P2P");
+            "HKIM_NCCL_CHECK_TRANSPORT='RoCE' is not one of any, NET/IB, NET/IB/GDRDMA, NET/Socket, P2P");
   EXPECT_EQ(errors[2].name, "HKIM_RENDEZVOUS_PORT");
 }
 

@@ -62,6 +62,21 @@ TEST(Decide, FailsNetIbWhenSomeConnectionsFellBackToSockets) {
       Decide(Thresholds(0, RequiredTransport::kNetIb), {Row(kGiB, 90)}, 16, kMixed).passed);
 }
 
+// nccl.gpudirect names a mode: the gate requires GPUDirect RDMA on every IB connection; NET/IB
+// without it stages every transfer through host memory.
+TEST(Decide, GpuDirectRequiredFailsIbConnectionsWithoutGdrdma) {
+  const TransportReport staged = ParseNcclLog(
+      "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0/GDRDMA\n"
+      "h:1:2 [0] NCCL INFO Channel 01/0 : 0[0] -> 8[0] [send] via NET/IB/1\n");
+  EXPECT_TRUE(Decide(Thresholds(0, RequiredTransport::kNetIbGdr), {Row(kGiB, 90)}, 16, kIb).passed);
+  EXPECT_TRUE(Decide(Thresholds(0, RequiredTransport::kNetIb), {Row(kGiB, 90)}, 16, staged).passed);
+  const Verdict v = Decide(Thresholds(0, RequiredTransport::kNetIbGdr), {Row(kGiB, 90)}, 16, staged);
+  EXPECT_FALSE(v.passed);
+  ASSERT_EQ(v.failures.size(), 1u);
+  EXPECT_EQ(v.failures[0].rfind("transport NET/IB/GDRDMA is required but NCCL used ", 0), 0u) << v.failures[0];
+  EXPECT_FALSE(Decide(Thresholds(0, RequiredTransport::kNetIbGdr), {Row(kGiB, 90)}, 16, kMixed).passed);
+}
+
 TEST(Decide, FailsAnyWrongElement) {
   const Verdict v = Decide(Thresholds(0, RequiredTransport::kAny),
                            {Row(1 << 20, 10, 3), Row(kGiB, 300)}, 2, kNvlink);

@@ -53,6 +53,8 @@ std::string_view RequiredTransportName(RequiredTransport transport) {
   switch (transport) {
     case RequiredTransport::kNetIb:
       return "NET/IB";
+    case RequiredTransport::kNetIbGdr:
+      return "NET/IB/GDRDMA";
     case RequiredTransport::kNetSocket:
       return "NET/Socket";
     case RequiredTransport::kP2P:
@@ -151,9 +153,10 @@ void ReadEnvironment(const EnvLookup& env, CheckConfig& config, std::vector<Conf
   read("HKIM_NCCL_CHECK_TRANSPORT",
        choice(config.transport, {{"any", RequiredTransport::kAny},
                                  {"NET/IB", RequiredTransport::kNetIb},
+                                 {"NET/IB/GDRDMA", RequiredTransport::kNetIbGdr},
                                  {"NET/Socket", RequiredTransport::kNetSocket},
                                  {"P2P", RequiredTransport::kP2P}}),
-       "is not one of any, NET/IB, NET/Socket, P2P",
+       "is not one of any, NET/IB, NET/IB/GDRDMA, NET/Socket, P2P",
        "name the transport NCCL must use, spelled as NCCL logs it");
   read(
       "HKIM_REPLICAS",

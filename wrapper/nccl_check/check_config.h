@@ -17,7 +17,9 @@ enum class Scope { kLocal, kJob };
 enum class Policy { kOff, kWarn, kFail };
 
 /// The transport the profile requires (HKIM_NCCL_CHECK_TRANSPORT).
-enum class RequiredTransport { kAny, kNetIb, kNetSocket, kP2P };
+/// kNetIbGdr: NET/IB with GPUDirect RDMA on every IB connection (NCCL logs "via NET/IB/<dev>/GDRDMA";
+/// without it, "via NET/IB/<dev>" and every transfer is staged through host memory).
+enum class RequiredTransport { kAny, kNetIb, kNetIbGdr, kNetSocket, kP2P };
 
 std::string_view ScopeName(Scope scope);
 std::string_view PolicyName(Policy policy);

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   app.add_option("--max-bytes", max_bytes, "largest message size (HKIM_NCCL_CHECK_MAX_BYTES)");
   app.add_option("--at-bytes", at_bytes, "size the minimum applies to (HKIM_NCCL_CHECK_AT_BYTES)");
   app.add_option("--min-busbw-gbps", min_busbw, "minimum busbw (HKIM_NCCL_CHECK_MIN_BUSBW_GBPS)");
-  app.add_option("--transport", transport, "any | NET/IB | NET/Socket | P2P");
+  app.add_option("--transport", transport, "any | NET/IB | NET/IB/GDRDMA (GPUDirect RDMA on every IB connection) | NET/Socket | P2P");
   app.add_option("--gpus", config.gpus, "local GPUs to use (default: all visible)");
   app.add_option("--iters", config.iterations, "timed calls per size (default: by size)");
   app.add_option("--warmup", config.warmup_iterations, "untimed calls per size");

@@ -22,6 +22,11 @@ bool RequiredTransportSatisfied(RequiredTransport required, const TransportRepor
       return true;
     case RequiredTransport::kNetIb:
       return report.Uses(Transport::kNetIb) && !report.Uses(Transport::kNetSocket);
+    case RequiredTransport::kNetIbGdr:
+      if (!RequiredTransportSatisfied(RequiredTransport::kNetIb, report)) return false;
+      for (const Connection& c : report.connections)
+        if (c.transport == Transport::kNetIb && c.via.find("/GDRDMA") == std::string::npos) return false;
+      return true;
     case RequiredTransport::kNetSocket:
       return report.Uses(Transport::kNetSocket);
     case RequiredTransport::kP2P:

@@ -387,7 +387,7 @@ health_check:
   max_bytes: 1Gi
   transport: any
 fabric_health:
-  gate: {mode: fail, min_busbw_gbps: 40, at_bytes: 1Gi, max_bytes: 1Gi, transport: NET/IB}
+  gate: {mode: fail, min_busbw_gbps: 40, at_bytes: 1Gi, max_bytes: 1Gi, transport: NET/IB/GDRDMA}
   min_rail_fraction: 0.75
 preconditions:
   - kind: machine-config-pool
