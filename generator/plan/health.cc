@@ -22,12 +22,6 @@ std::string Number(double value) {
   return text;
 }
 
-std::string ResolvedTransport(const Profile& p, const std::string& transport) {
-  if (transport != "auto") return transport;
-  if (p.workload.mode != WorkloadMode::kRdma) return "NET/Socket";
-  // A profile that names its GPUDirect mode relies on it: the gate proves it (issue 27).
-  return p.nccl.gpudirect == GpuDirect::kAuto ? "NET/IB" : "NET/IB/GDRDMA";
-}
 
 // Sets (or adds) `name` in the pod's `env` list, keeping the order of the others.
 void SetEnv(json& pod, const std::string& name, const std::string& value) {
@@ -205,6 +199,13 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
 }
 
 }  // namespace
+
+std::string ResolvedTransport(const Profile& p, const std::string& transport) {
+  if (transport != "auto") return transport;
+  if (p.workload.mode != WorkloadMode::kRdma) return "NET/Socket";
+  // A profile that names its GPUDirect mode relies on it: the gate proves it (issue 27).
+  return p.nccl.gpudirect == GpuDirect::kAuto ? "NET/IB" : "NET/IB/GDRDMA";
+}
 
 std::string GateJobName(const Profile& p) { return p.workload.name + "-fabric-gate"; }
 std::string GateServiceName(const Profile& p) { return p.workload.name + "-fabric-gate"; }

@@ -39,6 +39,11 @@ void PlanFabricHealthNamespace(const Profile& profile, const std::string& ns,
 /// ClusterRoleBinding for the health ServiceAccount of every namespace), when enabled.
 void PlanFabricHealthCluster(const Profile& profile, const HealthWaves& waves, BundlePlan& plan);
 
+/// The transport a check requires (HKIM_NCCL_CHECK_TRANSPORT) for a profile's `transport`:
+/// itself, or for "auto" NET/Socket in tcp mode, NET/IB/GDRDMA where nccl.gpudirect names a
+/// mode (the profile relies on GPUDirect), else NET/IB.
+std::string ResolvedTransport(const Profile& profile, const std::string& transport);
+
 /// Names shared by the objects and the tests.
 std::string GateJobName(const Profile& profile);       ///< <workload>-fabric-gate
 std::string GateServiceName(const Profile& profile);   ///< <workload>-fabric-gate

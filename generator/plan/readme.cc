@@ -70,6 +70,26 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
         json{{"kind", pre.kind}, {"what", pre.what}, {"why", pre.why}, {"check", pre.check}});
   c["preconditions"] = preconditions;
 
+  // GPUDirect RDMA: what the workload relies on, who provides it, whether the gate proves it.
+  std::string gpudirect;
+  for (const PlannedObject& o : plan.objects)
+    for (const Need& need : o.needs)
+      if (need.what.kind == CapabilityKind::kGpuDirect) gpudirect = need.what.name;
+  c["has_gpudirect"] = !gpudirect.empty();
+  c["gpudirect_mode"] = gpudirect == "any" ? "auto" : gpudirect;
+  json providers = json::array();
+  for (const PlannedObject& o : plan.objects)
+    for (const Capability& provided : o.provides)
+      if (provided.kind == CapabilityKind::kGpuDirect && CapabilityMatches(provided.kind, provided.name, gpudirect))
+        providers.push_back(json{{"what", o.kind + " `" + (o.namespace_name.empty() ? "" : o.namespace_name + "/") +
+                                              o.name + "` (" + provided.name + ")"}});
+  for (const Precondition& pre : plan.preconditions)
+    if (pre.kind == "host-driver" || pre.kind == "gpudirect" || (pre.kind == "operator" && pre.what == "gpu_operator"))
+      providers.push_back(json{{"what", "precondition " + pre.kind + " `" + pre.what + "` (below)"}});
+  c["gpudirect_providers"] = providers;
+  const std::string transport = ResolvedTransport(p, p.fabric_health.gate.transport);
+  c["gate_proves_gpudirect"] = p.fabric_health.gate.mode != GateMode::kOff && transport == "NET/IB/GDRDMA";
+
   // The gate and the workload, per namespace.
   const bool gate = p.fabric_health.gate.mode != GateMode::kOff;
   c["has_gate"] = gate;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "images/images.h"
+#include "layering/layering.h"
 #include "load/load.h"
 #include "pipeline/pipeline.h"
 #include "plan/closure.h"
@@ -294,6 +295,34 @@ TEST(Closure, PreconditionsAreImpliedListedInTheMarkerAndTheReadme) {
   ASSERT_TRUE(marker.contains("preconditions"));
   EXPECT_EQ(marker["preconditions"][0]["kind"], "machine-config-pool");
   EXPECT_EQ(marker["preconditions"][1]["check"], "oc get nodes -l node-role.kubernetes.io/h100");
+}
+
+std::string RenderedReadme(const std::string& name, const std::vector<std::string>& sets = {}) {
+  DiagnosticSink sink;
+  const std::string path = (std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" / (name + ".yaml")).string();
+  std::optional<RenderedBundle> bundle = RenderProfileLayers(LayerInputs{path, {}, sets}, sink);
+  EXPECT_TRUE(bundle) << (sink.diagnostics().empty() ? "" : sink.diagnostics()[0].message);
+  if (!bundle) return "";
+  for (const RenderedFile& f : bundle->files)
+    if (f.file_name == "README.md") return f.content;
+  return "";
+}
+
+TEST(Closure, TheBundleReadmeSaysWhoProvidesGpuDirectAndWhetherTheGateProvesIt) {
+  const std::string barcelona = RenderedReadme("barcelona-h100-cx7");
+  EXPECT_NE(barcelona.find("(`nccl.gpudirect: dmabuf`)"), std::string::npos) << barcelona;
+  EXPECT_NE(barcelona.find("- ClusterPolicy `cluster-policy` (dmabuf)"), std::string::npos);
+  EXPECT_NE(barcelona.find("The fabric gate requires it"), std::string::npos);
+  const std::string oke = RenderedReadme("oke-h100");
+  EXPECT_NE(oke.find("- DaemonSet `oke-h100-vf-config/oke-h100-vf-config` (nvidia-peermem)"), std::string::npos) << oke;
+  EXPECT_NE(oke.find("The fabric gate does not require it"), std::string::npos);
+  // Named, the mode is required by the gate (auto transport); TCP mode has no GPUDirect need.
+  const std::string named = RenderedReadme("oke-h100", {"nccl.gpudirect=nvidia-peermem",
+                                                        "fabric_health.gate.transport=auto"});
+  EXPECT_NE(named.find("The fabric gate requires it"), std::string::npos) << named;
+  EXPECT_EQ(RenderedReadme("oke-h100", {"workload.mode=tcp", "fabric_health.gate.transport=auto"})
+                .find("## GPUDirect RDMA"),
+            std::string::npos);
 }
 
 TEST(Closure, RenderStopsAtAClosureError) {
