@@ -81,8 +81,11 @@ class Walker {
     const std::string image = Str(node, "image");
     const std::string tag = Str(node, "tag");
     if (!repository.empty() && !image.empty()) {
-      Add(Compose(repository, image, Str(node, "version")),
-          Join(path, "{repository,image,version}"));
+      // Charts name the tag `version` or `tag` (the Network Operator's own image).
+      const std::string version = Str(node, "version");
+      Add(Compose(repository, image, version.empty() ? tag : version),
+          Join(path, version.empty() && !tag.empty() ? "{repository,image,tag}"
+                                                     : "{repository,image,version}"));
     } else if (!image.empty()) {
       Add(image, Join(path, "image"));
     } else if (!repository.empty() && !tag.empty()) {

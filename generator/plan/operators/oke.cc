@@ -10,6 +10,7 @@
 
 #include "model/operator_versions.h"
 #include "plan/layers.h"
+#include "plan/operators/chart_images.h"
 #include "plan/operators/operators.h"
 
 namespace hkim {
@@ -67,6 +68,7 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     app.context["use_host_mofed"] = rdma.use_host_mofed;
     app.context["rdma_note"] = rdma.note;
     app.context["host_peermem"] = LoadsHostPeermem(p) && ops.vf_config && ops.vf_config->managed();
+    app.context["mirror"] = GpuOperatorMirrorValues(p, gpu);
     // The chart brings its CRDs and deploys the ClusterPolicy itself.
     Provides(app, CapabilityKind::kCrd, "nvidia.com/*");
     ProvideGpuOperator(p, gpu, app);
@@ -79,6 +81,8 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
         PlanChart(p, plan, net, release ? release->chart_version : net.version,
                   "application-network-operator.yaml.mustache");
     app.context["deploy_cr_key"] = release && release->chart_deploys_nic_cluster_policy;
+    app.context["mirror"] =
+        NetworkOperatorMirrorValues(p, release ? release->chart_version : net.version);
     // The chart's crds/ hold the NicClusterPolicy and nv-ipam IPPool CRDs.
     Provides(app, CapabilityKind::kCrd, "mellanox.com/*");
     Provides(app, CapabilityKind::kCrd, "nv-ipam.nvidia.com/*");
