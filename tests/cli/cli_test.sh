@@ -86,6 +86,10 @@ case_images_lists_every_pulled_image() {
   run images "$OKE" --set images.mirror=mirror.example.com,images.chart_mirror=https://c.example.com/x
   expect_status 0
   [[ -z $(grep -v '^#' <<<"$out" | grep -v '^mirror.example.com/') ]] || fail "image outside the mirror"
+  # The charts' own operands too, through their values (chart_images.cc).
+  expect_out "mirror.example.com/nvidia/gpu-operator:v25.10.1"
+  expect_out "mirror.example.com/nfd/node-feature-discovery:v0.18.2"
+  expect_out "mirror.example.com/nvidia/cloud-native/network-operator:v25.10.0"
   run images "$OKE" --set images.mirror=mirror.example.com
   expect_status 1
   expect_err "[model.image-mirror]"

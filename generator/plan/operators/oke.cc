@@ -90,6 +90,10 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
   if (ops.volcano && ops.volcano->managed()) {
     PlannedObject& app =
         PlanChart(p, plan, *ops.volcano, ops.volcano->version, "application-volcano.yaml.mustache");
+    // The chart joins basic.image_registry and its docker.io image names (volcanosh/...), so the
+    // mirror itself is the registry: MIRROR/volcanosh/... as oc-mirror stores docker.io's.
+    app.context["mirror"] =
+        p.images.enabled() ? json{{"registry", p.images.mirror}} : json(nullptr);
     for (const char* group : {"batch", "bus", "flow", "nodeinfo", "scheduling", "topology"})
       Provides(app, CapabilityKind::kCrd, std::string(group) + ".volcano.sh/*");
   }

@@ -330,7 +330,7 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
     CommandRun render = Hkimgen("render " + args + " -d '" + dir.string() + "'");
     ASSERT_EQ(render.status, 0) << render.err;
     std::set<std::string> found, repositories;
-    int mirror_sets = 0;
+    int mirror_sets = 0, volcano = 0;
     for (const YAML::Node& doc : BundleDocuments(dir)) {
       CollectImageFields(doc, found);
       CollectRepositories(doc, repositories);
@@ -338,6 +338,13 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
       if (kind == "Application" && doc["spec"]["source"]["chart"]) {
         EXPECT_EQ(doc["spec"]["source"]["repoURL"].as<std::string>(),
                   "https://charts.example.com/gpu");
+        // Volcano names its images image_registry/volcanosh/...: the registry is the mirror.
+        if (doc["spec"]["source"]["chart"].as<std::string>() == "volcano") {
+          ++volcano;
+          EXPECT_EQ(doc["spec"]["source"]["helm"]["valuesObject"]["basic"]["image_registry"]
+                        .as<std::string>(),
+                    kMirror);
+        }
       }
       if (kind == "Subscription") {
         EXPECT_EQ(doc["spec"]["source"].as<std::string>().rfind("cs-", 0), 0u);
@@ -354,6 +361,7 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
     }
     EXPECT_EQ(std::set<std::string>(images.begin(), images.end()), found);
     // No image repository value, a chart's included, points outside the mirror.
+    EXPECT_EQ(volcano, name == "oke-h100" ? 1 : 0);
     if (charts) {  // the chart values' repositories are among them
       EXPECT_EQ(repositories.count(std::string(kMirror) + "/nvidia/cloud-native"), 1u);
       EXPECT_EQ(repositories.count(std::string(kMirror) + "/nfd/node-feature-discovery"), 1u);
