@@ -1,6 +1,7 @@
 #include "model/image_digest.h"
 
 #include "model/checks.h"
+#include "model/operator_versions.h"
 #include "model/operators.h"
 #include "schema/profile_schema.h"
 #include "support/json_pointer.h"
@@ -24,6 +25,36 @@ void ForEachImageField(P& profile, F&& visit) {
 
 std::string WithoutDigest(const std::string& image) { return image.substr(0, image.find('@')); }
 
+// The NicClusterPolicy's components with a profile section, as PlanNicClusterPolicy
+// (plan/operators/oke.cc) renders them: not when another profile renders the policy (install:
+// shared), nv-ipam only where a rail uses it. `visit(component, release image, what)`.
+template <typename P, typename F>
+void ForEachPolicyImage(P& profile, F&& visit) {
+  auto& network = profile.network;
+  if (profile.workload.mode != WorkloadMode::kRdma || !network.sriov_device_plugin) return;
+  const auto& ops = profile.operators;
+  if (ops && ops->network_operator && ops->network_operator->install == OperatorInstall::kShared)
+    return;
+  const std::optional<NetworkOperatorRelease> release = FindNetworkOperatorRelease(
+      ops && ops->network_operator ? ops->network_operator->version : NetworkOperator{}.version);
+  if (!release) return;  // lint.operator-version reports it
+  visit(*network.sriov_device_plugin, release->sriov_device_plugin, "SR-IOV device plugin image");
+  bool nv_ipam = false;
+  for (const Rail& rail : network.rails) nv_ipam |= rail.ipam.type == IpamType::kNvIpam;
+  if (nv_ipam && network.nv_ipam) visit(*network.nv_ipam, release->nv_ipam, "nv-ipam image");
+}
+
+// repository/image:version (or @version for a digest, as Mellanox/network-operator v25.10.0
+// pkg/render/render.go imagePath joins a NicClusterPolicy image), the release's parts where the
+// profile leaves them empty.
+template <typename C>
+std::string PolicyReference(const C& component, const ComponentImage& table) {
+  const std::string version = component.version.empty() ? table.version : component.version;
+  return (component.repository.empty() ? table.repository : component.repository) + "/" +
+         (component.image.empty() ? table.image : component.image) +
+         (version.rfind("sha256:", 0) == 0 ? "@" : ":") + version;
+}
+
 }  // namespace
 
 std::vector<ProfileImage> ProfileImages(const Profile& profile) {
@@ -34,7 +65,17 @@ std::vector<ProfileImage> ProfileImages(const Profile& profile) {
     const bool wrapper = pointer == profile.wrapper.pointer + "/image";
     images.push_back({image, pointer, what,
                       image.find('@') != std::string::npos ||
-                          (wrapper && !profile.wrapper.digest.empty())});
+                          (wrapper && !profile.wrapper.digest.empty()),
+                      wrapper ? "wrapper.digest: sha256:<64 hex>"
+                              : "write " + WithoutDigest(image) + "@sha256:<64 hex> at " + pointer});
+  });
+  ForEachPolicyImage(profile, [&](const auto& component, const ComponentImage& table,
+                                  const char* what) {
+    const std::string reference = PolicyReference(component, table);
+    images.push_back({reference, component.pointer + "/version", what,
+                      reference.find('@') != std::string::npos,
+                      "set version: sha256:<64 hex> at " + component.pointer +
+                          " (the NicClusterPolicy pulls repository/image@version for a digest)"});
   });
   return images;
 }
@@ -54,6 +95,12 @@ int ApplyImageDigests(Profile& profile, const LoadedProfile& loaded, DiagnosticS
       } else {
         image = WithoutDigest(image) + "@" + digest;
       }
+    });
+    ForEachPolicyImage(profile, [&](auto& component, const ComponentImage& table, const char*) {
+      const std::string reference = PolicyReference(component, table);
+      if (reference != key && WithoutDigest(reference) != key) return;
+      found = true;
+      component.version = digest;  // the tag gives way: the policy has one version field
     });
     if (found) continue;
     ++errors;

@@ -14,15 +14,17 @@
 
 namespace hkim {
 
-/// One image reference the profile names as a whole (written or defaulted): the workload, the
-/// wrapper, the VF DaemonSet (managed), the NFD operand (managed). The NicClusterPolicy's
-/// components are split into repository/image/version and follow the operator release, so
-/// they are not here.
+/// One image the profile names (written or defaulted): the workload, the wrapper, the VF
+/// DaemonSet (managed), the NFD operand (managed), and the NicClusterPolicy's SR-IOV device
+/// plugin and nv-ipam where this bundle renders that policy (repository/image/version, the
+/// Network Operator release's where the profile leaves them; a digest goes into `version`,
+/// which the Network Operator joins as repository/image@digest).
 struct ProfileImage {
   std::string reference;  ///< as the profile names it (a mirror applied, if any)
-  std::string pointer;    ///< e.g. "/workload/image"
+  std::string pointer;    ///< e.g. "/workload/image", "/network/nv_ipam/version"
   std::string what;       ///< "workload image", for messages
   bool pinned = false;    ///< by a digest in the reference (or wrapper.digest)
+  std::string pin;        ///< how to pin it in the profile, for fixes
 };
 
 /// Every image `profile` names, in a fixed order.

@@ -574,20 +574,26 @@ case_image_digest_pins_any_named_image() {
   expect_out "[lint.image-digest]"
   expect_out "skopeo inspect --format '{{.Digest}}' docker://$v"
   expect_out "--image-digest $v=sha256:<64 hex>"
-  [[ $(grep -c '\[lint.image-digest\]' <<<"$out") == 3 ]] || fail "not one warning per image"
+  # workload, wrapper, VF DaemonSet, and the NicClusterPolicy's device plugin and nv-ipam
+  [[ $(grep -c '\[lint.image-digest\]' <<<"$out") == 5 ]] || fail "not one warning per image"
+  expect_out "set version: sha256:<64 hex> at /network/sriov_device_plugin"
   run lint "$WORK/tags.yaml" --allow lint.image-digest
   expect_status 0
   run lint "$OKE"
   expect_status 0
-  expect_out "accepted (the workload, wrapper and VF DaemonSet images are pinned by digest"
+  expect_out "accepted (the workload, wrapper, VF DaemonSet and NicClusterPolicy (SR-IOV device plugin, nv-ipam) images are pinned by digest"
   # Pinned at render, under the mirror too; the warning goes.
   run render "$WORK/tags.yaml" --image-digest "$w=$d" --image-digest "$v=$d" \
     --image-digest "quay.io/hkim/hkim-wrapper:$version=$d" \
+    --image-digest "nvcr.io/nvidia/mellanox/sriov-network-device-plugin:network-operator-v25.10.0=$d" \
+    --image-digest "nvcr.io/nvidia/mellanox/nvidia-k8s-ipam:network-operator-v25.10.0=$d" \
     --set images.mirror=mirror.example.com:5000/gpu,images.chart_mirror=https://charts.example.com
   expect_status 0
   expect_no_err "[lint.image-digest]"
   expect_out "image: mirror.example.com:5000/gpu/hpc_limited_availability/nccl-tests:pytorch-23.10-nccl-2.19.3-1@$d"
   expect_out "image: mirror.example.com:5000/gpu/library/oraclelinux:9@$d"
+  # The NicClusterPolicy takes the digest as its version (repository/image@version).
+  expect_out "repository: mirror.example.com:5000/gpu/nvidia/mellanox"$'\n'"    image: sriov-network-device-plugin"$'\n'"    version: $d"
   expect_out "image: mirror.example.com:5000/gpu/hkim/hkim-wrapper:$version@$d"
   [[ $(grep -c "image: .*oraclelinux:9\$" <<<"$out") == 0 ]] || fail "oraclelinux by tag only"
   # An image the profile does not name: the error lists the ones it does, with the closest.

@@ -103,17 +103,13 @@ void CheckImageDigest(const LintContext& c, LintReporter& r) {
     if (image.pinned || tag.empty() || tag == "latest" || tag == "@") continue;
     const bool written = c.loaded.locations.values.count(image.pointer) > 0;
     const std::string where = WhereIs(c, image.pointer);
-    const bool wrapper = image.pointer == c.profile.wrapper.pointer + "/image";
     const std::string name = image.reference;
     r.Report(image.pointer,
              image.what + " '" + name + "' (" + (written ? "" : "the default, ") + where +
                  ") is pulled by the tag " + tag +
                  ", not by a digest: the registry can move the tag, so nodes that pull at "
                  "different times may run different builds",
-             std::string("pin it: ") +
-                 (wrapper ? "wrapper.digest: sha256:<64 hex>"
-                          : "write " + name.substr(0, name.find('@')) + "@sha256:<64 hex> at " +
-                                image.pointer) +
+             "pin it: " + image.pin +
                  ", or render with --image-digest " + name + "=sha256:<64 hex>; skopeo inspect "
                  "--format '{{.Digest}}' docker://" + name +
                  " prints the digest (or accept the warning: accept_warnings: [{rule: "

@@ -438,7 +438,10 @@ TEST(Lint, ImagesPinnedByDigest) {
   // A default image (the OKE VF DaemonSet's oraclelinux:9) is reported where it could be set.
   const DiagnosticSink oke =
       Check(kOke, {"workload.image=quay.io/x/train:1@" + digest, "wrapper.digest=" + digest,
-                   "operators.vf_config.install=managed"},
+                   "operators.vf_config.install=managed",
+                   // the NicClusterPolicy's images: a digest as their version pins them
+                   "network.sriov_device_plugin.version=" + digest,
+                   "network.nv_ipam.version=" + digest},
             true);
   ExpectOnly(oke, "lint.image-digest", "/operators/vf_config/image", Severity::kWarning);
   ASSERT_FALSE(oke.diagnostics().empty());

@@ -31,8 +31,26 @@ TEST(ImageDigest, ListsTheImagesTheProfileNamesDefaultsIncluded) {
     pointers.push_back(image.pointer);
     EXPECT_FALSE(image.pinned) << image.reference;
   }
-  EXPECT_EQ(pointers, (std::vector<std::string>{"/workload/image", "/wrapper/image",
-                                                "/operators/vf_config/image"}));
+  EXPECT_EQ(pointers, (std::vector<std::string>{
+                          "/workload/image", "/wrapper/image", "/operators/vf_config/image",
+                          "/network/sriov_device_plugin/version", "/network/nv_ipam/version"}));
+  // The NicClusterPolicy's images as the Network Operator release names them.
+  EXPECT_EQ(hkim::ProfileImages(p)[3].reference,
+            "nvcr.io/nvidia/mellanox/sriov-network-device-plugin:network-operator-v25.10.0");
+  // Where another profile renders the policy (install: shared), this bundle names none.
+  const hkim::Profile shared = BuildFrom(ReadProfile("oke-a100"));
+  EXPECT_EQ(hkim::ProfileImages(shared).size(), 3u);
+}
+
+TEST(ImageDigest, PinsANicClusterPolicyImageThroughItsVersion) {
+  const std::string plugin =
+      "nvcr.io/nvidia/mellanox/sriov-network-device-plugin:network-operator-v25.10.0";
+  hkim::Profile p = BuildFrom(ReadProfile("oke-h100") + Digests({plugin}) +
+                              "  mirror: mirror.example.com\n"
+                              "  chart_mirror: https://charts.example.com/gpu\n");
+  EXPECT_EQ(p.network.sriov_device_plugin->version, kDigest);
+  EXPECT_TRUE(hkim::ProfileImages(p)[3].pinned);
+  EXPECT_FALSE(hkim::ProfileImages(p)[4].pinned);  // nv-ipam: not named
 }
 
 TEST(ImageDigest, PinsEachNamedImageAndTheMirrorKeepsTheDigest) {
@@ -43,7 +61,7 @@ TEST(ImageDigest, PinsEachNamedImageAndTheMirrorKeepsTheDigest) {
   EXPECT_EQ(p.wrapper.digest, kDigest);
   EXPECT_EQ(hkim::WrapperImageReference(p.wrapper), wrapper + "@" + kDigest);
   EXPECT_EQ(p.operators->vf_config->image, "docker.io/library/oraclelinux:9@" + kDigest);
-  for (const hkim::ProfileImage& image : hkim::ProfileImages(p)) EXPECT_TRUE(image.pinned);
+  for (size_t i = 0; i < 3; ++i) EXPECT_TRUE(hkim::ProfileImages(p)[i].pinned) << i;
 
   p = BuildFrom(ReadProfile("oke-h100") + Digests({"docker.io/library/oraclelinux:9"}) +
                 "  mirror: mirror.example.com:5000/gpu\n"
