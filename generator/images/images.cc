@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "plan/operators/chart_images.h"
+
 namespace hkim {
 namespace {
 
@@ -193,6 +195,17 @@ BundleImages CollectImages(const RenderedBundle& bundle, const CatalogIndex& cat
       HelmChart chart{Str(source, "repoURL"), Str(source, "chart"), Str(source, "targetRevision"),
                       base};
       chart.origin.field = "spec.source";
+      // What the chart pulls that its values do not name (plan/operators/chart_images.h).
+      const json values = source.contains("helm") && source["helm"].is_object() &&
+                                  source["helm"].contains("valuesObject")
+                              ? source["helm"]["valuesObject"]
+                              : json();
+      for (const std::string& image :
+           ChartDefaultImages(chart.chart, chart.version, values)) {
+        ImageOrigin origin = base;
+        origin.field = "chart " + chart.chart + " " + chart.version + " default values";
+        found[image].push_back(std::move(origin));
+      }
       out.charts.push_back(std::move(chart));
     }
   }

@@ -60,9 +60,21 @@ const ChartImage kGpuOperatorNfd = {"node-feature-discovery",
 constexpr const char* kNetworkOperatorChart = "25.10.0";
 const ChartImage kNetworkOperator = {"operator", "nvcr.io/nvidia/cloud-native",
                                      "network-operator", "v25.10.0"};
-const ChartImage kNetworkOperatorInit = {"initContainer", "nvcr.io/nvidia/mellanox",
-                                         "network-operator-init-container",
-                                         "network-operator-v25.10.0"};
+// The init container runs only beside an OFED driver the NicClusterPolicy deploys (the bundle's
+// has none): its repository moves, and it is not listed as pulled.
+const ChartImage kNetworkOperatorInit = {"initContainer", "nvcr.io/nvidia/mellanox", "", ""};
+
+// volcano-sh/volcano v1.15.1 (0a56ed331897f5455916a44d3075671376d731d6),
+// installer/helm/chart/volcano/values.yaml `basic`: image_registry (docker.io) joined with
+// these names and image_tag_version; the controller, scheduler and admission webhook are on by
+// default (`custom`), the agents and the metrics stack off.
+constexpr const char* kVolcanoChart = "1.15.1";
+const char* const kVolcanoImages[] = {"volcanosh/vc-controller-manager", "volcanosh/vc-scheduler",
+                                      "volcanosh/vc-webhook-manager"};
+
+std::string Reference(const ChartImage& c) {
+  return std::string(c.repository) + "/" + c.image + ":" + c.version;
+}
 
 // One component's values: repository under the mirror; image and version when `known` (the
 // recorded chart version) and the chart has them in this shape.
@@ -109,6 +121,32 @@ json NetworkOperatorMirrorValues(const Profile& p, const std::string& chart_vers
   // The chart reads operator.tag (Entry's "tag"), not version, for its own image.
   return {{"operator", Entry(p.images.mirror, kNetworkOperator, known)},
           {"init_container", Entry(p.images.mirror, kNetworkOperatorInit, known)}};
+}
+
+std::vector<std::string> ChartDefaultImages(const std::string& chart, const std::string& version,
+                                            const json& values) {
+  std::vector<std::string> images;
+  auto at = [&values](const char* a, const char* b) {
+    return values.is_object() && values.contains(a) && values[a].is_object() &&
+           values[a].contains(b) && values[a][b].is_string()
+               ? values[a][b].get<std::string>()
+               : std::string();
+  };
+  if (chart == "gpu-operator" && version == kGpuOperatorChart && at("operator", "repository").empty()) {
+    for (const ChartImage& c : kGpuOperatorImages) images.push_back(Reference(c));
+    images.push_back(Reference(kGpuOperatorInit));
+    images.push_back(std::string(kGpuOperatorNfd.repository) + ":" + kGpuOperatorNfd.version);
+  } else if (chart == "network-operator" && version == kNetworkOperatorChart &&
+             at("operator", "repository").empty()) {
+    images.push_back(Reference(kNetworkOperator));
+  } else if (chart == "volcano" && version == kVolcanoChart) {
+    const std::string registry = at("basic", "image_registry");
+    for (const char* name : kVolcanoImages) {
+      images.push_back((registry.empty() ? "docker.io" : registry) + "/" + name + ":v" +
+                       kVolcanoChart);
+    }
+  }
+  return images;
 }
 
 }  // namespace hkim

@@ -6,6 +6,8 @@
 // defaults and the Applications are unchanged.
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "model/model.h"
 
@@ -20,5 +22,13 @@ nlohmann::json GpuOperatorMirrorValues(const Profile& profile, const GpuOperator
 /// The same for the Network Operator chart (`chart_version` as Argo CD's targetRevision).
 nlohmann::json NetworkOperatorMirrorValues(const Profile& profile,
                                            const std::string& chart_version);
+
+/// The images a chart Application makes the cluster pull that its values do not name (the
+/// chart's own defaults, for `hkimgen images` and the ImageSetConfiguration: oc-mirror cannot
+/// find the GPU Operator's operands, which its ClusterPolicy names in repository/image/version
+/// fields): the recorded versions' defaults where the values leave them (no mirror), Volcano's
+/// images under its `basic.image_registry`. Empty for a chart or version not recorded here.
+std::vector<std::string> ChartDefaultImages(const std::string& chart, const std::string& version,
+                                            const nlohmann::json& values);
 
 }  // namespace hkim
