@@ -182,14 +182,17 @@ bool ImageDigestLayer(const std::vector<std::string>& pins, LayerInputs& inputs,
     const std::string image = equals == std::string::npos ? "" : pin.substr(0, equals);
     const std::string digest = equals == std::string::npos ? pin : pin.substr(equals + 1);
     if (image.empty() || !WellFormedDigest(digest)) {
-      sink.Report(Diagnostic{
-          Severity::kError, {}, "", "cli.usage",
-          "--image-digest '" + pin + "' is not IMAGE=sha256:<64 hex>" +
-              (image.empty() ? " (no IMAGE= before the digest)"
-                             : " ('" + digest + "' is not a manifest digest)"),
-          "name the image as the profile does and its digest, e.g. --image-digest "
-          "quay.io/org/train:1.0=$(skopeo inspect --format '{{.Digest}}' "
-          "docker://quay.io/org/train:1.0)"});
+      sink.Report(
+          Diagnostic{Severity::kError,
+                     {},
+                     "",
+                     "cli.usage",
+                     "--image-digest '" + pin + "' is not IMAGE=sha256:<64 hex>" +
+                         (image.empty() ? " (no IMAGE= before the digest)"
+                                        : " ('" + digest + "' is not a manifest digest)"),
+                     "name the image as the profile does and its digest, e.g. --image-digest "
+                     "quay.io/org/train:1.0=$(skopeo inspect --format '{{.Digest}}' "
+                     "docker://quay.io/org/train:1.0)"});
       ok = false;
       continue;
     }
@@ -204,10 +207,11 @@ bool ImageDigestLayer(const std::vector<std::string>& pins, LayerInputs& inputs,
 }
 
 void AddImageDigestOption(CLI::App* command, std::vector<std::string>& pins) {
-  command->add_option("--image-digest", pins,
-                      "Pin an image the profile names by its manifest digest, wherever the "
-                      "bundle uses it (under images.mirror too): IMAGE=sha256:<64 hex>, IMAGE "
-                      "as the profile names it; repeatable; sets images.digests")
+  command
+      ->add_option("--image-digest", pins,
+                   "Pin an image the profile names by its manifest digest, wherever the "
+                   "bundle uses it (under images.mirror too): IMAGE=sha256:<64 hex>, IMAGE "
+                   "as the profile names it; repeatable; sets images.digests")
       ->type_name("IMAGE=DIGEST")
       ->allow_extra_args(false);
 }

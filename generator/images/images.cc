@@ -200,8 +200,7 @@ BundleImages CollectImages(const RenderedBundle& bundle, const CatalogIndex& cat
                                   source["helm"].contains("valuesObject")
                               ? source["helm"]["valuesObject"]
                               : json();
-      for (const std::string& image :
-           ChartDefaultImages(chart.chart, chart.version, values)) {
+      for (const std::string& image : ChartDefaultImages(chart.chart, chart.version, values)) {
         ImageOrigin origin = base;
         origin.field = "chart " + chart.chart + " " + chart.version + " default values";
         found[image].push_back(std::move(origin));

@@ -59,16 +59,16 @@ std::string PolicyReference(const C& component, const ComponentImage& table) {
 
 std::vector<ProfileImage> ProfileImages(const Profile& profile) {
   std::vector<ProfileImage> images;
-  ForEachImageField(profile, [&](const std::string& image, const std::string& pointer,
-                                 const char* what) {
-    if (image.empty()) return;
-    const bool wrapper = pointer == profile.wrapper.pointer + "/image";
-    images.push_back({image, pointer, what,
-                      image.find('@') != std::string::npos ||
-                          (wrapper && !profile.wrapper.digest.empty()),
-                      wrapper ? "wrapper.digest: sha256:<64 hex>"
-                              : "write " + WithoutDigest(image) + "@sha256:<64 hex> at " + pointer});
-  });
+  ForEachImageField(
+      profile, [&](const std::string& image, const std::string& pointer, const char* what) {
+        if (image.empty()) return;
+        const bool wrapper = pointer == profile.wrapper.pointer + "/image";
+        images.push_back(
+            {image, pointer, what,
+             image.find('@') != std::string::npos || (wrapper && !profile.wrapper.digest.empty()),
+             wrapper ? "wrapper.digest: sha256:<64 hex>"
+                     : "write " + WithoutDigest(image) + "@sha256:<64 hex> at " + pointer});
+      });
   ForEachPolicyImage(profile, [&](const auto& component, const ComponentImage& table,
                                   const char* what) {
     const std::string reference = PolicyReference(component, table);
@@ -84,8 +84,7 @@ int ApplyImageDigests(Profile& profile, const LoadedProfile& loaded, DiagnosticS
   int errors = 0;
   for (const auto& [key, digest] : profile.images.digests) {
     bool found = false;
-    ForEachImageField(profile, [&](std::string& image, const std::string& pointer,
-                                   const char*) {
+    ForEachImageField(profile, [&](std::string& image, const std::string& pointer, const char*) {
       if (image.empty() || (image != key && WithoutDigest(image) != key)) return;
       found = true;
       // The wrapper keeps its own field, which WrapperImageReference appends (the tag stays

@@ -105,12 +105,12 @@ CopyrightReading InferredLicenses(const std::string& copyright_text) {
     bool gnu;
   };
   static const std::map<std::string, Versioned> kVersioned = {
-      {"GPL-1", {"GPL-1.0", "1", true}},       {"GPL-2", {"GPL-2.0", "2", true}},
-      {"GPL-3", {"GPL-3.0", "3", true}},       {"LGPL-2", {"LGPL-2.0", "2", true}},
-      {"LGPL-2.1", {"LGPL-2.1", "2.1", true}}, {"LGPL-3", {"LGPL-3.0", "3", true}},
-      {"GFDL-1.2", {"GFDL-1.2", "1.2", true}}, {"GFDL-1.3", {"GFDL-1.3", "1.3", true}},
+      {"GPL-1", {"GPL-1.0", "1", true}},         {"GPL-2", {"GPL-2.0", "2", true}},
+      {"GPL-3", {"GPL-3.0", "3", true}},         {"LGPL-2", {"LGPL-2.0", "2", true}},
+      {"LGPL-2.1", {"LGPL-2.1", "2.1", true}},   {"LGPL-3", {"LGPL-3.0", "3", true}},
+      {"GFDL-1.2", {"GFDL-1.2", "1.2", true}},   {"GFDL-1.3", {"GFDL-1.3", "1.3", true}},
       {"Apache-2.0", {"Apache-2.0", "", false}}, {"MPL-1.1", {"MPL-1.1", "", false}},
-      {"MPL-2.0", {"MPL-2.0", "", false}},     {"CC0-1.0", {"CC0-1.0", "", false}},
+      {"MPL-2.0", {"MPL-2.0", "", false}},       {"CC0-1.0", {"CC0-1.0", "", false}},
   };
   const std::string kDir = "/usr/share/common-licenses/";
   std::set<std::string> licenses, unmapped;
@@ -147,15 +147,15 @@ CopyrightReading InferredLicenses(const std::string& copyright_text) {
     version = std::regex_replace(version, std::regex("\\."), "\\.");
     const std::regex later("version\\s+" + version + "(\\.0)?\\b[^.;]{0,80}?any\\s+later",
                            std::regex::icase);
-    licenses.insert(std::string(v.spdx) +
-                    (std::regex_search(span, later) ? "-or-later" : "-only"));
+    licenses.insert(std::string(v.spdx) + (std::regex_search(span, later) ? "-or-later" : "-only"));
   }
   CopyrightReading reading{{licenses.begin(), licenses.end()}, ""};
   std::string names;
   for (const auto& name : unmapped) names += (names.empty() ? "" : ", ") + name;
   if (licenses.empty() && unmapped.empty()) {
-    reading.comment = "free-form copyright file (not DEP-5) that references no "
-                      "/usr/share/common-licenses text: no licence inferred";
+    reading.comment =
+        "free-form copyright file (not DEP-5) that references no "
+        "/usr/share/common-licenses text: no licence inferred";
     return reading;
   }
   reading.comment =

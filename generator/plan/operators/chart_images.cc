@@ -58,8 +58,8 @@ const ChartImage kGpuOperatorNfd = {"node-feature-discovery",
 // to the chart's appVersion v25.10.0, and operator.ofedDriver.initContainer. Its NFD and SR-IOV
 // subcharts are off in the bundle (application-network-operator.yaml.mustache).
 constexpr const char* kNetworkOperatorChart = "25.10.0";
-const ChartImage kNetworkOperator = {"operator", "nvcr.io/nvidia/cloud-native",
-                                     "network-operator", "v25.10.0"};
+const ChartImage kNetworkOperator = {"operator", "nvcr.io/nvidia/cloud-native", "network-operator",
+                                     "v25.10.0"};
 // The init container runs only beside an OFED driver the NicClusterPolicy deploys (the bundle's
 // has none): its repository moves, and it is not listed as pulled.
 const ChartImage kNetworkOperatorInit = {"initContainer", "nvcr.io/nvidia/mellanox", "", ""};
@@ -128,11 +128,12 @@ std::vector<std::string> ChartDefaultImages(const std::string& chart, const std:
   std::vector<std::string> images;
   auto at = [&values](const char* a, const char* b) {
     return values.is_object() && values.contains(a) && values[a].is_object() &&
-           values[a].contains(b) && values[a][b].is_string()
+                   values[a].contains(b) && values[a][b].is_string()
                ? values[a][b].get<std::string>()
                : std::string();
   };
-  if (chart == "gpu-operator" && version == kGpuOperatorChart && at("operator", "repository").empty()) {
+  if (chart == "gpu-operator" && version == kGpuOperatorChart &&
+      at("operator", "repository").empty()) {
     for (const ChartImage& c : kGpuOperatorImages) images.push_back(Reference(c));
     images.push_back(Reference(kGpuOperatorInit));
     images.push_back(std::string(kGpuOperatorNfd.repository) + ":" + kGpuOperatorNfd.version);

@@ -356,8 +356,9 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
     if (charts) {
       for (const char* operand :
            {"/nvidia/gpu-operator:v25.10.1", "/nvidia/k8s/container-toolkit:v1.18.1",
-            "/nvidia/k8s-device-plugin:v0.18.1", "/nvidia/k8s/dcgm-exporter:",
-            "/nfd/node-feature-discovery:v0.18.2", "/nvidia/cloud-native/network-operator:v25.10.0"}) {
+            "/nvidia/k8s-device-plugin:v0.18.1",
+            "/nvidia/k8s/dcgm-exporter:", "/nfd/node-feature-discovery:v0.18.2",
+            "/nvidia/cloud-native/network-operator:v25.10.0"}) {
         EXPECT_NE(run.out.find(std::string(kMirror) + operand), std::string::npos) << operand;
       }
     }

@@ -431,17 +431,17 @@ TEST(Lint, ImagesPinnedByDigest) {
                     true));
 
   // :latest or no tag is lint.image-latest's alone: one image, one finding.
-  const DiagnosticSink latest =
-      Check(kOpenShift, {"workload.image=quay.io/x/train:latest", "wrapper.digest=" + digest}, true);
+  const DiagnosticSink latest = Check(
+      kOpenShift, {"workload.image=quay.io/x/train:latest", "wrapper.digest=" + digest}, true);
   ExpectOnly(latest, "lint.image-latest", "/workload/image", Severity::kWarning);
 
   // A default image (the OKE VF DaemonSet's oraclelinux:9) is reported where it could be set.
   const DiagnosticSink oke =
-      Check(kOke, {"workload.image=quay.io/x/train:1@" + digest, "wrapper.digest=" + digest,
-                   "operators.vf_config.install=managed",
-                   // the NicClusterPolicy's images: a digest as their version pins them
-                   "network.sriov_device_plugin.version=" + digest,
-                   "network.nv_ipam.version=" + digest},
+      Check(kOke,
+            {"workload.image=quay.io/x/train:1@" + digest, "wrapper.digest=" + digest,
+             "operators.vf_config.install=managed",
+             // the NicClusterPolicy's images: a digest as their version pins them
+             "network.sriov_device_plugin.version=" + digest, "network.nv_ipam.version=" + digest},
             true);
   ExpectOnly(oke, "lint.image-digest", "/operators/vf_config/image", Severity::kWarning);
   ASSERT_FALSE(oke.diagnostics().empty());

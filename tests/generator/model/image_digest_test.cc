@@ -85,7 +85,8 @@ TEST(ImageDigest, AnImageTheProfileDoesNotNameIsAnErrorListingTheNamedOnes) {
             "a digest is given for 'docker.io/library/oraclelinux:8', an image this profile does "
             "not name (--image-digest or images.digests)");
   EXPECT_EQ(d.fix.rfind("did you mean docker.io/library/oraclelinux:9? name one of the "
-                        "profile's images as written: " + kWorkload + ", quay.io/hkim/",
+                        "profile's images as written: " +
+                            kWorkload + ", quay.io/hkim/",
                         0),
             0u)
       << d.fix;
