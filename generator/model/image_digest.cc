@@ -82,7 +82,10 @@ std::vector<ProfileImage> ProfileImages(const Profile& profile) {
 
 int ApplyImageDigests(Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink) {
   int errors = 0;
-  for (const auto& [key, digest] : profile.images.digests) {
+  for (const auto& pin : profile.images.digests) {
+    // Named, not structured bindings: lambdas capture them (clang before 16 cannot).
+    const std::string& key = pin.first;
+    const std::string& digest = pin.second;
     bool found = false;
     ForEachImageField(profile, [&](std::string& image, const std::string& pointer, const char*) {
       if (image.empty() || (image != key && WithoutDigest(image) != key)) return;
