@@ -20,7 +20,8 @@
 # Beside the image, DIR gets its SBOM and provenance (README: "The wrapper image's SBOM and
 # provenance"), written by hkim-sbom (tools/sbom; HKIM_SBOM=PATH or built in build/image-build):
 # - hkim-wrapper.spdx.json: SPDX 2.3, the Debian packages the root file system takes files from
-#   (dpkg version, DEP-5 licences or NOASSERTION), the hkim programs (version, commit), every
+#   (dpkg version; DEP-5 licences, or those a free-form copyright file references in
+#   /usr/share/common-licenses, or NOASSERTION), the hkim programs (version, commit), every
 #   file's SHA-256, CONTAINS/DEPENDS_ON relationships;
 # - hkim-wrapper.provenance.json: an unsigned in-toto Statement v1, SLSA provenance v1 predicate,
 #   whose subject is each manifest digest in DIR's index.json.

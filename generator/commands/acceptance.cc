@@ -67,6 +67,7 @@ DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LoadedProfile* m
     if (d.severity == Severity::kWarning && it != accepted.end()) {
       d.severity = Severity::kNote;
       d.message = "accepted (" + it->second + "): " + d.message;
+      d.brief = true;
     }
     result.Report(std::move(d));
   }

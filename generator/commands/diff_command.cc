@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "write/bundle_diff.h"
+#include "commands/acceptance.h"
 #include "commands/cli_support.h"
 #include "commands/diff_fleet_command.h"
 #include "commands/layer_options.h"
@@ -57,6 +58,7 @@ void SetupDiffCommand(CLI::App& app) {
   command->add_option("--wrapper-digest", options->wrapper_digest,
                       "As render's: the wrapper image digest the bundle was rendered with "
                       "(sha256:<64 hex>), so that it is compared as written");
+  AddImageDigestOption(command, options->image_digests);
   command->add_flag("--detailed-exitcode,--check", options->detailed_exitcode,
                     "Exit 2 when there are changes (0 none, 1 error), as terraform plan");
   AddFleetOptions(command, options->jobs, options->fleet_path, options->fleet_name,
@@ -88,7 +90,9 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
   std::optional<BundleDiff> diff;
   std::error_code ec;
   LayerInputs layers = options.layers;
-  if (!WrapperDigestLayer(options.wrapper_digest, layers, sink)) {
+  std::optional<LayeredProfile> layered;  // kept for the profile's accept_warnings
+  if (!WrapperDigestLayer(options.wrapper_digest, layers, sink) ||
+      !ImageDigestLayer(options.image_digests, layers, sink)) {
     // reported: nothing is compared
   } else if (!std::filesystem::exists(options.output_dir, ec)) {
     sink.Report(Diagnostic{Severity::kError, SourceLocation{options.output_dir, 0, 0}, "",
@@ -97,8 +101,7 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
                            "first"});
   } else if (RefuseFleetMember(options.output_dir, "diff", sink)) {
     // reported: a fleet render owns DIR
-  } else if (std::optional<LayeredProfile> layered =
-                 LoadLayeredProfile(layers, sink, &sources)) {
+  } else if ((layered = LoadLayeredProfile(layers, sink, &sources))) {
     RenderSettings settings;  // the Argo CD path as render -d DIR gives it
     settings.adjust_profile = GitOpsPathFromDir(options.output_dir, layered->merged, sink);
     if (std::optional<RenderedBundle> bundle =
@@ -114,7 +117,9 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
     outcome.json = [&] { return BundleDiffToJson(*diff, options.output_dir); };
     outcome.text = [&] { return FormatBundleDiff(*diff, options.output_dir); };
   }
-  return ReportDiff(options, sink, sources, outcome, out, err);
+  // The profile's accepted warnings are notes here too, as render prints them.
+  return ReportDiff(options, AcceptWarnings(sink, layered ? &layered->merged : nullptr, {}),
+                    sources, outcome, out, err);
 }
 
 int ReportDiff(const DiffOptions& options, const DiagnosticSink& sink, const SourceTexts& sources,

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "commands/acceptance.h"
 #include "commands/cli_support.h"
 #include "commands/render_command.h"
 #include "support/diagnostics_format.h"
@@ -22,7 +23,8 @@ FleetInputs InputsFor(const DiffOptions& options, DiagnosticSink& sink) {
   inputs.extra_files = options.layers.extra_files;
   inputs.set_values = options.layers.set_values;
   LayerInputs digest;
-  if (WrapperDigestLayer(options.wrapper_digest, digest, sink)) {
+  if (WrapperDigestLayer(options.wrapper_digest, digest, sink) &&
+      ImageDigestLayer(options.image_digests, digest, sink)) {
     inputs.set_values.insert(inputs.set_values.end(), digest.set_values.begin(),
                              digest.set_values.end());
   }
@@ -30,6 +32,10 @@ FleetInputs InputsFor(const DiffOptions& options, DiagnosticSink& sink) {
   inputs.settings.argocd_namespace = options.fleet_namespace;
   inputs.settings.repo_path = FleetRepoPath(options.output_dir, options.fleet_path, sink);
   inputs.jobs = options.jobs;
+  // Each profile's accepted warnings are notes, as the fleet render prints them.
+  inputs.accept = [](const DiagnosticSink& one, const LoadedProfile* merged) {
+    return AcceptWarnings(one, merged, {});
+  };
   return inputs;
 }
 

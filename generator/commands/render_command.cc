@@ -55,6 +55,11 @@ Examples:
   hkimgen render profiles/oke-h100.yaml -d deploy/oke-h100 \
       --wrapper-digest "$(skopeo inspect --format '{{.Digest}}' oci:build/image:0.1.0)"
 
+  # Pin any image the profile names by digest (repeatable; the lint.image-digest warning goes)
+  hkimgen render profiles/oke-h100.yaml -d deploy/oke-h100 --image-digest \
+      "docker.io/library/oraclelinux:9=$(skopeo inspect --format '{{.Digest}}' \
+      docker://docker.io/library/oraclelinux:9)"
+
   # The profile from stdin, two values overridden, one warning accepted
   cat profiles/oke-h100.yaml | hkimgen render - --set workload.replicas=4,nccl.debug=INFO \
       --allow lint.image-latest
@@ -131,18 +136,26 @@ void CheckRenderAgainstCluster(const RenderOptions& options, const LayeredProfil
 
 }  // namespace
 
+namespace {
+
+// "sha256:" then 64 lower-case hex digits: a manifest digest as skopeo and the registries
+// print it.
+bool WellFormedDigest(const std::string& digest) {
+  constexpr std::string_view kAlgorithm = "sha256:";
+  return digest.size() == kAlgorithm.size() + 64 &&
+         digest.compare(0, kAlgorithm.size(), kAlgorithm) == 0 &&
+         std::all_of(digest.begin() + kAlgorithm.size(), digest.end(),
+                     [](char ch) { return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'); });
+}
+
+}  // namespace
+
 // --wrapper-digest is checked here, so that a bad one names the flag, and then applied as the
 // last --set (wrapper.digest), so that it overrides the profile and the model reads it as any
 // other value.
 bool WrapperDigestLayer(const std::string& digest, LayerInputs& inputs, DiagnosticSink& sink) {
   if (digest.empty()) return true;
-  constexpr std::string_view kAlgorithm = "sha256:";  // then 64 lower-case hex digits
-  const bool well_formed =
-      digest.size() == kAlgorithm.size() + 64 &&
-      digest.compare(0, kAlgorithm.size(), kAlgorithm) == 0 &&
-      std::all_of(digest.begin() + kAlgorithm.size(), digest.end(),
-                  [](char ch) { return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'); });
-  if (!well_formed) {
+  if (!WellFormedDigest(digest)) {
     sink.Report(Diagnostic{Severity::kError,
                            {},
                            "",
@@ -157,6 +170,50 @@ bool WrapperDigestLayer(const std::string& digest, LayerInputs& inputs, Diagnost
   }
   inputs.set_values.push_back("wrapper.digest=" + digest);
   return true;
+}
+
+// The same route for any image: a --set of images.digests.IMAGE, the image's dots and brackets
+// escaped (layering/set.h), so that the model reads it as a profile's images.digests.
+bool ImageDigestLayer(const std::vector<std::string>& pins, LayerInputs& inputs,
+                      DiagnosticSink& sink) {
+  bool ok = true;
+  for (const std::string& pin : pins) {
+    const size_t equals = pin.rfind('=');
+    const std::string image = equals == std::string::npos ? "" : pin.substr(0, equals);
+    const std::string digest = equals == std::string::npos ? pin : pin.substr(equals + 1);
+    if (image.empty() || !WellFormedDigest(digest)) {
+      sink.Report(
+          Diagnostic{Severity::kError,
+                     {},
+                     "",
+                     "cli.usage",
+                     "--image-digest '" + pin + "' is not IMAGE=sha256:<64 hex>" +
+                         (image.empty() ? " (no IMAGE= before the digest)"
+                                        : " ('" + digest + "' is not a manifest digest)"),
+                     "name the image as the profile does and its digest, e.g. --image-digest "
+                     "quay.io/org/train:1.0=$(skopeo inspect --format '{{.Digest}}' "
+                     "docker://quay.io/org/train:1.0)"});
+      ok = false;
+      continue;
+    }
+    std::string path = "images.digests.";
+    for (char c : image) {
+      if (c == '.' || c == '[' || c == ']' || c == '\\' || c == ',') path += '\\';
+      path += c;
+    }
+    inputs.set_values.push_back(path + "=" + digest);
+  }
+  return ok;
+}
+
+void AddImageDigestOption(CLI::App* command, std::vector<std::string>& pins) {
+  command
+      ->add_option("--image-digest", pins,
+                   "Pin an image the profile names by its manifest digest, wherever the "
+                   "bundle uses it (under images.mirror too): IMAGE=sha256:<64 hex>, IMAGE "
+                   "as the profile names it; repeatable; sets images.digests")
+      ->type_name("IMAGE=DIGEST")
+      ->allow_extra_args(false);
 }
 
 void SetupRenderCommand(CLI::App& app) {
@@ -179,6 +236,7 @@ void SetupRenderCommand(CLI::App& app) {
                      "Pin every init container's wrapper image by this manifest digest "
                      "(sha256:<64 hex>, printed by scripts/build-image.sh): image:tag@digest; "
                      "overrides the profile's wrapper.digest");
+  AddImageDigestOption(render, options->image_digests);
   render->add_flag("--check", options->check,
                    "With -d: compare DIR with the render and exit 1 naming stale, missing and "
                    "extra files; writes nothing");
@@ -234,7 +292,8 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   };
   std::optional<ProgressDisplay> display;
   display.emplace(progress, err, ShowProgress(options, err));
-  if (!WrapperDigestLayer(options.wrapper_digest, inputs, sink)) {
+  if (!WrapperDigestLayer(options.wrapper_digest, inputs, sink) ||
+      !ImageDigestLayer(options.image_digests, inputs, sink)) {
     // reported: nothing is rendered or written
   } else if (options.check && options.output_dir.empty()) {
     sink.Report(Diagnostic{Severity::kError,

@@ -1,7 +1,7 @@
 #pragma once
 
 // `hkimgen render PROFILE... [-d DIR [--check]] [-o yaml|json] [-q] [-f FILE]... [--set P=V]...
-// [--allow RULE]... [--wrapper-digest sha256:HEX] [--verify]`.
+// [--allow RULE]... [--wrapper-digest sha256:HEX] [--image-digest IMAGE=sha256:HEX]... [--verify]`.
 
 #include <CLI/CLI.hpp>
 #include <ostream>
@@ -33,6 +33,8 @@ struct RenderOptions {
   bool force = false;    ///< --force: adopt an output folder hkimgen did not write (write/write.h)
   bool no_wait = false;  ///< --no-wait: fail instead of waiting for another render into DIR
   std::string wrapper_digest;  ///< --wrapper-digest sha256:<64 hex>: wrapper.digest, over all
+  /// --image-digest IMAGE=sha256:<64 hex>, repeatable: images.digests (model/image_digest.h)
+  std::vector<std::string> image_digests;
   bool verify = false;  ///< --verify: parse every rendered document again (RenderCheck::kReparse)
   std::vector<std::string> cluster;  ///< --cluster FILE|- (with --check): compare with a cluster
 };
@@ -41,6 +43,17 @@ struct RenderOptions {
 /// `inputs` as the last --set (wrapper.digest); nothing when it is empty. Returns false after
 /// reporting. render and diff share it, so that diff compares what render writes.
 bool WrapperDigestLayer(const std::string& digest, LayerInputs& inputs, DiagnosticSink& sink);
+
+/// Checks each --image-digest IMAGE=sha256:<64 hex> of `pins` ("cli.usage" naming the flag when
+/// one is not that) and appends it to `inputs` as a --set of images.digests.IMAGE, after
+/// everything else; whether IMAGE is one the profile names is the model's check
+/// ("model.image-digest"). Returns false after reporting. render, diff and their fleet forms
+/// share it.
+bool ImageDigestLayer(const std::vector<std::string>& pins, LayerInputs& inputs,
+                      DiagnosticSink& sink);
+
+/// Adds the repeatable --image-digest option (into `pins`) to `command`.
+void AddImageDigestOption(CLI::App* command, std::vector<std::string>& pins);
 
 /// Adds the `render` sub-command to `app`; running it calls RunRenderCommand and ends the
 /// process with its exit status (through CLI::RuntimeError).

@@ -27,7 +27,8 @@ FleetInputs InputsFor(const RenderOptions& options, RenderProgress& progress,
   inputs.extra_files = options.extra_files;
   inputs.set_values = options.set_values;
   LayerInputs digest;
-  if (WrapperDigestLayer(options.wrapper_digest, digest, sink)) {
+  if (WrapperDigestLayer(options.wrapper_digest, digest, sink) &&
+      ImageDigestLayer(options.image_digests, digest, sink)) {
     inputs.set_values.insert(inputs.set_values.end(), digest.set_values.begin(),
                              digest.set_values.end());
   }
@@ -58,6 +59,7 @@ std::string FleetCommandLine(const RenderOptions& options) {
   for (const std::string& file : options.extra_files) line += " -f " + quoted(file);
   for (const std::string& value : options.set_values) line += " --set " + quoted(value);
   if (!options.wrapper_digest.empty()) line += " --wrapper-digest " + options.wrapper_digest;
+  for (const std::string& pin : options.image_digests) line += " --image-digest " + quoted(pin);
   if (!options.fleet_path.empty()) line += " --fleet-path " + quoted(options.fleet_path);
   if (options.fleet_name != RenderOptions{}.fleet_name) {
     line += " --fleet-name " + quoted(options.fleet_name);

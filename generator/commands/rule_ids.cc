@@ -84,6 +84,8 @@ const std::vector<RuleInfo>& StageRules() {
       {"layering.remove-missing", E, "$remove: true for a list item no layer below has"},
       {"layering.number-range", E, "--set: a number that no value of the profile can hold"},
       {"layering.set-syntax", E, "--set: not PATH=VALUE, or a path that cannot be used"},
+      {"model.image-digest", E,
+       "images.digests / --image-digest: a digest for an image the profile does not name"},
       {"model.image-mirror", E,
        "images.mirror: an image, chart or catalog source that cannot be moved to the mirror"},
       {"model.byte-size", E, "a byte size that cannot be parsed (e.g. 1Gi)"},

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "plan/operators/chart_images.h"
+
 namespace hkim {
 namespace {
 
@@ -81,8 +83,11 @@ class Walker {
     const std::string image = Str(node, "image");
     const std::string tag = Str(node, "tag");
     if (!repository.empty() && !image.empty()) {
-      Add(Compose(repository, image, Str(node, "version")),
-          Join(path, "{repository,image,version}"));
+      // Charts name the tag `version` or `tag` (the Network Operator's own image).
+      const std::string version = Str(node, "version");
+      Add(Compose(repository, image, version.empty() ? tag : version),
+          Join(path, version.empty() && !tag.empty() ? "{repository,image,tag}"
+                                                     : "{repository,image,version}"));
     } else if (!image.empty()) {
       Add(image, Join(path, "image"));
     } else if (!repository.empty() && !tag.empty()) {
@@ -190,6 +195,16 @@ BundleImages CollectImages(const RenderedBundle& bundle, const CatalogIndex& cat
       HelmChart chart{Str(source, "repoURL"), Str(source, "chart"), Str(source, "targetRevision"),
                       base};
       chart.origin.field = "spec.source";
+      // What the chart pulls that its values do not name (plan/operators/chart_images.h).
+      const json values = source.contains("helm") && source["helm"].is_object() &&
+                                  source["helm"].contains("valuesObject")
+                              ? source["helm"]["valuesObject"]
+                              : json();
+      for (const std::string& image : ChartDefaultImages(chart.chart, chart.version, values)) {
+        ImageOrigin origin = base;
+        origin.field = "chart " + chart.chart + " " + chart.version + " default values";
+        found[image].push_back(std::move(origin));
+      }
       out.charts.push_back(std::move(chart));
     }
   }

@@ -20,6 +20,9 @@ struct ImageMirror {
   std::string mirror;        ///< HOST[:PORT][/PATH]; empty: images are pulled as named
   std::string chart_mirror;  ///< the mirrored Helm repository every chart Application uses
   std::map<std::string, std::string> catalog_sources;  ///< default source -> mirrored source
+  /// images.digests (render --image-digest): image as the profile names it -> sha256 digest;
+  /// applied before the mirror (model/image_digest.h)
+  std::map<std::string, std::string> digests;
   std::string pointer = "/images";
 
   bool enabled() const { return !mirror.empty(); }

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "model/checks.h"
+#include "model/image_digest.h"
 #include "model/image_mirror.h"
 #include "model/reader.h"
 
@@ -115,6 +116,13 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
       if (to.is_string()) profile.images.catalog_sources[from] = to.get<std::string>();
     }
   }
+  if (const json* digests = Child(images, "digests"); digests && digests->is_object()) {
+    for (const auto& [image, digest] : digests->items()) {
+      if (digest.is_string()) profile.images.digests[image] = digest.get<std::string>();
+    }
+  }
+  // Pinned first, as the profile names the images; the mirror then keeps each digest.
+  errors_ += ApplyImageDigests(profile, loaded_, sink_);
   errors_ += ApplyImageMirror(profile, loaded_, sink_);
   const int read_errors = errors_;
   errors_ += CheckProfile(profile, loaded_, sink_);

@@ -17,6 +17,9 @@ struct Diagnostic {
   std::string rule;     ///< stable id: "schema.minimum", "yaml.duplicate-key", "lint.hca-prefix"...
   std::string message;  ///< what is wrong, one sentence
   std::string fix;      ///< what to do about it, one sentence ("did you mean ..." for typos)
+  /// Shown as its first line only (an accepted warning: the user has seen it and decided; its
+  /// source line and fix are noise on every run). -o json keeps every field.
+  bool brief = false;
 };
 
 /// Collects every diagnostic of a stage; the pipeline stops after a stage that reported errors.

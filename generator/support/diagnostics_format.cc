@@ -72,6 +72,7 @@ std::string FormatDiagnostic(const Diagnostic& d, const SourceTexts& sources) {
   out << SeverityName(d.severity) << ": " << d.message;
   if (!d.rule.empty()) out << " [" << d.rule << ']';
   out << '\n';
+  if (d.brief) return out.str();
   if (!d.data_path.empty()) out << "  at " << d.data_path << '\n';
   auto file = sources.find(at.file);
   if (at.known() && file != sources.end() && at.line <= static_cast<int>(file->second.size())) {

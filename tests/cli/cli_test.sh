@@ -86,7 +86,8 @@ case_validate_and_lint_check_closure() {
 case_images_lists_every_pulled_image() {
   run images "$OKE"
   expect_status 0
-  expect_err_empty
+  # (stderr: only the notes of the profile's accepted lint.image-digest)
+  expect_no_err ": warning: "
   expect_out "quay.io/hkim/hkim-wrapper:"
   expect_out "nvcr.io/nvidia/mellanox/sriov-network-device-plugin:"
   expect_out "# chart: https://helm.ngc.nvidia.com/nvidia gpu-operator "
@@ -105,6 +106,10 @@ case_images_lists_every_pulled_image() {
   run images "$OKE" --set images.mirror=mirror.example.com,images.chart_mirror=https://c.example.com/x
   expect_status 0
   [[ -z $(grep -v '^#' <<<"$out" | grep -v '^mirror.example.com/') ]] || fail "image outside the mirror"
+  # The charts' own operands too, through their values (chart_images.cc).
+  expect_out "mirror.example.com/nvidia/gpu-operator:v25.10.1"
+  expect_out "mirror.example.com/nfd/node-feature-discovery:v0.18.2"
+  expect_out "mirror.example.com/nvidia/cloud-native/network-operator:v25.10.0"
   run images "$OKE" --set images.mirror=mirror.example.com
   expect_status 1
   expect_err "[model.image-mirror]"
@@ -372,7 +377,8 @@ case_accepted_warnings_are_shown_with_reason() {
   expect_out "note: accepted (--allow): "
   expect_out "0 errors, 0 warnings"
   local p="$WORK/accepting.yaml"
-  { cat "$B"; printf 'accept_warnings:\n  - rule: lint.gpus-idle\n    reason: two jobs share a node\n'; } >"$p"
+  # (the shipped profile ends with its own accept_warnings list: one more item)
+  { cat "$B"; printf '  - rule: lint.gpus-idle\n    reason: two jobs share a node\n'; } >"$p"
   run lint "$p" --set workload.gpus_per_pod=2
   expect_status 0
   expect_out "note: accepted (two jobs share a node): "
@@ -490,7 +496,8 @@ YAML
 case_render_reports_what_it_wrote() {
   run render "$B" -d "$WORK/b"
   expect_status 0
-  [[ $err =~ ^wrote\ ([0-9]+)\ files\ to\ $WORK/b:\ 0\ changed,\ ([0-9]+)\ added,\ 0\ removed$ ]] ||
+  # The last line (the notes of the profile's accepted lint.image-digest come first).
+  [[ $(tail -n 1 <<<"$err") =~ ^wrote\ ([0-9]+)\ files\ to\ $WORK/b:\ 0\ changed,\ ([0-9]+)\ added,\ 0\ removed$ ]] ||
     fail "first render summary"
   [[ ${BASH_REMATCH[1]} == "${BASH_REMATCH[2]}" ]] || fail "all files are new the first time"
   run render "$B" -d "$WORK/b" --set workload.replicas=3
@@ -501,7 +508,8 @@ case_render_reports_what_it_wrote() {
   expect_err ": $changed changed, 0 added, 0 removed"
   run render "$B" -d "$WORK/b" -q
   expect_status 0
-  expect_err_empty
+  expect_no_err "wrote "
+  expect_no_err ": warning: "
 }
 
 case_wrapper_digest_pins_every_init_container() {
@@ -568,6 +576,81 @@ case_wrapper_digest_pins_every_init_container() {
   run lint "$B" --set wrapper.image=quay.io/hkim/hkim-wrapper:latest --set "wrapper.digest=$a"
   expect_status 0
   expect_no_out "[lint.image-latest]"
+}
+
+case_image_digest_pins_any_named_image() {
+  local d w v line version
+  version=$("$HKIMGEN" version | sed -n 's/^hkimgen \([^ ]*\).*/\1/p' | head -1)
+  d=sha256:$(printf 'e%.0s' {1..64})
+  w=iad.ocir.io/hpc_limited_availability/nccl-tests:pytorch-23.10-nccl-2.19.3-1
+  v=docker.io/library/oraclelinux:9
+  # By tag: a warning per image, naming it, its line and how to get and pin the digest; the
+  # shipped profile accepts it with a reason (a note).
+  sed '/^accept_warnings:/,$d' "$OKE" >"$WORK/tags.yaml"
+  run lint "$WORK/tags.yaml"
+  expect_status 1
+  line=$(grep -n "^  image: $w\$" "$WORK/tags.yaml" | cut -d: -f1)
+  expect_out "$WORK/tags.yaml:$line:10: warning: workload image '$w' ($WORK/tags.yaml:$line) is pulled by the tag pytorch-23.10-nccl-2.19.3-1, not by a digest"
+  expect_out "[lint.image-digest]"
+  expect_out "skopeo inspect --format '{{.Digest}}' docker://$v"
+  expect_out "--image-digest $v=sha256:<64 hex>"
+  # workload, wrapper, VF DaemonSet, and the NicClusterPolicy's device plugin and nv-ipam
+  [[ $(grep -c '\[lint.image-digest\]' <<<"$out") == 5 ]] || fail "not one warning per image"
+  expect_out "set version: sha256:<64 hex> at /network/sriov_device_plugin"
+  run lint "$WORK/tags.yaml" --allow lint.image-digest
+  expect_status 0
+  run lint "$OKE"
+  expect_status 0
+  expect_out "note: accepted (pinned at render time (--image-digest); no unverified digest recorded here): workload image"
+  expect_no_out "fix: pin it"  # an accepted warning is one line: no source line, no fix
+  # Pinned at render, under the mirror too; the warning goes.
+  run render "$WORK/tags.yaml" --image-digest "$w=$d" --image-digest "$v=$d" \
+    --image-digest "quay.io/hkim/hkim-wrapper:$version=$d" \
+    --image-digest "nvcr.io/nvidia/mellanox/sriov-network-device-plugin:network-operator-v25.10.0=$d" \
+    --image-digest "nvcr.io/nvidia/mellanox/nvidia-k8s-ipam:network-operator-v25.10.0=$d" \
+    --set images.mirror=mirror.example.com:5000/gpu,images.chart_mirror=https://charts.example.com
+  expect_status 0
+  expect_no_err "[lint.image-digest]"
+  expect_out "image: mirror.example.com:5000/gpu/hpc_limited_availability/nccl-tests:pytorch-23.10-nccl-2.19.3-1@$d"
+  expect_out "image: mirror.example.com:5000/gpu/library/oraclelinux:9@$d"
+  # The NicClusterPolicy takes the digest as its version (repository/image@version).
+  expect_out "repository: mirror.example.com:5000/gpu/nvidia/mellanox"$'\n'"    image: sriov-network-device-plugin"$'\n'"    version: $d"
+  expect_out "image: mirror.example.com:5000/gpu/hkim/hkim-wrapper:$version@$d"
+  [[ $(grep -c "image: .*oraclelinux:9\$" <<<"$out") == 0 ]] || fail "oraclelinux by tag only"
+  # An image the profile does not name: the error lists the ones it does, with the closest.
+  run render "$OKE" --image-digest "docker.io/library/oraclelinux:8=$d" -d "$WORK/bad"
+  expect_status 1
+  expect_err "a digest is given for 'docker.io/library/oraclelinux:8', an image this profile does not name (--image-digest or images.digests) [model.image-digest]"
+  expect_err "did you mean $v? name one of the profile's images as written: $w, quay.io/hkim/hkim-wrapper:$version, $v"
+  [[ ! -e $WORK/bad ]] || fail "an unknown --image-digest image wrote the bundle"
+  # Not IMAGE=DIGEST: the flag is named.
+  run render "$OKE" --image-digest "$v=sha256:ABC"
+  expect_status 1
+  expect_err "--image-digest '$v=sha256:ABC' is not IMAGE=sha256:<64 hex> ('sha256:ABC' is not a manifest digest) [cli.usage]"
+  run render "$OKE" --image-digest "$d"
+  expect_status 1
+  expect_err "(no IMAGE= before the digest) [cli.usage]"
+  # diff and the fleet render take it as render does.
+  run render "$OKE" --image-digest "$v=$d" -q -d "$WORK/pinned"
+  expect_status 0
+  run diff "$OKE" --image-digest "$v=$d" -d "$WORK/pinned" --check
+  expect_status 0
+  run diff "$OKE" -d "$WORK/pinned" --check
+  expect_status 2
+  run render profiles/oke-h100.yaml profiles/oke-a100.yaml --image-digest "$v=$d" -q -d "$WORK/fleet" --fleet-path fleet
+  expect_status 0
+  [[ $(grep -rl "image: $v@$d" "$WORK/fleet" | wc -l) == 2 ]] || fail "fleet: not pinned in both"
+  run render profiles/oke-h100.yaml profiles/oke-a100.yaml --image-digest "$v=$d" -d "$WORK/fleet" --fleet-path fleet --check
+  expect_status 0
+  run diff profiles/oke-h100.yaml profiles/oke-a100.yaml --image-digest "$v=$d" -d "$WORK/fleet" --fleet-path fleet --check
+  expect_status 0
+  run render profiles/oke-h100.yaml profiles/oke-a100.yaml -d "$WORK/fleet" --fleet-path fleet --check
+  expect_status 1
+  # The stale fleet's fix repeats the whole command, the pins included.
+  run render profiles/oke-h100.yaml profiles/oke-a100.yaml -q -d "$WORK/fleet2" --fleet-path fleet
+  run render profiles/oke-h100.yaml profiles/oke-a100.yaml --image-digest "$v=$d" -d "$WORK/fleet2" --fleet-path fleet --check
+  expect_status 1
+  expect_err "--image-digest $v=$d"
 }
 
 case_readme_examples_work_verbatim() {
@@ -750,7 +833,8 @@ case_init_says_what_to_fill_or_takes_the_repository() {
   run init --platform oke --shape BM.GPU.H100.8 --repo-url https://github.com/me/bundles.git \
     --output-file "$WORK/q.yaml"
   expect_status 0
-  run lint "$WORK/q.yaml"
+  # Its images are named by tag: pinning them by digest is the user's step (lint.image-digest).
+  run lint "$WORK/q.yaml" --allow lint.image-digest
   expect_status 0
   expect_no_out "lint.repo-url-placeholder"
   run init --platform oke --shape BM.GPU.H100.8 --repo-url 'not a url'

@@ -27,10 +27,14 @@ TXT
 printf 'This is the Debian prepackaged version of a library.\nLicense: see below, in prose\n' > "$work/prose"
 # A licence name without a known SPDX id is not guessed at.
 printf 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n\nFiles: *\nLicense: GPL-2+\n\nFiles: x\nLicense: Custom-Thing\n' > "$work/unknown"
+# Debian 12's own free-form files (SOURCES.md): licences inferred from their common-licenses
+# references.
+fixtures=$(dirname "$0")/copyright
 sha=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
 args=(spdx --name hkim-wrapper --version 9.8.7 --commit abc123 --repository https://example.org/hkimgen
   --created 2024-01-02T03:04:05Z --content-digest "$sha"
   --package libexample 1.2-3 "$work/dep5" --package libc6 2.36-9 "$work/prose" --package libodd 1 "$work/unknown"
+  --package libc6-real 2.36-9+deb12u14 "$fixtures/libc6" --package libgcc-s1 12.2.0-14+deb12u1 "$fixtures/libgcc-s1"
   --program hkim-wrapper libc6,libexample --program hkim-health -
   --file hkim/bin/hkim-wrapper "$sha" hkim-wrapper --file hkim/bin/hkim-health "$sha" hkim-health
   --file lib/x86_64-linux-gnu/libc.so.6 "$sha" libc6 --file lib/libexample.so "$sha" libexample --file lib/libodd.so "$sha" libodd)
@@ -56,6 +60,14 @@ checks = {
     "free-form copyright: NOASSERTION": packages["libc6"]["licenseDeclared"] == "NOASSERTION",
     "DEP-5 licences as SPDX ids": packages["libexample"]["licenseDeclared"] == "(LGPL-2.1-or-later OR MIT) AND GPL-2.0-or-later",
     "unknown licence name: NOASSERTION": packages["libodd"]["licenseDeclared"] == "NOASSERTION",
+    "libc6's free-form file: its common-licenses references, or-later as granted":
+        packages["libc6-real"]["licenseDeclared"] == "GPL-2.0-or-later AND LGPL-2.1-or-later",
+    "libgcc-s1's free-form file, GFDL-1.2 without any later version":
+        packages["libgcc-s1"]["licenseDeclared"] == "GFDL-1.2-only AND GPL-2.0-or-later AND GPL-3.0-or-later",
+    "the inference is stated":
+        packages["libgcc-s1"]["licenseComments"].startswith("inferred by hkim-sbom from the free-form copyright file")
+        and packages["libgcc-s1"]["licenseComments"].endswith("references not mapped (no version stated, or no SPDX id): Artistic, GPL, LGPL"),
+    "DEP-5: no comment": "licenseComments" not in packages["libexample"],
     "program version": packages["hkim-wrapper"]["versionInfo"] == "9.8.7",
     "program checksum": packages["hkim-wrapper"]["checksums"] == [{"algorithm": "SHA256", "checksumValue": sha}],
     "program source": packages["hkim-wrapper"]["downloadLocation"] == "git+https://example.org/hkimgen@abc123",

@@ -100,8 +100,10 @@ int Run(int argc, char** argv) {
                             {},
                             {},
                             {}};
-    for (const auto& p : args.packages)
-      facts.packages.push_back({p[0], p[1], hkim::sbom::DeclaredLicenses(ReadFile(p[2]))});
+    for (const auto& p : args.packages) {
+      hkim::sbom::CopyrightReading reading = hkim::sbom::CopyrightLicenses(ReadFile(p[2]));
+      facts.packages.push_back({p[0], p[1], reading.licenses, reading.comment});
+    }
     for (const auto& p : args.programs) facts.programs.push_back({p[0], Split(p[1])});
     for (const auto& f : args.files) facts.files.push_back({f[0], f[1], f[2]});
     Write(Need(args, "-o"), hkim::sbom::Spdx(facts));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -92,6 +93,87 @@ std::vector<std::string> DeclaredLicenses(const std::string& copyright_text) {
   return {expressions.begin(), expressions.end()};
 }
 
+// licensecheck (Debian's licence scanner) was considered: it reads licence grants in source
+// files and reports one verdict per file, not the several licences a package's copyright file
+// lists section by section, so the references are read here instead, conservatively.
+CopyrightReading InferredLicenses(const std::string& copyright_text) {
+  // /usr/share/common-licenses/NAME -> SPDX id without the -only/-or-later suffix; `gnu`: the
+  // suffix applies. Debian 12's common-licenses; the unversioned links are left out on purpose.
+  struct Versioned {
+    const char* spdx;
+    const char* version;
+    bool gnu;
+  };
+  static const std::map<std::string, Versioned> kVersioned = {
+      {"GPL-1", {"GPL-1.0", "1", true}},         {"GPL-2", {"GPL-2.0", "2", true}},
+      {"GPL-3", {"GPL-3.0", "3", true}},         {"LGPL-2", {"LGPL-2.0", "2", true}},
+      {"LGPL-2.1", {"LGPL-2.1", "2.1", true}},   {"LGPL-3", {"LGPL-3.0", "3", true}},
+      {"GFDL-1.2", {"GFDL-1.2", "1.2", true}},   {"GFDL-1.3", {"GFDL-1.3", "1.3", true}},
+      {"Apache-2.0", {"Apache-2.0", "", false}}, {"MPL-1.1", {"MPL-1.1", "", false}},
+      {"MPL-2.0", {"MPL-2.0", "", false}},       {"CC0-1.0", {"CC0-1.0", "", false}},
+  };
+  const std::string kDir = "/usr/share/common-licenses/";
+  std::set<std::string> licenses, unmapped;
+  size_t span_start = 0, previous_end = 0;
+  for (size_t at = copyright_text.find(kDir); at != std::string::npos;
+       at = copyright_text.find(kDir, at + kDir.size())) {
+    size_t end = at + kDir.size();
+    while (end < copyright_text.size() &&
+           (std::isalnum(static_cast<unsigned char>(copyright_text[end])) ||
+            copyright_text[end] == '.' || copyright_text[end] == '-' || copyright_text[end] == '+'))
+      ++end;
+    std::string name = copyright_text.substr(at + kDir.size(), end - at - kDir.size());
+    while (!name.empty() && name.back() == '.') name.pop_back();  // the sentence's full stop
+    // The grant is in the text since the previous reference (the same section of the file);
+    // references of one paragraph ("GPL', version 3 ... in GPL-3'") share that text.
+    static const std::regex kBlankLine("\\n[ \\t]*\\n");
+    if (std::regex_search(copyright_text.begin() + previous_end, copyright_text.begin() + at,
+                          kBlankLine))
+      span_start = previous_end;
+    const std::string span = copyright_text.substr(span_start, at - span_start);
+    previous_end = end;
+    auto it = kVersioned.find(name);
+    if (it == kVersioned.end()) {
+      if (!name.empty()) unmapped.insert(name);
+      continue;
+    }
+    const Versioned& v = it->second;
+    if (!v.gnu) {
+      licenses.insert(v.spdx);
+      continue;
+    }
+    // "version 2.1 of the License, or (at your option) any later version", across lines.
+    std::string version = v.version;
+    version = std::regex_replace(version, std::regex("\\."), "\\.");
+    const std::regex later("version\\s+" + version + "(\\.0)?\\b[^.;]{0,80}?any\\s+later",
+                           std::regex::icase);
+    licenses.insert(std::string(v.spdx) + (std::regex_search(span, later) ? "-or-later" : "-only"));
+  }
+  CopyrightReading reading{{licenses.begin(), licenses.end()}, ""};
+  std::string names;
+  for (const auto& name : unmapped) names += (names.empty() ? "" : ", ") + name;
+  if (licenses.empty() && unmapped.empty()) {
+    reading.comment =
+        "free-form copyright file (not DEP-5) that references no "
+        "/usr/share/common-licenses text: no licence inferred";
+    return reading;
+  }
+  reading.comment =
+      "inferred by hkim-sbom from the free-form copyright file (not DEP-5): each versioned "
+      "/usr/share/common-licenses/NAME it references, -or-later where the text before the "
+      "reference grants that version \"or (at your option) any later version\"; the file "
+      "covers the whole source package; exceptions stated in prose (e.g. GCC's runtime "
+      "library exception) are not read" +
+      (names.empty() ? std::string()
+                     : "; references not mapped (no version stated, or no SPDX id): " + names);
+  return reading;
+}
+
+CopyrightReading CopyrightLicenses(const std::string& copyright_text) {
+  if (copyright_text.rfind("Format:", 0) == 0) return {DeclaredLicenses(copyright_text), ""};
+  return InferredLicenses(copyright_text);
+}
+
 ordered Spdx(const Facts& facts) {
   const std::string image_ref = Ref("Package", facts.image_name + "-image");
   const std::string source = "git+" + facts.repository + "@" + facts.commit;
@@ -146,6 +228,7 @@ ordered Spdx(const Facts& facts) {
     package["filesAnalyzed"] = false;
     package["licenseConcluded"] = "NOASSERTION";
     package["licenseDeclared"] = LicenseExpression(debian.licenses);
+    if (!debian.license_comment.empty()) package["licenseComments"] = debian.license_comment;
     package["copyrightText"] = "NOASSERTION";
     package["comment"] = "copied from the build machine's dpkg; copyright: /usr/share/doc/" +
                          debian.name + "/copyright in the image";

@@ -13,7 +13,8 @@ namespace hkim::sbom {
 struct DebianPackage {
   std::string name;
   std::string version;                // dpkg-query -W -f='${Version}'
-  std::vector<std::string> licenses;  // SPDX expressions (DeclaredLicenses); empty: NOASSERTION
+  std::vector<std::string> licenses;  // SPDX expressions (CopyrightLicenses); empty: NOASSERTION
+  std::string license_comment;        // how they were read when inferred (licenseComments)
 };
 
 /// A hkim program built from this checkout.
@@ -43,9 +44,26 @@ struct Facts {
 
 /// The licences a Debian copyright file declares in machine-readable form (DEP-5 `License:`
 /// fields), one SPDX expression per field, sorted and deduplicated (all apply). Empty for a
-/// free-form file (libc6, libgcc-s1 today) or a licence name without a known SPDX id: the SBOM
-/// then says NOASSERTION rather than guess.
+/// free-form file (libc6, libgcc-s1 today; CopyrightLicenses then reads its references) or a
+/// licence name without a known SPDX id: the SBOM then says NOASSERTION rather than guess.
 std::vector<std::string> DeclaredLicenses(const std::string& copyright_text);
+
+/// Licences read from a copyright file, and how, when they were inferred.
+struct CopyrightReading {
+  std::vector<std::string> licenses;  // SPDX ids, sorted (all apply); empty: NOASSERTION
+  std::string comment;                // empty for DEP-5; else what was inferred and what not
+};
+
+/// The licences a free-form copyright file (libc6's, libgcc-s1's) names through
+/// `/usr/share/common-licenses/NAME` references, as SPDX ids: a versioned NAME only (GPL-2,
+/// LGPL-2.1, GFDL-1.2, ...), "-or-later" where the text since the previous reference grants
+/// "version N ... or (at your option) any later version" for that N, else "-only". Unversioned
+/// names (GPL, LGPL, GFDL: links to the newest version; Artistic, BSD) are not mapped and are
+/// named in the comment. The file covers the whole source package, not only the image's files.
+CopyrightReading InferredLicenses(const std::string& copyright_text);
+
+/// DEP-5 files through DeclaredLicenses, free-form ones through InferredLicenses.
+CopyrightReading CopyrightLicenses(const std::string& copyright_text);
 
 /// The SPDX 2.3 document. Throws std::invalid_argument on inconsistent facts (a file whose owner
 /// is unknown, a dependency on an unlisted package).

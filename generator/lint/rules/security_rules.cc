@@ -1,5 +1,6 @@
 // Memlock strategy, privilege, image tags.
 
+#include "model/image_digest.h"
 #include "model/wrapper_image.h"
 #include "lint/rules/rules.h"
 
@@ -89,6 +90,30 @@ void CheckImageLatest(const LintContext& c, LintReporter& r) {
   if (p.network.nv_ipam && p.network.nv_ipam->version == "latest") {
     check(p.network.nv_ipam->image + ":latest", p.network.nv_ipam->pointer + "/version",
           "nv-ipam image");
+  }
+}
+
+// Issue 31 item 4: a tag is a name the registry can move to another build; a digest is the
+// build. Images without a tag or on :latest are lint.image-latest's, so one image gets one
+// finding. Images the profile leaves at a default are reported too (at the section that could
+// set them): the bundle pulls them all the same, and --image-digest pins defaults as well.
+void CheckImageDigest(const LintContext& c, LintReporter& r) {
+  for (const ProfileImage& image : ProfileImages(c.profile)) {
+    const std::string tag = ImageTag(image.reference);
+    if (image.pinned || tag.empty() || tag == "latest" || tag == "@") continue;
+    const bool written = c.loaded.locations.values.count(image.pointer) > 0;
+    const std::string where = WhereIs(c, image.pointer);
+    const std::string name = image.reference;
+    r.Report(image.pointer,
+             image.what + " '" + name + "' (" + (written ? "" : "the default, ") + where +
+                 ") is pulled by the tag " + tag +
+                 ", not by a digest: the registry can move the tag, so nodes that pull at "
+                 "different times may run different builds",
+             "pin it: " + image.pin +
+                 ", or render with --image-digest " + name + "=sha256:<64 hex>; skopeo inspect "
+                 "--format '{{.Digest}}' docker://" + name +
+                 " prints the digest (or accept the warning: accept_warnings: [{rule: "
+                 "lint.image-digest, reason: ...}])");
   }
 }
 
@@ -193,6 +218,8 @@ std::vector<LintRule> SecurityLintRules() {
       {"lint.memlock-uid-unset", Severity::kWarning,
        "sys-resource-scc states the UID (capabilities only take effect for UID 0)",
        CheckMemlockUidUnset},
+      {"lint.image-digest", Severity::kWarning,
+       "images the profile names are pinned by digest, not only by a tag", CheckImageDigest},
       {"lint.image-latest", Severity::kWarning, "images are pinned (no latest or missing tag)",
        CheckImageLatest},
       {"lint.image-short-name", Severity::kError,

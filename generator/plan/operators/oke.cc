@@ -10,6 +10,7 @@
 
 #include "model/operator_versions.h"
 #include "plan/layers.h"
+#include "plan/operators/chart_images.h"
 #include "plan/operators/operators.h"
 
 namespace hkim {
@@ -41,6 +42,11 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
   app.context["destination_namespace"] = op.namespace_name;
   app.context["retry_limit"] = p.gitops.retry_limit;
   app.source_pointer = op.pointer;
+  // What the chart's own workloads pull (its defaults at the recorded version; chart_images.h),
+  // as images.mirror rewrites them, so their registries are preconditions too.
+  for (const std::string& image : ChartDefaultImages(op.chart, chart_version, json::object()))
+    NeedImage(app, MirroredImage(p.images.mirror, image).value_or(image), op.pointer + "/version",
+              "the " + op.chart + " chart deploys it");
   return app;
 }
 
@@ -67,6 +73,7 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     app.context["use_host_mofed"] = rdma.use_host_mofed;
     app.context["rdma_note"] = rdma.note;
     app.context["host_peermem"] = LoadsHostPeermem(p) && ops.vf_config && ops.vf_config->managed();
+    app.context["mirror"] = GpuOperatorMirrorValues(p, gpu);
     // The chart brings its CRDs and deploys the ClusterPolicy itself.
     Provides(app, CapabilityKind::kCrd, "nvidia.com/*");
     ProvideGpuOperator(p, gpu, app);
@@ -79,6 +86,8 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
         PlanChart(p, plan, net, release ? release->chart_version : net.version,
                   "application-network-operator.yaml.mustache");
     app.context["deploy_cr_key"] = release && release->chart_deploys_nic_cluster_policy;
+    app.context["mirror"] =
+        NetworkOperatorMirrorValues(p, release ? release->chart_version : net.version);
     // The chart's crds/ hold the NicClusterPolicy and nv-ipam IPPool CRDs.
     Provides(app, CapabilityKind::kCrd, "mellanox.com/*");
     Provides(app, CapabilityKind::kCrd, "nv-ipam.nvidia.com/*");
@@ -86,6 +95,10 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
   if (ops.volcano && ops.volcano->managed()) {
     PlannedObject& app =
         PlanChart(p, plan, *ops.volcano, ops.volcano->version, "application-volcano.yaml.mustache");
+    // The chart joins basic.image_registry and its docker.io image names (volcanosh/...), so the
+    // mirror itself is the registry: MIRROR/volcanosh/... as oc-mirror stores docker.io's.
+    app.context["mirror"] =
+        p.images.enabled() ? json{{"registry", p.images.mirror}} : json(nullptr);
     for (const char* group : {"batch", "bus", "flow", "nodeinfo", "scheduling", "topology"})
       Provides(app, CapabilityKind::kCrd, std::string(group) + ".volcano.sh/*");
   }

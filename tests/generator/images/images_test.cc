@@ -45,6 +45,21 @@ CommandRun Hkimgen(const std::string& args) {
 
 // The test's own reading of "an image field", on yaml-cpp nodes: `image: x` (with a sibling
 // `repository`, and `version`, they make one reference), `repository` + `tag`.
+// Every `repository` value of a document: image repositories, chart values included.
+void CollectRepositories(const YAML::Node& node, std::set<std::string>& out) {
+  if (node.IsSequence()) {
+    for (const YAML::Node& item : node) CollectRepositories(item, out);
+    return;
+  }
+  if (!node.IsMap()) return;
+  for (const auto& entry : node) {
+    if (entry.first.as<std::string>() == "repository" && entry.second.IsScalar()) {
+      out.insert(entry.second.as<std::string>());
+    }
+    CollectRepositories(entry.second, out);
+  }
+}
+
 void CollectImageFields(const YAML::Node& node, std::set<std::string>& out) {
   if (node.IsSequence()) {
     for (const YAML::Node& item : node) CollectImageFields(item, out);
@@ -57,12 +72,45 @@ void CollectImageFields(const YAML::Node& node, std::set<std::string>& out) {
   if (!scalar("image").empty()) {
     std::string ref = scalar("image");
     if (!scalar("repository").empty()) ref = scalar("repository") + "/" + ref;
-    if (!scalar("repository").empty() && !scalar("version").empty()) ref += ":" + scalar("version");
+    // Charts name the tag `version`, or `tag` (the Network Operator's own image).
+    const std::string version = scalar("version").empty() ? scalar("tag") : scalar("version");
+    if (!scalar("repository").empty() && !version.empty()) ref += ":" + version;
     out.insert(ref);
   } else if (!scalar("repository").empty() && !scalar("tag").empty()) {
     out.insert(scalar("repository") + ":" + scalar("tag"));
   }
   for (const auto& entry : node) CollectImageFields(entry.second, out);
+}
+
+// What a chart Application pulls that its values do not name: the test's own copy of the
+// recorded charts' values.yaml defaults (gpu-operator v25.10.1, network-operator 25.10.0,
+// volcano 1.15.1; plan/operators/chart_images.cc cites the files), where the values leave them.
+void CollectChartDefaults(const YAML::Node& doc, std::set<std::string>& out) {
+  if (!doc["kind"] || doc["kind"].as<std::string>() != "Application" ||
+      !doc["spec"]["source"]["chart"]) {
+    return;
+  }
+  const YAML::Node source = doc["spec"]["source"];
+  const std::string chart = source["chart"].as<std::string>();
+  const std::string version = source["targetRevision"].as<std::string>();
+  const YAML::Node values = source["helm"]["valuesObject"];
+  const bool own_repository = values && values["operator"] && values["operator"]["repository"];
+  if (chart == "gpu-operator" && version == "v25.10.1" && !own_repository) {
+    out.insert({"nvcr.io/nvidia/gpu-operator:v25.10.1", "nvcr.io/nvidia/cuda:13.0.1-base-ubi9",
+                "nvcr.io/nvidia/k8s/container-toolkit:v1.18.1",
+                "nvcr.io/nvidia/k8s-device-plugin:v0.18.1",
+                "nvcr.io/nvidia/k8s/dcgm-exporter:4.4.2-4.7.0-distroless",
+                "nvcr.io/nvidia/cloud-native/k8s-mig-manager:v0.13.1",
+                "registry.k8s.io/nfd/node-feature-discovery:v0.18.2"});
+  } else if (chart == "network-operator" && version == "25.10.0" && !own_repository) {
+    out.insert("nvcr.io/nvidia/cloud-native/network-operator:v25.10.0");
+  } else if (chart == "volcano" && version == "1.15.1") {
+    const std::string registry = values && values["basic"] && values["basic"]["image_registry"]
+                                     ? values["basic"]["image_registry"].as<std::string>()
+                                     : "docker.io";
+    for (const char* name : {"vc-controller-manager", "vc-scheduler", "vc-webhook-manager"})
+      out.insert(registry + "/volcanosh/" + name + ":v1.15.1");
+  }
 }
 
 std::vector<YAML::Node> BundleDocuments(const fs::path& dir) {
@@ -173,6 +221,7 @@ TEST(ShippedImages, ListsEveryImageFieldOfEachShippedBundle) {
     std::set<std::string> expected;
     for (const YAML::Node& doc : BundleDocuments(kSource / "out" / name)) {
       CollectImageFields(doc, expected);
+      CollectChartDefaults(doc, expected);
     }
     EXPECT_GE(expected.size(), 2u) << "the workload and wrapper images at least";
     CommandRun run = Hkimgen("images profiles/" + name + ".yaml");
@@ -227,6 +276,7 @@ TEST(ShippedImages, ImageSetNamesEveryPackageChartAndImage) {
   for (const std::string& name : ShippedProfiles()) {
     for (const YAML::Node& doc : BundleDocuments(kSource / "out" / name)) {
       CollectImageFields(doc, want_images);
+      CollectChartDefaults(doc, want_images);
       const std::string kind = doc["kind"] ? doc["kind"].as<std::string>() : "";
       if (kind == "Subscription") {
         want_packages.insert(doc["spec"]["name"].as<std::string>() + "@" +
@@ -253,6 +303,7 @@ TEST(ShippedImages, JsonNamesWhereEachImageComesFrom) {
   const nlohmann::json report = nlohmann::json::parse(run.out);
   EXPECT_EQ(report["command"], "images");
   bool wrapper_seen = false;
+  int chart_default_seen = 0;
   for (const auto& image : report["result"]["images"]) {
     ASSERT_FALSE(image["origins"].empty());
     for (const auto& origin : image["origins"]) {
@@ -262,8 +313,15 @@ TEST(ShippedImages, JsonNamesWhereEachImageComesFrom) {
       EXPECT_FALSE(origin["object"].get<std::string>().empty());
       if (origin["field"].get<std::string>().find("initContainers[0].image") != std::string::npos)
         wrapper_seen = true;
+      // A chart's own default comes from its Application, and says so.
+      if (image["image"] == "nvcr.io/nvidia/k8s/container-toolkit:v1.18.1") {
+        ++chart_default_seen;
+        EXPECT_EQ(origin["object"], "Application/argocd/oke-h100-gpu-operator");
+        EXPECT_EQ(origin["field"], "chart gpu-operator v25.10.1 default values");
+      }
     }
   }
+  EXPECT_EQ(chart_default_seen, 1);
   EXPECT_TRUE(wrapper_seen);
   EXPECT_EQ(report["result"]["charts"].size(), 3u);
 }
@@ -291,21 +349,42 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
     CommandRun run = Hkimgen("images " + args);
     ASSERT_EQ(run.status, 0) << run.err;
     const std::vector<std::string> images = Lines(run.out, false);
+    // The same images, each under the mirror: the charts' own operands through their values
+    // (in the bundle that installs the charts; the others share them: install: shared).
+    const bool charts = plain.out.find(" gpu-operator ") != std::string::npos;
     EXPECT_EQ(images.size(), Lines(plain.out, false).size());
+    if (charts) {
+      for (const char* operand :
+           {"/nvidia/gpu-operator:v25.10.1", "/nvidia/k8s/container-toolkit:v1.18.1",
+            "/nvidia/k8s-device-plugin:v0.18.1",
+            "/nvidia/k8s/dcgm-exporter:", "/nfd/node-feature-discovery:v0.18.2",
+            "/nvidia/cloud-native/network-operator:v25.10.0"}) {
+        EXPECT_NE(run.out.find(std::string(kMirror) + operand), std::string::npos) << operand;
+      }
+    }
     for (const std::string& image : images) {
       EXPECT_EQ(image.rfind(std::string(kMirror) + "/", 0), 0u) << image;
     }
     const fs::path dir = scratch / name;
     CommandRun render = Hkimgen("render " + args + " -d '" + dir.string() + "'");
     ASSERT_EQ(render.status, 0) << render.err;
-    std::set<std::string> found;
-    int mirror_sets = 0;
+    std::set<std::string> found, repositories;
+    int mirror_sets = 0, volcano = 0;
     for (const YAML::Node& doc : BundleDocuments(dir)) {
       CollectImageFields(doc, found);
+      CollectChartDefaults(doc, found);
+      CollectRepositories(doc, repositories);
       const std::string kind = doc["kind"] ? doc["kind"].as<std::string>() : "";
       if (kind == "Application" && doc["spec"]["source"]["chart"]) {
         EXPECT_EQ(doc["spec"]["source"]["repoURL"].as<std::string>(),
                   "https://charts.example.com/gpu");
+        // Volcano names its images image_registry/volcanosh/...: the registry is the mirror.
+        if (doc["spec"]["source"]["chart"].as<std::string>() == "volcano") {
+          ++volcano;
+          EXPECT_EQ(doc["spec"]["source"]["helm"]["valuesObject"]["basic"]["image_registry"]
+                        .as<std::string>(),
+                    kMirror);
+        }
       }
       if (kind == "Subscription") {
         EXPECT_EQ(doc["spec"]["source"].as<std::string>().rfind("cs-", 0), 0u);
@@ -321,6 +400,15 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
       }
     }
     EXPECT_EQ(std::set<std::string>(images.begin(), images.end()), found);
+    // No image repository value, a chart's included, points outside the mirror.
+    EXPECT_EQ(volcano, name == "oke-h100" ? 1 : 0);
+    if (charts) {  // the chart values' repositories are among them
+      EXPECT_EQ(repositories.count(std::string(kMirror) + "/nvidia/cloud-native"), 1u);
+      EXPECT_EQ(repositories.count(std::string(kMirror) + "/nfd/node-feature-discovery"), 1u);
+    }
+    for (const std::string& repository : repositories) {
+      EXPECT_EQ(repository.rfind(std::string(kMirror) + "/", 0), 0u) << repository;
+    }
     EXPECT_EQ(mirror_sets, name.rfind("oke-", 0) == 0 ? 0 : 2);
     const fs::path tool = fs::path(HKIM_SHARED_DIR) / "tools/validate-upstream/run";
     if (fs::exists(tool) && std::system("command -v npm >/dev/null 2>&1") == 0) {

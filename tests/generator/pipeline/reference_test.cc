@@ -31,7 +31,11 @@ std::map<std::string, YAML::Node> Render(const std::string& profile,
   DiagnosticSink sink;
   auto bundle = RenderProfileLayers(
       LayerInputs{(kSource / "profiles" / (profile + ".yaml")).string(), {}, sets}, sink);
-  for (const Diagnostic& d : sink.diagnostics()) ADD_FAILURE() << d.rule << ": " << d.message;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    // Accepted by every shipped profile (accept_warnings); the commands print it as a note.
+    if (d.rule == "lint.image-digest" && d.severity == Severity::kWarning) continue;
+    ADD_FAILURE() << d.rule << ": " << d.message;
+  }
   std::map<std::string, YAML::Node> objects;
   if (!bundle) return objects;
   for (const RenderedFile& file : bundle->files) {

@@ -228,7 +228,7 @@ TEST(Closure, ImagesComeFromTheirRegistriesOrUnderAMirrorFromItAlone) {
   // Without a mirror, each registry the images come from is an implied precondition.
   Planned plain = PlanText(ReadProfile("oke-h100"));
   EXPECT_EQ(ImagePreconditions(plain.plan),
-            (std::set<std::string>{"docker.io/*", "iad.ocir.io/*", "nvcr.io/*", "quay.io/*"}));
+            (std::set<std::string>{"docker.io/*", "iad.ocir.io/*", "nvcr.io/*", "quay.io/*", "registry.k8s.io/*"}));
   EXPECT_TRUE(Check(plain).empty());
   // Under images.mirror the mirror alone is, so an image outside it is closure.image, located
   // at the value that names it.

@@ -29,6 +29,18 @@ TEST(DiagnosticsFormat, PrintsGccStyleWithPathSourceLineCaretAndFix) {
             "  fix: set mtu to 9000\n");
 }
 
+TEST(DiagnosticsFormat, ABriefDiagnosticIsItsFirstLineOnlyAndJsonKeepsEverything) {
+  Diagnostic d = Sample();
+  d.severity = Severity::kNote;
+  d.brief = true;  // an accepted warning
+  SourceTexts sources{{"profiles/barcelona.yaml", std::vector<std::string>(14, "    mtu: 0")}};
+  EXPECT_EQ(FormatDiagnostic(d, sources),
+            "profiles/barcelona.yaml:14:10: note: 0 is less than the minimum of 1 [schema.minimum]\n");
+  const nlohmann::json json = DiagnosticToJson(d);
+  EXPECT_EQ(json["fix"], "set mtu to 9000");
+  EXPECT_EQ(json["path"], "/rails/2/mtu");
+}
+
 TEST(DiagnosticsFormat, LeavesOutWhatIsUnknown) {
   Diagnostic d{Severity::kWarning, SourceLocation{"out/x", 0, 0}, "", "write.extra", "extra", ""};
   EXPECT_EQ(FormatDiagnostic(d, {}), "out/x: warning: extra [write.extra]\n");
