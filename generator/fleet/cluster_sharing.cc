@@ -384,10 +384,9 @@ void CheckSharedSettings(const std::vector<ClusterMember>& members, const std::v
   }
 }
 
+/// The profile's operator under `key`, or null (plan/preconditions.h's lookup).
 const OperatorCommon* OperatorOf(const Profile& p, const std::string& key) {
-  for (const NamedOperator& named : ListOperators(p))
-    if (key == named.key) return named.op;
-  return nullptr;
+  return p.operators ? OperatorByKey(*p.operators, key) : nullptr;
 }
 
 /// Closure across the set (plan/closure.h, CheckSharedClosure): what a profile leaves to an
