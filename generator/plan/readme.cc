@@ -7,7 +7,10 @@
 
 #include <map>
 
+#include "model/wrapper_image.h"
+#include "plan/disruption.h"
 #include "plan/health.h"
+#include "plan/layers.h"
 
 namespace hkim {
 namespace {
@@ -26,6 +29,66 @@ const char* WaveTitle(int wave) {
     case kWaveWorkload: return "the workload";
   }
   return "other objects";
+}
+
+std::string Qualified(const PlannedObject& o) {
+  return (o.namespace_name.empty() ? "" : o.namespace_name + "/") + o.name;
+}
+
+// The Application that syncs an object: its layer's, or its own (an OKE chart in apps/).
+std::string ApplicationOf(const Profile& p, const PlannedObject& o) {
+  return o.layer == kAppsLayer ? o.name : p.cluster_name + "-" + o.layer;
+}
+
+// "What a sync does to your nodes and jobs": each Application and whether it syncs itself, then
+// every object whose change drains, reboots, resets VFs, rolls a driver or restarts the job,
+// with the table's rows (plan/disruption.h).
+void SyncContext(const Profile& p, const BundlePlan& plan, const std::string& cli, json& c) {
+  c["self_sync"] = ToString(p.gitops.self_sync);
+  json apps = json::array();
+  for (const PlannedObject& f : plan.layer_files) {
+    if (f.kind != "Application") continue;
+    const std::string layer = f.name.substr(p.cluster_name.size() + 1);  // <cluster>-<layer>
+    apps.push_back(json{{"name", f.name},
+                        {"layer", layer},
+                        {"self_sync", SyncsItself(p, ScopeOfLayer(layer))}});
+  }
+  for (const PlannedObject& o : plan.objects)
+    if (o.layer == kAppsLayer && o.kind == "Application")
+      apps.push_back(json{{"name", o.name},
+                          {"layer", "chart " + o.name},
+                          {"self_sync", SyncsItself(p, ScopeOf(o.kind, o.template_name))}});
+  c["sync_applications"] = apps;
+
+  json objects = json::array();
+  for (const PlannedObject& o : plan.objects) {
+    json effects = json::array();
+    for (const DisruptionRule* rule : DisruptionRulesOf(o.kind, o.template_name)) {
+      if (rule->effect == Disruption::kNone) continue;
+      effects.push_back(json{{"effect", ToString(rule->effect)},
+                             {"field", rule->field.empty() ? "any change"
+                                                           : "a change of " + std::string(rule->field)},
+                             {"what", rule->what},
+                             {"nodes", rule->nodes},
+                             {"pace", rule->pace},
+                             {"watch", WatchCommand(*rule, cli, o.namespace_name, o.name)}});
+    }
+    if (effects.empty()) continue;
+    const std::string app = ApplicationOf(p, o);
+    const bool self = o.layer == kAppsLayer ? SyncsItself(p, ScopeOf(o.kind, o.template_name))
+                                            : SyncsItself(p, ScopeOfLayer(o.layer));
+    objects.push_back(json{{"kind", o.kind},
+                           {"name", Qualified(o)},
+                           {"file", o.file_name},
+                           {"application", app},
+                           {"self_sync", self},
+                           {"effects", effects}});
+  }
+  c["has_disruptive_objects"] = !objects.empty();
+  c["disruptive_objects"] = objects;
+  c["wrapper_image"] = WrapperImageReference(p.wrapper);
+  c["repo_url"] = p.gitops.repo_url;
+  c["repo_path"] = p.gitops.path;
 }
 
 }  // namespace
@@ -49,7 +112,7 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
     json& wave = by_wave[o.sync_wave];
     if (wave.is_null()) wave = json::array();
     wave.push_back(json{{"kind", o.kind},
-                        {"name", (o.namespace_name.empty() ? "" : o.namespace_name + "/") + o.name},
+                        {"name", Qualified(o)},
                         {"file", o.file_name}});
   }
   json waves = json::array();
@@ -99,6 +162,7 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
   c["namespaces"] = namespaces;
   c["gate_wave"] = static_cast<int>(kWaveService);
   c["workload_wave"] = static_cast<int>(kWaveWorkload);
+  SyncContext(p, plan, cli, c);
 }
 
 }  // namespace hkim

@@ -23,6 +23,8 @@ std::vector<LintRule> NodeLintRules();
 std::vector<LintRule> OperatorLintRules();
 /// Memlock strategy, privilege, image tags.
 std::vector<LintRule> SecurityLintRules();
+/// gitops: the deprecated automated_sync.
+std::vector<LintRule> GitOpsLintRules();
 /// Placeholders that fail only on the cluster: gitops.repo_url, wrapper.image.
 std::vector<LintRule> PlaceholderLintRules();
 
