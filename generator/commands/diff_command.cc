@@ -56,14 +56,11 @@ void ReportRefusals(const BundleDiff& diff, const BundlePlan& plan, const Loaded
     d.location.file = (std::filesystem::path(dir) / change.file_name).string();
     for (const PlannedObject& o : plan.objects) {
       if (o.file_name != change.file_name || o.source_pointer.empty()) continue;
-      for (const std::string& pointer :
-           {o.source_pointer + "/channel", o.source_pointer + "/version", o.source_pointer}) {
-        const SourceLocation where = profile.locations.Find(pointer);
-        if (!where.known()) continue;
-        d.location = where;
-        d.data_path = pointer;
-        break;
-      }
+      d.data_path = o.source_pointer;
+      for (const std::string& pointer : {o.source_pointer + "/channel", o.source_pointer + "/version"})
+        if (profile.locations.values.count(pointer)) d.data_path = pointer;
+      const SourceLocation where = profile.locations.Find(d.data_path);
+      if (where.known()) d.location = where;
     }
     d.rule = "diff.operator-downgrade";
     d.message = change.refusal;

@@ -56,7 +56,7 @@ void SyncContext(const Profile& p, const BundlePlan& plan, const std::string& cl
   for (const PlannedObject& o : plan.objects)
     if (o.layer == kAppsLayer && o.kind == "Application")
       apps.push_back(json{{"name", o.name},
-                          {"layer", "chart " + o.name},
+                          {"layer", "operator chart"},
                           {"self_sync", SyncsItself(p, ScopeOf(o.kind, o.template_name))}});
   c["sync_applications"] = apps;
 
@@ -68,9 +68,9 @@ void SyncContext(const Profile& p, const BundlePlan& plan, const std::string& cl
       effects.push_back(json{{"effect", ToString(rule->effect)},
                              {"field", rule->field.empty() ? "any change"
                                                            : "a change of " + std::string(rule->field)},
-                             {"what", rule->what},
-                             {"nodes", rule->nodes},
-                             {"pace", rule->pace},
+                             {"what", std::string(rule->what)},
+                             {"nodes", std::string(rule->nodes)},
+                             {"pace", std::string(rule->pace)},
                              {"watch", WatchCommand(*rule, cli, o.namespace_name, o.name)}});
     }
     if (effects.empty()) continue;

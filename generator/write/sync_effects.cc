@@ -155,7 +155,7 @@ SyncEffect EffectOfAdding(const DiffObject& now) {
     if (!TouchesNodes(rule->effect) || rule->effect <= effect.effect) continue;
     if (!rule->inert_unless.empty() && IsFalse(now.document, rule->inert_unless)) continue;
     effect.effect = rule->effect;
-    effect.what = Describe(*rule, now);
+    effect.what = "when first applied: " + Describe(*rule, now);
   }
   return effect;
 }

@@ -290,7 +290,8 @@ TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
     const bool in_workload_namespace = o.namespace_name == "gpu-training";
     const bool chart_application = o.kind == "Application";
     // What can drain, reboot, reset VFs or roll a driver: the NicClusterPolicy, the VF agent.
-    const bool touches_nodes = o.kind == "NicClusterPolicy" || o.name == "oke-h100-vf-config";
+    const bool touches_nodes =
+        o.kind == "NicClusterPolicy" || (o.kind == "DaemonSet" && o.name == "oke-h100-vf-config");
     EXPECT_EQ(o.layer, chart_application       ? kAppsLayer
                        : touches_nodes         ? kNodesLayer
                        : in_workload_namespace ? kWorkloadLayer

@@ -119,16 +119,39 @@ TEST(DiffDisruption, AGpuDirectModeChangeRollsTheGpuDriver) {
   EXPECT_TRUE(Has(policies[0]->disruption, "maxParallelUpgrades"));
 }
 
-TEST(DiffDisruption, AChartDriverChangeWithTheHostsDriverRollsNothing) {
-  // OKE keeps the host's driver (driver.enabled false): the chart's driver.rdma values change,
-  // but there is no driver DaemonSet to roll.
-  const BundleDiff diff = DiffAfter("oke-h100", {"nccl.gpudirect=dmabuf"});
-  for (const BundleChange& change : diff.changes) {
-    if (change.object_name != "oke-h100-gpu-operator") continue;
-    EXPECT_EQ(change.effect, Disruption::kNone);
-    EXPECT_TRUE(Has(AllNotes(change), "driver/enabled is false: nothing of it runs"))
-        << AllNotes(change);
+// The bundle on disk with one file's text edited: `from` replaced by `to` in the file of `kind`.
+Folder EditedOnDisk(const RenderedBundle& bundle, const std::string& file_part,
+                    const std::string& from, const std::string& to) {
+  Folder disk = OnDisk(bundle);
+  int edited = 0;
+  for (auto& [name, text] : disk.files) {
+    if (name.find(file_part) == std::string::npos) continue;
+    const size_t at = text.find(from);
+    if (at == std::string::npos) continue;
+    text.replace(at, from.size(), to);
+    ++edited;
   }
+  EXPECT_EQ(edited, 1) << file_part << ": " << from;
+  return disk;
+}
+
+TEST(DiffDisruption, AChartDriverChangeWithTheHostsDriverRollsNothing) {
+  // OKE keeps the host's driver (driver.enabled false): a change of the chart's driver.rdma
+  // values has no driver DaemonSet to roll.
+  const RenderedBundle bundle = Render("oke-h100", {});
+  const Folder disk = EditedOnDisk(bundle, "gpu-operator", "useHostMofed: true", "useHostMofed: false");
+  const BundleDiff diff = DiffBundle(bundle, disk.files, disk.marker);
+  ASSERT_EQ(diff.changes.size(), 1u);
+  EXPECT_EQ(diff.changes[0].object_name, "oke-h100-gpu-operator");
+  EXPECT_EQ(diff.changes[0].effect, Disruption::kNone);
+  EXPECT_TRUE(Has(AllNotes(diff.changes[0]), "driver/enabled is false: nothing of it runs"))
+      << AllNotes(diff.changes[0]);
+  // With the operator's own driver, the same change rolls it.
+  const Folder enabled = EditedOnDisk(bundle, "gpu-operator", "enabled: false\n          rdma:",
+                                      "enabled: true\n          rdma:");
+  const BundleDiff roll = DiffBundle(bundle, enabled.files, enabled.marker);
+  ASSERT_EQ(roll.changes.size(), 1u);
+  EXPECT_EQ(roll.changes[0].effect, Disruption::kDriverRoll);
 }
 
 TEST(DiffDisruption, AnIommuPolicyChangeLeavesTheMachineConfigInPlaceAndSaysHowToRemoveIt) {
@@ -145,13 +168,25 @@ TEST(DiffDisruption, AnIommuPolicyChangeLeavesTheMachineConfigInPlaceAndSaysHowT
   EXPECT_TRUE(Has(notes, "(then the Machine Config Operator renders a new config")) << notes;
 }
 
-TEST(DiffDisruption, AnIommuKernelArgumentChangeRebootsThePool) {
-  const BundleDiff diff = DiffAfter("barcelona-h100-cx7", {"node_shape.cpu_vendor=intel"});
+TEST(DiffDisruption, AKernelArgumentChangeRebootsThePool) {
+  const RenderedBundle bundle = Render("barcelona-h100-cx7", {});
+  const Folder disk = EditedOnDisk(bundle, "machineconfig", "- iommu=pt", "- iommu=on");
+  const BundleDiff diff = DiffBundle(bundle, disk.files, disk.marker);
   const auto configs = OfKind(diff, "MachineConfig");
   ASSERT_EQ(configs.size(), 1u);
   EXPECT_EQ(configs[0]->effect, Disruption::kReboot);
   EXPECT_TRUE(Has(FormatBundleDiff(diff, "out"), "[disruptive: drain and reboot: the Machine "
                                                  "Config Operator"));
+}
+
+TEST(DiffDisruption, AnAddedMachineConfigRebootsThePoolWhenFirstApplied) {
+  const BundleDiff diff =
+      DiffAfter("barcelona-h100-cx7", {"security.memlock_strategy=crio-ulimits"});
+  const auto configs = OfKind(diff, "MachineConfig");
+  ASSERT_EQ(configs.size(), 1u);
+  EXPECT_EQ(configs[0]->kind, BundleChange::Kind::kAdded);
+  EXPECT_EQ(configs[0]->effect, Disruption::kReboot);
+  EXPECT_EQ(configs[0]->disruption.rfind("when first applied: the Machine Config Operator", 0), 0u);
 }
 
 TEST(DiffDisruption, AnOperatorDowngradeIsRefusedWithTheReason) {
