@@ -75,7 +75,6 @@ bool SyncsItself(const Profile& p, SyncScope scope) {
 void SyncPolicyContext(const Profile& p, SyncScope scope, json& context) {
   context["self_sync"] = SyncsItself(p, scope);
   context["prune"] = p.gitops.prune;
-  context["sync_setting"] = ToString(p.gitops.self_sync);
 }
 
 void DestinationContext(const Profile& p, json& context) {

@@ -36,8 +36,8 @@ SyncScope ScopeOfLayer(const std::string& layer);
 SyncScope ScopeOf(std::string_view kind, std::string_view template_name);
 /// Whether an Application of `scope` syncs itself under the profile's gitops.self_sync.
 bool SyncsItself(const Profile& p, SyncScope scope);
-/// Sets `self_sync` (whether `syncPolicy.automated` is written), `prune` and `sync_setting` (the
-/// profile's self_sync value, for the comment) in an Application template's context.
+/// Sets `self_sync` (whether `syncPolicy.automated` is written) and `prune` in an Application
+/// template's context.
 void SyncPolicyContext(const Profile& p, SyncScope scope, nlohmann::json& context);
 
 /// Sets the keys every template that writes an Application `destination:` reads for the

@@ -190,6 +190,16 @@ SyncEffect EffectOfChange(const DiffObject& before, const DiffObject& now,
     effect.notes.push_back(std::string(worst->what));
   }
   if (now.kind == "Subscription") CheckDowngrade(before, now, effect);
+  if (now.kind == "Application") {
+    // gitops.self_sync moved: say who presses sync from now on.
+    const bool was = At(before.document, "spec/syncPolicy/automated").IsDefined();
+    const bool is = At(now.document, "spec/syncPolicy/automated").IsDefined();
+    if (was && !is)
+      effect.notes.push_back("stops syncing itself: its changes wait for `argocd app sync " +
+                             now.name + "`");
+    if (!was && is)
+      effect.notes.push_back("syncs itself from now on: every merged change of it is applied");
+  }
   return effect;
 }
 

@@ -251,6 +251,18 @@ TEST(DiffDisruption, ObjectsMovedToTheNodesLayerAreMovesNotRemovals) {
     EXPECT_NE(change.kind, BundleChange::Kind::kRemoved) << change.file_name;
 }
 
+TEST(DiffDisruption, ASelfSyncChangeSaysWhoPressesSyncFromNowOn) {
+  const BundleDiff diff = DiffAfter("oke-h100", {"gitops.self_sync=off"});
+  bool workload = false;
+  for (const BundleChange& change : diff.changes) {
+    if (change.object_name != "oke-h100-workload") continue;
+    workload = true;
+    EXPECT_EQ(AllNotes(change),
+              "stops syncing itself: its changes wait for `argocd app sync oke-h100-workload`\n");
+  }
+  EXPECT_TRUE(workload) << FormatBundleDiff(diff, "out");
+}
+
 TEST(OperatorDowngrade, ComparesChannelsReleasesAndCsvNames) {
   EXPECT_NE(OlmDowngrade("p", "v25.10", "v25.3"), "");
   EXPECT_NE(OlmDowngrade("p", "gpu-operator-certified.v25.10.1", "gpu-operator-certified.v24.9.2"),
