@@ -1,8 +1,7 @@
 #include "write/bundle_diff.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -320,28 +319,49 @@ Counts Count(const BundleDiff& diff) {
   return c;
 }
 
+// Names, kinds and notes come from files in the folder, which anyone may have edited: no byte
+// of them may move the terminal's cursor or recolour it, and a long one is cut.
+std::string Printable(const std::string& text) {
+  constexpr size_t kMax = 4096;
+  std::string out;
+  for (size_t i = 0; i < text.size() && i < kMax; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      out += escaped;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (text.size() > kMax) out += "... (" + std::to_string(text.size()) + " bytes)";
+  return out;
+}
+
 void FormatChange(const BundleChange& change, std::ostream& out) {
   out << ChangeMark(change.kind) << " " << ChangeWord(change.kind) << " ";
-  if (!change.moved_from.empty()) out << change.moved_from << " -> ";
-  out << change.file_name;
+  if (!change.moved_from.empty()) out << Printable(change.moved_from) << " -> ";
+  out << Printable(change.file_name);
   if (!change.object_kind.empty()) {
-    out << " (" << change.object_kind;
-    if (!change.object_name.empty()) out << " " << change.object_name;
+    out << " (" << Printable(change.object_kind);
+    if (!change.object_name.empty()) out << " " << Printable(change.object_name);
     out << ")";
   }
   if (change.disruptive) {
-    out << " [disruptive: " << ToString(change.effect) << ": " << change.disruption << "]";
+    out << " [disruptive: " << ToString(change.effect) << ": " << Printable(change.disruption)
+        << "]";
   } else if (change.effect != Disruption::kNone) {
-    out << " [" << ToString(change.effect) << ": " << change.disruption << "]";
+    out << " [" << ToString(change.effect) << ": " << Printable(change.disruption) << "]";
   }
-  if (!change.refusal.empty()) out << " [refused: " << change.refusal << "]";
+  if (!change.refusal.empty()) out << " [refused: " << Printable(change.refusal) << "]";
   out << "\n";
-  for (const std::string& note : change.notes) out << "    note: " << note << "\n";
+  for (const std::string& note : change.notes) out << "    note: " << Printable(note) << "\n";
 }
 
 void FormatUserFiles(const BundleDiff& diff, std::ostream& out) {
   for (const std::string& file : diff.user_files)
-    out << "= kept " << file << " (yours: .hkimgen-bundle does not list it; render keeps it)\n";
+    out << "= kept " << Printable(file)
+        << " (yours: .hkimgen-bundle does not list it; render keeps it)\n";
 }
 
 }  // namespace

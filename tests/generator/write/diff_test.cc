@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "write/bundle_diff.h"
 #include "fleet/fleet_diff.h"
@@ -123,6 +124,17 @@ TEST(BundleDiff, RemovingAnObjectArgoCdKeepsLeavesItInPlace) {
                 0),
             0u)
       << diff.changes[0].notes[0];
+}
+
+TEST(BundleDiff, NamesFromTheFolderCannotDriveTheTerminal) {
+  std::string hostile = kService;
+  hostile.replace(hostile.find("job-headless"), 12, "\"job\\e[31m\"");
+  BundleDiff diff = DiffBundle(Bundle({}), {{"a.yaml", hostile}, {"x\x1b[2J.yaml", "a: 1\n"}},
+                               std::set<std::string>{"a.yaml"});
+  const std::string text = FormatBundleDiff(diff, "out");
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_NE(text.find("(Service job\\x1b[31m)"), std::string::npos) << text;
+  EXPECT_NE(text.find("= kept x\\x1b[2J.yaml"), std::string::npos) << text;
 }
 
 TEST(UnifiedDiff, SeparateHunksAndInsertionsAtTheEnd) {
