@@ -68,6 +68,8 @@ void SyncContext(const Profile& p, const BundlePlan& plan, const std::string& cl
       effects.push_back(json{{"effect", ToString(rule->effect)},
                              {"field", rule->field.empty() ? "any change"
                                                            : "a change of " + std::string(rule->field)},
+                             {"has_condition", !rule->inert_unless.empty()},
+                             {"condition", std::string(rule->inert_unless)},
                              {"what", std::string(rule->what)},
                              {"nodes", std::string(rule->nodes)},
                              {"pace", std::string(rule->pace)},

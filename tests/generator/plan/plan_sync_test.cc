@@ -162,7 +162,7 @@ TEST(BundleReadme, SaysWhatASyncDoesToTheNodesAndTheJob) {
         "### MachineConfig `99-h100-barcelona-iommu-passthrough`",
         "- **drain and reboot** on any change: the Machine Config Operator",
         "Watch: `oc get machineconfigpool -w`", "### ClusterPolicy `cluster-policy`",
-        "- **driver roll** on a change of spec/driver:",
+        "- **driver roll** on a change of spec/driver (none while spec/driver/enabled is false):",
         "### StatefulSet `nccl-test/h-kim`", "synced by `barcelona-workload` (**syncs itself**)",
         "- **job restart** on a change of spec/template:"}) {
     EXPECT_NE(readme.find(part), std::string::npos) << part << "\n" << readme;
