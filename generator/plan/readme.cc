@@ -6,6 +6,7 @@
 #include "plan/readme.h"
 
 #include <map>
+#include <vector>
 
 #include "model/wrapper_image.h"
 #include "plan/disruption.h"
@@ -60,8 +61,18 @@ void SyncContext(const Profile& p, const BundlePlan& plan, const std::string& cl
                           {"self_sync", SyncsItself(p, ScopeOf(o.kind, o.template_name))}});
   c["sync_applications"] = apps;
 
+  // One entry per kind, template and Application, in plan order: the StatefulSets of a thousand
+  // namespaces are one entry that lists them.
   json objects = json::array();
+  std::map<std::string, size_t> entry_of;
+  std::vector<std::vector<const PlannedObject*>> members;
   for (const PlannedObject& o : plan.objects) {
+    const std::string app = ApplicationOf(p, o);
+    const std::string key = o.kind + '\n' + o.template_name + '\n' + app;
+    if (auto it = entry_of.find(key); it != entry_of.end()) {
+      members[it->second].push_back(&o);
+      continue;
+    }
     json effects = json::array();
     for (const DisruptionRule* rule : DisruptionRulesOf(o.kind, o.template_name)) {
       if (rule->effect == Disruption::kNone) continue;
@@ -73,18 +84,33 @@ void SyncContext(const Profile& p, const BundlePlan& plan, const std::string& cl
                              {"what", std::string(rule->what)},
                              {"nodes", std::string(rule->nodes)},
                              {"pace", std::string(rule->pace)},
-                             {"watch", WatchCommand(*rule, cli, o.namespace_name, o.name)}});
+                             {"watch", WatchCommand(*rule, cli, o.namespace_name, o.name)},
+                             {"per_object", rule->watch.find("{name}") != std::string::npos}});
     }
     if (effects.empty()) continue;
-    const std::string app = ApplicationOf(p, o);
     const bool self = o.layer == kAppsLayer ? SyncsItself(p, ScopeOf(o.kind, o.template_name))
                                             : SyncsItself(p, ScopeOfLayer(o.layer));
+    entry_of[key] = objects.size();
+    members.push_back({&o});
     objects.push_back(json{{"kind", o.kind},
-                           {"name", Qualified(o)},
-                           {"file", o.file_name},
                            {"application", app},
                            {"self_sync", self},
                            {"effects", effects}});
+  }
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const std::vector<const PlannedObject*>& of = members[i];
+    json& entry = objects[i];
+    const std::string kind = entry["kind"];
+    entry["several"] = of.size() > 1;
+    entry["title"] = of.size() > 1 ? kind + " (" + std::to_string(of.size()) + ")"
+                                   : kind + " `" + Qualified(*of[0]) + "`";
+    std::string list;
+    for (const PlannedObject* o : of) {
+      if (!list.empty()) list += ", ";
+      list += of.size() > 1 ? "`" + Qualified(*o) + "` (`" + o->file_name + "`)"
+                            : "`" + o->file_name + "`";
+    }
+    entry["objects"] = list;
   }
   c["has_disruptive_objects"] = !objects.empty();
   c["disruptive_objects"] = objects;

@@ -111,6 +111,10 @@ std::string UnifiedDiff(const std::string& old_text, const std::string& new_text
 
 namespace {
 
+// The largest bundle file diff reads. Not the profile limit (1 MiB): the README of a profile with
+// a thousand namespaces is a few MiB, and a file cut short would read as changed forever.
+constexpr size_t kMaxBundleFileBytes = size_t{64} << 20;
+
 void Apply(const SyncEffect& effect, BundleChange& change) {
   change.effect = effect.effect;
   change.disruptive = TouchesNodes(effect.effect);
@@ -143,19 +147,26 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
                       const std::map<std::string, std::string>& existing,
                       const std::optional<std::set<std::string>>& ours) {
   BundleDiff diff;
-  std::map<std::string, std::string> wanted_text;  // as WriteBundleDir writes it (# Source:)
-  for (const RenderedFile& file : wanted.files) wanted_text[file.file_name] = FileText(file);
-  std::map<std::string, DiffObject> wanted_objects;
-  std::vector<DiffObject> all_wanted;
-  for (const auto& [name, text] : wanted_text) {
-    wanted_objects[name] = ParseDiffObject(text);
-    all_wanted.push_back(wanted_objects[name]);
-  }
+  std::map<std::string, const RenderedFile*> wanted_by_name;
+  for (const RenderedFile& file : wanted.files) wanted_by_name[file.file_name] = &file;
+  // Files are parsed only when they change (a large bundle holds tens of thousands); the
+  // StatefulSets that read a changed ConfigMap only once one has.
+  std::optional<std::vector<DiffObject>> workloads;
+  auto effect_of_change = [&](const DiffObject& before, const DiffObject& now) {
+    if (now.kind == "ConfigMap" && !workloads) {
+      workloads.emplace();
+      for (const RenderedFile& file : wanted.files)
+        if (file.content.find("kind: StatefulSet\n") != std::string::npos)
+          workloads->push_back(ParseDiffObject(FileText(file)));
+    }
+    static const std::vector<DiffObject> kNone;
+    return EffectOfChange(before, now, now.kind == "ConfigMap" ? *workloads : kNone);
+  };
   // What leaves the bundle, by object: an object that moves to another layer's folder is the
   // same object on the cluster, not a removal and an addition.
   std::map<std::string, std::string> leaving;  // identity -> old file
   for (const auto& [name, content] : existing) {
-    if (wanted_text.count(name)) continue;
+    if (wanted_by_name.count(name)) continue;
     if (ours && !ours->count(name)) {
       diff.user_files.push_back(name);
       continue;
@@ -164,13 +175,14 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
     if (!id.empty()) leaving[id] = name;
   }
   std::set<std::string> moved_away;
-  for (const auto& [name, text] : wanted_text) {
-    const DiffObject& now = wanted_objects[name];
+  for (const auto& [name, file] : wanted_by_name) {
+    const std::string text = FileText(*file);  // as WriteBundleDir writes it (# Source:)
     auto it = existing.find(name);
     if (it != existing.end() && it->second == text) continue;
+    const DiffObject now = ParseDiffObject(text);
     if (it != existing.end()) {
       BundleChange change = Change(BundleChange::Kind::kChanged, name, now);
-      Apply(EffectOfChange(ParseDiffObject(it->second), now, all_wanted), change);
+      Apply(effect_of_change(ParseDiffObject(it->second), now), change);
       change.unified_diff = UnifiedDiff(it->second, text, "a/" + name, "b/" + name);
       diff.changes.push_back(std::move(change));
       continue;
@@ -188,14 +200,14 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
     change.moved_from = from->second;
     change.notes.push_back(MoveNote(before, Folder(from->second), Folder(name)));
     if (old_text != text) {
-      Apply(EffectOfChange(before, now, all_wanted), change);
+      Apply(effect_of_change(before, now), change);
       change.unified_diff = UnifiedDiff(old_text, text, "a/" + from->second, "b/" + name);
     }
     moved_away.insert(from->second);
     diff.changes.push_back(std::move(change));
   }
   for (const auto& [name, content] : existing) {
-    if (wanted_text.count(name) || moved_away.count(name) || (ours && !ours->count(name)))
+    if (wanted_by_name.count(name) || moved_away.count(name) || (ours && !ours->count(name)))
       continue;
     const DiffObject before = ParseDiffObject(content);
     BundleChange change = Change(BundleChange::Kind::kRemoved, name, before);
@@ -210,7 +222,8 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
 std::optional<std::set<std::string>> ReadBundleMarkerFiles(const std::string& dir) {
   std::string reason;
   const std::optional<std::string> text =
-      ReadInputText((std::filesystem::path(dir) / kBundleMarkerName).string(), &reason);
+      ReadInputText((std::filesystem::path(dir) / kBundleMarkerName).string(), &reason,
+                    kMaxBundleFileBytes);
   if (!text) return std::nullopt;
   return ParseBundleMarker(*text);
 }
@@ -244,7 +257,13 @@ std::optional<std::map<std::string, std::string>> ReadBundleDirectory(const std:
       continue;
     }
     std::string reason;
-    std::optional<std::string> text = ReadInputText(entry.path().string(), &reason);
+    std::optional<std::string> text =
+        ReadInputText(entry.path().string(), &reason, kMaxBundleFileBytes);
+    if (text && text->size() > kMaxBundleFileBytes) {
+      text.reset();
+      reason = "larger than " + std::to_string(kMaxBundleFileBytes >> 20) +
+               " MiB, more than any file hkimgen writes";
+    }
     if (!text) {
       Diagnostic d;
       d.location.file = entry.path().string();
