@@ -137,6 +137,22 @@ TEST(BundleDiff, NamesFromTheFolderCannotDriveTheTerminal) {
   EXPECT_NE(text.find("= kept x\\x1b[2J.yaml"), std::string::npos) << text;
 }
 
+TEST(BundleDiff, ReadsBundleFilesLargerThanAProfile) {
+  // The README of a bundle with a thousand namespaces is a few MiB; cut at the 1 MiB profile
+  // limit it would read as changed forever.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("hkim-diff-large-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string readme(3u << 20, 'x');
+  std::ofstream(dir / "README.md") << readme;
+  DiagnosticSink sink;
+  const auto files = ReadBundleDirectory(dir.string(), sink);
+  ASSERT_TRUE(files);
+  EXPECT_EQ(files->at("README.md").size(), readme.size());
+  fs::remove_all(dir);
+}
+
 TEST(UnifiedDiff, SeparateHunksAndInsertionsAtTheEnd) {
   std::string a, b;
   for (int i = 1; i <= 20; ++i) {
