@@ -134,11 +134,50 @@ void CheckOpenShiftVersion(const Profile& p, const BundlePlan& plan, const Clust
                "set operators.openshift_version: \"" + minor + "\"");
 }
 
+// The bundle's declared and implied node-label and CRD preconditions against the export: the
+// labels on every picked node (the pool's role label is CheckMachineConfigPool's), the CRDs among
+// the exported CustomResourceDefinitions when the export holds them.
+void CheckDeclared(const Profile& p, const BundlePlan& plan, const ClusterExport& cluster,
+                   const std::vector<const discover::NodeFacts*>& picked, Findings& findings) {
+  const std::string role_label = "node-role.kubernetes.io/" + p.iommu.machine_config_role;
+  for (const Precondition& pre : plan.preconditions) {
+    if (pre.kind == "node-label" && pre.what != role_label) {
+      for (const discover::NodeFacts* node : picked) {
+        bool has = false;
+        for (const auto& [key, value] : node->labels)
+          has |= CapabilityMatches(CapabilityKind::kNodeLabel, pre.what, key);
+        if (has) continue;
+        findings.Add(Severity::kError, "cluster.precondition", pre.pointer,
+                     Named("Node", node->name, node->location),
+                     "lacks the label " + pre.what + ", which the bundle takes as given (" +
+                         pre.why + ")",
+                     "label the node, or fix the precondition: " + pre.check);
+      }
+    }
+    if (pre.kind != "crd") continue;
+    if (!cluster.kinds.count("CustomResourceDefinition")) {
+      findings.NotExported("CustomResourceDefinition", "the CRDs the preconditions name");
+      continue;
+    }
+    const std::string group = pre.what.substr(0, pre.what.find('/'));
+    const std::string kind = pre.what.find('/') == std::string::npos ? "*" : pre.what.substr(pre.what.find('/') + 1);
+    bool found = false;
+    for (const discover::ExportObject* crd : OfKind(cluster, "CustomResourceDefinition"))
+      found |= Str(At(*crd->json, {"spec", "group"})) == group &&
+               (kind == "*" || Str(At(*crd->json, {"spec", "names", "kind"})) == kind);
+    if (!found)
+      findings.Add(Severity::kError, "cluster.precondition", pre.pointer, "cluster " + cluster.label,
+                   "has no CRD " + pre.what + ", which the bundle takes as given (" + pre.why + ")",
+                   "install what provides it first: " + pre.check);
+  }
+}
+
 }  // namespace
 
 void CheckPreconditions(const Profile& p, const BundlePlan& plan, const ClusterExport& cluster,
                         const std::vector<const discover::NodeFacts*>& picked, Findings& findings) {
   CheckMachineConfigPool(p, cluster, picked, findings);
+  CheckDeclared(p, plan, cluster, picked, findings);
   CheckOpenShiftVersion(p, plan, cluster, findings);
   if (!p.operators) return;
   for (const OperatorFacts& facts : OperatorCatalog()) {

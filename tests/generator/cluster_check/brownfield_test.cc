@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cluster_check/check_fixture.h"
@@ -189,6 +190,31 @@ TEST(Brownfield, MissingKindsAreOneNoteNamingTheSkippedChecks) {
   EXPECT_THAT(notes.front()->message, HasSubstr("Subscription"));
   EXPECT_THAT(notes.front()->message, HasSubstr("a second OperatorGroup"));
   EXPECT_THAT(notes.front()->fix, HasSubstr("operatorgroups.operators.coreos.com"));
+}
+
+// Issue 35 item 0: whoever installs an operator, the cluster check reads the plan: where the
+// bundle's own node policies will create the VFs, a node without them yet is a note, never an
+// error, for every operator left to the cluster (preinstalled or shared).
+TEST(Brownfield, CheckAgreesWithThePlanWhoeverInstallsEachOperator) {
+  nlohmann::json doc = nlohmann::json::parse(test_files::ReadFile(kFixtures / "barcelona.json"));
+  for (nlohmann::json& item : doc["items"]) {
+    if (item["kind"] == "SriovNetworkNodeState")
+      for (nlohmann::json& pf : item["status"]["interfaces"]) pf["numVfs"] = 0, pf["Vfs"] = {};
+    if (item["kind"] == "Node")
+      for (auto& [key, value] : item["status"]["capacity"].items())
+        if (key.find("rdma") != std::string::npos) value = "0";
+  }
+  const std::string fresh_cluster = doc.dump();
+  const std::string fresh_profile = testing::TempDir() + "/fresh-openshift.yaml";
+  std::ofstream(fresh_profile) << test_files::FreshOpenShiftProfile();
+  for (const char* key : {"sriov_network_operator", "nfd", "gpu_operator"}) {
+    for (const char* install : {"preinstalled", "shared"}) {
+      Checked c = CheckText(fresh_profile, "fresh.json", fresh_cluster,
+                            {std::string("operators.") + key + ".install=" + install});
+      EXPECT_EQ(c.Errors(), 0) << key << "=" << install << "\n" << c.All();
+      EXPECT_FALSE(c.Of("cluster.vfs-pending").empty()) << key << "=" << install;
+    }
+  }
 }
 
 TEST(Brownfield, DiscoverDraftsAProfileThatAdoptsWhatRuns) {

@@ -90,7 +90,7 @@ def cluster(gpu_nodes=2, heavy=False):
                   "metadata": {"name": "worker"}})
     items.append({"apiVersion": "config.openshift.io/v1", "kind": "ClusterVersion",
                   "metadata": {"name": "version"},
-                  "status": {"desired": {"version": "4.19.9"}}})
+                  "status": {"desired": {"version": "4.20.8"}}})
     return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
 
 
