@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 
+#include "fresh_profile.h"
 #include "pipeline/pipeline.h"
 #include "plan/disruption.h"
 #include "test_files.h"
@@ -28,8 +29,11 @@ struct Render {
 std::unique_ptr<Render> RenderWith(const std::string& profile, std::vector<std::string> sets) {
   auto r = std::make_unique<Render>();
   LayerInputs inputs;
+  // "fresh-openshift": a fresh cluster's profile, whose bundle renders the node objects.
   inputs.profile_path =
-      (std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" / (profile + ".yaml")).string();
+      profile == "fresh-openshift"
+          ? test_files::FreshOpenShiftProfilePath()
+          : (std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" / (profile + ".yaml")).string();
   inputs.set_values = std::move(sets);
   r->bundle = RenderProfileLayers(inputs, r->sink);
   return r;
@@ -83,15 +87,18 @@ TEST(DisruptionTable, EveryRowSaysWhatItDoesAndWhereTheFactComesFrom) {
 }
 
 TEST(SelfSync, ByDefaultNothingThatCanRebootANodeOrRollTheDriverSyncsItself) {
-  for (const char* profile : {"barcelona-h100-cx7", "oke-h100", "oke-a100", "oke-a100-gpu4"}) {
+  for (const char* profile :
+       {"fresh-openshift", "barcelona-h100-cx7", "oke-h100", "oke-a100", "oke-a100-gpu4"}) {
     auto r = RenderWith(profile, {});
     ASSERT_TRUE(r->bundle) << profile;
     const auto policies = SyncPolicies(*r->bundle);
     const std::string cluster = r->bundle->bundle_name;
     EXPECT_EQ(policies.at(cluster), "manual") << profile;  // the parent
     EXPECT_EQ(policies.at(cluster + "-platform"), "manual") << profile;
-    EXPECT_EQ(policies.at(cluster + "-nodes"), "manual") << profile;
     EXPECT_EQ(policies.at(cluster + "-workload"), "automated prune=false") << profile;
+    // Barcelona's bundle leaves the node objects to the cluster: it has no nodes layer.
+    if (std::string(profile) != "barcelona-h100-cx7")
+      EXPECT_EQ(policies.at(cluster + "-nodes"), "manual") << profile;
     if (policies.count(cluster + "-gpu-operator"))
       EXPECT_EQ(policies.at(cluster + "-gpu-operator"), "manual") << profile;
   }
@@ -148,22 +155,22 @@ TEST(SelfSync, BothKeysAreAnErrorAtTheDeprecatedOne) {
 }
 
 TEST(BundleReadme, SaysWhatASyncDoesToTheNodesAndTheJob) {
-  auto r = RenderWith("barcelona-h100-cx7", {});
+  auto r = RenderWith("fresh-openshift", {});
   ASSERT_TRUE(r->bundle);
   std::string readme;
   for (const RenderedFile& file : r->bundle->files)
     if (file.file_name == "README.md") readme = file.content;
   for (const char* part :
-       {"## Before the first sync\n", "Publish the wrapper image `quay.io/hkim/hkim-wrapper:",
-        "Push this folder to `https://github.com/hkim/hkimgen-bundles.git` at",
+       {"## Before the first sync\n", "1. Publish the wrapper image `",
+        "Push this folder to `https://github.com/lab/bundles.git` at",
         "## What a sync does to your nodes and jobs\n", "`gitops.self_sync: namespaces`",
-        "- `barcelona-nodes` (nodes): waits for `argocd app sync barcelona-nodes`",
-        "- `barcelona-workload` (workload): syncs itself",
-        "### MachineConfig `99-h100-barcelona-iommu-passthrough`",
+        "- `lab-nodes` (nodes): waits for `argocd app sync lab-nodes`",
+        "- `lab-workload` (workload): syncs itself",
+        "### MachineConfig `99-worker-lab-iommu-passthrough`",
         "- **drain and reboot** on any change: the Machine Config Operator",
         "Watch: `oc get machineconfigpool -w`", "### ClusterPolicy `cluster-policy`",
         "- **driver roll** on a change of spec/driver (none while spec/driver/enabled is false):",
-        "### StatefulSet `nccl-test/h-kim`", "synced by `barcelona-workload` (**syncs itself**)",
+        "### StatefulSet `gpu-training/nccl-job`", "synced by `lab-workload` (**syncs itself**)",
         "- **job restart** on a change of spec/template:"}) {
     EXPECT_NE(readme.find(part), std::string::npos) << part << "\n" << readme;
   }

@@ -1,5 +1,6 @@
-// diff tells what a sync of each change does on the cluster (issue 36): a shipped profile is
-// rendered as it is (the bundle on disk, with its marker's file list) and with one change, and
+// diff tells what a sync of each change does on the cluster (issue 36): a profile (a fresh
+// OpenShift cluster's, as init writes it, or a shipped OKE one) is rendered as it is (the bundle
+// on disk, with its marker's file list) and with one change, and
 // the diff must name the drain, reboot, driver roll or job restart, what stays in place, what
 // running pods never see, a refused operator downgrade and a file of the user's.
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <set>
 
+#include "fresh_profile.h"
 #include "pipeline/pipeline.h"
 #include "write/bundle_diff.h"
 #include "write/operator_downgrade.h"
@@ -15,10 +17,15 @@
 namespace hkim {
 namespace {
 
+// A fresh OpenShift cluster: the bundle renders the node objects (test_files fresh_profile.h).
+constexpr char kFresh[] = "fresh-openshift";
+
 RenderedBundle Render(const std::string& profile, const std::vector<std::string>& sets) {
   LayerInputs inputs;
   inputs.profile_path =
-      (std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" / (profile + ".yaml")).string();
+      profile == kFresh
+          ? test_files::FreshOpenShiftProfilePath()
+          : (std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" / (profile + ".yaml")).string();
   inputs.set_values = sets;
   DiagnosticSink sink;
   std::optional<RenderedBundle> bundle = RenderProfileLayers(inputs, sink);
@@ -66,7 +73,7 @@ std::string AllNotes(const BundleChange& change) {
 
 TEST(DiffDisruption, AnMtuChangeDrainsTheNodesOfEveryChangedNodePolicy) {
   const BundleDiff diff = DiffAfter(
-      "barcelona-h100-cx7", {"network.rails[name=eno5np0].mtu_bytes=4200"});
+      kFresh, {"network.rails[0].mtu_bytes=4200"});
   const auto policies = OfKind(diff, "SriovNetworkNodePolicy");
   ASSERT_EQ(policies.size(), 1u) << FormatBundleDiff(diff, "out");
   EXPECT_EQ(policies[0]->effect, Disruption::kDrain);
@@ -111,7 +118,7 @@ TEST(DiffDisruption, AnNcclDebugChangeReachesRunningPodsOnlyThroughTheConfigChec
 }
 
 TEST(DiffDisruption, AGpuDirectModeChangeRollsTheGpuDriver) {
-  const BundleDiff diff = DiffAfter("barcelona-h100-cx7", {"nccl.gpudirect=nvidia-peermem"});
+  const BundleDiff diff = DiffAfter(kFresh, {"nccl.gpudirect=nvidia-peermem"});
   const auto policies = OfKind(diff, "ClusterPolicy");
   ASSERT_EQ(policies.size(), 1u) << FormatBundleDiff(diff, "out");
   EXPECT_EQ(policies[0]->effect, Disruption::kDriverRoll);
@@ -155,7 +162,7 @@ TEST(DiffDisruption, AChartDriverChangeWithTheHostsDriverRollsNothing) {
 }
 
 TEST(DiffDisruption, AnIommuPolicyChangeLeavesTheMachineConfigInPlaceAndSaysHowToRemoveIt) {
-  const BundleDiff diff = DiffAfter("barcelona-h100-cx7", {"iommu.policy=already-configured"});
+  const BundleDiff diff = DiffAfter(kFresh, {"iommu.policy=already-configured"});
   const auto configs = OfKind(diff, "MachineConfig");
   ASSERT_EQ(configs.size(), 1u) << FormatBundleDiff(diff, "out");
   EXPECT_EQ(configs[0]->kind, BundleChange::Kind::kRemoved);
@@ -164,12 +171,12 @@ TEST(DiffDisruption, AnIommuPolicyChangeLeavesTheMachineConfigInPlaceAndSaysHowT
   const std::string notes = AllNotes(*configs[0]);
   EXPECT_TRUE(Has(notes, "left in place: Argo CD does not delete it (Prune=false, Delete=false)"))
       << notes;
-  EXPECT_TRUE(Has(notes, "kubectl delete MachineConfig 99-h100-barcelona-iommu-passthrough"));
+  EXPECT_TRUE(Has(notes, "kubectl delete MachineConfig 99-worker-lab-iommu-passthrough"));
   EXPECT_TRUE(Has(notes, "(then the Machine Config Operator renders a new config")) << notes;
 }
 
 TEST(DiffDisruption, AKernelArgumentChangeRebootsThePool) {
-  const RenderedBundle bundle = Render("barcelona-h100-cx7", {});
+  const RenderedBundle bundle = Render(kFresh, {});
   const Folder disk = EditedOnDisk(bundle, "machineconfig", "- iommu=pt", "- iommu=on");
   const BundleDiff diff = DiffBundle(bundle, disk.files, disk.marker);
   const auto configs = OfKind(diff, "MachineConfig");
@@ -181,7 +188,7 @@ TEST(DiffDisruption, AKernelArgumentChangeRebootsThePool) {
 
 TEST(DiffDisruption, AnAddedMachineConfigRebootsThePoolWhenFirstApplied) {
   const BundleDiff diff =
-      DiffAfter("barcelona-h100-cx7", {"security.memlock_strategy=crio-ulimits"});
+      DiffAfter(kFresh, {"security.memlock_strategy=crio-ulimits"});
   const auto configs = OfKind(diff, "MachineConfig");
   ASSERT_EQ(configs.size(), 1u);
   EXPECT_EQ(configs[0]->kind, BundleChange::Kind::kAdded);
@@ -191,7 +198,7 @@ TEST(DiffDisruption, AnAddedMachineConfigRebootsThePoolWhenFirstApplied) {
 
 TEST(DiffDisruption, AnOperatorDowngradeIsRefusedWithTheReason) {
   const BundleDiff diff =
-      DiffAfter("barcelona-h100-cx7", {"operators.gpu_operator.version=v25.3.4"});
+      DiffAfter(kFresh, {"operators.gpu_operator.version=v25.3.4"});
   EXPECT_TRUE(diff.HasRefusals());
   const auto subscriptions = OfKind(diff, "Subscription");
   ASSERT_EQ(subscriptions.size(), 1u);
@@ -204,9 +211,9 @@ TEST(DiffDisruption, AnOperatorDowngradeIsRefusedWithTheReason) {
 
 TEST(DiffDisruption, AnOperatorUpgradeIsNoRefusal) {
   const Folder old_disk =
-      OnDisk(Render("barcelona-h100-cx7", {"operators.gpu_operator.version=v25.3.4"}));
+      OnDisk(Render(kFresh, {"operators.gpu_operator.version=v25.3.4"}));
   const BundleDiff diff =
-      DiffBundle(Render("barcelona-h100-cx7", {}), old_disk.files, old_disk.marker);
+      DiffBundle(Render(kFresh, {}), old_disk.files, old_disk.marker);
   EXPECT_FALSE(diff.HasRefusals());
   EXPECT_EQ(OfKind(diff, "Subscription").size(), 1u);
 }
@@ -230,7 +237,7 @@ TEST(DiffDisruption, AUsersFileInTheBundleIsKeptNeverRemoved) {
 
 TEST(DiffDisruption, ObjectsMovedToTheNodesLayerAreMovesNotRemovals) {
   // A bundle rendered before the nodes layer held these objects in platform/.
-  const RenderedBundle bundle = Render("barcelona-h100-cx7", {});
+  const RenderedBundle bundle = Render(kFresh, {});
   Folder disk = OnDisk(bundle);
   Folder old;
   for (const auto& [name, text] : disk.files) {
@@ -244,7 +251,7 @@ TEST(DiffDisruption, ObjectsMovedToTheNodesLayerAreMovesNotRemovals) {
   const auto configs = OfKind(diff, "MachineConfig");
   ASSERT_EQ(configs.size(), 1u);
   EXPECT_EQ(configs[0]->kind, BundleChange::Kind::kMoved);
-  EXPECT_EQ(configs[0]->moved_from, "platform/20-machineconfig-99-h100-barcelona-iommu-passthrough.yaml");
+  EXPECT_EQ(configs[0]->moved_from, "platform/20-machineconfig-99-worker-lab-iommu-passthrough.yaml");
   EXPECT_EQ(configs[0]->effect, Disruption::kNone);  // the same object: nothing reboots
   EXPECT_TRUE(Has(AllNotes(*configs[0]), "moves from the platform Application to the nodes one"));
   for (const BundleChange& change : diff.changes)
