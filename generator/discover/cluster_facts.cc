@@ -1,6 +1,7 @@
 #include "discover/cluster_facts.h"
 
 #include "discover/json_at.h"
+#include "support/untrusted_text.h"
 
 #include <algorithm>
 #include <set>
@@ -148,6 +149,26 @@ PoolFacts ReadPool(const ExportObject& object) {
   return pool;
 }
 
+// A GPU capacity that is there but not a count (-5, "-5", "1e99Ki") would read as no GPUs
+// without a word: say so, at the field.
+void WarnUnreadableGpuCount(const ExportSet& exports, const ExportObject& object,
+                            DiagnosticSink& sink) {
+  const char* field = At(*object.json, {"status", "capacity"}).is_object() ? "capacity"
+                                                                            : "allocatable";
+  const json& value = At(*object.json, {"status", field, "nvidia.com/gpu"});
+  if (value.is_null() || ParseCount(Str(value))) return;
+  const std::string shown = value.is_string() ? QuoteUntrusted(value.get<std::string>(), 40)
+                                              : UntrustedText(value.dump(), 40);
+  sink.Report(Diagnostic{Severity::kWarning,
+                         exports.Locate(object, std::string("/status/") + field + "/nvidia.com~1gpu"),
+                         "", "discover.gpu-capacity",
+                         "Node " + QuoteUntrusted(object.name) + " advertises nvidia.com/gpu " +
+                             field + " " + shown +
+                             ", which is not a count of GPUs; the node is read as having none",
+                         "check the NVIDIA device plugin on that node (kubectl describe node), "
+                         "then export the cluster again"});
+}
+
 }  // namespace
 
 std::optional<long long> ParseCount(const std::string& quantity) {
@@ -176,6 +197,7 @@ ClusterFacts ExtractFacts(const ExportSet& exports, DiagnosticSink& sink) {
     if (object.kind == "Node") {
       facts.nodes.push_back(ReadNode(object));
       facts.nodes.back().location = at;
+      WarnUnreadableGpuCount(exports, object, sink);
     } else if (object.kind == "SriovNetworkNodeState") {
       facts.sriov_states.push_back(ReadSriovState(object));
       facts.sriov_states.back().location = at;
