@@ -113,7 +113,9 @@ class ExportBuilder {
       return false;
     }
     if (auto at = what.find("syntax error"); at != std::string::npos) what = what.substr(at);
-    Fail(position == 0 ? 0 : position - 1, "yaml.syntax", "the export is not valid JSON: " + what);
+    // nlohmann quotes the last token whole: an unterminated string of 60 MB is its last token.
+    Fail(position == 0 ? 0 : position - 1, "yaml.syntax",
+         "the export is not valid JSON: " + UntrustedText(what, 300));
     return false;
   }
 

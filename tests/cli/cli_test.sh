@@ -914,7 +914,7 @@ case_stdin_is_not_both_the_profile_and_the_cluster_export() {
   # Issue 38: `validate - --cluster -` read the profile's text again as the export.
   run_in "$(cat "$B")" validate - --cluster -
   expect_status 1
-  expect_err "<stdin>: error: the cluster export cannot be read from stdin: stdin is already read as a profile or values file [cli.usage]"
+  expect_out "<stdin>: error: the cluster export cannot be read from stdin: stdin is already read as a profile or values file [cli.usage]"
 }
 
 case_control_characters_from_an_export_are_escaped_in_messages() {

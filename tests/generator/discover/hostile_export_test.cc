@@ -100,10 +100,11 @@ TEST_F(HostileExport, AnOversizeExportIsRefusedBeforeItIsRead) {
                                      " --cluster huge.json"}) {
     auto run = test_files::RunShell("ulimit -v 400000; " + std::string(HKIM_BINARY) + " " + args,
                                     dir_, dir_ / "run");
+    // validate prints its findings on stdout, discover on stderr.
     EXPECT_EQ(run.status, 1) << args << "\n" << run.err;
-    EXPECT_THAT(run.err, HasSubstr("600 MiB, more than the 512 MiB an export may have"))
+    EXPECT_THAT(run.out + run.err, HasSubstr("600 MiB, more than the 512 MiB an export may have"))
         << args;
-    EXPECT_THAT(run.err, HasSubstr("[limit.file-size]")) << args;
+    EXPECT_THAT(run.out + run.err, HasSubstr("[limit.file-size]")) << args;
   }
 }
 
@@ -112,7 +113,8 @@ TEST_F(HostileExport, OutputFilesAreNeverWrittenThroughASymlink) {
   const std::string fixture = (kFixtures / "openshift-amd.json").string();
   fs::create_directories(dir_ / "elsewhere");
   for (const std::string& command :
-       std::vector<std::string>{"discover " + fixture + " --name rack7", "init --name rack7"}) {
+       std::vector<std::string>{"discover " + fixture + " --name rack7",
+                                "init --name rack7 --platform openshift --shape barcelona-h100-cx7"}) {
     fs::remove(dir_ / "out.yaml");
     fs::create_symlink(dir_ / "elsewhere" / "planted.yaml", dir_ / "out.yaml");
     auto refused = Run(command + " --output-file out.yaml");
@@ -132,7 +134,7 @@ TEST_F(HostileExport, StdinIsEitherTheProfileOrTheExport) {
   const std::string profile = (fs::path(HKIM_SOURCE_DIR) / "profiles/barcelona-h100-cx7.yaml").string();
   auto run = Run("validate - --cluster - < " + profile);
   EXPECT_EQ(run.status, 1) << run.err;
-  EXPECT_THAT(run.err, HasSubstr("the cluster export cannot be read from stdin: stdin is already "
+  EXPECT_THAT(run.out, HasSubstr("the cluster export cannot be read from stdin: stdin is already "
                                  "read as a profile or values file [cli.usage]"));
   auto twice = Run("discover - - < " + (kFixtures / "openshift-amd.json").string());
   EXPECT_EQ(twice.status, 1);
