@@ -294,9 +294,9 @@ bool CheckStarter(const InitOptions& options, const std::string& text, std::ostr
     if (d.severity != Severity::kError) continue;
     const bool repo = d.data_path.rfind("/gitops/repo_url", 0) == 0;
     err << "hkimgen init: error: "
-        << (repo ? "--repo-url " + QuoteUntrusted(options.repo_url)
-                 : "--name " + QuoteUntrusted(options.name))
-        << ": " << UntrustedText(d.message, kMaxMessageBytes) << " ["
+        << (repo ? "--repo-url '" + UntrustedText(options.repo_url)
+                 : "--name '" + UntrustedText(options.name))
+        << "': " << UntrustedText(d.message, kMaxMessageBytes) << " ["
         << d.rule << "]\n  fix: "
         << (!d.fix.empty() ? d.fix
             : repo         ? "give the repository's https or ssh URL, e.g. --repo-url "
