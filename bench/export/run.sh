@@ -6,8 +6,9 @@
 #   1. a List inside a List of 5,000 nodes            (target: under 1 s; was 31.6 s)
 #   2. 100,000 items that are not objects             (target: under 1 s and one warning; was 79 s)
 #   3. a dense export of DENSE_MB MB (default 300) of short labels: hkimgen's peak RSS against the
-#      file's size (target: a small multiple; hkimgen keeps at most 4 bytes of document per byte
-#      of text, export_parse.h, so a denser export is refused with limit.export-values)
+#      file's size (target: a small multiple; hkimgen keeps at most 8 bytes (estimated) of
+#      document per byte of text, export_parse.h, so this export is refused with
+#      limit.export-values once it passes that, instead of growing to 12x)
 #   4. a sparse 600 MiB file: refused by its size before it is read (time and RSS)
 #
 # Usage: bench/export/run.sh   (env HKIMGEN=path/to/hkimgen to skip the build; DENSE_MB=N)

@@ -58,10 +58,8 @@ bool Dropped(const std::string& key) {
 // object it scans its parent for discarded members, which is quadratic in a wide list.)
 class ExportBuilder {
  public:
-  ExportBuilder(const std::string& text, const char* const* consumed)
-      : text_(text),
-        consumed_(consumed),
-        budget_(kExportKeptBytesPerByte * text.size() + kExportKeptBytesFloor) {}
+  ExportBuilder(const std::string& text, const char* const* consumed, std::size_t kept_floor)
+      : text_(text), consumed_(consumed), budget_(kExportKeptBytesPerByte * text.size() + kept_floor) {}
 
   bool null() { return Value(Json(nullptr)); }
   bool boolean(bool value) { return Value(Json(value)); }
@@ -296,9 +294,10 @@ class ExportBuilder {
 
 }  // namespace
 
-std::optional<ParsedExport> ParseJsonExport(const std::string& text, ExportParseError* error) {
+std::optional<ParsedExport> ParseJsonExport(const std::string& text, ExportParseError* error,
+                                            std::size_t kept_floor) {
   const char* consumed = text.data();
-  ExportBuilder builder(text, &consumed);
+  ExportBuilder builder(text, &consumed, kept_floor);
   CountingIterator first(text.data(), &consumed);
   CountingIterator last(text.data() + text.size(), &consumed);
   bool ok = false;

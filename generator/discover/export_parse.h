@@ -14,10 +14,13 @@
 namespace hkim::discover {
 
 /// The document kept from a JSON export may cost at most this many bytes of memory per byte of
-/// export text, plus kExportKeptBytesFloor: with the text itself, peak memory stays within about
-/// 5x a dense export (a real one, whose images, managedFields and conditions are dropped, keeps
-/// far less). A denser export is refused (limit.export-values) instead of exhausting memory.
-inline constexpr std::size_t kExportKeptBytesPerByte = 4;
+/// export text (as ExportBuilder estimates it; the estimate runs about 1.2x high), plus
+/// kExportKeptBytesFloor. A real export, whose images, managedFields and conditions are dropped,
+/// keeps about 1x (2,000 nodes: 58 MB of text); a compact export of small objects only
+/// (SR-IOV node states piped through `jq -c`) up to about 7x; a dense one of millions of
+/// one-letter labels would need 12x and is refused (limit.export-values) where it passes the
+/// budget, so peak memory stays under about 7.5x the export plus 64 MiB (bench/export/run.sh).
+inline constexpr std::size_t kExportKeptBytesPerByte = 8;
 inline constexpr std::size_t kExportKeptBytesFloor = 64u << 20;
 
 /// One `items` array of a List the export holds: the root's, or that of a List inside it.
@@ -46,6 +49,8 @@ struct ExportParseError {
 /// Parses `text`; on failure returns nullopt and fills `error`. Time is linear in the text and
 /// memory a bounded multiple of what is kept; duplicate keys are an error (which of two values
 /// a reader keeps is not something a check should depend on).
-std::optional<ParsedExport> ParseJsonExport(const std::string& text, ExportParseError* error);
+/// `kept_floor` is the budget's floor (kExportKeptBytesFloor; tests pass 0 to see the ratio).
+std::optional<ParsedExport> ParseJsonExport(const std::string& text, ExportParseError* error,
+                                            std::size_t kept_floor = kExportKeptBytesFloor);
 
 }  // namespace hkim::discover

@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 
 #include "discover/cluster_facts.h"
 #include "discover/export_parse.h"
+#include "test_files.h"
 
 namespace hkim::discover {
 namespace {
@@ -164,6 +166,27 @@ TEST(ExportLoad, FieldsNoCheckReadsAreDroppedAndDeepValuesKeepTheirPlace) {
   EXPECT_FALSE(parsed->document["metadata"].contains("managedFields"));
   EXPECT_EQ(parsed->document["a"].size(), 3u);
   EXPECT_EQ(parsed->document["a"][2], 3);
+}
+
+// Issue 38: a dense 313 MB export needed 3.87 GB. The kept document may cost 8 bytes per byte of
+// text (plus a floor, 0 here): the fixtures, trimmed exports with more small values per byte
+// than a real one, stay within it; a dense one is refused where it passes the budget.
+TEST(ExportLoad, ADenseExportIsRefusedWhereItsDocumentOutgrowsTheBudget) {
+  ExportParseError error;
+  for (const char* fixture : {"openshift-amd.json", "oke-intel.json"}) {
+    const std::string real = test_files::ReadFile(
+        std::filesystem::path(HKIM_SOURCE_DIR) / "tests/generator/discover" / fixture);
+    EXPECT_TRUE(ParseJsonExport(real, &error, 0)) << fixture << ": " << error.message;
+  }
+  std::string dense = "{\"kind\": \"List\", \"items\": [{\"metadata\": {\"labels\": {";
+  for (int i = 0; i < 100000; ++i) dense += (i ? ",\"" : "\"") + std::to_string(i) + "\":1";
+  dense += "}}}]}";
+  EXPECT_FALSE(ParseJsonExport(dense, &error, 0));
+  EXPECT_EQ(error.rule, "limit.export-values");
+  EXPECT_GT(error.offset, 1000u);  // where the budget ran out, not the start
+  EXPECT_LT(error.offset, dense.size() * 3 / 4);
+  EXPECT_THAT(error.message, HasSubstr("the export holds more values than hkimgen keeps"));
+  EXPECT_TRUE(ParseJsonExport(dense, &error));  // the floor holds a small export whatever it is
 }
 
 // Issue 38: a GPU capacity of -5, "-5" or "1e99Ki" read as no GPUs without a word.

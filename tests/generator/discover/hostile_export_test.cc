@@ -79,7 +79,7 @@ TEST_F(HostileExport, ControlCharactersInNamesReachNeitherTheTerminalNorTheDraft
     const std::string written = test_files::ReadFile(draft);
     ExpectNoControlCharacters(written, "the draft");
     EXPECT_THAT(written, HasSubstr("\\x1b[2J"));  // the name, escaped, in a provenance comment
-    auto validate = Run("validate " + draft + " --cluster " + path);
+    auto validate = Run("validate " + draft + " --cluster " + path + " --node-table");
     EXPECT_EQ(validate.status, 0) << validate.err;
     ExpectNoControlCharacters(validate.out + validate.err, "validate --cluster");
   } else {
