@@ -150,22 +150,44 @@ PoolFacts ReadPool(const ExportObject& object) {
 }
 
 // A GPU capacity that is there but not a count (-5, "-5", "1e99Ki") would read as no GPUs
-// without a word: say so, at the field.
-void WarnUnreadableGpuCount(const ExportSet& exports, const ExportObject& object,
-                            DiagnosticSink& sink) {
+// without a word: the nodes that have one are named in one warning at the first one's field
+// (100,000 such nodes are one finding, not 100,000).
+struct UnreadableGpuCounts {
+  std::size_t count = 0;
+  std::string first;  // the first node and its value, for the message
+  std::vector<std::string> more;
+  SourceLocation at;
+};
+
+void NoteUnreadableGpuCount(const ExportSet& exports, const ExportObject& object,
+                            UnreadableGpuCounts& found) {
   const char* field = At(*object.json, {"status", "capacity"}).is_object() ? "capacity"
                                                                             : "allocatable";
   const json& value = At(*object.json, {"status", field, "nvidia.com/gpu"});
   if (value.is_null() || ParseCount(Str(value))) return;
   const std::string shown = value.is_string() ? QuoteUntrusted(value.get<std::string>(), 40)
                                               : UntrustedText(value.dump(), 40);
-  sink.Report(Diagnostic{Severity::kWarning,
-                         exports.Locate(object, std::string("/status/") + field + "/nvidia.com~1gpu"),
-                         "", "discover.gpu-capacity",
-                         "Node " + QuoteUntrusted(object.name) + " advertises nvidia.com/gpu " +
-                             field + " " + shown +
-                             ", which is not a count of GPUs; the node is read as having none",
-                         "check the NVIDIA device plugin on that node (kubectl describe node), "
+  if (found.count++ == 0) {
+    found.first = "Node " + QuoteUntrusted(object.name) + " advertises nvidia.com/gpu " + field +
+                  " " + shown;
+    found.at = exports.Locate(object, std::string("/status/") + field + "/nvidia.com~1gpu");
+  } else if (found.more.size() < 3) {
+    found.more.push_back(QuoteUntrusted(object.name) + " (" + shown + ")");
+  }
+}
+
+void ReportUnreadableGpuCounts(const UnreadableGpuCounts& found, DiagnosticSink& sink) {
+  if (found.count == 0) return;
+  std::string message = found.first + ", which is not a count of GPUs; the node is read as having none";
+  if (found.count > 1) {
+    message += "; so are nodes";
+    for (std::size_t i = 0; i < found.more.size(); ++i) message += (i ? ", " : " ") + found.more[i];
+    if (found.count - 1 > found.more.size()) {
+      message += " and " + std::to_string(found.count - 1 - found.more.size()) + " more";
+    }
+  }
+  sink.Report(Diagnostic{Severity::kWarning, found.at, "", "discover.gpu-capacity", message,
+                         "check the NVIDIA device plugin on those nodes (kubectl describe node), "
                          "then export the cluster again"});
 }
 
@@ -189,6 +211,7 @@ const SriovStateFacts* ClusterFacts::StateOf(const std::string& node) const {
 ClusterFacts ExtractFacts(const ExportSet& exports, DiagnosticSink& sink) {
   ClusterFacts facts;
   std::set<std::string> seen;  // kind/namespace/name: the same object given twice counts once
+  UnreadableGpuCounts unreadable;
   for (const ExportObject& object : exports.objects) {
     if (!seen.insert(object.kind + "/" + object.namespace_name + "/" + object.name).second)
       continue;
@@ -197,7 +220,7 @@ ClusterFacts ExtractFacts(const ExportSet& exports, DiagnosticSink& sink) {
     if (object.kind == "Node") {
       facts.nodes.push_back(ReadNode(object));
       facts.nodes.back().location = at;
-      WarnUnreadableGpuCount(exports, object, sink);
+      NoteUnreadableGpuCount(exports, object, unreadable);
     } else if (object.kind == "SriovNetworkNodeState") {
       facts.sriov_states.push_back(ReadSriovState(object));
       facts.sriov_states.back().location = at;
@@ -209,6 +232,7 @@ ClusterFacts ExtractFacts(const ExportSet& exports, DiagnosticSink& sink) {
       facts.pools.back().location = at;
     }
   }
+  ReportUnreadableGpuCounts(unreadable, sink);
   std::sort(facts.nodes.begin(), facts.nodes.end(),
             [](const NodeFacts& a, const NodeFacts& b) { return a.name < b.name; });
   std::sort(facts.sriov_states.begin(), facts.sriov_states.end(),
