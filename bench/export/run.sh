@@ -11,10 +11,12 @@
 #      limit.export-values once it passes that, instead of growing to 12x)
 #   4. a sparse 600 MiB file: refused by its size before it is read (time and RSS)
 #
-# Usage: bench/export/run.sh   (env HKIMGEN=path/to/hkimgen to skip the build; DENSE_MB=N)
+# Usage: bench/export/run.sh   (env HKIMGEN=path/to/hkimgen to skip the build; DENSE_MB=N;
+#        RUNS=N runs per command, default 3, the median reported)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dense_mb=${DENSE_MB:-300}
+runs=${RUNS:-3}
 for tool in python3 jq; do
   command -v "$tool" >/dev/null || { echo "bench/export: needs $tool" >&2; exit 2; }
 done
@@ -57,44 +59,49 @@ with open(work + "/dense.json", "w") as out:
 PY
 truncate -s 600M "$work/huge.json"
 
-# Median wall seconds of 5 runs, and the peak RSS (KiB) of the last.
+# Median wall seconds and CPU seconds (user + system) of RUNS runs, and the peak RSS (KiB) of
+# the last (a shared machine's wall time includes waiting for a core; its CPU time does not).
 measure() {
-  local times=() rss
-  for _ in 1 2 3 4 5; do
-    local start end
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>"$work/err" || true
-    end=$(date +%s.%N)
-    times+=("$(echo "$end - $start" | bc)")
+  local times=() cpus=() rss line
+  for ((r = 0; r < runs; r++)); do
+    /usr/bin/time -o "$work/time" -f '%e %U %S %M' "$@" >/dev/null 2>&1 || true
+    line=$(tail -1 "$work/time")
+    read -r wall user sys rss <<<"$line"
+    times+=("$wall")
+    cpus+=("$(python3 -c "print($user + $sys)")")
   done
-  rss=$( { /usr/bin/time -f %M "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1 || true)
-  printf '%s\n' "${times[@]}" | sort -n | sed -n 3p | tr '\n' ' '
+  local middle=$(((runs + 1) / 2))
+  printf '%s\n' "${times[@]}" | sort -n | sed -n "${middle}p" | tr '\n' ' '
+  printf '%s\n' "${cpus[@]}" | sort -n | sed -n "${middle}p" | tr '\n' ' '
   echo "$rss"
 }
 report() {  # name file hkimgen-command...
   local name=$1 file=$2
   shift 2
-  read -r h_s h_rss < <(measure "$@")
-  read -r p_s p_rss < <(measure python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$file")
-  read -r j_s _ < <(measure jq length "$file")
+  read -r h_s h_c h_rss < <(measure "$@")
+  read -r p_s p_c p_rss < <(measure python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$file")
+  read -r j_s j_c j_rss < <(measure jq length "$file")
   local size
   size=$(stat -c %s "$file")
-  python3 - "$name" "$h_s" "$h_rss" "$p_s" "$p_rss" "$j_s" "$size" <<'PY'
+  python3 - "$name" "$size" "$h_s" "$h_c" "$h_rss" "$p_s" "$p_c" "$p_rss" "$j_s" "$j_c" "$j_rss" <<'PY'
 import sys
-name, h, hr, p, pr, j, size = sys.argv[1], *map(float, sys.argv[2:])
-print("%-22s %7.1f MiB  hkimgen %.3f s, %.0f MiB RSS (%.1fx the file)  python json.load %.3f s, "
-      "%.0f MiB (%.1fx)  jq %.3f s  hkimgen/python %.2f, hkimgen/jq %.2f"
-      % (name, size / 2**20, h, hr / 1024, hr * 1024 / size, p, pr / 1024, pr * 1024 / size, j,
-         h / p, h / j))
+name, size = sys.argv[1], float(sys.argv[2])
+rows = [("hkimgen",) + tuple(map(float, sys.argv[3:6])),
+        ("python json.load",) + tuple(map(float, sys.argv[6:9])),
+        ("jq length",) + tuple(map(float, sys.argv[9:12]))]
+print("%s: %.1f MiB" % (name, size / 2**20))
+for tool, wall, cpu, rss in rows:
+    print("  %-17s wall %7.3f s  CPU %7.3f s  RSS %7.0f MiB (%4.1fx the file)  CPU vs hkimgen %.2fx"
+          % (tool, wall, cpu, rss / 1024, rss * 1024 / size, cpu / max(rows[0][2], 1e-3)))
 PY
 }
 profile=profiles/barcelona-h100-cx7.yaml
 report "nested List, 5,000" "$work/nested.json" "$hkimgen" discover "$work/nested.json"
 report "100,000 non-objects" "$work/non-objects.json" "$hkimgen" validate "$profile" --cluster "$work/non-objects.json"
-"$hkimgen" validate "$profile" --cluster "$work/non-objects.json" 2>&1 >/dev/null |
-  awk '{ bytes += length($0) + 1 } END { printf "  its stderr: %d lines, %d bytes\n", NR, bytes }'
+{ "$hkimgen" validate "$profile" --cluster "$work/non-objects.json" 2>&1 || true; } |
+  awk '{ bytes += length($0) + 1 } END { printf "  its output: %d lines, %d bytes\n", NR, bytes }'
 report "dense ${dense_mb} MB" "$work/dense.json" "$hkimgen" validate "$profile" --cluster "$work/dense.json"
-"$hkimgen" validate "$profile" --cluster "$work/dense.json" 2>&1 >/dev/null | grep -m1 -o '\[[a-z.-]*\]' |
-  sed 's/^/  its first finding: /' || true
-read -r r_s r_rss < <(measure "$hkimgen" validate "$profile" --cluster "$work/huge.json")
-echo "sparse 600 MiB        refused in $r_s s, $((r_rss / 1024)) MiB RSS (before reading it)"
+{ "$hkimgen" validate "$profile" --cluster "$work/dense.json" 2>&1 || true; } |
+  grep -m1 'limit.export-values' | cut -c1-160 | sed 's/^/  /' || true
+read -r r_s r_c r_rss < <(measure "$hkimgen" validate "$profile" --cluster "$work/huge.json")
+echo "sparse 600 MiB: refused in $r_s s wall, $r_c s CPU, $((r_rss / 1024)) MiB RSS (before reading it)"

@@ -178,15 +178,6 @@ std::optional<LoadedProfile> LoadYamlExport(const ExportInput& input, Diagnostic
 
 }  // namespace
 
-SourceLocation LocateInFile(const ExportSet& set, int file, const std::string& pointer) {
-  const LoadedProfile& loaded = set.files[file];
-  const std::string& text = set.texts[file];
-  if (text.empty()) return loaded.locations.Find(pointer);
-  std::size_t at = FindJsonPointer(text, pointer);
-  if (at == std::string::npos) at = FindJsonPointer(text, "");
-  return LocationOfOffset(loaded.path, text, at == std::string::npos ? 0 : at);
-}
-
 void FillCitedSourceLines(ExportSet& set, const DiagnosticSink& sink) {
   for (size_t f = 0; f < set.files.size(); ++f) {
     LoadedProfile& file = set.files[f];
