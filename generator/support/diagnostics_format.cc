@@ -1,6 +1,7 @@
 #include "support/diagnostics_format.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "support/input_limits.h"
@@ -63,6 +64,9 @@ void ShowLine(const std::string& line, int column, std::string* shown, std::stri
 // is). One field stays a few KiB, so no diagnostic grows with its input.
 std::string Field(const std::string& text) { return UntrustedText(text, kMaxMessageBytes); }
 
+// How many findings of one rule FormatDiagnostics prints before it only counts them.
+constexpr std::size_t kMaxShownPerRule = 20;
+
 }  // namespace
 
 std::string FormatDiagnostic(const Diagnostic& d, const SourceTexts& sources) {
@@ -101,7 +105,18 @@ std::string FormatSummary(int errors, int warnings) {
 
 std::string FormatDiagnostics(const DiagnosticSink& sink, const SourceTexts& sources) {
   std::string out;
-  for (const Diagnostic& d : sink.diagnostics()) out += FormatDiagnostic(d, sources);
+  // A finding repeated for every object of a hostile export (100,000 nodes without a state)
+  // would print megabytes: each rule shows its first findings, then says how many more there
+  // are. The summary and -o json still count and list every one.
+  std::map<std::string, std::size_t> shown;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    if (++shown[d.rule] <= kMaxShownPerRule) out += FormatDiagnostic(d, sources);
+  }
+  for (const auto& [rule, count] : shown) {
+    if (count <= kMaxShownPerRule) continue;
+    out += "note: " + std::to_string(count - kMaxShownPerRule) + " more [" + Field(rule) +
+           "] findings like those above are not shown (-o json lists every one)\n";
+  }
   if (!sink.diagnostics().empty()) {
     out += FormatSummary(sink.ErrorCount(), sink.WarningCount()) + "\n";
   }
