@@ -33,8 +33,12 @@ Reads only the export (JSON or YAML; a List, single objects, several files). Eve
 value carries a comment naming the object and field it came from; what an export cannot tell is
 a safe default marked TODO. Inconsistencies are warnings on stderr. The export command names
 types fully qualified and only those the cluster serves (`kubectl get a,b` stops at the first
-type the cluster lacks). The draft passes `hkimgen validate DRAFT --cluster EXPORT`.
-Exit status: 0 drafted, 1 invalid export or no GPU node, 2 I/O failure.
+type the cluster lacks). The draft is checked as `hkimgen validate` would before it is printed
+or written; --output-file never writes through a symlink (--force replaces the path whole).
+Names and values from the export appear in messages and comments with control characters
+escaped. Exports may be up to 512 MiB (a larger file is refused before it is read).
+Exit status: 0 drafted, 1 invalid export, no GPU node, a draft that would not validate (nothing
+written) or a --name that is not a DNS label, 2 I/O failure.
 Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)";
 
 // What `cluster.name` allows (a DNS label): --name also names the bundle's folder, so a name
