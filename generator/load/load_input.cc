@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <mutex>
 
 #include "support/input_limits.h"
 #include "load/load.h"
@@ -121,7 +122,9 @@ bool ReadAtMost(int fd, std::size_t limit, std::size_t expected, std::string* te
 }
 
 // Who read stdin (it can be read once): nobody yet, a profile (or values file), or an export.
+// Guarded by stdin_mutex: a fleet loads its profiles on several threads.
 enum class StdinUse { kNone, kProfile, kExport };
+std::mutex stdin_mutex;
 StdinUse stdin_use = StdinUse::kNone;
 std::optional<std::string> stdin_text;
 std::string stdin_reason;
@@ -163,6 +166,7 @@ std::optional<std::string> ReadInputText(const std::string& path, std::string* r
   if (path == "-") {
     // Several readers of "-" among the profile's layers see the same text; the first reader's
     // limit holds.
+    const std::lock_guard<std::mutex> lock(stdin_mutex);
     if (stdin_use == StdinUse::kExport) {
       *reason = std::string("stdin is already read as ") + StdinUseName(stdin_use) +
                 "; give one of them as a file";
@@ -201,6 +205,7 @@ BoundedInput ReadBoundedInput(const std::string& path, std::size_t limit) {
   BoundedInput result;
   const std::string too_large = ", more than the " + ByteSize(limit) + " an export may have";
   if (path == "-") {
+    const std::lock_guard<std::mutex> lock(stdin_mutex);
     // Stdin is one input: a second `-` (or a profile read from it) would read the same text
     // again as if it were another export.
     if (stdin_use != StdinUse::kNone) {
