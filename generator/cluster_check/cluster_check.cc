@@ -1,4 +1,5 @@
 #include "cluster_check/cluster_check.h"
+#include "support/untrusted_text.h"
 
 #include <algorithm>
 #include <sstream>
@@ -484,11 +485,14 @@ std::string FormatNodeTable(const ProfileReport& report) {
                     row.vfs < 0 ? "-" : std::to_string(row.vfs), resources.empty() ? "-" : resources,
                     Join(others, "-"), !row.picked ? "not picked" : row.ok ? "ok" : "error"});
   }
+  // Node, rail and resource names are export text: escaped and cut (the one sanitiser).
+  for (auto& row : rows)
+    for (std::string& cell : row) cell = UntrustedText(cell, 80);
   std::vector<size_t> width(rows.front().size(), 0);
   for (const auto& row : rows)
     for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
   std::ostringstream out;
-  out << report.profile << ": " << report.picked.size() << " node(s) picked\n";
+  out << UntrustedText(report.profile) << ": " << report.picked.size() << " node(s) picked\n";
   for (const auto& row : rows) {
     for (size_t c = 0; c < row.size(); ++c) {
       out << row[c];

@@ -13,19 +13,37 @@ void AddClusterOption(CLI::App* command, std::vector<std::string>& exports) {
       ->allow_extra_args(false);
 }
 
+std::optional<discover::ExportInput> ReadExportInput(const std::string& path,
+                                                     DiagnosticSink& sink) {
+  BoundedInput read = ReadBoundedInput(path, limits::kMaxExportBytes);
+  if (read.stdin_taken) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{InputLabel(path), 0, 0}, "",
+                           "cli.usage", "the cluster export cannot be read from stdin: " + read.reason,
+                           "give the export as a file (stdin is one input: `-` once per command)"});
+    return std::nullopt;
+  }
+  if (!read.text) {
+    const bool size = read.too_large;
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{InputLabel(path), 0, 0}, "",
+                           size ? "limit.file-size" : "io.read",
+                           "cannot read the cluster export: " + read.reason,
+                           size ? "export only the types hkimgen reads: " +
+                                      std::string(discover::kExportCommand)
+                                : "check the path and its permissions, or export the cluster "
+                                  "with: " +
+                                      std::string(discover::kExportCommand)});
+    return std::nullopt;
+  }
+  return discover::ExportInput{InputLabel(path), std::move(*read.text)};
+}
+
 std::unique_ptr<cluster_check::ClusterExport> ReadClusterExport(
     const std::vector<std::string>& paths, DiagnosticSink& sink, SourceTexts& sources) {
   std::vector<discover::ExportInput> inputs;
   for (const std::string& path : paths) {
-    std::string reason;
-    std::optional<std::string> text = ReadInputText(path, &reason, limits::kMaxExportBytes);
-    if (!text) {
-      sink.Report(Diagnostic{Severity::kError, SourceLocation{InputLabel(path), 0, 0}, "",
-                             "io.read", "cannot read the cluster export: " + reason,
-                             std::string("export the cluster with: ") + discover::kExportCommand});
-      return nullptr;
-    }
-    inputs.push_back({InputLabel(path), std::move(*text)});
+    std::optional<discover::ExportInput> input = ReadExportInput(path, sink);
+    if (!input) return nullptr;
+    inputs.push_back(std::move(*input));
   }
   DiagnosticSink load;
   auto cluster = cluster_check::LoadClusterExport(std::move(inputs), load, &sources);

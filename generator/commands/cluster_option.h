@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,11 @@ namespace hkim {
 
 /// Adds --cluster (repeatable: an export split over several files) to `command`.
 void AddClusterOption(CLI::App* command, std::vector<std::string>& exports);
+
+/// Reads one export file ("-": stdin) with the export's size limit, refused before reading when
+/// the size is known (limit.file-size, io.read to `sink`); nullopt on failure. discover and
+/// --cluster both read exports through this.
+std::optional<discover::ExportInput> ReadExportInput(const std::string& path, DiagnosticSink& sink);
 
 /// Reads and parses the exports (io.read and syntax errors to `sink`); nullptr on failure.
 std::unique_ptr<cluster_check::ClusterExport> ReadClusterExport(

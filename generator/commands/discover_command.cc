@@ -1,15 +1,18 @@
 #include "commands/discover_command.h"
 
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <regex>
 
 #include "commands/cli_support.h"
+#include "commands/cluster_option.h"
 #include "discover/discover.h"
-#include "support/input_file.h"
+#include "load/load.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/profile_check.h"
+#include "support/input_file.h"
+#include "support/untrusted_text.h"
+#include "write/output_file.h"
 
 namespace hkim {
 namespace {
@@ -35,21 +38,48 @@ rails' resources, the RDMA netns mode and the IOMMU arguments its MachineConfigs
 The workload's namespaces are yours to name (--namespace); NADs an operator generates are never
 copied. Inconsistencies are warnings on stderr. The export command names
 types fully qualified and only those the cluster serves (`kubectl get a,b` stops at the first
-type the cluster lacks). The draft passes `hkimgen validate DRAFT --cluster EXPORT`.
-Exit status: 0 drafted, 1 invalid export or no GPU node, 2 I/O failure.
+type the cluster lacks). The draft is checked as `hkimgen validate` would before it is printed
+or written; --output-file never writes through a symlink (--force replaces the path whole).
+Names and values from the export appear in messages and comments with control characters
+escaped. Exports may be up to 512 MiB (a larger file is refused before it is read).
+Exit status: 0 drafted, 1 invalid export, no GPU node, a draft that would not validate (nothing
+written) or a --name that is not a DNS label, 2 I/O failure.
 Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)";
 
-bool ReadInput(const std::string& path, discover::ExportInput& input, DiagnosticSink& sink) {
-  input.path = InputLabel(path);
-  std::string reason;
-  std::optional<std::string> text = ReadInputText(path, &reason);
-  if (!text) {
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 0, 0}, "", "io.read",
-                           "cannot read the export: " + reason,
-                           "check the path and its permissions"});
-    return false;
+// What `cluster.name` allows (a DNS label): --name also names the bundle's folder, so a name
+// such as ../../etc/passwd is refused here, before anything is read.
+bool IsDnsLabel(const std::string& name) {
+  static const std::regex kLabel("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  return std::regex_match(name, kLabel);
+}
+
+// The draft must read back as a profile that validates: whatever an export holds (a name with
+// control characters, a value no schema pattern allows), discover never hands over a file that
+// `hkimgen validate` would refuse. Each `---` document is checked on its own.
+bool DraftValidates(const std::string& text, DiagnosticSink& sink) {
+  std::vector<std::string> documents;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t next = text.find("\n---\n", start);
+    documents.push_back(text.substr(start, next == std::string::npos ? next : next + 1 - start));
+    if (next == std::string::npos) break;
+    start = next + 5;
   }
-  input.text = std::move(*text);
+  for (const std::string& document : documents) {
+    DiagnosticSink check;
+    std::optional<LoadedProfile> loaded = LoadProfileFromText("<draft>", document, check);
+    if (loaded) CheckLoadedProfile(*loaded, check);
+    for (const Diagnostic& d : check.diagnostics()) {
+      if (d.severity != Severity::kError) continue;
+      sink.Report(Diagnostic{Severity::kError, SourceLocation{"<draft>", d.location.line, 0},
+                             d.data_path, "discover.draft-invalid",
+                             "the drafted profile does not validate (" + d.rule + ": " +
+                                 d.message + "); nothing was written",
+                             "the export holds a value no profile can (see the message); fix "
+                             "the object it came from or draft with the other objects only"});
+      return false;
+    }
+  }
   return true;
 }
 
@@ -70,8 +100,7 @@ void SetupDiscoverCommand(CLI::App& app) {
       ->type_name("NAME")
       ->check(CLI::Validator(
           [](std::string& value) -> std::string {
-            static const std::regex kDnsLabel("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-            return std::regex_match(value, kDnsLabel)
+            return IsDnsLabel(value)
                        ? std::string()
                        : "'" + value + "' is not a namespace name (a DNS label: a-z, 0-9, '-')";
           },
@@ -96,33 +125,52 @@ void SetupDiscoverCommand(CLI::App& app) {
 int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::ostream& err) {
   DiagnosticSink sink;
   SourceTexts sources;
-  std::vector<discover::ExportInput> inputs(options.inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) ReadInput(options.inputs[i], inputs[i], sink);
+  if (!options.name.empty() && !IsDnsLabel(options.name)) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{"--name", 0, 0}, "", "cli.usage",
+                           "--name " + QuoteUntrusted(options.name) +
+                               " is not a DNS label (it names the cluster and its bundle folder)",
+                           "use at most 63 lower-case letters, digits and '-', starting and "
+                           "ending with a letter or digit, e.g. --name my-cluster"});
+    PrintDiagnostics(sink, sources, err);
+    return 1;
+  }
+  std::vector<discover::ExportInput> inputs;
+  for (const std::string& path : options.inputs) {
+    std::optional<discover::ExportInput> input = ReadExportInput(path, sink);
+    if (input) inputs.push_back(std::move(*input));
+  }
   std::string text;
   if (!sink.HasErrors()) {
-    text = discover::Discover(inputs, {options.name, options.all_groups, options.namespaces}, sink,
+    text = discover::Discover(std::move(inputs),
+                              {options.name, options.all_groups, options.namespaces}, sink,
                               &sources);
   }
+  if (!sink.HasErrors()) DraftValidates(text, sink);
   PrintDiagnostics(sink, sources, err);
   if (sink.HasErrors()) return ExitCodeFor(sink);
   if (options.output.empty()) {
     out << text;
+    out.flush();
+    if (!out) {
+      err << "<stdout>: error: cannot write the profile [io.write]\n";
+      return 2;
+    }
     return 0;
   }
-  std::error_code ec;
-  if (!options.force && std::filesystem::exists(options.output, ec)) {
-    err << options.output << ": error: the file exists [io.exists]\n  fix: choose another "
+  std::string reason;
+  const OutputFileStatus status = WriteOutputFile(options.output, text, options.force, &reason);
+  const std::string shown = UntrustedText(options.output);
+  if (status == OutputFileStatus::kExists) {
+    err << shown << ": error: the file exists [io.exists]\n  fix: choose another "
         << "--output-file, or add --force to overwrite it\n";
     return 1;
   }
-  std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
-  file << text;
-  file.close();
-  if (!file) {
-    err << options.output << ": error: cannot write the profile [io.write]\n";
+  if (status == OutputFileStatus::kFailed) {
+    err << shown << ": error: cannot write the profile: " << reason << " [io.write]\n"
+        << "  fix: check that the folder exists and is writable\n";
     return 2;
   }
-  err << "wrote " << options.output << "; next: hkimgen validate " << options.output << "\n";
+  err << "wrote " << shown << "; next: hkimgen validate " << shown << "\n";
   return 0;
 }
 

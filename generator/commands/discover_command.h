@@ -22,8 +22,10 @@ struct DiscoverOptions {
 /// Adds the `discover` sub-command to `app`.
 void SetupDiscoverCommand(CLI::App& app);
 
-/// Drafts the profile to `out` or FILE; diagnostics go to `err`. Exit status: 0 written,
-/// 1 invalid export (file:line:col), no GPU node, or FILE exists without --force; 2 I/O.
+/// Drafts the profile to `out` or FILE (whole or not at all, never through a symlink); the draft
+/// is checked as `validate` would first. Diagnostics go to `err`. Exit status: 0 written,
+/// 1 invalid export (file:line:col), no GPU node, a draft that would not validate, a --name
+/// that is not a DNS label, or FILE exists without --force; 2 I/O.
 int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace hkim

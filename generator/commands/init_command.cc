@@ -15,6 +15,8 @@
 #include "load/load.h"
 #include "pipeline/profile_check.h"
 #include "model/wrapper_image.h"
+#include "support/untrusted_text.h"
+#include "write/output_file.h"
 
 namespace hkim {
 namespace {
@@ -309,8 +311,10 @@ bool CheckStarter(const InitOptions& options, const std::string& text, std::ostr
   for (const Diagnostic& d : sink.diagnostics()) {
     if (d.severity != Severity::kError) continue;
     const bool repo = d.data_path.rfind("/gitops/repo_url", 0) == 0;
-    err << "hkimgen init: error: " << (repo ? "--repo-url '" + options.repo_url : "--name '" + options.name)
-        << "': " << d.message << " ["
+    err << "hkimgen init: error: "
+        << (repo ? "--repo-url '" + UntrustedText(options.repo_url)
+                 : "--name '" + UntrustedText(options.name))
+        << "': " << UntrustedText(d.message, kMaxMessageBytes) << " ["
         << d.rule << "]\n  fix: "
         << (!d.fix.empty() ? d.fix
             : repo         ? "give the repository's https or ssh URL, e.g. --repo-url "
@@ -370,8 +374,8 @@ Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a war
 int RunInitCommand(const InitOptions& options, std::ostream& out, std::ostream& err) {
   std::optional<std::string> text = StarterProfile(options);
   if (!text) {
-    err << "hkimgen init: error: unknown platform '" << options.platform << "' or shape '"
-        << options.shape << "' [cli.usage]\n";
+    err << "hkimgen init: error: unknown platform " << QuoteUntrusted(options.platform)
+        << " or shape " << QuoteUntrusted(options.shape) << " [cli.usage]\n";
     return 1;
   }
   if (!CheckStarter(options, *text, err)) return 1;
@@ -379,26 +383,23 @@ int RunInitCommand(const InitOptions& options, std::ostream& out, std::ostream& 
     out << *text;
     return 0;
   }
-  std::error_code ec;
-  if (!options.force && std::filesystem::exists(options.output, ec)) {
-    err << options.output << ": error: the file exists [io.exists]\n  fix: choose another "
-        << "--output-file, or add --force to overwrite it\n";
+  std::string reason;
+  const OutputFileStatus status =
+      WriteOutputFile(options.output, *text, options.force, &reason);
+  if (status == OutputFileStatus::kExists) {
+    err << UntrustedText(options.output) << ": error: the file exists [io.exists]\n"
+        << "  fix: choose another --output-file, or add --force to overwrite it\n";
     return 1;
   }
-  errno = 0;
-  std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
-  const int open_errno = errno;
-  file << *text;
-  file.close();
-  if (!file) {
-    err << options.output << ": error: cannot write the profile: "
-        << std::strerror(open_errno != 0 ? open_errno : errno) << " [io.write]\n"
+  if (status == OutputFileStatus::kFailed) {
+    err << UntrustedText(options.output) << ": error: cannot write the profile: " << reason
+        << " [io.write]\n"
         << "  fix: check that the folder exists and is writable\n";
     return 2;
   }
-  err << "wrote " << options.output << "; next: "
+  err << "wrote " << UntrustedText(options.output) << "; next: "
       << (options.repo_url.empty() ? "fill gitops.repo_url (your bundle repository), then " : "")
-      << "hkimgen validate " << options.output << "\n";
+      << "hkimgen validate " << UntrustedText(options.output) << "\n";
   return 0;
 }
 

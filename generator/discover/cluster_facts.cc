@@ -1,6 +1,7 @@
 #include "discover/cluster_facts.h"
 
 #include "discover/json_at.h"
+#include "support/untrusted_text.h"
 
 #include <algorithm>
 #include <set>
@@ -150,6 +151,48 @@ PoolFacts ReadPool(const ExportObject& object) {
   return pool;
 }
 
+// A GPU capacity that is there but not a count (-5, "-5", "1e99Ki") would read as no GPUs
+// without a word: the nodes that have one are named in one warning at the first one's field
+// (100,000 such nodes are one finding, not 100,000).
+struct UnreadableGpuCounts {
+  std::size_t count = 0;
+  std::string first;  // the first node and its value, for the message
+  std::vector<std::string> more;
+  SourceLocation at;
+};
+
+void NoteUnreadableGpuCount(const ExportSet& exports, const ExportObject& object,
+                            UnreadableGpuCounts& found) {
+  const char* field = At(*object.json, {"status", "capacity"}).is_object() ? "capacity"
+                                                                            : "allocatable";
+  const json& value = At(*object.json, {"status", field, "nvidia.com/gpu"});
+  if (value.is_null() || ParseCount(Str(value))) return;
+  const std::string shown = value.is_string() ? QuoteUntrusted(value.get<std::string>(), 40)
+                                              : UntrustedText(value.dump(), 40);
+  if (found.count++ == 0) {
+    found.first = "Node " + QuoteUntrusted(object.name) + " advertises nvidia.com/gpu " + field +
+                  " " + shown;
+    found.at = exports.Locate(object, std::string("/status/") + field + "/nvidia.com~1gpu");
+  } else if (found.more.size() < 3) {
+    found.more.push_back(QuoteUntrusted(object.name) + " (" + shown + ")");
+  }
+}
+
+void ReportUnreadableGpuCounts(const UnreadableGpuCounts& found, DiagnosticSink& sink) {
+  if (found.count == 0) return;
+  std::string message = found.first + ", which is not a count of GPUs; the node is read as having none";
+  if (found.count > 1) {
+    message += "; so are nodes";
+    for (std::size_t i = 0; i < found.more.size(); ++i) message += (i ? ", " : " ") + found.more[i];
+    if (found.count - 1 > found.more.size()) {
+      message += " and " + std::to_string(found.count - 1 - found.more.size()) + " more";
+    }
+  }
+  sink.Report(Diagnostic{Severity::kWarning, found.at, "", "discover.gpu-capacity", message,
+                         "check the NVIDIA device plugin on those nodes (kubectl describe node), "
+                         "then export the cluster again"});
+}
+
 }  // namespace
 
 std::optional<long long> ParseCount(const std::string& quantity) {
@@ -161,15 +204,19 @@ std::optional<long long> ParseCount(const std::string& quantity) {
 }
 
 const SriovStateFacts* ClusterFacts::StateOf(const std::string& node) const {
-  for (const SriovStateFacts& state : sriov_states) {
-    if (state.node == node) return &state;
-  }
+  // sriov_states is sorted by node (ExtractFacts): a search, not a scan per node, so that
+  // 100,000 nodes with their states are not 10^10 comparisons.
+  auto it = std::lower_bound(
+      sriov_states.begin(), sriov_states.end(), node,
+      [](const SriovStateFacts& state, const std::string& name) { return state.node < name; });
+  if (it != sriov_states.end() && it->node == node) return &*it;
   return nullptr;
 }
 
 ClusterFacts ExtractFacts(const ExportSet& exports, DiagnosticSink& sink) {
   ClusterFacts facts;
   std::set<std::string> seen;  // kind/namespace/name: the same object given twice counts once
+  UnreadableGpuCounts unreadable;
   for (const ExportObject& object : exports.objects) {
     if (!seen.insert(object.kind + "/" + object.namespace_name + "/" + object.name).second)
       continue;
@@ -178,6 +225,7 @@ ClusterFacts ExtractFacts(const ExportSet& exports, DiagnosticSink& sink) {
     if (object.kind == "Node") {
       facts.nodes.push_back(ReadNode(object));
       facts.nodes.back().location = at;
+      NoteUnreadableGpuCount(exports, object, unreadable);
     } else if (object.kind == "SriovNetworkNodeState") {
       facts.sriov_states.push_back(ReadSriovState(object));
       facts.sriov_states.back().location = at;
@@ -189,6 +237,7 @@ ClusterFacts ExtractFacts(const ExportSet& exports, DiagnosticSink& sink) {
       facts.pools.back().location = at;
     }
   }
+  ReportUnreadableGpuCounts(unreadable, sink);
   std::sort(facts.nodes.begin(), facts.nodes.end(),
             [](const NodeFacts& a, const NodeFacts& b) { return a.name < b.name; });
   std::sort(facts.sriov_states.begin(), facts.sriov_states.end(),

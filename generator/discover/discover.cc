@@ -7,9 +7,10 @@
 
 namespace hkim::discover {
 
-std::string Discover(const std::vector<ExportInput>& inputs, const DiscoverSettings& settings,
+std::string Discover(std::vector<ExportInput> inputs, const DiscoverSettings& settings,
                      DiagnosticSink& sink, SourceTexts* sources) {
-  ExportSet exports = LoadExports(inputs, sink);
+  const std::string first_path = inputs.empty() ? std::string("<stdin>") : inputs.front().path;
+  ExportSet exports = LoadExports(std::move(inputs), sink);
   // The exports' lines for the formatter, once every finding about them is in (JSON files'
   // lines are split only when one cites them).
   auto keep_sources = [&] {
@@ -23,7 +24,7 @@ std::string Discover(const std::vector<ExportInput>& inputs, const DiscoverSetti
   }
   ClusterFacts facts = ExtractFacts(exports, sink);
   // Findings about the export as a whole point at its first file.
-  const SourceLocation where{inputs.empty() ? std::string("<stdin>") : inputs.front().path, 0, 0};
+  const SourceLocation where{first_path, 0, 0};
   std::vector<DiscoveredProfile> profiles = Infer(facts, where, settings.all_groups, sink);
   for (DiscoveredProfile& profile : profiles) {
     profile.namespaces = settings.namespaces;

@@ -22,8 +22,9 @@ struct DiscoverSettings {
 };
 
 /// The drafted profile text, or "" when an error was reported to `sink` (warnings may be there
-/// either way). `sources` receives the exports' lines for the diagnostics formatter.
-std::string Discover(const std::vector<ExportInput>& inputs, const DiscoverSettings& settings,
+/// either way). `sources` receives the exports' lines for the diagnostics formatter. The
+/// inputs are taken (moved into the loaded set), so an export's text is held once.
+std::string Discover(std::vector<ExportInput> inputs, const DiscoverSettings& settings,
                      DiagnosticSink& sink, SourceTexts* sources = nullptr);
 
 }  // namespace hkim::discover

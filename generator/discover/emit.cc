@@ -9,11 +9,15 @@
 #include "model/operator_versions.h"
 #include "model/topology.h"
 #include "model/wrapper_image.h"
+#include "support/untrusted_text.h"
 
 namespace hkim::discover {
 namespace {
 
 constexpr char kTodo[] = "TODO: ";
+
+// Longest comment line: provenance names an object and a field, a few hundred bytes at most.
+constexpr std::size_t kMaxCommentBytes = 400;
 
 // Node shapes with a built-in topology description (schema: topology.preset).
 const std::set<std::string> kTopologyPresets = {"BM.GPU.H100.8", "BM.GPU.A100-v2.8", "BM.GPU4.8"};
@@ -42,8 +46,20 @@ class Writer {
     o_ << YAML::TrueFalseBool << value;
     return Comment(comment);
   }
+  // A comment names the objects and values a value came from, all export text: each goes
+  // through the one sanitiser, so a name with a newline, a carriage return or an escape
+  // sequence stays one visible comment line (and a long one is cut with its length).
   Writer& Comment(const std::string& comment) {
-    if (!comment.empty()) o_ << YAML::Comment(comment);
+    if (!comment.empty()) o_ << YAML::Comment(UntrustedText(comment, kMaxCommentBytes));
+    return *this;
+  }
+  /// Several comment lines, each sanitised as Comment does (the header).
+  Writer& CommentLines(const std::vector<std::string>& lines) {
+    std::string text;
+    for (const std::string& line : lines) {
+      text += (text.empty() ? "" : "\n") + UntrustedText(line, kMaxCommentBytes);
+    }
+    if (!text.empty()) o_ << YAML::Comment(text);
     return *this;
   }
   Writer& StrList(const std::vector<std::string>& values, const std::string& comment = "") {
@@ -107,19 +123,19 @@ int NicsPerNode(const DiscoveredProfile& p) {
 }
 
 void EmitHeader(Writer& w, const DiscoveredProfile& p) {
-  std::string text =
-      "Drafted by `hkimgen discover` from a read-only kubectl export. Each value says which\n"
-      "object and field it came from; `TODO` marks a safe default the export cannot determine.\n"
-      "Review them, then: hkimgen validate THIS_FILE && hkimgen render THIS_FILE -d out/NAME\n"
-      "GPU node group: " +
-      p.group.Describe();
+  std::vector<std::string> lines = {
+      "Drafted by `hkimgen discover` from a read-only kubectl export. Each value says which",
+      "object and field it came from; `TODO` marks a safe default the export cannot determine.",
+      "Review them, then: hkimgen validate THIS_FILE && hkimgen render THIS_FILE -d out/NAME",
+      "GPU node group: " + p.group.Describe()};
   for (const NodeGroup& other : p.other_groups) {
-    text += "\nOther GPU node group, not in this profile: " + other.Describe();
+    lines.push_back("Other GPU node group, not in this profile: " + other.Describe());
   }
   if (!p.other_groups.empty()) {
-    text += "\n(one profile per group: `hkimgen discover --all-groups` drafts each as a document)";
+    lines.push_back(
+        "(one profile per group: `hkimgen discover --all-groups` drafts each as a document)");
   }
-  w.Comment(text);
+  w.CommentLines(lines);
 }
 
 void EmitNodeShape(Writer& w, const DiscoveredProfile& p) {
@@ -465,7 +481,8 @@ std::string EmitProfile(const DiscoveredProfile& p, const EmitOptions& options) 
   EmitNetwork(w, p);
   EmitRuntime(w, p, "out/" + name + options.path_suffix);
   out << YAML::EndMap;
-  return std::string(out.c_str()) + "\n";
+  // The emitter's whole buffer (c_str() would end at a NUL byte).
+  return std::string(out.c_str(), out.size()) + "\n";
 }
 
 }  // namespace hkim::discover

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
+#include "discover/export_parse.h"
 #include "discover/json_locate.h"
 #include "load/load_input.h"
 #include "support/input_limits.h"
@@ -37,107 +39,153 @@ const char kExportCommand[] =
 namespace {
 
 std::string StringAt(const nlohmann::json& object, const char* a, const char* b = nullptr) {
-  if (!object.is_object() || !object.contains(a)) return "";
-  const nlohmann::json& first = object[a];
-  if (b == nullptr) return first.is_string() ? first.get<std::string>() : "";
-  if (!first.is_object() || !first.contains(b) || !first[b].is_string()) return "";
-  return first[b].get<std::string>();
+  if (!object.is_object()) return "";
+  auto first = object.find(a);
+  if (first == object.end()) return "";
+  if (b == nullptr) return first->is_string() ? first->get<std::string>() : "";
+  if (!first->is_object()) return "";
+  auto second = first->find(b);
+  return second != first->end() && second->is_string() ? second->get<std::string>() : "";
 }
 
-void Collect(const nlohmann::json& value, const std::string& pointer, int file,
-             const ExportSet& set, std::vector<ExportObject>& out, DiagnosticSink& sink) {
+// What one file's walk finds besides its objects: the items that are not objects, reported once
+// per file (100,000 of them are one warning, not 100,000 that each repeat the export command).
+struct Skipped {
+  std::size_t count = 0;
+  std::vector<std::string> first;  // the first few pointers, for the message
+  std::size_t offset = std::string::npos;  // where the first starts (JSON)
+  std::string pointer;                     // the first's pointer (YAML: for its source map)
+};
+constexpr std::size_t kSkippedNamed = 3;
+
+// Each List's items offsets by the pointer of its array (a file may hold many Lists).
+using ListIndex = std::unordered_map<std::string, const ListItems*>;
+
+void Collect(const nlohmann::json& value, const std::string& pointer, std::size_t offset, int file,
+             const ListIndex& lists, std::vector<ExportObject>& out,
+             Skipped& skipped) {
   // kubectl prints several kinds as {"kind": "List", "items": [...]}; typed lists
   // ("NodeList") look the same. An object inside a list may itself be a list (several files
-  // pasted into one): flatten recursively.
-  if (value.is_object() && value.contains("items") && value["items"].is_array() &&
-      StringAt(value, "kind").ends_with("List")) {
-    const nlohmann::json& items = value["items"];
-    for (size_t i = 0; i < items.size(); ++i) {
-      Collect(items[i], pointer + "/items/" + std::to_string(i), file, set, out, sink);
+  // pasted into one): flatten recursively (the parser kept at most kMaxExportDepth levels).
+  if (value.is_object() && StringAt(value, "kind").ends_with("List")) {
+    auto items = value.find("items");
+    if (items != value.end() && items->is_array()) {
+      const std::string list = pointer + "/items";
+      auto found = lists.find(list);
+      const ListItems* mine = found == lists.end() ? nullptr : found->second;
+      for (std::size_t i = 0; i < items->size(); ++i) {
+        const std::size_t at = mine && i < mine->offsets.size() ? mine->offsets[i] : offset;
+        Collect((*items)[i], list + "/" + std::to_string(i), at, file, lists, out, skipped);
+      }
+      return;
     }
-    return;
   }
   ExportObject object;
   object.kind = StringAt(value, "kind");
   object.name = StringAt(value, "metadata", "name");
   object.namespace_name = StringAt(value, "metadata", "namespace");
   if (object.kind.empty() || object.name.empty()) {
-    sink.Report(Diagnostic{Severity::kWarning, LocateInFile(set, file, pointer), pointer,
-                           "discover.not-an-object",
-                           "this is not a Kubernetes object (no kind or metadata.name); skipped",
-                           std::string("export with: ") + kExportCommand});
+    if (skipped.count++ == 0) {
+      skipped.offset = offset;
+      skipped.pointer = pointer;
+    }
+    if (skipped.first.size() < kSkippedNamed) skipped.first.push_back(pointer.empty() ? "/" : pointer);
     return;
   }
   object.json = &value;
   object.pointer = pointer;
   object.file = file;
+  object.offset = offset;
   out.push_back(std::move(object));
 }
 
-// Fields no check reads and that make up most of a real export (a node's image list, every
-// object's managedFields): dropped while parsing, so a 2,000-node export stays small in memory.
-bool Keep(int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-  using Event = nlohmann::json::parse_event_t;
-  if (event == Event::key) {
-    static const std::set<std::string> kDropped = {"managedFields", "images", "conditions",
-                                                   "volumesInUse", "volumesAttached",
-                                                   "last-applied-configuration"};
-    return !(parsed.is_string() && kDropped.count(parsed.get_ref<const std::string&>()));
+void ReportSkipped(const Skipped& skipped, const SourceLocation& where, DiagnosticSink& sink) {
+  if (skipped.count == 0) return;
+  std::string message;
+  if (skipped.count == 1) {
+    message = skipped.pointer.empty()
+                  ? "this is not a Kubernetes object (no kind or metadata.name); skipped"
+                  : "the item at " + skipped.first.front() +
+                        " is not a Kubernetes object (no kind or metadata.name); skipped";
+  } else {
+    message = std::to_string(skipped.count) +
+              " items are not Kubernetes objects (no kind or metadata.name) and were skipped: ";
+    for (std::size_t i = 0; i < skipped.first.size(); ++i) {
+      message += (i > 0 ? ", " : "") + skipped.first[i];
+    }
+    if (skipped.count > skipped.first.size()) {
+      message += " and " + std::to_string(skipped.count - skipped.first.size()) + " more";
+    }
   }
-  if (event == Event::object_start || event == Event::array_start) {
-    return static_cast<std::size_t>(depth) < limits::kMaxExportDepth;
-  }
-  return true;
+  sink.Report(Diagnostic{Severity::kWarning, where, skipped.pointer, "discover.not-an-object",
+                         message, std::string("export with: ") + kExportCommand});
 }
 
 // A JSON export: parsed directly (the profile loader's source map and value limits suit a
-// profile of a few kilobytes, not tens of megabytes).
-std::optional<LoadedProfile> LoadJsonExport(const ExportInput& input, DiagnosticSink& sink) {
+// profile of a few kilobytes, not hundreds of megabytes), positions recorded by the parser.
+std::optional<LoadedProfile> LoadJsonExport(const ExportInput& input, ParsedExport* parsed,
+                                            DiagnosticSink& sink) {
   if (std::optional<EncodingError> bad = FindEncodingError(input.text)) {
     sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, bad->line, bad->column},
                            "", "yaml.encoding", "the export is not UTF-8 text: " + bad->what,
                            std::string("export the cluster again with: ") + kExportCommand});
     return std::nullopt;
   }
-  LoadedProfile loaded;
-  loaded.path = input.path;
-  try {
-    loaded.document = nlohmann::json::parse(input.text, Keep);
-  } catch (const nlohmann::json::parse_error& e) {
-    const std::size_t at = e.byte == 0 ? 0 : e.byte - 1;
-    std::string what = e.what();
-    if (auto colon = what.find("syntax error"); colon != std::string::npos) what = what.substr(colon);
-    sink.Report(Diagnostic{Severity::kError, LocationOfOffset(input.path, input.text, at), "",
-                           "yaml.syntax", "the export is not valid JSON: " + what,
-                           "a cut-off export? export the cluster again with: " +
+  ExportParseError error;
+  std::optional<ParsedExport> result = ParseJsonExport(input.text, &error);
+  if (!result) {
+    const bool cut = error.rule == "yaml.syntax" &&
+                     input.text.find_last_not_of(" \t\r\n") < error.offset + 1;
+    sink.Report(Diagnostic{Severity::kError, LocationOfOffset(input.path, input.text, error.offset),
+                           "", error.rule, error.message,
+                           (cut ? "a cut-off export? export the cluster again with: "
+                                : "export the cluster again with: ") +
                                std::string(kExportCommand)});
     return std::nullopt;
-  } catch (const nlohmann::json::exception& e) {  // a number no double holds (1e999)
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 1, 1}, "", "yaml.syntax",
-                           std::string("the export is not valid JSON: ") + e.what(),
-                           std::string("export the cluster again with: ") + kExportCommand});
-    return std::nullopt;
   }
+  *parsed = std::move(*result);
+  LoadedProfile loaded;
+  loaded.path = input.path;
+  loaded.document = std::move(parsed->document);
   if (!loaded.document.is_object()) {
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 1, 1}, "",
+    sink.Report(Diagnostic{Severity::kError,
+                           LocationOfOffset(input.path, input.text, parsed->root_offset), "",
                            "discover.not-an-object",
-                           "the export is not a Kubernetes object or List",
+                           "the export is a JSON " + std::string(loaded.document.type_name()) +
+                               ", not a Kubernetes object or List",
                            std::string("export the cluster with: ") + kExportCommand});
     return std::nullopt;
   }
   return loaded;  // source lines: FillCitedSourceLines
 }
 
-}  // namespace
-
-SourceLocation LocateInFile(const ExportSet& set, int file, const std::string& pointer) {
-  const LoadedProfile& loaded = set.files[file];
-  const std::string& text = set.texts[file];
-  if (text.empty()) return loaded.locations.Find(pointer);
-  std::size_t at = FindJsonPointer(text, pointer);
-  if (at == std::string::npos) at = FindJsonPointer(text, "");
-  return LocationOfOffset(loaded.path, text, at == std::string::npos ? 0 : at);
+// A YAML export goes through the profile loader, whose messages speak of "the profile": say
+// "the export" instead, with the export's fix.
+std::optional<LoadedProfile> LoadYamlExport(const ExportInput& input, DiagnosticSink& sink) {
+  DiagnosticSink load;
+  std::optional<LoadedProfile> loaded = LoadProfileFromText(input.path, input.text, load);
+  for (Diagnostic d : load.diagnostics()) {
+    for (std::size_t at = d.message.find("profile"); at != std::string::npos;
+         at = d.message.find("profile", at)) {
+      d.message.replace(at, 7, "export");
+    }
+    if (d.fix.find("profile") != std::string::npos) {
+      d.fix = std::string("export the cluster with: ") + kExportCommand;
+    }
+    sink.Report(std::move(d));
+  }
+  if (loaded && !loaded->document.is_object()) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 1, 1}, "",
+                           "discover.not-an-object",
+                           "the export is a YAML " + std::string(loaded->document.type_name()) +
+                               ", not a Kubernetes object or List",
+                           std::string("export the cluster with: ") + kExportCommand});
+    return std::nullopt;
+  }
+  return loaded;
 }
+
+}  // namespace
 
 void FillCitedSourceLines(ExportSet& set, const DiagnosticSink& sink) {
   for (size_t f = 0; f < set.files.size(); ++f) {
@@ -167,26 +215,15 @@ SourceLocation ExportSet::Locate(const ExportObject& object, const std::string& 
 
 namespace {
 
-// Where each object of JSON file `f` starts, in one pass over the text: a List's items from one
-// scan of its array (the usual export), others by pointer.
-void LocateObjects(ExportSet& set, int f) {
+// Line and column of every object of JSON file `f`, from the offsets the parser recorded, in
+// one pass over the text.
+void LocateObjects(ExportSet& set, std::size_t begin, int f) {
   const std::string& text = set.texts[f];
-  if (text.empty()) return;
-  std::vector<std::size_t> items;
-  const std::size_t array = FindJsonPointer(text, "/items");
-  if (array != std::string::npos) items = ArrayElementOffsets(text, array);
   std::vector<ExportObject*> mine;
-  for (ExportObject& object : set.objects) {
-    if (object.file != f) continue;
-    object.offset = std::string::npos;
-    const std::string& ptr = object.pointer;
-    if (ptr.rfind("/items/", 0) == 0 && ptr.find('/', 7) == std::string::npos) {
-      const std::size_t index = std::stoul(ptr.substr(7));
-      if (index < items.size()) object.offset = items[index];
-    }
-    if (object.offset == std::string::npos) object.offset = FindJsonPointer(text, ptr);
-    if (object.offset == std::string::npos) object.offset = 0;
-    mine.push_back(&object);
+  for (std::size_t i = begin; i < set.objects.size(); ++i) mine.push_back(&set.objects[i]);
+  if (text.empty()) {
+    for (ExportObject* object : mine) object->start = set.files[f].locations.Find(object->pointer);
+    return;
   }
   std::stable_sort(mine.begin(), mine.end(),
                    [](const ExportObject* a, const ExportObject* b) { return a->offset < b->offset; });
@@ -207,15 +244,17 @@ void LocateObjects(ExportSet& set, int f) {
 
 ExportSet LoadExports(std::vector<ExportInput> inputs, DiagnosticSink& sink) {
   ExportSet set;
+  // Objects point into set.files: it must not grow past this while they are collected.
+  set.files.reserve(inputs.size());
   for (ExportInput& input : inputs) {
-    if (input.text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    const std::size_t first = input.text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) {
       // The loader would call it an empty profile; say what an export should hold instead.
       sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 1, 1}, "",
                              "discover.empty", "the export is empty",
                              std::string("export the cluster with: ") + kExportCommand});
       continue;
     }
-    const std::size_t first = input.text.find_first_not_of(" \t\r\n");
     if (input.text.size() > limits::kMaxExportBytes) {
       sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 0, 0}, "",
                              "limit.file-size",
@@ -225,17 +264,28 @@ ExportSet LoadExports(std::vector<ExportInput> inputs, DiagnosticSink& sink) {
       continue;
     }
     const bool json = input.text[first] == '{' || input.text[first] == '[';
+    ParsedExport parsed;
     std::optional<LoadedProfile> loaded =
-        json ? LoadJsonExport(input, sink) : LoadProfileFromText(input.path, input.text, sink);
+        json ? LoadJsonExport(input, &parsed, sink) : LoadYamlExport(input, sink);
     if (!loaded) continue;
+    const int f = static_cast<int>(set.files.size());
     set.files.push_back(std::move(*loaded));
     set.texts.push_back(json ? std::move(input.text) : std::string());
+    const std::size_t begin = set.objects.size();
+    ListIndex lists;
+    for (const ListItems& list : parsed.lists) lists[list.pointer] = &list;
+    Skipped skipped;
+    Collect(set.files[f].document, "", parsed.root_offset, f, lists, set.objects, skipped);
+    LocateObjects(set, begin, f);
+    const std::string& text = set.texts[f];
+    ReportSkipped(skipped,
+                  text.empty() ? set.files[f].locations.Find(skipped.pointer)
+                               : LocationOfOffset(set.files[f].path, text,
+                                                  skipped.offset == std::string::npos
+                                                      ? 0
+                                                      : skipped.offset),
+                  sink);
   }
-  // Objects point into set.files, so collect only once the vector has stopped growing.
-  for (size_t f = 0; f < set.files.size(); ++f) {
-    Collect(set.files[f].document, "", static_cast<int>(f), set, set.objects, sink);
-  }
-  for (size_t f = 0; f < set.files.size(); ++f) LocateObjects(set, static_cast<int>(f));
   return set;
 }
 

@@ -31,8 +31,9 @@ struct ExportObject {
   const nlohmann::json* json = nullptr;  ///< the object, owned by ExportSet::files
   std::string pointer;                   ///< JSON pointer of the object in its file
   int file = 0;                          ///< index into ExportSet::files
-  /// JSON files: where the object starts (byte offset and line:column), found for every object
-  /// in one pass at load; a field inside it is searched from there (json_locate.h).
+  /// JSON files: where the object starts (byte offset, recorded by the parser, and line:column,
+  /// counted for every object in one pass); a field inside it is searched from there
+  /// (json_locate.h).
   std::size_t offset = 0;
   SourceLocation start;
 };
@@ -48,18 +49,17 @@ struct ExportSet {
   SourceLocation Locate(const ExportObject& object, const std::string& pointer) const;
 };
 
-/// Parses every input (a JSON export up to limits::kMaxExportBytes, dropping fields no check
-/// reads, such as managedFields and node images; YAML through the profile loader). Syntax errors (file:line:col), and roots that are not a Kubernetes object
-/// or list, are reported to `sink`; objects without kind or metadata.name are skipped with a
-/// warning. The returned set holds every file that parsed.
+/// Parses every input (a JSON export up to limits::kMaxExportBytes through export_parse.h,
+/// dropping fields no check reads, such as managedFields and node images; YAML through the
+/// profile loader). Syntax errors, out-of-range numbers, duplicate keys (file:line:col), and
+/// roots that are not a Kubernetes object or List are reported to `sink`; items without kind or
+/// metadata.name are skipped with one warning per file that counts them. Time is linear in the
+/// text whatever the export's shape. The returned set holds every file that parsed.
 ExportSet LoadExports(std::vector<ExportInput> inputs, DiagnosticSink& sink);
 
 /// A JSON file's source lines are split only when a diagnostic in `sink` cites the file (a 60 MB
 /// export's lines would cost more than its parse): call once every finding about the export is
 /// in `sink`, before formatting.
 void FillCitedSourceLines(ExportSet& set, const DiagnosticSink& sink);
-
-/// Where `pointer` is in file `file` of `set` (the root's location when it is not found).
-SourceLocation LocateInFile(const ExportSet& set, int file, const std::string& pointer);
 
 }  // namespace hkim::discover

@@ -107,20 +107,6 @@ size_t FindJsonPointer(std::string_view t, const std::string& pointer) {
   return i < t.size() ? i : std::string::npos;
 }
 
-std::vector<size_t> ArrayElementOffsets(std::string_view t, size_t i) {
-  std::vector<size_t> offsets;
-  if (i >= t.size() || t[i] != '[') return offsets;
-  i = SkipSpace(t, i + 1);
-  while (i < t.size() && t[i] != ']') {
-    offsets.push_back(i);
-    const size_t next = SkipSpace(t, SkipValue(t, i));
-    if (next <= i) break;  // no progress: malformed (the parser accepted it, so never)
-    i = next;
-    if (i < t.size() && t[i] == ',') i = SkipSpace(t, i + 1);
-  }
-  return offsets;
-}
-
 SourceLocation LocationOfOffset(const std::string& file, std::string_view text, size_t offset) {
   int line = 1;
   size_t line_start = 0;

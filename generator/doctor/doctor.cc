@@ -1,6 +1,7 @@
 // `hkimgen doctor`'s stage: summaries out of log text -> one fleet table (doctor/doctor.h).
 
 #include "doctor/doctor.h"
+#include "support/untrusted_text.h"
 
 #include <algorithm>
 #include <map>
@@ -169,6 +170,9 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
     row.push_back(suspect.empty() ? "-" : suspect);
     rows.push_back(row);
   }
+  // Node names, check names and statuses come from pod logs: escaped and cut (the one sanitiser).
+  for (auto& row : rows)
+    for (std::string& cell : row) cell = UntrustedText(cell, 80);
   std::vector<size_t> widths(header.size(), 0);
   for (const auto& row : rows)
     for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
@@ -181,23 +185,26 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
   }
   for (const DoctorNode& node : nodes) {
     if (node.passed) continue;
-    out += "\n" + node.node + " (" + node.mode + (node.pod.empty() ? "" : ", pod " + node.pod) + "):\n";
+    const auto safe = [](const std::string& text) { return UntrustedText(text, kMaxMessageBytes); };
+    out += "\n" + safe(node.node) + " (" + safe(node.mode) +
+           (node.pod.empty() ? "" : ", pod " + safe(node.pod)) + "):\n";
     for (const DoctorCheck& check : node.checks) {
       if (check.status == "pass" || check.status == "skip") continue;
-      out += "  " + check.name + ": " + check.status +
-             (check.detail.empty() ? "" : " (" + check.detail + ")") + "\n";
-      for (const std::string& failure : check.failures) out += "    " + failure + "\n";
-      for (const std::string& fix : check.fixes) out += "    fix: " + fix + "\n";
+      out += "  " + safe(check.name) + ": " + safe(check.status) +
+             (check.detail.empty() ? "" : " (" + safe(check.detail) + ")") + "\n";
+      for (const std::string& failure : check.failures) out += "    " + safe(failure) + "\n";
+      for (const std::string& fix : check.fixes) out += "    fix: " + safe(fix) + "\n";
     }
   }
   int suspects = 0;
   for (const DoctorNode& node : nodes) {
     for (const DoctorSuspect& s : node.suspects) {
       if (suspects++ == 0) out += "\nSuspects (the gate's pairwise localization):\n";
-      out += "  node " + node.node + (s.rail.empty() ? "" : " rail " + s.rail) + ": " +
+      out += "  node " + UntrustedText(node.node) +
+             (s.rail.empty() ? "" : " rail " + UntrustedText(s.rail)) + ": " +
              Number(s.busbw_gbps) + " GB/s vs >= " + Number(s.expected_gbps) + " expected" +
-             (s.transport.empty() ? "" : " (" + s.transport + ")") + "\n";
-      if (!s.evidence.empty()) out += "    " + s.evidence + "\n";
+             (s.transport.empty() ? "" : " (" + UntrustedText(s.transport) + ")") + "\n";
+      if (!s.evidence.empty()) out += "    " + UntrustedText(s.evidence, kMaxMessageBytes) + "\n";
     }
   }
   out += "\n" + std::to_string(nodes.size()) + " node(s), " + std::to_string(failed) + " failing" +

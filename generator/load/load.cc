@@ -374,56 +374,6 @@ SourceLocation SourceMap::FindKey(const std::string& json_pointer) const {
   return Find(json_pointer);
 }
 
-/// Up to `limit` bytes of `in`, read in blocks: allocating (and zeroing) `limit` bytes up front
-/// cost a small render more than rendering it.
-static std::string ReadAtMost(std::istream& in, std::size_t limit) {
-  std::string text;
-  char block[64 * 1024];
-  while (text.size() < limit && in) {
-    in.read(block, static_cast<std::streamsize>(std::min(sizeof block, limit - text.size())));
-    text.append(block, static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.eof() && !in.bad()) in.clear(std::ios::eofbit);  // short read: the whole input
-  return text;
-}
-
-std::optional<std::string> ReadInputText(const std::string& path, std::string* reason) {
-  return ReadInputText(path, reason, limits::kMaxProfileBytes);
-}
-
-std::optional<std::string> ReadInputText(const std::string& path, std::string* reason,
-                                         std::size_t limit) {
-  if (path == "-") {
-    // Read once per process: the first reader's limit holds (stdin is one input, either a
-    // profile or a cluster export).
-    static const std::optional<std::string> stdin_text = [limit] {
-      std::string text = ReadAtMost(std::cin, limit + 1);
-      return std::cin.bad() ? std::nullopt : std::optional<std::string>(text);
-    }();
-    if (!stdin_text) *reason = "cannot read stdin";
-    return stdin_text;
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    *reason = std::strerror(EISDIR);
-    return std::nullopt;
-  }
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *reason = std::strerror(errno != 0 ? errno : ENOENT);
-    return std::nullopt;
-  }
-  // One byte past the limit is enough for the loader to refuse it: a device or pipe that never
-  // ends (/dev/zero) is not read forever.
-  std::string text = ReadAtMost(in, limit + 1);
-  if (in.bad()) {
-    *reason = std::strerror(errno != 0 ? errno : EIO);
-    return std::nullopt;
-  }
-  return text;
-}
-
 std::string InputLabel(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
 std::optional<LoadedProfile> LoadProfile(const std::string& path, DiagnosticSink& sink) {

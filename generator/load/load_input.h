@@ -21,10 +21,12 @@ inline constexpr std::size_t kMaxNumberChars = 256;
 /// Whether `text` is made of number characters only (digits, sign, '.', exponent) with a digit.
 bool LooksNumeric(const std::string& text);
 
-/// `text` for a message: cut to 40 characters and quoted, control and invalid bytes as '?'.
+/// `text` for a message: single-quoted, cut after 40 bytes with its length, control and invalid
+/// bytes as visible escapes (UntrustedText).
 std::string ShortText(const std::string& text);
 
-/// `text` whole with control and invalid bytes as '?': safe to print and to put in JSON.
+/// `text` with control and invalid bytes as visible escapes, cut with its length when long
+/// (UntrustedText): safe to print and to put in JSON.
 std::string PrintableText(const std::string& text);
 
 /// The fix for an out-of-range number at `json_pointer`: the schema's allowed range there.

@@ -1,9 +1,11 @@
 #include "support/diagnostics_format.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "support/input_limits.h"
+#include "support/untrusted_text.h"
 #include "support/utf8.h"
 
 namespace hkim {
@@ -56,24 +58,33 @@ void ShowLine(const std::string& line, int column, std::string* shown, std::stri
   for (std::size_t i = line.size(); i < at && end == line.size(); ++i) *pad += ' ';  // past the end
 }
 
+// The last guard before a terminal: every field of a diagnostic may quote outside text (an
+// object name, a label value, a path), so each is escaped and cut here even when the stage that
+// wrote it already quoted its values (escaping leaves text without control characters as it
+// is). One field stays a few KiB, so no diagnostic grows with its input.
+std::string Field(const std::string& text) { return UntrustedText(text, kMaxMessageBytes); }
+
+// How many findings of one rule FormatDiagnostics prints before it only counts them.
+constexpr std::size_t kMaxShownPerRule = 20;
+
 }  // namespace
 
 std::string FormatDiagnostic(const Diagnostic& d, const SourceTexts& sources) {
   std::ostringstream out;
   const SourceLocation& at = d.location;
   if (!at.file.empty()) {
-    out << at.file << ':';
+    out << Field(at.file) << ':';
     if (at.known()) {
       out << at.line << ':';
       if (at.column > 0) out << at.column << ':';
     }
     out << ' ';
   }
-  out << SeverityName(d.severity) << ": " << d.message;
-  if (!d.rule.empty()) out << " [" << d.rule << ']';
+  out << SeverityName(d.severity) << ": " << Field(d.message);
+  if (!d.rule.empty()) out << " [" << Field(d.rule) << ']';
   out << '\n';
   if (d.brief) return out.str();
-  if (!d.data_path.empty()) out << "  at " << d.data_path << '\n';
+  if (!d.data_path.empty()) out << "  at " << Field(d.data_path) << '\n';
   auto file = sources.find(at.file);
   if (at.known() && file != sources.end() && at.line <= static_cast<int>(file->second.size())) {
     const std::string number = std::to_string(at.line);
@@ -83,7 +94,7 @@ std::string FormatDiagnostic(const Diagnostic& d, const SourceTexts& sources) {
     out << ' ' << number << " | " << shown << '\n';
     if (at.column > 0) out << ' ' << gutter << " | " << pad << "^\n";
   }
-  if (!d.fix.empty()) out << "  fix: " << d.fix << '\n';
+  if (!d.fix.empty()) out << "  fix: " << Field(d.fix) << '\n';
   return out.str();
 }
 
@@ -94,7 +105,18 @@ std::string FormatSummary(int errors, int warnings) {
 
 std::string FormatDiagnostics(const DiagnosticSink& sink, const SourceTexts& sources) {
   std::string out;
-  for (const Diagnostic& d : sink.diagnostics()) out += FormatDiagnostic(d, sources);
+  // A finding repeated for every object of a hostile export (100,000 nodes without a state)
+  // would print megabytes: each rule shows its first findings, then says how many more there
+  // are. The summary and -o json still count and list every one.
+  std::map<std::string, std::size_t> shown;
+  for (const Diagnostic& d : sink.diagnostics()) {
+    if (++shown[d.rule] <= kMaxShownPerRule) out += FormatDiagnostic(d, sources);
+  }
+  for (const auto& [rule, count] : shown) {
+    if (count <= kMaxShownPerRule) continue;
+    out += "note: " + std::to_string(count - kMaxShownPerRule) + " more [" + Field(rule) +
+           "] findings like those above are not shown (-o json lists every one)\n";
+  }
   if (!sink.diagnostics().empty()) {
     out += FormatSummary(sink.ErrorCount(), sink.WarningCount()) + "\n";
   }
@@ -102,14 +124,16 @@ std::string FormatDiagnostics(const DiagnosticSink& sink, const SourceTexts& sou
 }
 
 nlohmann::json DiagnosticToJson(const Diagnostic& d) {
-  return nlohmann::json{{"file", d.location.file},
+  // The same text as the terminal gets (JSON would escape control characters itself, but a
+  // report that quotes a 100 MB value whole is no more use in JSON than on a terminal).
+  return nlohmann::json{{"file", Field(d.location.file)},
                         {"line", d.location.line},
                         {"column", d.location.column},
                         {"severity", SeverityName(d.severity)},
-                        {"rule", d.rule},
-                        {"message", d.message},
-                        {"path", d.data_path},
-                        {"fix", d.fix}};
+                        {"rule", Field(d.rule)},
+                        {"message", Field(d.message)},
+                        {"path", Field(d.data_path)},
+                        {"fix", Field(d.fix)}};
 }
 
 nlohmann::json DiagnosticsToJson(const DiagnosticSink& sink) {

@@ -27,7 +27,8 @@ std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceTexts& so
 /// "N errors, M warnings" (singular where 1), without a newline.
 std::string FormatSummary(int errors, int warnings);
 
-/// Every diagnostic of `sink`, then the summary line when there is any diagnostic.
+/// Every diagnostic of `sink` (the first 20 of each rule, then one note per rule that counts
+/// the rest), then the summary line when there is any diagnostic.
 std::string FormatDiagnostics(const DiagnosticSink& sink, const SourceTexts& sources);
 
 /// One diagnostic as a JSON object: {"file", "line", "column", "severity", "rule", "message",

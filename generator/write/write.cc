@@ -145,9 +145,10 @@ bool WriteAll(int fd, std::string_view head, std::string_view body) {
 }
 
 /// One open, one write and a close: a bundle's files are small, and an ofstream's set-up
-/// (locale, buffer) cost about as much as writing one.
+/// (locale, buffer) cost about as much as writing one. O_NOFOLLOW: a symlink at the file's
+/// place (one copied from the old bundle, or planted) is an error, never written through.
 bool WriteFile(const fs::path& path, const WantedText& text) {
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
   if (fd < 0) return false;
   const bool written = WriteAll(fd, text.head, text.body);
   return close(fd) == 0 && written;

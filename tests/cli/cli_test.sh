@@ -491,7 +491,8 @@ case_set_with_bytes_that_are_not_unicode_is_a_diagnostic() {
   run validate "$B" --set $'workload.replicas=4\xf4x,2' -o json
   expect_status 1
   expect_out '"rule": "layering.set-syntax"'
-  expect_out 'after a comma in `--set workload.replicas=4?x,2`'
+  # The byte that is not UTF-8 is shown as a visible escape (support/untrusted_text.h).
+  expect_out 'after a comma in `--set workload.replicas=4\\xf4x,2`'
   run validate "$B" --set $'workload.replicas=4\xf4x,2'
   expect_status 1
   expect_out 'not UTF-8 text: byte 0xF4'
@@ -937,6 +938,32 @@ case_discover_draft_passes_validate_against_its_export() {
     expect_status 0
     expect_no_out "error:"
   done
+}
+
+case_discover_refuses_a_name_that_is_not_a_dns_label() {
+  # Issue 38: --name names the bundle folder too; ../../etc/passwd was accepted.
+  run discover tests/generator/discover/openshift-amd.json --name ../../etc/passwd
+  expect_status 1
+  expect_err '--name: error: --name "../../etc/passwd" is not a DNS label'
+  expect_err "[cli.usage]"
+  [[ -z $out ]] || fail "a draft was printed"
+}
+
+case_stdin_is_not_both_the_profile_and_the_cluster_export() {
+  # Issue 38: `validate - --cluster -` read the profile's text again as the export.
+  run_in "$(cat "$B")" validate - --cluster -
+  expect_status 1
+  expect_out "<stdin>: error: the cluster export cannot be read from stdin: stdin is already read as a profile or values file [cli.usage]"
+}
+
+case_control_characters_from_an_export_are_escaped_in_messages() {
+  # Issue 38: an ESC sequence and a carriage return in a name reached the terminal raw.
+  printf '{"kind": "List", "items": [7, {"kind": "Node", "metadata": {"name": "n\\u001b[2J\\r"}, "status": {"capacity": {"nvidia.com/gpu": -5}}}]}' >"$WORK/e.json"
+  run discover "$WORK/e.json"
+  [[ $err != *$'\e'* && $err != *$'\r'* ]] || fail "stderr holds a raw ESC or CR"
+  expect_err 'warning: Node "n\x1b[2J\r" advertises nvidia.com/gpu capacity -5'
+  expect_err "[discover.gpu-capacity]"
+  expect_err "e.json:1:28: warning: the item at /items/0 is not a Kubernetes object"
 }
 
 # A misspelt or removed case must fail, not print "ok" (ctest lists cases from this file).

@@ -111,5 +111,26 @@ TEST(DiagnosticsFormat, CutsLongLinesAroundTheColumn) {
   EXPECT_NE(text.find("   | " + std::string(63, ' ') + "^\n"), std::string::npos) << text;
 }
 
+// Issue 38: a finding repeated for each of 100,000 objects printed megabytes. Each rule shows its
+// first 20 findings, then one note counts the rest; the summary counts every one.
+TEST(DiagnosticsFormat, EachRuleShowsItsFirstTwentyFindingsThenCountsTheRest) {
+  DiagnosticSink sink;
+  for (int i = 0; i < 25; ++i) {
+    sink.Report(Diagnostic{Severity::kWarning, SourceLocation{"e.json", i + 1, 1}, "",
+                           "discover.no-sriov-state", "node n" + std::to_string(i), "fix it"});
+  }
+  sink.Report(Diagnostic{Severity::kError, SourceLocation{"e.json", 99, 1}, "", "discover.empty",
+                         "other", ""});
+  const std::string text = FormatDiagnostics(sink, {});
+  EXPECT_NE(text.find("e.json:20:1: warning: node n19 [discover.no-sriov-state]"), std::string::npos);
+  EXPECT_EQ(text.find("node n20 "), std::string::npos) << text;
+  EXPECT_NE(text.find("e.json:99:1: error: other [discover.empty]"), std::string::npos);
+  EXPECT_NE(text.find("note: 5 more [discover.no-sriov-state] findings like those above are not "
+                      "shown (-o json lists every one)\n1 error, 25 warnings\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(DiagnosticsToJson(sink).size(), 26u);
+}
+
 }  // namespace
 }  // namespace hkim

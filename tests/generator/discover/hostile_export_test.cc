@@ -1,0 +1,155 @@
+// The built hkimgen on hostile cluster exports (issue 38): real-size exports in discover, no
+// control character from an export on a terminal or in a draft, oversize inputs refused before
+// they are read, output files never written through a symlink, inputs that cannot be both.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "test_files.h"
+
+namespace hkim {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+const fs::path kFixtures = fs::path(HKIM_SOURCE_DIR) / "tests/generator/discover";
+
+class HostileExport : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("hkim-hostile-" + std::to_string(getpid()) + "-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "run");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  test_files::CommandRun Run(const std::string& args) {
+    return test_files::RunShell(std::string(HKIM_BINARY) + " " + args, dir_, dir_ / "run");
+  }
+  std::string Write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+    return (dir_ / name).string();
+  }
+  fs::path dir_;
+};
+
+std::string Fixture() { return test_files::ReadFile(kFixtures / "openshift-amd.json"); }
+
+void ExpectNoControlCharacters(const std::string& text, const std::string& what) {
+  for (const char c : text) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (c == '\n') continue;
+    ASSERT_FALSE(u < 0x20 || u == 0x7f) << what << " holds byte " << int(u) << ":\n" << text;
+  }
+}
+
+// Issue 38: discover read exports with the profile's 1 MiB limit ("not valid JSON ... a
+// cut-off export?"); `--cluster` already used the export limit.
+TEST_F(HostileExport, DiscoverReadsAnExportLargerThanOneMiB) {
+  std::string text = Fixture();
+  text.insert(1, std::string(2 << 20, ' '));
+  const std::string path = Write("big.json", text);
+  auto run = Run("discover " + path + " --name rack7");
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("name: rack7"));
+}
+
+// Issue 38: ESC sequences and a carriage return in an object name reached the terminal, and a
+// NUL cut the draft at 341 bytes while discover said it wrote the file.
+TEST_F(HostileExport, ControlCharactersInNamesReachNeitherTheTerminalNorTheDraft) {
+  std::string text = Fixture();
+  const std::string hostile = "rack7-gpu01\\u001b[2J\\u001b]0;title\\u0007\\rerror: forged\\u0000";
+  for (std::size_t at = text.find("rack7-gpu01"); at != std::string::npos;
+       at = text.find("rack7-gpu01", at + hostile.size())) {
+    text.replace(at, 11, hostile);
+  }
+  const std::string path = Write("hostile.json", text);
+  const std::string draft = (dir_ / "draft.yaml").string();
+  auto run = Run("discover " + path + " --name rack7 --output-file " + draft);
+  ExpectNoControlCharacters(run.err, "stderr");
+  if (run.status == 0) {
+    const std::string written = test_files::ReadFile(draft);
+    ExpectNoControlCharacters(written, "the draft");
+    EXPECT_THAT(written, HasSubstr("\\x1b[2J"));  // the name, escaped, in a provenance comment
+    auto validate = Run("validate " + draft + " --cluster " + path + " --node-table");
+    EXPECT_EQ(validate.status, 0) << validate.err;
+    ExpectNoControlCharacters(validate.out + validate.err, "validate --cluster");
+  } else {
+    EXPECT_THAT(run.err, HasSubstr("[discover.draft-invalid]"));
+    EXPECT_FALSE(fs::exists(draft));
+  }
+  auto to_stdout = Run("discover " + path);
+  ExpectNoControlCharacters(to_stdout.out + to_stdout.err, "discover to stdout");
+}
+
+// Issue 38: an oversize export was read up to the 512 MiB cap before it was refused. Under a
+// 400 MB address-space limit, reading it would fail; refusing it by its size does not.
+TEST_F(HostileExport, AnOversizeExportIsRefusedBeforeItIsRead) {
+  const std::string path = (dir_ / "huge.json").string();
+  fs::resize_file(Write("huge.json", "{"), 600ull << 20);  // sparse: no disk used
+  for (const std::string& args : std::vector<std::string>{"discover huge.json", "discover - < huge.json",
+                                 "validate " + (fs::path(HKIM_SOURCE_DIR) / "profiles/barcelona-h100-cx7.yaml").string() +
+                                     " --cluster huge.json"}) {
+    auto run = test_files::RunShell("ulimit -v 400000; " + std::string(HKIM_BINARY) + " " + args,
+                                    dir_, dir_ / "run");
+    // validate prints its findings on stdout, discover on stderr.
+    EXPECT_EQ(run.status, 1) << args << "\n" << run.err;
+    EXPECT_THAT(run.out + run.err, HasSubstr("600 MiB, more than the 512 MiB an export may have"))
+        << args;
+    EXPECT_THAT(run.out + run.err, HasSubstr("[limit.file-size]")) << args;
+  }
+}
+
+// Issue 38: --output-file followed a dangling symlink and created a file outside the path.
+TEST_F(HostileExport, OutputFilesAreNeverWrittenThroughASymlink) {
+  const std::string fixture = (kFixtures / "openshift-amd.json").string();
+  fs::create_directories(dir_ / "elsewhere");
+  for (const std::string& command :
+       std::vector<std::string>{"discover " + fixture + " --name rack7",
+                                "init --name rack7 --platform openshift --shape barcelona-h100-cx7"}) {
+    fs::remove(dir_ / "out.yaml");
+    fs::create_symlink(dir_ / "elsewhere" / "planted.yaml", dir_ / "out.yaml");
+    auto refused = Run(command + " --output-file out.yaml");
+    EXPECT_EQ(refused.status, 1) << command << refused.err;
+    EXPECT_THAT(refused.err, HasSubstr("[io.exists]"));
+    EXPECT_FALSE(fs::exists(dir_ / "elsewhere" / "planted.yaml")) << command;
+    // --force replaces the link itself.
+    auto forced = Run(command + " --output-file out.yaml --force");
+    EXPECT_EQ(forced.status, 0) << command << forced.err;
+    EXPECT_FALSE(fs::is_symlink(fs::symlink_status(dir_ / "out.yaml"))) << command;
+    EXPECT_FALSE(fs::exists(dir_ / "elsewhere" / "planted.yaml")) << command;
+  }
+}
+
+// Issue 38: `validate - --cluster -` read the profile's text again as the export.
+TEST_F(HostileExport, StdinIsEitherTheProfileOrTheExport) {
+  const std::string profile = (fs::path(HKIM_SOURCE_DIR) / "profiles/barcelona-h100-cx7.yaml").string();
+  auto run = Run("validate - --cluster - < " + profile);
+  EXPECT_EQ(run.status, 1) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("the cluster export cannot be read from stdin: stdin is already "
+                                 "read as a profile or values file [cli.usage]"));
+  auto twice = Run("discover - - < " + (kFixtures / "openshift-amd.json").string());
+  EXPECT_EQ(twice.status, 1);
+  EXPECT_THAT(twice.err, HasSubstr("stdin is already read as the cluster export [cli.usage]"));
+}
+
+// Issue 38: `discover --name ../../etc/passwd` was accepted.
+TEST_F(HostileExport, ANameThatIsNotADnsLabelIsRefused) {
+  auto run = Run("discover " + (kFixtures / "openshift-amd.json").string() +
+                 " --name ../../etc/passwd");
+  EXPECT_EQ(run.status, 1);
+  EXPECT_THAT(run.err, HasSubstr("--name \"../../etc/passwd\" is not a DNS label"));
+  EXPECT_THAT(run.err, HasSubstr("[cli.usage]"));
+  EXPECT_TRUE(run.out.empty());
+}
+
+}  // namespace
+}  // namespace hkim
