@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+# Regenerates catalog/releases.json, hkimgen's release catalog (model/operator_versions.h), from
+# git checkouts of the operators' own repositories, and says what changed against the file in
+# the tree. Every upstream-derived field is read at the release tag; the hand-kept fields
+# (end_of_support, known_bad, notes: each with its reference) are carried over from the old file.
+#
+#   scripts/release-catalog.py --gpu-operator GIT --network-operator GIT [--write]
+#
+# GIT is a clone (bare or not) with the release tags, e.g. github.com/NVIDIA/gpu-operator and
+# github.com/Mellanox/network-operator. Without --write it prints the new catalog to stdout;
+# with it, it rewrites catalog/releases.json (only when the content changed). The changes go to
+# stderr either way. Release candidates and betas are left out: only vX.Y.Z tags.
+import argparse
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CATALOG = os.path.join(ROOT, "catalog", "releases.json")
+# The oldest lines hkimgen renders for (older ClusterPolicies / NicClusterPolicies lack fields the
+# bundle sets; operator_rules.cc).
+OLDEST_GPU = (24, 9)
+OLDEST_NETWORK = (24, 7)
+# GPU Operator components whose DaemonSets run only with sandboxWorkloads.enabled (false in the
+# chart and in the bundle): the operator does not deploy them for container workloads.
+SANDBOX = {"vgpuManager", "vgpuDeviceManager", "vfioManager", "kataManager",
+           "sandboxDevicePlugin", "kataSandboxDevicePlugin"}
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def show(repo, tag, path):
+    try:
+        return git(repo, "show", f"{tag}:{path}")
+    except subprocess.CalledProcessError:
+        return None
+
+
+def tags(repo, oldest):
+    out = []
+    for tag in git(repo, "tag").split():
+        m = re.fullmatch(r"v(\d+)\.(\d+)\.(\d+)", tag)
+        if m and (int(m[1]), int(m[2])) >= oldest:
+            out.append(((int(m[1]), int(m[2]), int(m[3])), tag))
+    return [t for _, t in sorted(out)]
+
+
+def tag_facts(repo, tag, github):
+    commit = git(repo, "rev-parse", f"{tag}^{{commit}}").strip()
+    date = git(repo, "log", "-1", "--format=%cs", tag).strip()
+    return commit, date, f"{github} {tag} ({commit[:12]}, {date})"
+
+
+def crds(repo, tag, folder):
+    out = {}
+    for path in sorted(git(repo, "ls-tree", "-r", "--name-only", tag, folder).split()):
+        text = show(repo, tag, path)
+        if text is not None and path.endswith((".yaml", ".yml")):
+            out[os.path.basename(path)] = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return out
+
+
+def gpu_operator(repo, tag):
+    commit, date, source = tag_facts(repo, tag, "NVIDIA/gpu-operator")
+    chart = yaml.safe_load(show(repo, tag, "deployments/gpu-operator/Chart.yaml"))
+    values = yaml.safe_load(show(repo, tag, "deployments/gpu-operator/values.yaml"))
+    # The repository's Chart.yaml carries a placeholder appVersion (v1.0.0-devel, main-latest);
+    # the published chart's appVersion is the release tag, which operator, validator and
+    # nodeStatusExporter default to.
+    app_version = values.get("operator", {}).get("version") or tag
+    images = []
+
+    def add(component, node, enabled, needs="", version_default=""):
+        if not isinstance(node, dict) or not node.get("image"):
+            return
+        images.append({"component": component, "repository": node.get("repository") or "",
+                       "image": node["image"],
+                       "version": str(node.get("version") or version_default),
+                       "enabled": bool(enabled), "needs": needs})
+
+    for key, node in values.items():
+        if not isinstance(node, dict):
+            continue
+        enabled = node.get("enabled", True)
+        needs = "sandboxWorkloads" if key in SANDBOX else ""
+        if key == "driver":
+            needs = "driver"
+        elif key == "draDriver":
+            needs = "gpuCluster"  # only with gpuCluster.deployCR (experimental, off)
+        if key in ("operator", "validator", "nodeStatusExporter"):
+            add(key, node, enabled, needs, app_version)
+        elif key != "node-feature-discovery":
+            add(key, node, enabled, needs)
+        for sub in ("initContainer", "manager", "driverManager"):
+            if isinstance(node.get(sub), dict):
+                sub_needs = needs or ("driver" if key == "driver" else "")
+                add(f"{key}.{sub}", node[sub], enabled if key != "operator" else True, sub_needs)
+    nfd_values = yaml.safe_load(show(repo, tag, "deployments/gpu-operator/charts/"
+                                     "node-feature-discovery/values.yaml") or "{}")
+    nfd_chart = yaml.safe_load(show(repo, tag, "deployments/gpu-operator/charts/"
+                                    "node-feature-discovery/Chart.yaml") or "{}")
+    if nfd_values.get("image"):
+        images.append({"component": "node-feature-discovery",
+                       "repository": nfd_values["image"]["repository"], "image": "",
+                       "version": str(nfd_values["image"].get("tag") or nfd_chart["appVersion"]),
+                       "enabled": bool(values.get("nfd", {}).get("enabled", True)), "needs": ""})
+    annotations = yaml.safe_load(show(repo, tag, "bundle/metadata/annotations.yaml") or "{}")
+    annotations = annotations.get("annotations", {}) if annotations else {}
+    csv = yaml.safe_load(show(repo, tag, "bundle/manifests/"
+                              "gpu-operator-certified.clusterserviceversion.yaml") or "{}")
+    spec = csv.get("spec", {}) if csv else {}
+    related = sorted({re.split(r"[@:]", i["image"].rsplit("/", 1)[0] + "/" +
+                                i["image"].rsplit("/", 1)[1])[0]
+                      for i in spec.get("relatedImages", [])
+                      if "main-latest" not in i["image"]})
+    return {
+        "version": tag, "chart_version": tag, "date": date, "commit": commit,
+        "source": source + " deployments/gpu-operator/{Chart,values}.yaml, "
+                  "bundle/metadata/annotations.yaml, bundle/manifests/*.clusterserviceversion.yaml",
+        "kubernetes": chart.get("kubeVersion", ""),
+        "channel": annotations.get("operators.operatorframework.io.bundle.channel.default.v1", ""),
+        "openshift": annotations.get("com.redhat.openshift.versions", ""),
+        "csv": csv.get("metadata", {}).get("name", "") if csv else "",
+        "replaces": spec.get("replaces", ""),
+        "skip_range": (csv.get("metadata", {}).get("annotations", {}) or {}).get(
+            "olm.skipRange", "") if csv else "",
+        "driver": str(values.get("driver", {}).get("version", "")),
+        "images": images,
+        "bundle_images": related,
+        "crds": crds(repo, tag, "deployments/gpu-operator/crds"),
+    }
+
+
+def network_operator(repo, tag):
+    commit, date, source = tag_facts(repo, tag, "Mellanox/network-operator")
+    chart = yaml.safe_load(show(repo, tag, "deployment/network-operator/Chart.yaml"))
+    values = yaml.safe_load(show(repo, tag, "deployment/network-operator/values.yaml"))
+    release = yaml.safe_load(show(repo, tag, "hack/release.yaml"))
+
+    def component(key):
+        node = release.get(key) or {}
+        return {"repository": node.get("repository", ""), "image": node.get("image", ""),
+                "version": str(node.get("version", ""))}
+
+    operator = values.get("operator", {})
+    init = (operator.get("ofedDriver") or {}).get("initContainer") or {}
+    images = [{"component": "operator", "repository": operator.get("repository", ""),
+               "image": operator.get("image", ""),
+               "version": str(operator.get("tag") or chart["appVersion"]), "enabled": True,
+               "needs": ""}]
+    if init.get("image"):
+        images.append({"component": "operator.ofedDriver.initContainer",
+                       "repository": init.get("repository", ""), "image": init["image"],
+                       "version": str(init.get("version", "")), "enabled": True,
+                       "needs": "ofedDriver"})
+    nfd = (values.get("node-feature-discovery") or {}).get("image") or {}
+    if nfd.get("repository"):
+        images.append({"component": "node-feature-discovery", "repository": nfd["repository"],
+                       "image": "", "version": str(nfd.get("tag", "")),
+                       "enabled": bool(values.get("nfd", {}).get("enabled", True)),
+                       "needs": "nfd"})
+    if str(chart["version"]) != tag.lstrip("v"):
+        # e.g. v24.7.1, whose Chart.yaml still says 24.7.0: which chart Argo CD would fetch for
+        # it is not stated at the tag, so the release is left out (printed as skipped).
+        print(f"network_operator {tag}: skipped, Chart.yaml version {chart['version']}",
+              file=sys.stderr)
+        return None
+    return {
+        "version": tag, "chart_version": str(chart["version"]), "date": date, "commit": commit,
+        "source": source + " hack/release.yaml, deployment/network-operator/{Chart,values}.yaml",
+        "kubernetes": chart.get("kubeVersion", ""),
+        "chart_deploys_nic_cluster_policy": "deployCR" in values,
+        "doca_driver": component("Mofed"),
+        "components": {
+            "sriov_device_plugin": component("SriovDevicePlugin"),
+            "nv_ipam": component("nvIpam"),
+            "multus": component("Multus"),
+            "cni_plugins": component("CniPlugins"),
+            "sriov_cni": component("SriovCni"),
+            "rdma_cni": component("rdmaCni"),
+        },
+        "images": images,
+        "crds": crds(repo, tag, "deployment/network-operator/crds"),
+    }
+
+
+def carry(old_entries, new_entries, fields):
+    by_version = {e["version"]: e for e in old_entries}
+    for entry in new_entries:
+        for field in fields:
+            if field in by_version.get(entry["version"], {}):
+                entry[field] = by_version[entry["version"]][field]
+
+
+def changes(old, new):
+    out = []
+    for line in ("gpu_operator", "network_operator"):
+        before = {e["version"]: e for e in old.get(line, [])}
+        after = {e["version"]: e for e in new.get(line, [])}
+        for v in after.keys() - before.keys():
+            out.append(f"{line} {v}: added ({after[v]['source']})")
+        for v in before.keys() - after.keys():
+            out.append(f"{line} {v}: no longer found upstream (kept out)")
+        for v in sorted(after.keys() & before.keys()):
+            for key in sorted(after[v].keys() | before[v].keys()):
+                if after[v].get(key) != before[v].get(key):
+                    out.append(f"{line} {v}: {key} changed")
+    return sorted(out)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--gpu-operator", required=True)
+    parser.add_argument("--network-operator", required=True)
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+    old = {}
+    if os.path.exists(CATALOG):
+        with open(CATALOG) as f:
+            old = json.load(f)
+    new = {key: old[key] for key in ("comment", "known_bad", "gpu_operator_support")
+           if key in old}
+    new["gpu_operator"] = [gpu_operator(args.gpu_operator, t)
+                           for t in tags(args.gpu_operator, OLDEST_GPU)]
+    new["network_operator"] = [r for r in (network_operator(args.network_operator, t)
+                                           for t in tags(args.network_operator, OLDEST_NETWORK))
+                               if r]
+    carry(old.get("gpu_operator", []), new["gpu_operator"], ("end_of_support", "notes"))
+    carry(old.get("network_operator", []), new["network_operator"], ("end_of_support", "notes"))
+    text = json.dumps(new, indent=1, sort_keys=True) + "\n"
+    for line in changes(old, new) or ["no change"]:
+        print(line, file=sys.stderr)
+    if not args.write:
+        sys.stdout.write(text)
+    elif not os.path.exists(CATALOG) or open(CATALOG).read() != text:
+        os.makedirs(os.path.dirname(CATALOG), exist_ok=True)
+        with open(CATALOG, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
