@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cluster_check/findings.h"
+#include "cluster_check/versions.h"
 #include "discover/json_at.h"
 #include "plan/plan.h"
 
@@ -134,6 +135,7 @@ void CheckPreconditions(const Profile& p, const ClusterExport& cluster,
                         const std::vector<const discover::NodeFacts*>& picked, Findings& findings) {
   CheckMachineConfigPool(p, cluster, picked, findings);
   CheckOpenShiftVersion(p, cluster, findings);
+  CheckVersions(p, cluster, findings);  // versions.h: releases against the profile and catalog
   if (!p.operators) return;
   const Operators& ops = *p.operators;
   const bool oc = p.IsOpenShift();

@@ -21,6 +21,8 @@ std::vector<LintRule> NodeLintRules();
 /// Operators: node policy / device plugin per resource, VFs per PF, device ids, GPUDirect mode,
 /// supported releases, platform, Manual approval, privileged VF DaemonSet.
 std::vector<LintRule> OperatorLintRules();
+/// Operator versions against the release catalog (release_rules.cc).
+std::vector<LintRule> ReleaseLintRules();
 /// Memlock strategy, privilege, image tags.
 std::vector<LintRule> SecurityLintRules();
 /// Placeholders that fail only on the cluster: gitops.repo_url, wrapper.image.
