@@ -5,6 +5,7 @@
 # (end_of_support, known_bad, notes: each with its reference) are carried over from the old file.
 #
 #   scripts/release-catalog.py --gpu-operator GIT --network-operator GIT [--write]
+#   scripts/release-catalog.py --markdown > docs/release-lines.md
 #
 # GIT is a clone (bare or not) with the release tags, e.g. github.com/NVIDIA/gpu-operator and
 # github.com/Mellanox/network-operator. Without --write it prints the new catalog to stdout;
@@ -216,16 +217,81 @@ def changes(old, new):
     return sorted(out)
 
 
+MARKDOWN_HEAD = """# Release lines hkimgen renders for
+
+Generated from catalog/releases.json by `scripts/release-catalog.py --markdown`; do not edit.
+A profile pins a release of this list (`operators.gpu_operator.version`,
+`operators.network_operator.version`); any other version is `lint.operator-release`, an error,
+unless the profile names its reason in `accept_unlisted_version` (then the warning
+`lint.operator-release-unlisted`). On OpenShift the GPU Operator version pins the Subscription's
+`startingCSV` (with `install_plan_approval: Manual` nothing upgrades past it; with `Automatic` OLM
+follows the channel from there); on OKE it is the chart's `targetRevision`. `hkimgen images` and
+`-o imageset` list the images the chart deploys at that tag (the GPU driver image is left out:
+the operator appends the node's OS to its tag). `hkimgen diff` names what a release move
+changes; `validate --cluster` compares what the cluster runs.
+
+To add a release: `scripts/release-catalog.py --gpu-operator GIT --network-operator GIT --write`
+(clones of NVIDIA/gpu-operator and Mellanox/network-operator with their tags), review the
+change it prints, then `--markdown > docs/release-lines.md`.
+"""
+
+
+def markdown(catalog):
+    out = [MARKDOWN_HEAD]
+    support = catalog.get("gpu_operator_support", {})
+    out.append("## GPU Operator\n")
+    out.append(f"Support status: {support.get('source', '')}. {support.get('note', '')}\n")
+    out.append("| release | date | support | OpenShift (CSV) | Kubernetes | default driver | "
+               "OLM channel | CSV |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for r in catalog["gpu_operator"]:
+        line = "v" + ".".join(r["version"][1:].split(".")[:2])
+        status = support.get("lines", {}).get(line, "")
+        out.append(f"| {r['version']} | {r['date']} | {status} | {r['openshift']} | "
+                   f"{r['kubernetes']} | {r['driver']} | {r['channel']} | {r['csv']} |")
+    out.append("\n## Network Operator\n")
+    out.append("| release | date | chart | Kubernetes | DOCA driver | SR-IOV device plugin |")
+    out.append("| --- | --- | --- | --- | --- | --- |")
+    for r in catalog["network_operator"]:
+        out.append(f"| {r['version']} | {r['date']} | {r['chart_version']} | {r['kubernetes']} | "
+                   f"{r['doca_driver']['version']} | "
+                   f"{r['components']['sriov_device_plugin']['version']} |")
+    out.append("\n## Known-bad combinations\n")
+    for bad in catalog.get("known_bad", []):
+        what = ", ".join(f"{k} {bad[k]}" for k in ("version", "doca_driver", "openshift")
+                         if bad.get(k))
+        out.append(f"- {bad['operator']}: {what}: {bad['what']} ({bad['reference']})")
+    out.append("\n## Sources\n")
+    for line in ("gpu_operator", "network_operator"):
+        for r in catalog[line]:
+            out.append(f"- {r['source']}")
+    out.append("\n## Not in the catalog\n")
+    out.append("- Network Operator v24.7.1: its Chart.yaml at the tag still says 24.7.0, so which "
+               "chart it publishes is not stated there.")
+    out.append("- Network Operator 26.7: only betas are tagged (v26.7.0-beta.1 to beta.5).")
+    out.append("- The OpenShift SR-IOV and NFD operators: their CSVs follow the OpenShift z-stream "
+               "and no per-minor list was read; the bundle subscribes to channel `stable`.")
+    out.append("- NCCL: the variable names stay in generator/lint/rules/nccl_env_names.txt "
+               "(scripts/nccl-env-names.py), not yet per version here.")
+    return "\n".join(out) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--gpu-operator", required=True)
-    parser.add_argument("--network-operator", required=True)
+    parser.add_argument("--gpu-operator")
+    parser.add_argument("--network-operator")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     old = {}
     if os.path.exists(CATALOG):
         with open(CATALOG) as f:
             old = json.load(f)
+    if args.markdown:
+        sys.stdout.write(markdown(old))
+        return
+    if not args.gpu_operator or not args.network_operator:
+        parser.error("--gpu-operator and --network-operator are required")
     new = {key: old[key] for key in ("comment", "known_bad", "gpu_operator_support")
            if key in old}
     new["gpu_operator"] = [gpu_operator(args.gpu_operator, t)
