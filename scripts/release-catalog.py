@@ -124,8 +124,8 @@ def gpu_operator(repo, tag):
                       if "main-latest" not in i["image"]})
     return {
         "version": tag, "chart_version": tag, "date": date, "commit": commit,
-        "source": source + " deployments/gpu-operator/{Chart,values}.yaml, "
-                  "bundle/metadata/annotations.yaml, bundle/manifests/*.clusterserviceversion.yaml",
+        "source": source + " deployments/gpu-operator/Chart.yaml and values.yaml, "
+                  "bundle/metadata/annotations.yaml and the CSV in bundle/manifests",
         "kubernetes": chart.get("kubeVersion", ""),
         "channel": annotations.get("operators.operatorframework.io.bundle.channel.default.v1", ""),
         "openshift": annotations.get("com.redhat.openshift.versions", ""),
@@ -176,7 +176,8 @@ def network_operator(repo, tag):
         return None
     return {
         "version": tag, "chart_version": str(chart["version"]), "date": date, "commit": commit,
-        "source": source + " hack/release.yaml, deployment/network-operator/{Chart,values}.yaml",
+        "source": source + " hack/release.yaml, deployment/network-operator/Chart.yaml and "
+                  "values.yaml",
         "kubernetes": chart.get("kubeVersion", ""),
         "chart_deploys_nic_cluster_policy": "deployCR" in values,
         "doca_driver": component("Mofed"),
