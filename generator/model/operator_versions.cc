@@ -97,8 +97,9 @@ Catalog Load() {
   }
   const json support = doc.value("gpu_operator_support", json::object());
   c.gpu_support_source = Text(support, "source");
-  for (auto [line, status] : support.value("lines", json::object()).items())
-    c.gpu_support[line] = status.get<std::string>();
+  const json lines = support.value("lines", json::object());
+  for (auto it = lines.begin(); it != lines.end(); ++it)
+    c.gpu_support[it.key()] = it.value().get<std::string>();
   return c;
 }
 

@@ -21,11 +21,14 @@ struct Pin {
 };
 
 std::string Scalar(const YAML::Node& node, std::initializer_list<const char*> path) {
-  YAML::Node at = node;
+  // reset(), not `=`: assigning a yaml-cpp node writes into the node it refers to.
+  YAML::Node at;
+  at.reset(node);
   for (const char* key : path) {
     if (!at.IsMap()) return "";
-    at = at[key];
-    if (!at) return "";
+    const YAML::Node next = at[key];
+    if (!next) return "";
+    at.reset(next);
   }
   return at.IsScalar() ? at.Scalar() : "";
 }

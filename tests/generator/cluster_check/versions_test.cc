@@ -134,15 +134,13 @@ TEST(ClusterVersions, AKnownBadCombinationIsAnErrorNamingItsReference) {
 }
 
 TEST(ClusterVersions, AReleaseThatDoesNotDeclareTheClustersOpenShiftIsAnError) {
-  // v26.7.0 declares 4.18-4.22; barcelona.json runs 4.19.9, so pin it with a 4.17 cluster.
-  Checked c = CheckWith(kBarcelona,
-                        {"operators.gpu_operator.version=v26.7.0",
-                         "operators.openshift_version=\"4.17\""},
-                        {}, "4.17.30");
+  // v25.10.1 declares 4.14-4.20 (and so the profile's 4.19); the cluster was upgraded to 4.21.
+  Checked c = CheckWith(kBarcelona, {"operators.gpu_operator.version=v25.10.1"}, {}, "4.21.2");
   auto found = c.Of("cluster.operator-version");
   ASSERT_EQ(found.size(), 1u) << c.All();
-  EXPECT_THAT(found[0]->message, HasSubstr("declares OpenShift v4.18-v4.22"));
-  EXPECT_THAT(found[0]->message, HasSubstr("the cluster runs 4.17.30"));
+  EXPECT_EQ(found[0]->data_path, "/operators/gpu_operator/version");
+  EXPECT_THAT(found[0]->message, HasSubstr("declares OpenShift v4.14-v4.20"));
+  EXPECT_THAT(found[0]->message, HasSubstr("the cluster runs 4.21.2"));
 }
 
 TEST(ClusterVersions, OkeChartReleasesAreReadFromTheirHelmChartLabel) {
