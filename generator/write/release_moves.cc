@@ -79,11 +79,16 @@ std::map<std::string, Pin> Pins(const std::map<std::string, std::string>& files)
   return pins;
 }
 
-std::map<std::string, std::string> Pulled(const std::vector<ChartImage>& images) {
+// The images the cluster pulls at a release, as plan/operators/chart_images.cc deploys them
+// (on by default; the driver's manager only with driver.enabled). The driver itself has its
+// own line (DriverRolls).
+std::map<std::string, std::string> Pulled(const std::vector<ChartImage>& images,
+                                          bool driver_enabled) {
   std::map<std::string, std::string> out;
   for (const ChartImage& c : images) {
-    if (!c.image.empty() || !c.repository.empty())
-      out[c.component] = ComposeImage(c.repository, c.image, c.version);
+    if (!c.enabled || c.repository.empty() || c.component == "driver") continue;
+    if (!c.needs.empty() && !(c.needs == "driver" && driver_enabled)) continue;
+    out[c.component] = ComposeImage(c.repository, c.image, c.version);
   }
   return out;
 }
@@ -148,7 +153,8 @@ std::vector<ReleaseMove> ReleaseMoves(const RenderedBundle& wanted,
       move.from_known = a.has_value();
       move.to_known = b.has_value();
       if (a && b) {
-        Compare(Pulled(a->images), Pulled(b->images), move.images, true);
+        Compare(Pulled(a->images, pin.driver_enabled), Pulled(b->images, pin.driver_enabled),
+                move.images, true);
         Compare(a->crds, b->crds, move.crds, false);
         move.driver_from = a->driver;
         move.driver_to = b->driver;
@@ -162,7 +168,7 @@ std::vector<ReleaseMove> ReleaseMoves(const RenderedBundle& wanted,
       move.to_known = b.has_value();
       if (a && b) {
         auto components = [](const NetworkOperatorRelease& r) {
-          std::map<std::string, std::string> out = Pulled(r.images);
+          std::map<std::string, std::string> out = Pulled(r.images, false);
           for (const auto& [key, c] : std::map<std::string, const ComponentImage*>{
                    {"sriov_device_plugin", &r.sriov_device_plugin},
                    {"nv_ipam", &r.nv_ipam},

@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -108,6 +109,37 @@ TEST(ReleaseImages, EveryNetworkOperatorReleaseListsItsOperatorAndPolicyImages) 
       EXPECT_EQ(mirrored.count(image), 1u) << image;
     }
   }
+}
+
+// Under images.mirror the chart values name every image themselves: the same images as without
+// the mirror, each under it, for every release (a release whose values the bundle mirrored
+// only in part would list fewer, or leave one outside).
+TEST(ReleaseImages, EveryGpuOperatorReleaseUnderAMirrorListsTheSameImagesThere) {
+  const std::string mirror = "mirror.example.com:5000/gpu";
+  const fs::path layer =
+      fs::temp_directory_path() / ("hkim-release-mirror-" + std::to_string(getpid()) + ".yaml");
+  std::ofstream(layer) << "images:\n  mirror: " << mirror
+                       << "\n  chart_mirror: https://charts.example.com/gpu\n";
+  for (const hkim::GpuOperatorRelease& r : hkim::GpuOperatorReleases()) {
+    SCOPED_TRACE(r.version);
+    const std::string set = " --set operators.gpu_operator.version=" + r.version;
+    const CommandRun plain = Hkimgen("images profiles/oke-h100.yaml" + set);
+    const CommandRun mirrored =
+        Hkimgen("images profiles/oke-h100.yaml -f '" + layer.string() + "'" + set);
+    ASSERT_EQ(mirrored.status, 0) << mirrored.err;
+    std::set<std::string> want;
+    for (const std::string& image : Listed(plain.out)) {
+      const size_t slash = image.find('/');
+      const std::string host = image.substr(0, slash);
+      // docker.io images keep their path under the mirror (oc-mirror's layout).
+      want.insert(mirror + "/" + (host.find('.') == std::string::npos && host.find(':') ==
+                                          std::string::npos
+                                      ? image
+                                      : image.substr(slash + 1)));
+    }
+    EXPECT_EQ(Listed(mirrored.out), want);
+  }
+  fs::remove(layer);
 }
 
 TEST(ReleaseImages, AVersionOutsideTheCatalogFailsWithTheKnownList) {
