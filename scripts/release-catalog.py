@@ -4,11 +4,11 @@
 # the tree. Every upstream-derived field is read at the release tag; the hand-kept fields
 # (end_of_support, known_bad, notes: each with its reference) are carried over from the old file.
 #
-#   scripts/release-catalog.py --gpu-operator GIT --network-operator GIT [--write]
+#   scripts/release-catalog.py --gpu-operator GIT --network-operator GIT --nccl GIT [--write]
 #   scripts/release-catalog.py --markdown > docs/release-lines.md
 #
-# GIT is a clone (bare or not) with the release tags, e.g. github.com/NVIDIA/gpu-operator and
-# github.com/Mellanox/network-operator. Without --write it prints the new catalog to stdout;
+# GIT is a clone (bare or not) with the release tags, e.g. github.com/NVIDIA/gpu-operator,
+# github.com/Mellanox/network-operator and github.com/NVIDIA/nccl. Without --write it prints the new catalog to stdout;
 # with it, it rewrites catalog/releases.json (only when the content changed). The changes go to
 # stderr either way. Release candidates and betas are left out: only vX.Y.Z tags.
 import argparse
@@ -194,6 +194,52 @@ def network_operator(repo, tag):
     }
 
 
+# NCCL: the environment variable names NVIDIA/nccl's own sources (src/) read in the last release
+# of each minor from 2.18 on (lint.nccl-env-name warns on a name none of them reads). Extracted:
+# NCCL_PARAM(name, "X", ...) -> NCCL_X (src/include/param.h), DEFINE_NCCL_PARAM(name, type,
+# NCCL_X, ...) (src/include/param/param.h, 2.28+), ncclGetEnv("NCCL_X") / getenv("NCCL_X"), and
+# ncclGetLevel(&v, "NCCL_X"|NULL, "NCCL_Y") (src/graph/paths.cc). Net/tuner plugins outside
+# NVIDIA/nccl read names of their own.
+OLDEST_NCCL = (2, 18)
+
+
+def nccl_names(repo, tag):
+    files = subprocess.run(["git", "-C", repo, "grep", "-lE",
+                            "NCCL_PARAM|DEFINE_NCCL_PARAM|GetEnv|getenv", tag, "--", "src"],
+                           capture_output=True, text=True).stdout.split()
+    out = set()
+    for f in files:
+        text = show(repo, tag, f.split(":", 1)[1]) or ""
+        for m in re.finditer(r'\bNCCL_PARAM\(\s*\w+\s*,\s*"([A-Z0-9_]+)"', text):
+            out.add("NCCL_" + m.group(1))
+        for m in re.finditer(r"\bDEFINE_NCCL_PARAM\(\s*\w+\s*,\s*[^,]+,\s*(NCCL_[A-Z0-9_]+)", text):
+            out.add(m.group(1))
+        for m in re.finditer(r'\b(?:ncclGetEnv|getenv|std::getenv)\(\s*"(NCCL_[A-Z0-9_]+)"', text):
+            out.add(m.group(1))
+        for m in re.finditer(r'\bncclGetLevel\(\s*[^,]+,\s*(?:"(NCCL_[A-Z0-9_]+)"|NULL)\s*,'
+                             r'\s*"(NCCL_[A-Z0-9_]+)"', text):
+            out.update(n for n in m.groups() if n)
+    return sorted(out)
+
+
+def nccl(repo):
+    last = {}  # (major, minor) -> the last tag of that minor
+    for tag in git(repo, "tag").split():
+        m = re.fullmatch(r"v(\d+)\.(\d+)\.(\d+)-(\d+)", tag)
+        if m and (int(m[1]), int(m[2])) >= OLDEST_NCCL:
+            key = (int(m[1]), int(m[2]))
+            order = (int(m[3]), int(m[4]))
+            if key not in last or order > last[key][0]:
+                last[key] = (order, tag)
+    out = []
+    for key in sorted(last):
+        tag = last[key][1]
+        commit, date, source = tag_facts(repo, tag, "NVIDIA/nccl")
+        out.append({"version": tag, "date": date, "commit": commit,
+                    "source": source + " src/", "names": nccl_names(repo, tag)})
+    return out
+
+
 def carry(old_entries, new_entries, fields):
     by_version = {e["version"]: e for e in old_entries}
     for entry in new_entries:
@@ -204,7 +250,7 @@ def carry(old_entries, new_entries, fields):
 
 def changes(old, new):
     out = []
-    for line in ("gpu_operator", "network_operator"):
+    for line in ("gpu_operator", "network_operator", "nccl"):
         before = {e["version"]: e for e in old.get(line, [])}
         after = {e["version"]: e for e in new.get(line, [])}
         for v in after.keys() - before.keys():
@@ -257,14 +303,21 @@ def markdown(catalog):
         out.append(f"| {r['version']} | {r['date']} | {r['chart_version']} | {r['kubernetes']} | "
                    f"{r['doca_driver']['version']} | "
                    f"{r['components']['sriov_device_plugin']['version']} |")
+    out.append("\n## NCCL\n")
+    out.append("The environment variable names each release reads (lint.nccl-env-name warns on a "
+               "name none of them reads):\n")
+    out.append("| release | date | names |")
+    out.append("| --- | --- | --- |")
+    for r in catalog.get("nccl", []):
+        out.append(f"| {r['version']} | {r['date']} | {len(r['names'])} |")
     out.append("\n## Known-bad combinations\n")
     for bad in catalog.get("known_bad", []):
         what = ", ".join(f"{k} {bad[k]}" for k in ("version", "doca_driver", "openshift")
                          if bad.get(k))
         out.append(f"- {bad['operator']}: {what}: {bad['what']} ({bad['reference']})")
     out.append("\n## Sources\n")
-    for line in ("gpu_operator", "network_operator"):
-        for r in catalog[line]:
+    for line in ("gpu_operator", "network_operator", "nccl"):
+        for r in catalog.get(line, []):
             out.append(f"- {r['source']}")
     out.append("\n## Not in the catalog\n")
     out.append("- Network Operator v24.7.1: its Chart.yaml at the tag still says 24.7.0, so which "
@@ -272,8 +325,9 @@ def markdown(catalog):
     out.append("- Network Operator 26.7: only betas are tagged (v26.7.0-beta.1 to beta.5).")
     out.append("- The OpenShift SR-IOV and NFD operators: their CSVs follow the OpenShift z-stream "
                "and no per-minor list was read; the bundle subscribes to channel `stable`.")
-    out.append("- NCCL: the variable names stay in generator/lint/rules/nccl_env_names.txt "
-               "(scripts/nccl-env-names.py), not yet per version here.")
+    newest = catalog.get("nccl", [{}])[-1].get("version", "")
+    out.append(f"- NCCL after {newest}: the NVIDIA/nccl tags read end there (2.31 and 2.32 were "
+               "not found).")
     return "\n".join(out) + "\n"
 
 
@@ -281,6 +335,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--gpu-operator")
     parser.add_argument("--network-operator")
+    parser.add_argument("--nccl")
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
@@ -291,8 +346,8 @@ def main():
     if args.markdown:
         sys.stdout.write(markdown(old))
         return
-    if not args.gpu_operator or not args.network_operator:
-        parser.error("--gpu-operator and --network-operator are required")
+    if not args.gpu_operator or not args.network_operator or not args.nccl:
+        parser.error("--gpu-operator, --network-operator and --nccl are required")
     new = {key: old[key] for key in ("comment", "known_bad", "gpu_operator_support")
            if key in old}
     new["gpu_operator"] = [gpu_operator(args.gpu_operator, t)
@@ -300,6 +355,7 @@ def main():
     new["network_operator"] = [r for r in (network_operator(args.network_operator, t)
                                            for t in tags(args.network_operator, OLDEST_NETWORK))
                                if r]
+    new["nccl"] = nccl(args.nccl)
     carry(old.get("gpu_operator", []), new["gpu_operator"], ("end_of_support", "notes"))
     carry(old.get("network_operator", []), new["network_operator"], ("end_of_support", "notes"))
     text = json.dumps(new, indent=1, sort_keys=True) + "\n"

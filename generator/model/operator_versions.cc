@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "support/embedded_files.h"
 
@@ -19,6 +20,8 @@ struct Catalog {
   std::vector<GpuOperatorRelease> gpu;
   std::vector<NetworkOperatorRelease> network;
   std::vector<KnownBadCombination> known_bad;
+  std::vector<NcclRelease> nccl;
+  std::vector<std::string> nccl_names;  // the union, sorted
   std::map<std::string, std::string> gpu_support;  // line -> status
   std::string gpu_support_source;
 };
@@ -95,6 +98,16 @@ Catalog Load() {
     c.known_bad.push_back({Text(b, "operator"), Text(b, "version"), Text(b, "doca_driver"),
                            Text(b, "openshift"), Text(b, "what"), Text(b, "reference")});
   }
+  std::set<std::string> names;
+  for (const json& r : doc.value("nccl", json::array())) {
+    NcclRelease n{Text(r, "version"), Text(r, "date"), Text(r, "source"), {}};
+    for (const json& name : r.value("names", json::array())) {
+      n.names.push_back(name.get<std::string>());
+      names.insert(n.names.back());
+    }
+    c.nccl.push_back(std::move(n));
+  }
+  c.nccl_names.assign(names.begin(), names.end());
   const json support = doc.value("gpu_operator_support", json::object());
   c.gpu_support_source = Text(support, "source");
   const json lines = support.value("lines", json::object());
@@ -139,6 +152,8 @@ const std::vector<NetworkOperatorRelease>& NetworkOperatorReleases() {
   return TheCatalog().network;
 }
 const std::vector<KnownBadCombination>& KnownBadCombinations() { return TheCatalog().known_bad; }
+const std::vector<NcclRelease>& NcclReleases() { return TheCatalog().nccl; }
+const std::vector<std::string>& NcclEnvNames() { return TheCatalog().nccl_names; }
 
 std::optional<GpuOperatorRelease> FindGpuOperatorRelease(const std::string& version) {
   return Find(GpuOperatorReleases(), version);

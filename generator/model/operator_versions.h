@@ -6,7 +6,8 @@
 // (the images `hkimgen images` and `-o imageset` list, the NicClusterPolicy's component images),
 // its OLM CSV and channel, the OpenShift and Kubernetes versions it declares, its CRDs, and its
 // source; beside them, the GPU Operator's support status per line and the combinations users
-// reported broken. Every stage asks this table; none keeps its own list of versions.
+// reported broken; and the NCCL variable names each NCCL release reads. Every stage asks this
+// table; none keeps its own list of versions.
 
 #include <map>
 #include <optional>
@@ -84,10 +85,22 @@ struct KnownBadCombination {
   std::string reference;
 };
 
+/// One NCCL release: the environment variable names its own sources (src/) read.
+struct NcclRelease {
+  std::string version;  ///< the tag, v2.30.7-1 (the last of its minor)
+  std::string date;
+  std::string source;
+  std::vector<std::string> names;  ///< sorted
+};
+
 /// Every release of the catalog, oldest first.
 const std::vector<GpuOperatorRelease>& GpuOperatorReleases();
 const std::vector<NetworkOperatorRelease>& NetworkOperatorReleases();
 const std::vector<KnownBadCombination>& KnownBadCombinations();
+const std::vector<NcclRelease>& NcclReleases();
+
+/// Every NCCL_* name a release of the catalog reads, sorted (lint.nccl-env-name).
+const std::vector<std::string>& NcclEnvNames();
 
 /// The release `version` (e.g. "v25.10.0"); nullopt when the catalog does not know it.
 std::optional<GpuOperatorRelease> FindGpuOperatorRelease(const std::string& version);

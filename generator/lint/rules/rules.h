@@ -41,7 +41,7 @@ std::optional<ProfileEnv> ExplicitEnv(const Profile& profile, const std::string&
 int RailAttachmentsPerPod(const Profile& profile);
 
 /// lint.nccl-env-name (nccl_env_name_rule.cc): an NCCL_* name in nccl.extra_env that no NCCL
-/// release reads (nccl_env_names.txt), with the closest name it does read.
+/// release of the catalog reads (model/operator_versions.h NcclEnvNames), with the closest name.
 void CheckNcclEnvNames(const LintContext& context, LintReporter& report);
 
 /// lint.rail-mtu-mismatch (nccl_env_name_rule.cc): rails of one profile with different MTUs.

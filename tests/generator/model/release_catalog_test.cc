@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 namespace {
@@ -107,6 +108,28 @@ TEST(ReleaseCatalog, OpenShiftRangesCompareMinors) {
   EXPECT_EQ(hkim::OpenShiftInRange("4.21", "v4.14-v4.20"), false);
   EXPECT_EQ(hkim::OpenShiftInRange("4.9", "v4.14-v4.20"), false);
   EXPECT_FALSE(hkim::OpenShiftInRange("4.20", "v4.14"));
+}
+
+// The NCCL releases' variable names (lint.nccl-env-name): the last release of each minor from
+// 2.18 on, each read from its own tag.
+TEST(ReleaseCatalog, NcclNamesPerReleaseFoldIntoOneSortedList) {
+  ASSERT_GE(hkim::NcclReleases().size(), 13u);
+  EXPECT_EQ(hkim::NcclReleases().front().version, "v2.18.6-1");
+  std::set<std::string> all;
+  for (const hkim::NcclRelease& r : hkim::NcclReleases()) {
+    SCOPED_TRACE(r.version);
+    EXPECT_NE(r.source.find("NVIDIA/nccl " + r.version + " ("), std::string::npos);
+    EXPECT_TRUE(std::is_sorted(r.names.begin(), r.names.end()));
+    // (NCCL_DEBUG is not among them in 2.28 and 2.29: those releases read it in a way the
+    // extraction does not see, and the union keeps it.)
+    for (const char* always : {"NCCL_IB_HCA", "NCCL_SOCKET_IFNAME"})
+      EXPECT_TRUE(std::binary_search(r.names.begin(), r.names.end(), always)) << always;
+    all.insert(r.names.begin(), r.names.end());
+  }
+  EXPECT_EQ(std::vector<std::string>(all.begin(), all.end()), hkim::NcclEnvNames());
+  // Read by newer releases only (a name the union keeps).
+  const auto& oldest = hkim::NcclReleases().front().names;
+  EXPECT_LT(oldest.size(), hkim::NcclEnvNames().size());
 }
 
 }  // namespace
