@@ -4,11 +4,14 @@
 # the tree. Every upstream-derived field is read at the release tag; the hand-kept fields
 # (end_of_support, known_bad, notes: each with its reference) are carried over from the old file.
 #
-#   scripts/release-catalog.py --gpu-operator GIT --network-operator GIT --nccl GIT [--write]
+#   scripts/release-catalog.py --gpu-operator GIT --network-operator GIT --nccl GIT \
+#       --sriov GIT --nfd GIT [--write]
 #   scripts/release-catalog.py --markdown > docs/release-lines.md
 #
 # GIT is a clone (bare or not) with the release tags, e.g. github.com/NVIDIA/gpu-operator,
-# github.com/Mellanox/network-operator and github.com/NVIDIA/nccl. Without --write it prints the new catalog to stdout;
+# github.com/Mellanox/network-operator, github.com/NVIDIA/nccl, and Red Hat's operator sources
+# github.com/openshift/sriov-network-operator and github.com/openshift/cluster-nfd-operator
+# (read at their release-4.x branches). Without --write it prints the new catalog to stdout;
 # with it, it rewrites catalog/releases.json (only when the content changed). The changes go to
 # stderr either way. Release candidates and betas are left out: only vX.Y.Z tags.
 import argparse
@@ -240,6 +243,41 @@ def nccl(repo):
     return out
 
 
+# The OpenShift SR-IOV and NFD operators ship one CSV per OpenShift minor, from the release-4.x
+# branch of their source repository (manifests/stable); the catalog's CSV names carry a build
+# suffix (sriov-network-operator.v4.19.0-202507081405), so the branch's name is a prefix.
+OPENSHIFT_MINORS = range(16, 23)
+OPENSHIFT_CSVS = {
+    "sriov_network_operator": ("openshift/sriov-network-operator",
+                               "manifests/stable/sriov-network-operator.clusterserviceversion.yaml"),
+    "nfd": ("openshift/cluster-nfd-operator", "manifests/stable/manifests/nfd.clusterserviceversion.yaml"),
+}
+
+
+def openshift_operators(repos):
+    out = []
+    for minor in OPENSHIFT_MINORS:
+        branch = f"release-4.{minor}"
+        entry = {"version": f"4.{minor}"}
+        for key, (github, path) in OPENSHIFT_CSVS.items():
+            repo = repos[key]
+            try:
+                commit = git(repo, "rev-parse", branch).strip()
+            except subprocess.CalledProcessError:
+                continue
+            csv = yaml.safe_load(show(repo, branch, path) or "{}") or {}
+            meta = csv.get("metadata", {})
+            if not meta.get("name"):
+                continue
+            date = git(repo, "log", "-1", "--format=%cs", branch).strip()
+            entry[key] = {"csv": meta["name"],
+                          "skip_range": (meta.get("annotations") or {}).get("olm.skipRange", ""),
+                          "source": f"{github} {branch} ({commit[:12]}, {date}) {path}"}
+        if len(entry) > 1:
+            out.append(entry)
+    return out
+
+
 def carry(old_entries, new_entries, fields):
     by_version = {e["version"]: e for e in old_entries}
     for entry in new_entries:
@@ -250,11 +288,11 @@ def carry(old_entries, new_entries, fields):
 
 def changes(old, new):
     out = []
-    for line in ("gpu_operator", "network_operator", "nccl"):
+    for line in ("gpu_operator", "network_operator", "nccl", "openshift_operators"):
         before = {e["version"]: e for e in old.get(line, [])}
         after = {e["version"]: e for e in new.get(line, [])}
         for v in after.keys() - before.keys():
-            out.append(f"{line} {v}: added ({after[v]['source']})")
+            out.append(f"{line} {v}: added ({after[v].get('source', 'per-operator sources')})")
         for v in before.keys() - after.keys():
             out.append(f"{line} {v}: no longer found upstream (kept out)")
         for v in sorted(after.keys() & before.keys()):
@@ -303,6 +341,14 @@ def markdown(catalog):
         out.append(f"| {r['version']} | {r['date']} | {r['chart_version']} | {r['kubernetes']} | "
                    f"{r['doca_driver']['version']} | "
                    f"{r['components']['sriov_device_plugin']['version']} |")
+    out.append("\n## OpenShift SR-IOV and NFD operators\n")
+    out.append("One CSV per OpenShift minor (channel `stable`); the cluster check compares the "
+               "running CSV's minor with the cluster's.\n")
+    out.append("| OpenShift | SR-IOV Network Operator CSV | NFD CSV |")
+    out.append("| --- | --- | --- |")
+    for r in catalog.get("openshift_operators", []):
+        out.append(f"| {r['version']} | {r.get('sriov_network_operator', {}).get('csv', '')} | "
+                   f"{r.get('nfd', {}).get('csv', '')} |")
     out.append("\n## NCCL\n")
     out.append("The environment variable names each release reads (lint.nccl-env-name warns on a "
                "name none of them reads):\n")
@@ -319,12 +365,17 @@ def markdown(catalog):
     for line in ("gpu_operator", "network_operator", "nccl"):
         for r in catalog.get(line, []):
             out.append(f"- {r['source']}")
+    for r in catalog.get("openshift_operators", []):
+        for key in ("sriov_network_operator", "nfd"):
+            if key in r:
+                out.append(f"- {r[key]['source']}")
     out.append("\n## Not in the catalog\n")
     out.append("- Network Operator v24.7.1: its Chart.yaml at the tag still says 24.7.0, so which "
                "chart it publishes is not stated there.")
     out.append("- Network Operator 26.7: only betas are tagged (v26.7.0-beta.1 to beta.5).")
-    out.append("- The OpenShift SR-IOV and NFD operators: their CSVs follow the OpenShift z-stream "
-               "and no per-minor list was read; the bundle subscribes to channel `stable`.")
+    out.append("- The exact CSV names of Red Hat's SR-IOV and NFD operators in the redhat-operators "
+               "catalog (a build suffix follows the branch's name); the bundle subscribes to "
+               "channel `stable` and pins no CSV for them.")
     newest = catalog.get("nccl", [{}])[-1].get("version", "")
     out.append(f"- NCCL after {newest}: the NVIDIA/nccl tags read end there (2.31 and 2.32 were "
                "not found).")
@@ -336,6 +387,8 @@ def main():
     parser.add_argument("--gpu-operator")
     parser.add_argument("--network-operator")
     parser.add_argument("--nccl")
+    parser.add_argument("--sriov")
+    parser.add_argument("--nfd")
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
@@ -346,8 +399,8 @@ def main():
     if args.markdown:
         sys.stdout.write(markdown(old))
         return
-    if not args.gpu_operator or not args.network_operator or not args.nccl:
-        parser.error("--gpu-operator, --network-operator and --nccl are required")
+    if not all((args.gpu_operator, args.network_operator, args.nccl, args.sriov, args.nfd)):
+        parser.error("--gpu-operator, --network-operator, --nccl, --sriov and --nfd are required")
     new = {key: old[key] for key in ("comment", "known_bad", "gpu_operator_support")
            if key in old}
     new["gpu_operator"] = [gpu_operator(args.gpu_operator, t)
@@ -356,6 +409,8 @@ def main():
                                            for t in tags(args.network_operator, OLDEST_NETWORK))
                                if r]
     new["nccl"] = nccl(args.nccl)
+    new["openshift_operators"] = openshift_operators({"sriov_network_operator": args.sriov,
+                                                      "nfd": args.nfd})
     carry(old.get("gpu_operator", []), new["gpu_operator"], ("end_of_support", "notes"))
     carry(old.get("network_operator", []), new["network_operator"], ("end_of_support", "notes"))
     text = json.dumps(new, indent=1, sort_keys=True) + "\n"

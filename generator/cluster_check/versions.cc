@@ -111,6 +111,42 @@ void CheckOpenShiftRange(const Profile& p, const ClusterExport& cluster, Finding
                "pick a release whose range holds " + openshift + " (docs/release-lines.md)");
 }
 
+// Red Hat's SR-IOV and NFD operators ship one CSV per OpenShift minor: one left at another minor
+// after a cluster upgrade (a Manual approval waits, or the channel was pinned) runs against a
+// cluster it was not built for.
+void CheckOpenShiftOperators(const Profile& p, const ClusterExport& cluster, Findings& findings) {
+  if (!p.IsOpenShift() || !p.operators) return;
+  const discover::ExportObject* cv = Object(cluster, "ClusterVersion//version");
+  if (!cv) return;
+  const std::string openshift = Str(At(*cv->json, {"status", "desired", "version"}));
+  const std::string minor = openshift.substr(0, openshift.find('.', openshift.find('.') + 1));
+  struct Op {
+    const char* key;
+    const OperatorCommon* op;
+    const char* name;
+  };
+  const Operators& ops = *p.operators;
+  for (const Op& o : {Op{"sriov_network_operator",
+                         ops.sriov_network_operator ? &*ops.sriov_network_operator : nullptr,
+                         "the SR-IOV Network Operator"},
+                      Op{"nfd", ops.nfd ? &*ops.nfd : nullptr, "the NFD Operator"}}) {
+    if (!o.op || o.op->install == OperatorInstall::kShared) continue;
+    const auto want = OpenShiftOperatorCsvFor(o.key, minor);
+    const auto running = RunningRelease(cluster, *o.op, true);
+    if (!want || !running) continue;
+    // sriov-network-operator.v4.19.0 -> the prefix sriov-network-operator.v4.19.
+    const std::string prefix = want->csv.substr(0, want->csv.rfind('.') + 1);
+    if (running->object->name.rfind(prefix, 0) == 0) continue;
+    findings.Add(Severity::kWarning, "cluster.operator-version", o.op->pointer + "/install",
+                 Where(cluster, *running->object),
+                 std::string("the cluster runs OpenShift ") + openshift + " but " + o.name +
+                     " is at " + running->object->name + ", built for another minor (the "
+                     "release catalog's CSV for " + minor + " is " + want->csv + ".*)",
+                 "let OLM upgrade it in channel " + o.op->channel +
+                     " (approve its InstallPlan where the approval is Manual)");
+  }
+}
+
 void CheckKnownBad(const Profile& p, const ClusterExport& cluster, Findings& findings) {
   const discover::ExportObject* cv = Object(cluster, "ClusterVersion//version");
   const std::string openshift = cv ? Str(At(*cv->json, {"status", "desired", "version"})) : "";
@@ -196,6 +232,7 @@ void CheckVersions(const Profile& p, const ClusterExport& cluster, Findings& fin
     CompareRelease(p, cluster, *ops.network_operator, ops.network_operator->version,
                    "Network Operator", findings);
   CheckOpenShiftRange(p, cluster, findings);
+  CheckOpenShiftOperators(p, cluster, findings);
   CheckKubernetes(p, cluster, findings);
 }
 

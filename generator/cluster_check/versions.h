@@ -13,8 +13,9 @@ namespace hkim::cluster_check {
 ///  - cluster.operator-version: the cluster runs another GPU or Network Operator release than
 ///    the profile pins (an error where the profile leaves the operator to the cluster, since
 ///    the bundle's objects assume the pinned one; a warning where the bundle installs it, since
-///    a sync moves it: `hkimgen diff` says what moves), or one whose CSV does not declare the
-///    cluster's OpenShift minor;
+///    a sync moves it: `hkimgen diff` says what moves), one whose CSV does not declare the
+///    cluster's OpenShift minor, or a Red Hat SR-IOV/NFD operator CSV of another minor than
+///    the cluster's (a warning);
 ///  - cluster.known-bad: a combination the catalog records as broken (its reference named);
 ///  - cluster.end-of-support: a running GPU Operator release whose line NVIDIA no longer
 ///    supports;

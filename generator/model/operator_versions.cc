@@ -21,6 +21,7 @@ struct Catalog {
   std::vector<NetworkOperatorRelease> network;
   std::vector<KnownBadCombination> known_bad;
   std::vector<NcclRelease> nccl;
+  std::map<std::pair<std::string, std::string>, OpenShiftOperatorCsv> openshift;  // (key, minor)
   std::vector<std::string> nccl_names;  // the union, sorted
   std::map<std::string, std::string> gpu_support;  // line -> status
   std::string gpu_support_source;
@@ -108,6 +109,14 @@ Catalog Load() {
     c.nccl.push_back(std::move(n));
   }
   c.nccl_names.assign(names.begin(), names.end());
+  for (const json& r : doc.value("openshift_operators", json::array())) {
+    for (const char* key : {"sriov_network_operator", "nfd"}) {
+      const json o = r.value(key, json::object());
+      if (o.empty()) continue;
+      c.openshift[{key, Text(r, "version")}] = {Text(o, "csv"), Text(o, "skip_range"),
+                                                Text(o, "source")};
+    }
+  }
   const json support = doc.value("gpu_operator_support", json::object());
   c.gpu_support_source = Text(support, "source");
   const json lines = support.value("lines", json::object());
@@ -154,6 +163,13 @@ const std::vector<NetworkOperatorRelease>& NetworkOperatorReleases() {
 const std::vector<KnownBadCombination>& KnownBadCombinations() { return TheCatalog().known_bad; }
 const std::vector<NcclRelease>& NcclReleases() { return TheCatalog().nccl; }
 const std::vector<std::string>& NcclEnvNames() { return TheCatalog().nccl_names; }
+
+std::optional<OpenShiftOperatorCsv> OpenShiftOperatorCsvFor(const std::string& key,
+                                                            const std::string& minor) {
+  auto it = TheCatalog().openshift.find({key, minor});
+  if (it == TheCatalog().openshift.end()) return std::nullopt;
+  return it->second;
+}
 
 std::optional<GpuOperatorRelease> FindGpuOperatorRelease(const std::string& version) {
   return Find(GpuOperatorReleases(), version);

@@ -93,11 +93,24 @@ struct NcclRelease {
   std::vector<std::string> names;  ///< sorted
 };
 
+/// The CSV Red Hat's SR-IOV or NFD operator ships for one OpenShift minor (the release-4.x
+/// branch of its source; the catalog's CSVs add a build suffix to this name).
+struct OpenShiftOperatorCsv {
+  std::string csv;  ///< sriov-network-operator.v4.19.0
+  std::string skip_range;
+  std::string source;
+};
+
 /// Every release of the catalog, oldest first.
 const std::vector<GpuOperatorRelease>& GpuOperatorReleases();
 const std::vector<NetworkOperatorRelease>& NetworkOperatorReleases();
 const std::vector<KnownBadCombination>& KnownBadCombinations();
 const std::vector<NcclRelease>& NcclReleases();
+
+/// The CSV of operator `key` ("sriov_network_operator" or "nfd") for OpenShift `minor` ("4.19");
+/// nullopt when the catalog has none.
+std::optional<OpenShiftOperatorCsv> OpenShiftOperatorCsvFor(const std::string& key,
+                                                            const std::string& minor);
 
 /// Every NCCL_* name a release of the catalog reads, sorted (lint.nccl-env-name).
 const std::vector<std::string>& NcclEnvNames();

@@ -143,6 +143,24 @@ TEST(ClusterVersions, AReleaseThatDoesNotDeclareTheClustersOpenShiftIsAnError) {
   EXPECT_THAT(found[0]->message, HasSubstr("the cluster runs 4.21.2"));
 }
 
+TEST(ClusterVersions, ARedHatOperatorOfAnotherMinorThanTheClusterIsAWarning) {
+  json old = Csv("sriov-network-operator.v4.18.0-202505060638");
+  old["metadata"]["namespace"] = "openshift-sriov-network-operator";
+  Checked c = CheckWith(kBarcelona, {"operators.sriov_network_operator.install=managed"}, {old});
+  auto found = c.Of("cluster.operator-version");
+  ASSERT_EQ(found.size(), 1u) << c.All();
+  EXPECT_EQ(found[0]->severity, Severity::kWarning);
+  EXPECT_EQ(found[0]->data_path, "/operators/sriov_network_operator/install");
+  EXPECT_THAT(found[0]->message, HasSubstr("runs OpenShift 4.19.9 but the SR-IOV Network "
+                                           "Operator is at sriov-network-operator.v4.18.0-"));
+  EXPECT_THAT(found[0]->message, HasSubstr("sriov-network-operator.v4.19.0.*"));
+  json current = Csv("sriov-network-operator.v4.19.0-202507081405");
+  EXPECT_TRUE(CheckWith(kBarcelona, {"operators.sriov_network_operator.install=managed"},
+                        {current})
+                  .Of("cluster.operator-version")
+                  .empty());
+}
+
 TEST(ClusterVersions, OkeChartReleasesAreReadFromTheirHelmChartLabel) {
   const json deployment = {
       {"apiVersion", "apps/v1"},

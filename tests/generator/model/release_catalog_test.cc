@@ -102,6 +102,18 @@ TEST(ReleaseCatalog, SupportStatusAndKnownBadRowsNameTheirReferences) {
   }
 }
 
+TEST(ReleaseCatalog, RedHatOperatorsHaveACsvPerOpenShiftMinor) {
+  for (const char* minor : {"4.18", "4.19", "4.20", "4.21"}) {
+    for (const char* key : {"sriov_network_operator", "nfd"}) {
+      const auto csv = hkim::OpenShiftOperatorCsvFor(key, minor);
+      ASSERT_TRUE(csv) << key << " " << minor;
+      EXPECT_NE(csv->csv.find(std::string(".v") + minor + ".0"), std::string::npos) << csv->csv;
+      EXPECT_NE(csv->source.find(std::string("release-") + minor), std::string::npos);
+    }
+  }
+  EXPECT_FALSE(hkim::OpenShiftOperatorCsvFor("nfd", "4.9"));
+}
+
 TEST(ReleaseCatalog, OpenShiftRangesCompareMinors) {
   EXPECT_EQ(hkim::OpenShiftInRange("4.20", "v4.14-v4.20"), true);
   EXPECT_EQ(hkim::OpenShiftInRange("4.20.3", "v4.14-v4.20"), true);
