@@ -54,21 +54,29 @@ bool Tolerates(const Profile& p, const std::string& taint) {
   return false;
 }
 
-// Will the bundle itself create the VFs (and so the device plugin's resources)?
-bool BundleCreatesVfs(const Profile& p) {
-  if (!p.operators) return false;
-  if (p.IsOpenShift()) {
-    const auto& sriov = p.operators->sriov_network_operator;
-    return sriov && sriov->install != OperatorInstall::kPreinstalled && sriov->node_policies;
-  }
-  return p.operators->vf_config && p.operators->vf_config->managed();
+// Whether the planned bundle advertises `resource` itself (its SR-IOV node policies, or the
+// NicClusterPolicy's device plugin over the VF DaemonSet's VFs): then a node without it is
+// waiting for the first sync. Asked of the plan, so the check and the render cannot disagree.
+bool PlanProvidesResource(const BundlePlan& plan, const std::string& resource) {
+  for (const PlannedObject& object : plan.objects)
+    for (const Capability& c : object.provides)
+      if (c.kind == CapabilityKind::kResource && CapabilityMatches(c.kind, c.name, resource))
+        return true;
+  return false;
+}
+
+bool ExcludedByName(const Profile& p, const NodeFacts& node) {
+  auto host = node.labels.find("kubernetes.io/hostname");
+  const std::string& hostname = host == node.labels.end() ? node.name : host->second;
+  const auto& exclude = p.node_shape.exclude_nodes;
+  return std::find(exclude.begin(), exclude.end(), hostname) != exclude.end();
 }
 
 class ProfileChecker {
  public:
-  ProfileChecker(const Profile& p, const LoadedProfile& merged, const ClusterExport& cluster,
-                 DiagnosticSink& sink)
-      : p_(p), cluster_(cluster), findings_(merged, sink) {
+  ProfileChecker(const Profile& p, const BundlePlan& plan, const LoadedProfile& merged,
+                 const ClusterExport& cluster, DiagnosticSink& sink)
+      : p_(p), plan_(plan), cluster_(cluster), findings_(merged, sink) {
     for (const SriovStateFacts& state : cluster.facts.sriov_states) states_[state.node] = &state;
   }
 
@@ -77,6 +85,7 @@ class ProfileChecker {
     report.profile = p_.source_path;
     std::vector<const NodeFacts*> picked;
     for (const NodeFacts& node : cluster_.facts.nodes) {
+      if (ExcludedByName(p_, node)) report.excluded.insert(node.name);
       if (!Picks(p_, node)) continue;
       picked.push_back(&node);
       report.picked.insert(node.name);
@@ -85,13 +94,22 @@ class ProfileChecker {
     CountEvidence(picked);
     for (const NodeFacts* node : picked) report.nodes.push_back(CheckNode(*node));
     for (const NodeFacts& node : cluster_.facts.nodes) {
-      if (node.gpus > 0 && !report.picked.count(node.name))
-        report.nodes.push_back({node.name, node.gpus, false, 0, 0, {}, -1, {}, true});
+      if (node.gpus == 0 || report.picked.count(node.name)) continue;
+      NodeRow row;
+      row.node = node.name;
+      row.gpus = node.gpus;
+      report.nodes.push_back(std::move(row));
+    }
+    const OtherTenants tenants = FindOtherTenants(p_, cluster_);
+    for (NodeRow& row : report.nodes) {
+      auto it = tenants.by_node.find(row.node);
+      if (it != tenants.by_node.end()) row.others = it->second;
     }
     std::sort(report.nodes.begin(), report.nodes.end(),
               [](const NodeRow& a, const NodeRow& b) { return a.node < b.node; });
-    CheckPreconditions(p_, cluster_, picked, findings_);
-    CheckTakeover(p_, cluster_, findings_);
+    CheckPreconditions(p_, plan_, cluster_, picked, findings_);
+    CheckTakeover(p_, plan_, cluster_, findings_);
+    CheckCollisions(p_, plan_, cluster_, picked, tenants, findings_);
     findings_.Flush();
     return report;
   }
@@ -262,7 +280,7 @@ class ProfileChecker {
     const int needed = rail.attachments_per_pod * kPodsPerNode;
     if (pf.num_vfs < needed) {
       const bool fits = pf.total_vfs == 0 || pf.total_vfs >= needed;
-      if (BundleCreatesVfs(p_) && fits && with_vfs_[pf.name] == 0) {
+      if (PlanProvidesResource(plan_, rail.resource_name) && fits && with_vfs_[pf.name] == 0) {
         findings_.Add(Severity::kNote, "cluster.vfs-pending", rail.pointer + "/attachments_per_pod",
                       state_name,
                       pf_name + " has " + std::to_string(pf.num_vfs) + " VF(s) of the " +
@@ -313,7 +331,8 @@ class ProfileChecker {
       for (const Rail& rail : p_.network.rails) rail_resource |= rail.resource_name == resource;
       const std::string what = "advertises " + std::to_string(have) + " " + resource +
                                " but a node's pod requests " + std::to_string(needed);
-      if (rail_resource && have == 0 && BundleCreatesVfs(p_) && advertised_[resource] == 0) {
+      if (rail_resource && have == 0 && PlanProvidesResource(plan_, resource) &&
+          advertised_[resource] == 0) {
         findings_.Add(Severity::kNote, "cluster.resource-pending", want.second, NodeName(node),
                       "advertises no " + resource + " yet; the device plugin will once the "
                       "bundle's VFs exist",
@@ -340,6 +359,7 @@ class ProfileChecker {
   }
 
   const Profile& p_;
+  const BundlePlan& plan_;
   const ClusterExport& cluster_;
   Findings findings_;
   std::unordered_map<std::string, const SriovStateFacts*> states_;
@@ -366,8 +386,25 @@ void Findings::Add(Severity severity, const std::string& rule, const std::string
   entries_[it->second].objects.push_back(object);
 }
 
+void Findings::NotExported(const std::string& kind, const std::string& what) {
+  std::vector<std::string>& checks = skipped_[kind];
+  if (std::find(checks.begin(), checks.end(), what) == checks.end()) checks.push_back(what);
+}
+
 void Findings::Flush() {
   constexpr size_t kNamed = 3;  // objects named in one message; the rest are counted
+  if (!skipped_.empty()) {
+    std::string kinds, checks;
+    for (const auto& [kind, whats] : skipped_) {
+      kinds += (kinds.empty() ? "" : ", ") + kind;
+      for (const std::string& what : whats) checks += (checks.empty() ? "" : "; ") + what;
+    }
+    entries_.push_back({Severity::kNote, "cluster.not-exported", "/cluster/name",
+                        "the export holds no " + kinds + ", so these checks were skipped: " + checks,
+                        std::string("export every kind the check reads: ") + discover::kExportCommand,
+                        "", {"cluster export"}});
+    skipped_.clear();
+  }
   for (Entry& e : entries_) {
     std::string who;
     for (size_t i = 0; i < e.objects.size() && i < kNamed; ++i)
@@ -402,9 +439,10 @@ std::unique_ptr<ClusterExport> LoadClusterExport(std::vector<discover::ExportInp
   return cluster;
 }
 
-ProfileReport CheckProfile(const Profile& profile, const LoadedProfile& merged,
-                           const ClusterExport& cluster, DiagnosticSink& sink) {
-  return ProfileChecker(profile, merged, cluster, sink).Run();
+ProfileReport CheckProfile(const Profile& profile, const BundlePlan& plan,
+                           const LoadedProfile& merged, const ClusterExport& cluster,
+                           DiagnosticSink& sink) {
+  return ProfileChecker(profile, plan, merged, cluster, sink).Run();
 }
 
 void CheckUnpickedNodes(const std::vector<ProfileReport>& reports, const Profile& first,
@@ -413,9 +451,12 @@ void CheckUnpickedNodes(const std::vector<ProfileReport>& reports, const Profile
   Findings findings(first_merged, sink);
   for (const NodeFacts& node : cluster.facts.nodes) {
     if (node.gpus == 0) continue;
-    bool picked = false;
-    for (const ProfileReport& report : reports) picked |= report.picked.count(node.name) > 0;
-    if (picked) continue;
+    bool picked = false, excluded = false;
+    for (const ProfileReport& report : reports) {
+      picked |= report.picked.count(node.name) > 0;
+      excluded |= report.excluded.count(node.name) > 0;
+    }
+    if (picked || excluded) continue;  // a node named in exclude_nodes is left out on purpose
     auto product = node.labels.find("nvidia.com/gpu.product");
     findings.Add(Severity::kWarning, "cluster.node-unpicked",
                  first.node_shape.pointer + "/node_selector", Named("Node", node.name, node.location),
@@ -431,16 +472,17 @@ void CheckUnpickedNodes(const std::vector<ProfileReport>& reports, const Profile
 
 std::string FormatNodeTable(const ProfileReport& report) {
   std::vector<std::vector<std::string>> rows = {
-      {"NODE", "GPUS", "RAILS", "VFS", "RESOURCES", "STATUS"}};
+      {"NODE", "GPUS", "RAILS", "VFS", "RESOURCES", "OTHER TENANTS", "STATUS"}};
   for (const NodeRow& row : report.nodes) {
     std::string rails = std::to_string(row.rails_ok) + "/" + std::to_string(row.rails_total);
     if (!row.rails_missing.empty()) rails += " missing " + Join(row.rails_missing);
     std::string resources;
     for (const auto& [name, count] : row.resources)
       resources += (resources.empty() ? "" : " ") + name + "=" + std::to_string(count);
+    const std::vector<std::string> others(row.others.begin(), row.others.end());
     rows.push_back({row.node, std::to_string(row.gpus), rails,
                     row.vfs < 0 ? "-" : std::to_string(row.vfs), resources.empty() ? "-" : resources,
-                    !row.picked ? "not picked" : row.ok ? "ok" : "error"});
+                    Join(others, "-"), !row.picked ? "not picked" : row.ok ? "ok" : "error"});
   }
   std::vector<size_t> width(rows.front().size(), 0);
   for (const auto& row : rows)
@@ -468,6 +510,7 @@ nlohmann::json NodeTableJson(const ProfileReport& report) {
                      {"rails_missing", row.rails_missing},
                      {"vfs", row.vfs < 0 ? nlohmann::json(nullptr) : nlohmann::json(row.vfs)},
                      {"resources", row.resources},
+                     {"other_tenants", row.others},
                      {"ok", row.ok}});
   }
   return {{"profile", report.profile}, {"picked", report.picked.size()}, {"nodes", nodes}};

@@ -16,6 +16,7 @@
 #include "discover/export_load.h"
 #include "load/load.h"
 #include "model/model.h"
+#include "plan/plan.h"
 #include "support/diagnostics.h"
 #include "support/diagnostics_format.h"
 
@@ -47,20 +48,24 @@ struct NodeRow {
   std::vector<std::string> rails_missing;  ///< "rail0: ens1f0np0"
   int vfs = -1;                            ///< VFs on the rails' PFs; -1 unknown (no node state)
   std::map<std::string, long long> resources;  ///< requested resource -> advertised capacity
-  bool ok = true;                              ///< no error about this node
+  std::set<std::string> others;  ///< other namespaces whose pods use GPUs or RDMA on the node
+  bool ok = true;                ///< no error about this node
 };
 
 struct ProfileReport {
   std::string profile;  ///< the profile's path as given
   std::vector<NodeRow> nodes;  ///< picked nodes and unpicked GPU nodes, by name
   std::set<std::string> picked;
+  std::set<std::string> excluded;  ///< GPU nodes named in node_shape.exclude_nodes
 };
 
-/// Compares one profile with the cluster. `merged` locates the profile's fields. Errors: the
-/// profile does not describe this cluster; warnings: it may not (a GPU node left out); notes:
-/// what the bundle will create itself (VFs, resources) or what the export cannot show.
-ProfileReport CheckProfile(const Profile& profile, const LoadedProfile& merged,
-                           const ClusterExport& cluster, DiagnosticSink& sink);
+/// Compares one profile, and the bundle planned from it, with the cluster. `merged` locates the
+/// profile's fields. Errors: the profile does not describe this cluster, or a sync would collide
+/// with what runs there; warnings: it may not (a GPU node left out, a pool that reboots);
+/// notes: what the bundle will create itself (VFs, resources) or what the export cannot show.
+ProfileReport CheckProfile(const Profile& profile, const BundlePlan& plan,
+                           const LoadedProfile& merged, const ClusterExport& cluster,
+                           DiagnosticSink& sink);
 
 /// After every profile: GPU nodes no profile picks (a warning at the first profile's selector).
 void CheckUnpickedNodes(const std::vector<ProfileReport>& reports, const Profile& first,

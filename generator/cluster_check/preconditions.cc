@@ -10,10 +10,9 @@
 #include "cluster_check/findings.h"
 #include "cluster_check/versions.h"
 #include "discover/json_at.h"
-#include "plan/plan.h"
+#include "plan/preconditions.h"
 
 namespace hkim::cluster_check {
-namespace {
 
 using nlohmann::json;
 
@@ -27,14 +26,6 @@ std::string Where(const ClusterExport& cluster, const discover::ExportObject& ob
                cluster.set.Locate(object, ""));
 }
 
-// A note, once per profile, that the export cannot show something (the type was not exported).
-void NotExported(const ClusterExport& cluster, const std::string& kind, const std::string& what,
-                 const std::string& pointer, Findings& findings) {
-  findings.Add(Severity::kNote, "cluster.not-exported", pointer, "cluster " + cluster.label,
-               "the export holds no " + kind + ": " + what + " is not checked",
-               "export it too: " + std::string(discover::kExportCommand));
-}
-
 std::vector<const discover::ExportObject*> OfKind(const ClusterExport& cluster,
                                                    const std::string& kind) {
   std::vector<const discover::ExportObject*> found;
@@ -42,6 +33,13 @@ std::vector<const discover::ExportObject*> OfKind(const ClusterExport& cluster,
     if (object.kind == kind) found.push_back(&object);
   }
   return found;
+}
+
+namespace {
+
+void NotExported(const ClusterExport&, const std::string& kind, const std::string& what,
+                 const std::string&, Findings& findings) {
+  findings.NotExported(kind, what);
 }
 
 void CheckMachineConfigPool(const Profile& p, const ClusterExport& cluster,
@@ -109,7 +107,8 @@ void CheckOperator(const ClusterExport& cluster, const OperatorCommon* op, const
                "install it first, or set install: managed so that the bundle does");
 }
 
-void CheckOpenShiftVersion(const Profile& p, const ClusterExport& cluster, Findings& findings) {
+void CheckOpenShiftVersion(const Profile& p, const BundlePlan& plan, const ClusterExport& cluster,
+                           Findings& findings) {
   if (!p.IsOpenShift() || !p.operators || p.operators->openshift_version.empty()) return;
   const std::string pointer = p.operators->pointer + "/openshift_version";
   auto it = cluster.by_key.find("ClusterVersion//version");
@@ -122,49 +121,76 @@ void CheckOpenShiftVersion(const Profile& p, const ClusterExport& cluster, Findi
   const auto second_dot = version.find('.', version.find('.') + 1);
   const std::string minor = version.substr(0, second_dot);
   if (minor == p.operators->openshift_version) return;
-  findings.Add(Severity::kError, "cluster.openshift-version", pointer, Where(cluster, *it->second),
+  // Only the OLM installs and the NFD operand depend on the release: a bundle that leaves every
+  // operator to the cluster renders the same for any.
+  bool depends = false;
+  for (const PlannedObject& o : plan.objects)
+    depends |= o.kind == "Subscription" || o.kind == "NodeFeatureDiscovery";
+  findings.Add(depends ? Severity::kError : Severity::kNote, "cluster.openshift-version", pointer,
+               Where(cluster, *it->second),
                "the cluster runs OpenShift " + version + ", not " +
                    p.operators->openshift_version +
-                   ": the NFD operand image and operator channels are for another release",
+                   (depends ? ": the NFD operand image and operator channels are for another release"
+                            : "; nothing this bundle renders depends on it"),
                "set operators.openshift_version: \"" + minor + "\"");
+}
+
+// The bundle's declared and implied node-label and CRD preconditions against the export: the
+// labels on every picked node (the pool's role label is CheckMachineConfigPool's), the CRDs among
+// the exported CustomResourceDefinitions when the export holds them.
+void CheckDeclared(const Profile& p, const BundlePlan& plan, const ClusterExport& cluster,
+                   const std::vector<const discover::NodeFacts*>& picked, Findings& findings) {
+  const std::string role_label = "node-role.kubernetes.io/" + p.iommu.machine_config_role;
+  for (const Precondition& pre : plan.preconditions) {
+    if (pre.kind == "node-label" && pre.what != role_label) {
+      for (const discover::NodeFacts* node : picked) {
+        bool has = false;
+        for (const auto& [key, value] : node->labels)
+          has |= CapabilityMatches(CapabilityKind::kNodeLabel, pre.what, key);
+        if (has) continue;
+        findings.Add(Severity::kError, "cluster.precondition", pre.pointer,
+                     Named("Node", node->name, node->location),
+                     "lacks the label " + pre.what + ", which the bundle takes as given (" +
+                         pre.why + ")",
+                     "label the node, or fix the precondition: " + pre.check);
+      }
+    }
+    if (pre.kind != "crd") continue;
+    if (!cluster.kinds.count("CustomResourceDefinition")) {
+      findings.NotExported("CustomResourceDefinition", "the CRDs the preconditions name");
+      continue;
+    }
+    const std::string group = pre.what.substr(0, pre.what.find('/'));
+    const std::string kind = pre.what.find('/') == std::string::npos ? "*" : pre.what.substr(pre.what.find('/') + 1);
+    bool found = false;
+    for (const discover::ExportObject* crd : OfKind(cluster, "CustomResourceDefinition"))
+      found |= Str(At(*crd->json, {"spec", "group"})) == group &&
+               (kind == "*" || Str(At(*crd->json, {"spec", "names", "kind"})) == kind);
+    if (!found)
+      findings.Add(Severity::kError, "cluster.precondition", pre.pointer, "cluster " + cluster.label,
+                   "has no CRD " + pre.what + ", which the bundle takes as given (" + pre.why + ")",
+                   "install what provides it first: " + pre.check);
+  }
 }
 
 }  // namespace
 
-void CheckPreconditions(const Profile& p, const ClusterExport& cluster,
+void CheckPreconditions(const Profile& p, const BundlePlan& plan, const ClusterExport& cluster,
                         const std::vector<const discover::NodeFacts*>& picked, Findings& findings) {
   CheckMachineConfigPool(p, cluster, picked, findings);
-  CheckOpenShiftVersion(p, cluster, findings);
+  CheckDeclared(p, plan, cluster, picked, findings);
+  CheckOpenShiftVersion(p, plan, cluster, findings);
   CheckVersions(p, cluster, findings);  // versions.h: releases against the profile and catalog
   if (!p.operators) return;
-  const Operators& ops = *p.operators;
-  const bool oc = p.IsOpenShift();
-  auto ptr = [](const auto& op) -> const OperatorCommon* { return op ? &*op : nullptr; };
-  if (oc) {
-    CheckOperator(cluster, ptr(ops.sriov_network_operator), "the SR-IOV Network Operator",
-                  "SriovOperatorConfig", true, findings);
-    CheckOperator(cluster, ptr(ops.nfd), "Node Feature Discovery", "NodeFeatureDiscovery", true,
-                  findings);
-    CheckOperator(cluster, ptr(ops.gpu_operator), "the GPU Operator", "ClusterPolicy", true,
-                  findings);
-  } else {
-    CheckOperator(cluster, ptr(ops.gpu_operator), "the GPU Operator", "ClusterPolicy", false,
-                  findings);
-    CheckOperator(cluster, ptr(ops.network_operator), "the Network Operator", "NicClusterPolicy",
-                  false, findings);
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    if (!(p.IsOpenShift() ? facts.openshift : facts.kubernetes)) continue;
+    const std::string cr_kind = facts.singletons.empty() ? "" : facts.singletons.front().kind;
+    CheckOperator(cluster, OperatorByKey(*p.operators, facts.key), facts.title, cr_kind,
+                  p.IsOpenShift(), findings);
   }
 }
 
 namespace {
-
-// The Argo CD Application that syncs an object, from its tracking label or annotation ("" for
-// none): app.kubernetes.io/instance (label tracking, Argo CD's default) or
-// argocd.argoproj.io/tracking-id "<app>:<group>/<kind>:<namespace>/<name>" (annotation tracking).
-std::string TrackedBy(const json& object) {
-  std::string id = Str(At(object, {"metadata", "annotations", "argocd.argoproj.io/tracking-id"}));
-  if (!id.empty()) return id.substr(0, id.find(':'));
-  return Str(At(object, {"metadata", "labels", "app.kubernetes.io/instance"}));
-}
 
 std::optional<std::pair<uint32_t, uint32_t>> Cidr(const std::string& text) {
   const auto slash = text.find('/');
@@ -191,11 +217,9 @@ std::string PointerOf(const Profile& p, const PlannedObject& object) {
       return rail.ipam.pool->pointer + "/name";
   }
   if (object.kind == "SecurityContextConstraints") return p.security.pointer;
-  if (object.kind == "NicClusterPolicy" && p.operators && p.operators->network_operator)
-    return p.operators->network_operator->pointer;
-  if (object.kind == "ClusterPolicy" && p.operators && p.operators->gpu_operator)
-    return p.operators->gpu_operator->pointer;
-  return "/cluster/name";
+  // An operator's objects point at its install: that is the line that hands them to the cluster.
+  if (!object.operator_key.empty()) return "/operators/" + object.operator_key + "/install";
+  return object.source_pointer.empty() ? "/cluster/name" : object.source_pointer;
 }
 
 // An unmanaged object that says what the bundle would say (the NAD of a draft's rail, with its
@@ -235,6 +259,9 @@ void CheckOverlaps(const Profile& p, const ClusterExport& cluster, Findings& fin
     for (const discover::NadFacts& nad : cluster.facts.nads) {
       if (nad.name == rail.nad_name) continue;  // the rail's own NAD, adopted or synced
       if (nad.ipam_type != "whereabouts" || !overlaps(nad.range)) continue;
+      // whereabouts keeps one pool per range: a NAD of another namespace on the same range
+      // shares the rail's allocations (another tenant of the same PFs), it does not collide.
+      if (rail.ipam.type == IpamType::kWhereabouts && nad.range == rail.ipam.range) continue;
       findings.Add(Severity::kError, "cluster.ip-overlap", pointer,
                    Named("NetworkAttachmentDefinition", nad.namespace_name + "/" + nad.name,
                          nad.location),
@@ -247,52 +274,78 @@ void CheckOverlaps(const Profile& p, const ClusterExport& cluster, Findings& fin
 
 }  // namespace
 
-void CheckTakeover(const Profile& p, const ClusterExport& cluster, Findings& findings) {
-  const BundlePlan plan = PlanBundle(p);
+namespace {
+
+bool HasApplication(const ClusterExport& cluster, const std::string& name) {
+  for (const discover::ExportObject* app : OfKind(cluster, "Application"))
+    if (app->name == name) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string TrackedBy(const json& object) {
+  std::string id = Str(At(object, {"metadata", "annotations", "argocd.argoproj.io/tracking-id"}));
+  if (!id.empty()) return id.substr(0, id.find(':'));
+  return Str(At(object, {"metadata", "labels", "app.kubernetes.io/instance"}));
+}
+
+std::set<std::string> BundleApplications(const BundlePlan& plan) {
   std::set<std::string> apps = {plan.application.name};
   for (const PlannedObject& file : plan.layer_files)
     if (file.kind == "Application") apps.insert(file.name);
   for (const PlannedObject& object : plan.objects)
     if (object.kind == "Application") apps.insert(object.name);
-  // Kinds the cluster has one of, whatever its name: the operator reads only its own.
-  static const std::set<std::string> kSingletons = {"NicClusterPolicy", "ClusterPolicy"};
+  return apps;
+}
+
+void CheckTakeover(const Profile& p, const BundlePlan& plan, const ClusterExport& cluster,
+                   Findings& findings) {
+  const std::set<std::string> apps = BundleApplications(plan);
+  const bool apps_exported = cluster.kinds.count("Application") > 0;
   for (const PlannedObject& planned : plan.objects) {
-    if (planned.kind == "Namespace" || planned.kind == "Application") continue;
-    std::vector<const discover::ExportObject*> existing;
-    if (kSingletons.count(planned.kind)) {
-      existing = OfKind(cluster, planned.kind);
-    } else if (auto it = cluster.by_key.find(planned.kind + "/" + planned.namespace_name + "/" +
-                                             planned.name);
-               it != cluster.by_key.end()) {
-      existing.push_back(it->second);
-    }
-    for (const discover::ExportObject* object : existing) {
-      const std::string owner = TrackedBy(*object->json);
-      if (apps.count(owner)) continue;
-      const std::string ours = planned.kind + " " +
-                               (planned.namespace_name.empty() ? "" : planned.namespace_name + "/") +
-                               planned.name + " (" + planned.file_name + ")";
-      if (owner.empty() && SameContent(p, planned, *object)) {
-        findings.Add(Severity::kWarning, "cluster.adopt", PointerOf(p, planned),
-                     Where(cluster, *object),
-                     "exists, synced by no Argo CD Application, and says what the bundle's " + ours +
-                         " says: the first sync adopts it",
-                     "nothing to do if this cluster's objects are to move under the bundle; "
-                     "otherwise rename the bundle's object");
-        continue;
-      }
-      findings.Add(Severity::kError, "cluster.takeover", PointerOf(p, planned),
+    // Namespaces are shared by design; singleton CRs and OLM objects are collisions.cc's.
+    if (planned.kind == "Namespace" || planned.kind == "Application" ||
+        planned.kind == "OperatorGroup" || planned.kind == "Subscription" ||
+        OperatorOfSingletonKind(planned.kind) != nullptr)
+      continue;
+    auto it = cluster.by_key.find(planned.kind + "/" + planned.namespace_name + "/" + planned.name);
+    if (it == cluster.by_key.end()) continue;
+    const discover::ExportObject* object = it->second;
+    const std::string owner = TrackedBy(*object->json);
+    if (apps.count(owner)) continue;
+    const std::string ours = planned.kind + " " +
+                             (planned.namespace_name.empty() ? "" : planned.namespace_name + "/") +
+                             planned.name + " (" + planned.file_name + ")";
+    // An object whose Application is gone (its deployer was removed, its objects left running)
+    // has no owner to hand it back to: adopt it or leave it.
+    const bool orphan = !owner.empty() && apps_exported && !HasApplication(cluster, owner);
+    if ((owner.empty() || orphan) && SameContent(p, planned, *object)) {
+      findings.Add(Severity::kWarning, "cluster.adopt", PointerOf(p, planned),
                    Where(cluster, *object),
-                   "exists" +
-                       (owner.empty() ? std::string(", created outside Argo CD,")
-                                      : ", synced by Argo CD Application " + owner + ",") +
-                       " and the bundle's " + ours + " would take it over (this bundle syncs as Application " +
-                       plan.application.name + ")",
-                   owner.empty() ? "rename the bundle's object, or delete the existing one (or "
-                                   "mark it install: shared / preinstalled) before the first sync"
-                                 : "let one Application own it: remove it from " + owner +
-                                       " or from this profile");
+                   std::string("exists, synced by no ") + (orphan ? "live " : "") +
+                       "Argo CD Application, and says what the bundle's " + ours +
+                       " says: the first sync adopts it",
+                   "nothing to do if this cluster's objects are to move under the bundle; "
+                   "otherwise rename the bundle's object");
+      continue;
     }
+    std::string how = owner.empty() ? ", created outside Argo CD,"
+                      : orphan      ? ", labelled by Argo CD Application " + owner +
+                                     ", which no longer exists (an orphan),"
+                                    : ", synced by Argo CD Application " + owner + ",";
+    std::string fix =
+        owner.empty() || orphan
+            ? "adopt it on purpose (rename the bundle's object to it and make the profile say "
+              "what it says) or leave it alone (rename the bundle's object; for an operator's "
+              "objects, install: preinstalled)"
+            : "let one Application own it: remove it from " + owner + " or from this profile";
+    findings.Add(Severity::kError, "cluster.takeover", PointerOf(p, planned),
+                 Where(cluster, *object),
+                 "exists" + how + " and the bundle's " + ours +
+                     " would take it over (this bundle syncs as Application " +
+                     plan.application.name + ")",
+                 fix);
   }
   CheckOverlaps(p, cluster, findings);
 }

@@ -69,8 +69,11 @@ void CompareRelease(const Profile& p, const ClusterExport& cluster, const Operat
   const auto running = RunningRelease(cluster, op, p.IsOpenShift());
   if (!running) return;  // cluster.operator-missing (preconditions.cc) covers an absent one
   const std::string pointer = op.pointer + "/version";
+  // An OLM operator the bundle installs while a CSV runs already is collisions.cc's
+  // (cluster.operator-installed, cluster.operator-downgrade): not reported twice.
+  const bool olm_collision = p.IsOpenShift() && op.managed();
   const std::string field = "operators." + op.pointer.substr(op.pointer.rfind('/') + 1) + ".version";
-  if (running->version != pinned) {
+  if (running->version != pinned && !olm_collision) {
     const bool managed = op.managed();
     findings.Add(managed ? Severity::kWarning : Severity::kError, "cluster.operator-version",
                  pointer, Where(cluster, *running->object),
@@ -86,7 +89,9 @@ void CompareRelease(const Profile& p, const ClusterExport& cluster, const Operat
   std::string source;
   const std::string support = GpuOperatorSupport(running->version, &source);
   if (support == "end-of-support") {
-    findings.Add(Severity::kWarning, "cluster.end-of-support", pointer,
+    // A warning where this bundle installs it; a note where the cluster's admins do.
+    findings.Add(op.managed() ? Severity::kWarning : Severity::kNote, "cluster.end-of-support",
+                 pointer,
                  Where(cluster, *running->object),
                  "the cluster runs GPU Operator " + running->version +
                      ", whose line NVIDIA no longer supports (" + source + ")",
@@ -134,9 +139,12 @@ void CheckOpenShiftOperators(const Profile& p, const ClusterExport& cluster, Fin
     const auto want = OpenShiftOperatorCsvFor(o.key, minor);
     const auto running = RunningRelease(cluster, *o.op, true);
     if (!want || !running) continue;
-    // sriov-network-operator.v4.19.0 -> the prefix sriov-network-operator.v4.19.
-    const std::string prefix = want->csv.substr(0, want->csv.rfind('.') + 1);
-    if (running->object->name.rfind(prefix, 0) == 0) continue;
+    // The running CSV's minor: sriov-network-operator.v4.19.0-202507081405 -> 4.19 (Red Hat's
+    // NFD CSVs drop the v: nfd.4.20.0-202511101230).
+    std::string version = running->version;
+    if (version.rfind('v', 0) == 0) version = version.substr(1);
+    const std::string running_minor = version.substr(0, version.find('.', version.find('.') + 1));
+    if (running_minor == minor) continue;
     findings.Add(Severity::kWarning, "cluster.operator-version", o.op->pointer + "/install",
                  Where(cluster, *running->object),
                  std::string("the cluster runs OpenShift ") + openshift + " but " + o.name +

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <regex>
 
 #include "commands/cli_support.h"
 #include "discover/discover.h"
@@ -21,13 +22,18 @@ Examples:
     -e sriovnetworknodestates.sriovnetwork.openshift.io \
     -e network-attachment-definitions.k8s.cni.cncf.io -e ippools.nv-ipam.nvidia.com \
     | paste -sd, -) > cluster-export.json        # README has the full list of types
-  hkimgen discover cluster-export.json --name my-cluster --output-file profiles/my-cluster.yaml
+  hkimgen discover cluster-export.json --name my-cluster --namespace ml-team \
+    --output-file profiles/my-cluster.yaml
   hkimgen validate profiles/my-cluster.yaml --cluster cluster-export.json
   oc get nodes,sriovnetworknodestates.sriovnetwork.openshift.io -A -o yaml | hkimgen discover -
 
 Reads only the export (JSON or YAML; a List, single objects, several files). Every inferred
 value carries a comment naming the object and field it came from; what an export cannot tell is
-a safe default marked TODO. Inconsistencies are warnings on stderr. The export command names
+a safe default marked TODO. What the cluster runs already is adopted, not installed again: its
+operators (preinstalled, with their versions), the SR-IOV node policies that advertise the
+rails' resources, the RDMA netns mode and the IOMMU arguments its MachineConfigs set (OpenShift).
+The workload's namespaces are yours to name (--namespace); NADs an operator generates are never
+copied. Inconsistencies are warnings on stderr. The export command names
 types fully qualified and only those the cluster serves (`kubectl get a,b` stops at the first
 type the cluster lacks). The draft passes `hkimgen validate DRAFT --cluster EXPORT`.
 Exit status: 0 drafted, 1 invalid export or no GPU node, 2 I/O failure.
@@ -57,6 +63,19 @@ void SetupDiscoverCommand(CLI::App& app) {
   command->add_option("FILE", options->inputs, "Export files (JSON or YAML); - reads stdin")
       ->required();
   command->add_option("--name", options->name, "Cluster name (a DNS label)");
+  command
+      ->add_option("--namespace", options->namespaces,
+                   "Your workload's namespace (repeatable). Never inferred: the namespaces that "
+                   "hold NADs are the SR-IOV operator's default and other teams'")
+      ->type_name("NAME")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            static const std::regex kDnsLabel("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+            return std::regex_match(value, kDnsLabel)
+                       ? std::string()
+                       : "'" + value + "' is not a namespace name (a DNS label: a-z, 0-9, '-')";
+          },
+          "DNS label"));
   command->add_option("--output-file", options->output, "Write to FILE instead of stdout")
       ->type_name("FILE");
   AddOutputOption(command, *output, kDiscoverFormats);
@@ -81,7 +100,8 @@ int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::o
   for (size_t i = 0; i < inputs.size(); ++i) ReadInput(options.inputs[i], inputs[i], sink);
   std::string text;
   if (!sink.HasErrors()) {
-    text = discover::Discover(inputs, {options.name, options.all_groups}, sink, &sources);
+    text = discover::Discover(inputs, {options.name, options.all_groups, options.namespaces}, sink,
+                              &sources);
   }
   PrintDiagnostics(sink, sources, err);
   if (sink.HasErrors()) return ExitCodeFor(sink);

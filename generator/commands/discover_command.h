@@ -16,6 +16,7 @@ struct DiscoverOptions {
   std::string output;               ///< --output-file FILE; empty: stdout
   bool force = false;               ///< overwrite FILE
   bool all_groups = false;          ///< one document per GPU node group
+  std::vector<std::string> namespaces;  ///< --namespace: the workload's namespaces
 };
 
 /// Adds the `discover` sub-command to `app`.

@@ -160,7 +160,7 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
     << f.nics
     << "\n"
        "  cpu_vendor: "
-    << f.cpu_vendor << "           # picks amd_iommu=on or intel_iommu=on\n";
+    << f.cpu_vendor << "           # Intel adds intel_iommu=on to iommu=pt\n";
   y << "  node_selector:\n";
   if (*f.gpu_product != '\0') {
     y << "    nvidia.com/gpu.product: " << f.gpu_product << "\n";
@@ -175,6 +175,10 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
     << o.shape << "     # NCCL topology XML for this shape\n\n";
   if (openshift) {
     WriteOpenShiftNetwork(y, o.shape, f);
+    y << "  # A fresh cluster: the bundle switches the GPU nodes to exclusive RDMA mode (a\n"
+         "  # SriovNetworkPoolConfig: each node drains and reboots once) and the NADs chain the rdma\n"
+         "  # CNI. On a cluster whose other NADs lack it, say shared.\n"
+         "  rdma_netns: exclusive\n\n";
   } else {
     WriteOkeNetwork(y, f);
   }
@@ -232,7 +236,21 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
        "health_check:\n"
        "  mode: warn\n"
        "  scope: local\n\n"
-    << (openshift ? ""
+    << (openshift ? "# What the bundle installs on a fresh cluster (README, \"The bundle\"): the SR-IOV\n"
+                    "# Network Operator with one node policy per rail, NFD and the GPU Operator, through\n"
+                    "# OLM. On a cluster that runs them already, say `install: preinstalled` (and\n"
+                    "# sriov_network_operator.node_policies: false to use its policies): validate\n"
+                    "# --cluster EXPORT reports what a sync would collide with.\n"
+                    "operators:\n"
+                    "  openshift_version: \"4.20\"   # CHANGE: oc get clusterversion (picks the NFD operand)\n"
+                    "  sriov_network_operator:\n"
+                    "    install: managed\n"
+                    "    num_vfs_per_pf: 1         # one VF per port: one pod per node\n"
+                    "  nfd:\n"
+                    "    install: managed\n"
+                    "  gpu_operator:\n"
+                    "    install: managed\n"
+                    "    version: v25.10.1\n\n"
                   : "# What the bundle installs (README, \"The bundle\"): the GPU and Network Operator\n"
                     "# charts through Argo CD, and on this pool a DaemonSet that creates the VFs, sets\n"
                     "# the RDMA subsystem's exclusive netns mode and loads nvidia_peermem, plus the SR-IOV\n"

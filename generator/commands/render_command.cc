@@ -128,8 +128,9 @@ void CheckRenderAgainstCluster(const RenderOptions& options, const LayeredProfil
   std::unique_ptr<cluster_check::ClusterExport> cluster =
       ReadClusterExport(options.cluster, sink, sources);
   if (!cluster) return;
+  const BundlePlan plan = PlanBundle(*profile);
   std::vector<cluster_check::ProfileReport> reports = {
-      cluster_check::CheckProfile(*profile, layered.merged, *cluster, sink)};
+      cluster_check::CheckProfile(*profile, plan, layered.merged, *cluster, sink)};
   cluster_check::CheckUnpickedNodes(reports, *profile, layered.merged, *cluster, sink);
   if (isatty(STDERR_FILENO)) err << cluster_check::FormatNodeTable(reports.front());
 }

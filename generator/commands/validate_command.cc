@@ -60,7 +60,8 @@ void CheckProfileSet(const std::vector<std::optional<CheckedProfile>>& checked,
   std::vector<size_t> index;
   for (size_t i = 0; i < checked.size(); ++i) {
     if (!checked[i] || !checked[i]->profile) continue;
-    members.push_back({&checked[i]->layered.merged, &*checked[i]->profile});
+    members.push_back({&checked[i]->layered.merged, &*checked[i]->profile,
+                       checked[i]->plan ? &*checked[i]->plan : nullptr});
     index.push_back(i);
   }
   if (members.size() < 2) return;
@@ -87,8 +88,8 @@ nlohmann::json CheckAgainstCluster(const ValidateOptions& options,
     if (!checked[i] || !checked[i]->profile) continue;
     if (first == nullptr) first = &*checked[i];
     DiagnosticSink one;
-    reports.push_back(cluster_check::CheckProfile(*checked[i]->profile, checked[i]->layered.merged,
-                                                  *cluster, one));
+    reports.push_back(cluster_check::CheckProfile(*checked[i]->profile, *checked[i]->plan,
+                                                  checked[i]->layered.merged, *cluster, one));
     one = AcceptWarnings(one, &checked[i]->layered.merged, options.allow);
     if (one.HasErrors()) results[i].second = false;
     for (const Diagnostic& d : one.diagnostics()) sink.Report(d);

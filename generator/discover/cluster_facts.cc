@@ -121,6 +121,8 @@ NadFacts ReadNad(const ExportSet& exports, const ExportObject& object, Diagnosti
   nad.namespace_name = object.namespace_name.empty() ? "default" : object.namespace_name;
   nad.resource_name =
       Str(At(*object.json, {"metadata", "annotations", "k8s.v1.cni.cncf.io/resourceName"}));
+  nad.owner =
+      Str(At(*object.json, {"metadata", "annotations", "sriovnetwork.openshift.io/owner-ref"}));
   const std::string text = Str(At(*object.json, {"spec", "config"}));
   json config = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (config.is_discarded() || !config.is_object()) {

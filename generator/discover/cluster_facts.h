@@ -58,6 +58,9 @@ struct SriovStateFacts {
 /// A NAD and what its CNI config says (spec.config is a JSON string).
 struct NadFacts {
   std::string name, namespace_name, resource_name;
+  /// The operator object that generates and owns it (sriovnetwork.openshift.io/owner-ref: a
+  /// SriovNetwork), "" when made by hand or by a bundle: an owned NAD is never adopted.
+  std::string owner;
   SourceLocation location;
   std::string cni_version, cni_type, master;  ///< master: the PF the sriov/host-device plugin names
   int mtu = 0;                                ///< from the main plugin or a tuning plugin

@@ -1,5 +1,6 @@
 #include "discover/discover.h"
 
+#include "discover/adopt.h"
 #include "discover/cluster_facts.h"
 #include "discover/emit.h"
 #include "discover/infer.h"
@@ -24,6 +25,11 @@ std::string Discover(const std::vector<ExportInput>& inputs, const DiscoverSetti
   // Findings about the export as a whole point at its first file.
   const SourceLocation where{inputs.empty() ? std::string("<stdin>") : inputs.front().path, 0, 0};
   std::vector<DiscoveredProfile> profiles = Infer(facts, where, settings.all_groups, sink);
+  for (DiscoveredProfile& profile : profiles) {
+    profile.namespaces = settings.namespaces;
+    if (!settings.namespaces.empty()) profile.namespaces_from = "--namespace";
+    if (profile.platform == "openshift") profile.adoption = InferAdoption(exports, profile);
+  }
   std::string text;
   for (size_t i = 0; i < profiles.size(); ++i) {
     EmitOptions options{settings.cluster_name, i == 0 ? "" : "-" + std::to_string(i + 1)};

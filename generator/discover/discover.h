@@ -16,6 +16,9 @@ namespace hkim::discover {
 struct DiscoverSettings {
   std::string cluster_name;  ///< empty: a TODO placeholder
   bool all_groups = false;   ///< one YAML document per GPU node group instead of the largest
+  /// --namespace: the workload's namespaces. Never inferred: the namespaces that hold NADs are
+  /// the SR-IOV operator's `default` and other teams'.
+  std::vector<std::string> namespaces;
 };
 
 /// The drafted profile text, or "" when an error was reported to `sink` (warnings may be there

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <regex>
 #include <set>
 
@@ -241,6 +242,8 @@ void EmitNetwork(Writer& w, const DiscoveredProfile& p) {
                                                             "no SR-IOV node state; infiniband "
                                                             "if the rails are IB"
                                                       : p.fabric_from);
+  if (openshift && !p.adoption.rdma_netns.empty())
+    w.Key("rdma_netns").Str(p.adoption.rdma_netns, p.adoption.rdma_netns_from);
   if (!openshift && !p.rails.empty()) {
     const DiscoveredRail& rail = p.rails.front();
     const std::string resource =
@@ -314,6 +317,69 @@ void EmitPreconditions(Writer& w, const DiscoveredProfile& p) {
   w.raw() << YAML::EndSeq;
 }
 
+// The IOMMU arguments the GPU nodes' pool boots with already: pass-through adopted (no
+// MachineConfig, no reboot) when they are all there, else left to the user.
+void EmitIommu(Writer& w, const DiscoveredProfile& p) {
+  const Adoption& a = p.adoption;
+  std::vector<std::string> needed = {"iommu=pt"};
+  if (p.cpu_vendor != "amd") needed.push_back("intel_iommu=on");
+  bool all = !a.kernel_args.empty();
+  for (const std::string& arg : needed)
+    all &= std::find(a.kernel_args.begin(), a.kernel_args.end(), arg) != a.kernel_args.end();
+  w.Key("iommu").Map();
+  if (!all) {
+    w.Key("policy").Str("already-configured",
+                        std::string(kTodo) +
+                            (a.kernel_args.empty()
+                                 ? "no MachineConfig of the GPU nodes' pool sets iommu=pt; "
+                                 : "the pool boots with " + a.kernel_args_from + " only; ") +
+                            "passthrough renders a MachineConfig that reboots the nodes");
+    w.End();
+    return;
+  }
+  w.Key("policy").Str("passthrough", "the pool boots with it already");
+  if (!a.pool_role.empty()) {
+    w.Key("machine_config_role").Str(a.pool_role, a.pool_from);
+    w.Key("machine_config_pool").Str("existing", a.pool_from);
+  }
+  w.Key("already_set").StrList(a.kernel_args, a.kernel_args_from + ": the bundle renders no MachineConfig");
+  w.End();
+}
+
+// OpenShift operators the export shows: preinstalled (the bundle installs no second one); the
+// others managed. Nothing when the export holds no operator objects at all.
+void EmitOperators(Writer& w, const DiscoveredProfile& p) {
+  const Adoption& a = p.adoption;
+  if (!a.operators_visible) return;
+  w.Key("operators").Map("what the cluster runs already is preinstalled: the bundle adds no second one");
+  if (!a.openshift_version.empty())
+    w.Key("openshift_version").Str(a.openshift_version, a.openshift_version_from);
+  for (const char* key : {"sriov_network_operator", "nfd", "gpu_operator"}) {
+    const FoundOperator* found = nullptr;
+    for (const FoundOperator& f : a.operators)
+      if (f.key == key) found = &f;
+    w.Key(key).Map();
+    w.Key("install").Str(found ? "preinstalled" : "managed",
+                         found ? found->from : "not in the export: the bundle installs it");
+    if (found && std::string(key) == "gpu_operator" && !found->version.empty())
+      w.Key("version").Str(found->version, found->from);
+    if (std::string(key) == "sriov_network_operator") {
+      bool covered = !p.rails.empty();
+      std::string names;
+      for (const DiscoveredRail& rail : p.rails) {
+        auto it = a.policies.find(rail.resource_name);
+        covered &= it != a.policies.end();
+        if (it != a.policies.end()) names += (names.empty() ? "" : ", ") + it->second;
+      }
+      if (covered)
+        w.Key("node_policies").Bool(false, "SriovNetworkNodePolicy " + names +
+                                               " advertise the rails' resources: the bundle renders none");
+    }
+    w.End();
+  }
+  w.End();
+}
+
 void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path) {
   const bool openshift = p.platform == "openshift";
   w.Key("nccl").Map(std::string(kTodo) +
@@ -333,12 +399,7 @@ void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path)
         .Str("crio-ulimits", std::string(kTodo) + "check the node pool sets CRI-O memlock=-1");
   }
   w.End();
-  w.Key("iommu").Map();
-  w.Key("policy").Str("already-configured",
-                      std::string(kTodo) +
-                          "an export cannot show iommu=pt; passthrough renders a "
-                          "MachineConfig that reboots the nodes");
-  w.End();
+  EmitIommu(w, p);
   w.Key("workload").Map();
   w.Key("name").Str("nccl-job");
   w.Key("image").Str("nvcr.io/nvidia/pytorch:24.05-py3",
@@ -357,6 +418,7 @@ void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path)
   w.Key("scope").Str("local");
   w.End();
   EmitPreconditions(w, p);
+  EmitOperators(w, p);
   w.Key("gitops").Map();
   if (openshift) w.Key("argocd_namespace").Str("openshift-gitops", "OpenShift GitOps");
   w.Key("repo_url")
@@ -395,7 +457,9 @@ std::string EmitProfile(const DiscoveredProfile& p, const EmitOptions& options) 
   w.Key("namespaces")
       .StrList(p.namespaces.empty() ? std::vector<std::string>{"gpu-training"} : p.namespaces,
                p.namespaces.empty()
-                   ? std::string(kTodo) + "no NAD in the export; where the jobs run"
+                   ? std::string(kTodo) +
+                         "your project's namespace (discover --namespace NAME); never default "
+                         "or another team's"
                    : p.namespaces_from);
   EmitNodeShape(w, p);
   EmitNetwork(w, p);

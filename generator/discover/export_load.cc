@@ -22,7 +22,16 @@ const char kExportCommand[] =
     " -e machineconfigpools.machineconfiguration.openshift.io"
     " -e clusterversions.config.openshift.io"
     " -e clusterserviceversions.operators.coreos.com"
+    " -e operatorgroups.operators.coreos.com"
+    " -e subscriptions.operators.coreos.com"
+    " -e sriovnetworknodepolicies.sriovnetwork.openshift.io"
+    " -e sriovoperatorconfigs.sriovnetwork.openshift.io"
+    " -e sriovnetworkpoolconfigs.sriovnetwork.openshift.io"
+    " -e nodefeaturediscoveries.nfd.openshift.io"
+    " -e machineconfigs.machineconfiguration.openshift.io"
     " -e securitycontextconstraints.security.openshift.io"
+    " -e applications.argoproj.io"
+    " -e pods"
     " | paste -sd, -) > cluster-export.json";
 
 namespace {

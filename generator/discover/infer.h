@@ -39,6 +39,26 @@ struct DiscoveredRail {
   std::map<std::string, std::string> from;  ///< profile field -> provenance (absent: unknown)
 };
 
+/// An operator the export shows running (discover/adopt.h).
+struct FoundOperator {
+  std::string key;      ///< operators.<key>
+  std::string version;  ///< from the CSV name ("v25.10.1"), "" when unknown
+  std::string from;     ///< the object that shows it
+};
+
+/// What of the platform the cluster runs already, so that the draft adopts it (adopt.h).
+struct Adoption {
+  bool operators_visible = false;  ///< the export holds CSVs or operator CRs at all
+  std::vector<FoundOperator> operators;
+  std::string openshift_version, openshift_version_from;  ///< "4.20"
+  /// Node policies that advertise the rails' resources (by resource, "openshift.io/x").
+  std::map<std::string, std::string> policies;
+  std::string rdma_netns, rdma_netns_from;  ///< shared | already-exclusive; "" unknown
+  std::string pool_role, pool_from;         ///< the GPU nodes' custom role with a pool
+  std::vector<std::string> kernel_args;     ///< IOMMU arguments the pool boots with
+  std::string kernel_args_from;
+};
+
 struct DiscoveredProfile {
   std::string platform;  ///< openshift | oke | kubernetes
   std::string platform_from;
@@ -50,8 +70,9 @@ struct DiscoveredProfile {
   std::vector<DiscoveredRail> rails;
   std::string rails_from;
   std::string fabric = "roce-v2", fabric_from;  ///< infiniband when the PFs' linkType is IB
-  std::vector<std::string> namespaces;          ///< where the rails' NADs live; empty: unknown
+  std::vector<std::string> namespaces;          ///< --namespace; empty: a TODO placeholder
   std::string namespaces_from;
+  Adoption adoption;  ///< OpenShift: what runs already (adopt.h)
 };
 
 /// Infers the profile of the largest GPU node group (with `all_groups`, one profile per group,

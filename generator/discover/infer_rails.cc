@@ -86,14 +86,8 @@ class RailBuilder {
     if (p_.rails.empty()) AddPfRails();
     for (DiscoveredRail& rail : p_.rails) FillIpam(rail);
     CheckRails();
-    std::set<std::string> namespaces;
-    for (const NadFacts& nad : facts_.nads) {
-      for (const DiscoveredRail& rail : p_.rails) {
-        if (nad.resource_name == rail.resource_name) namespaces.insert(nad.namespace_name);
-      }
-    }
-    p_.namespaces.assign(namespaces.begin(), namespaces.end());
-    if (!namespaces.empty()) p_.namespaces_from = "the namespaces of the rails' NADs";
+    // The workload's namespaces are never taken from the export: the namespaces that hold NADs
+    // are `default` (the SR-IOV operator's) and other teams'; `--namespace` names ours.
   }
 
  private:
@@ -184,11 +178,16 @@ class RailBuilder {
     return {};
   }
 
+  // The NAD a rail copies its name, MTU and IPAM from: one made by hand before one an operator
+  // generates (a SriovNetwork's NAD is the operator's; the bundle's copy must not be it).
   const NadFacts* NadFor(const std::string& resource) const {
+    const NadFacts* owned = nullptr;
     for (const NadFacts& nad : facts_.nads) {
-      if (nad.resource_name == resource) return &nad;
+      if (nad.resource_name != resource) continue;
+      if (nad.owner.empty()) return &nad;
+      if (owned == nullptr) owned = &nad;
     }
-    return nullptr;
+    return owned;
   }
 
   // A PF is named in a resource or NAD by its interface name, often without the "np<port>"

@@ -40,12 +40,9 @@ struct NamedOperator {
 std::vector<NamedOperator> ListOperators(const Profile& p) {
   std::vector<NamedOperator> list;
   if (!p.operators) return list;
-  const Operators& o = *p.operators;
-  if (o.sriov_network_operator) list.push_back({"sriov_network_operator", &*o.sriov_network_operator});
-  if (o.nfd) list.push_back({"nfd", &*o.nfd});
-  if (o.gpu_operator) list.push_back({"gpu_operator", &*o.gpu_operator});
-  if (o.network_operator) list.push_back({"network_operator", &*o.network_operator});
-  if (o.volcano) list.push_back({"volcano", &*o.volcano});
+  for (const OperatorFacts& facts : OperatorCatalog())
+    if (const OperatorCommon* op = OperatorByKey(*p.operators, facts.key))
+      list.push_back({facts.key.c_str(), op});
   return list;
 }
 
@@ -61,13 +58,8 @@ std::string Describe(const PlannedObject& o) {
 /// The profile value whose change gives `o` another identity (or, for the cluster-wide
 /// operator objects, the `install` that hands them to another profile).
 std::string SourcePointer(const Profile& p, const PlannedObject& o) {
-  static const std::map<std::string, std::string> kOperatorKinds = {
-      {"NicClusterPolicy", "network_operator"},
-      {"ClusterPolicy", "gpu_operator"},
-      {"SriovOperatorConfig", "sriov_network_operator"},
-      {"NodeFeatureDiscovery", "nfd"}};
-  if (auto it = kOperatorKinds.find(o.kind); it != kOperatorKinds.end()) {
-    return "/operators/" + it->second + "/install";
+  if (const OperatorFacts* facts = OperatorOfSingletonKind(o.kind)) {
+    return "/operators/" + facts->key + "/install";
   }
   for (size_t i = 0; i < p.network.rails.size(); ++i) {
     const Rail& rail = p.network.rails[i];
@@ -395,7 +387,8 @@ const OperatorCommon* OperatorOf(const Profile& p, const std::string& key) {
 void CheckSharedNeeds(const std::vector<ClusterMember>& members, const std::vector<size_t>& group,
                       const std::vector<BundlePlan>& plans, bool device_ids_reported,
                       DiagnosticSink& sink, std::vector<bool>& flagged) {
-  for (const char* key : {"sriov_network_operator", "nfd", "gpu_operator", "network_operator", "volcano"}) {
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    const std::string& key = facts.key;
     const size_t* owner = nullptr;
     for (const size_t& m : group) {
       const OperatorCommon* op = OperatorOf(*members[m].profile, key);
@@ -477,7 +470,7 @@ std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
     // per cluster (the usual case) plans nothing here, serially, after its parallel renders.
     if (group.size() < 2) continue;
     for (size_t m : group) {
-      plans[m] = PlanBundle(*members[m].profile);
+      plans[m] = members[m].plan ? *members[m].plan : PlanBundle(*members[m].profile);
       emitted[m] = EmittedObjects(*members[m].profile, plans[m]);
     }
     CheckObjects(members, group, emitted, sink, flagged);

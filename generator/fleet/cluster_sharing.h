@@ -32,6 +32,7 @@
 #include "support/diagnostics.h"
 #include "load/load.h"
 #include "model/model.h"
+#include "plan/plan.h"
 #include "support/rule_info.h"
 
 namespace hkim {
@@ -40,6 +41,8 @@ namespace hkim {
 struct ClusterMember {
   const LoadedProfile* loaded = nullptr;
   const Profile* profile = nullptr;
+  /// The bundle planned for it already (validate's closure check), or null: planned here.
+  const BundlePlan* plan = nullptr;
 };
 
 /// The cluster a profile syncs into, as this stage compares them: platform family + Argo CD

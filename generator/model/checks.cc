@@ -175,6 +175,13 @@ void Checker::Run(const Profile& p) {
                 " has none",
             "use crio-ulimits (CRI-O default_ulimits on the node pool) or privileged");
     }
+    if (p.network.rdma_netns == RdmaNetns::kShared) {
+      Error("/network/rdma_netns", "model.rdma-netns-platform",
+            "the " + std::string(ToString(p.platform)) +
+                " bundle's NADs chain the rdma CNI (sriov, tuning, rdma, sbr, as OCI's own), which "
+                "needs exclusive mode; shared is the OpenShift bundle's (NADs without the rdma CNI)",
+            "use exclusive (the VF DaemonSet switches the nodes) or already-exclusive");
+    }
     if (p.iommu.policy == IommuPolicy::kPassthrough) {
       Error("/iommu/policy", "model.iommu-platform",
             "iommu passthrough is rendered as a MachineConfig, which only OpenShift has",

@@ -16,6 +16,14 @@ const char* ToString(Platform value) {
   return "?";
 }
 const char* ToString(Fabric value) { return value == Fabric::kRoceV2 ? "roce-v2" : "infiniband"; }
+const char* ToString(RdmaNetns value) {
+  switch (value) {
+    case RdmaNetns::kShared: return "shared";
+    case RdmaNetns::kExclusive: return "exclusive";
+    case RdmaNetns::kAlreadyExclusive: return "already-exclusive";
+  }
+  return "exclusive";
+}
 const char* ToString(IpamType value) {
   return value == IpamType::kWhereabouts ? "whereabouts" : "nv-ipam";
 }

@@ -4,6 +4,7 @@
 
 #include "model/checks.h"
 #include "model/model.h"
+#include "model/operator_catalog.h"
 #include "model/operators.h"
 
 namespace hkim {
@@ -103,15 +104,9 @@ std::optional<std::string> MirroredRepository(const std::string& mirror,
 
 std::vector<std::string> OperatorImageRegistries(const Operators& operators) {
   std::set<std::string> registries;
-  // Red Hat's operators and their operands (OCP docs: registry.redhat.io/openshift4/...).
-  if (operators.sriov_network_operator && operators.sriov_network_operator->managed())
-    registries.insert("registry.redhat.io");
-  if (operators.nfd && operators.nfd->managed()) registries.insert("registry.redhat.io");
-  // The certified GPU Operator: its bundle on registry.connect.redhat.com, the operator and
-  // every operand (driver, toolkit, device plugin, DCGM...) on nvcr.io.
-  if (operators.gpu_operator && operators.gpu_operator->managed()) {
-    registries.insert("nvcr.io");
-    registries.insert("registry.connect.redhat.com");
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    const OperatorCommon* op = OperatorByKey(operators, facts.key);
+    if (op && op->managed()) registries.insert(facts.olm_registries.begin(), facts.olm_registries.end());
   }
   return {registries.begin(), registries.end()};
 }

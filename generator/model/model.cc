@@ -83,6 +83,7 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
                                                  : IommuPolicy::kAlreadyConfigured;
   profile.iommu.machine_config_role = String(iommu, "machine_config_role", "worker");
   profile.iommu.create_pool = String(iommu, "machine_config_pool", "create") == "create";
+  profile.iommu.already_set = Strings(iommu, "already_set");
   // Cluster-scoped names carry the cluster name, so that a sync never takes over an SCC somebody
   // made by hand (issue 14 item 2); naming one in the profile adopts it deliberately.
   if (profile.security.scc_name.empty())
@@ -97,6 +98,13 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
   ReadGitOps(section("gitops"), profile.platform, profile.gitops);
   if (const json* operators = Child(root, "operators")) {
     profile.operators = ReadOperators(*operators, profile.IsOpenShift(), profile.cluster_name);
+  }
+  // Unnamed, the RDMA mode is what the bundle has always set: exclusive where it renders the
+  // SR-IOV node policies (OpenShift) or on OKE (the VF DaemonSet); else the kernel's shared.
+  if (!profile.network.rdma_netns_set && profile.IsOpenShift()) {
+    const auto& sriov = profile.operators ? profile.operators->sriov_network_operator : std::nullopt;
+    const bool policies = profile.UsesRails() && sriov && sriov->node_policies;
+    profile.network.rdma_netns = policies ? RdmaNetns::kExclusive : RdmaNetns::kShared;
   }
   if (const json* preconditions = Child(root, "preconditions"); preconditions && preconditions->is_array()) {
     for (size_t i = 0; i < preconditions->size(); ++i) {

@@ -167,8 +167,19 @@ struct NvIpamController {
   std::string pointer;
 };
 
+/// The GPU nodes' RDMA subsystem network-namespace mode (`rdma system set netns`).
+/// kShared: every pod sees the host's RDMA devices and libibverbs filters to its VFs (the
+/// kernel's default; Barcelona's). kExclusive: the bundle switches the nodes to exclusive mode
+/// (OpenShift: a SriovNetworkPoolConfig, one reboot per node; OKE: the VF DaemonSet) and the
+/// NADs chain the rdma CNI, which moves each VF's RDMA device into its pod.
+/// kAlreadyExclusive: the nodes run exclusive already (an implied precondition); NADs chain rdma.
+enum class RdmaNetns { kShared, kExclusive, kAlreadyExclusive };
+const char* ToString(RdmaNetns value);  ///< "shared", "exclusive", "already-exclusive"
+
 struct Network {
   Fabric fabric = Fabric::kRoceV2;
+  RdmaNetns rdma_netns = RdmaNetns::kExclusive;
+  bool rdma_netns_set = false;  ///< the profile names it (else derived: model/network.cc)
   std::vector<Rail> rails;
   std::optional<SriovDevicePlugin> sriov_device_plugin;
   std::optional<NvIpamController> nv_ipam;
@@ -210,6 +221,9 @@ struct Iommu {
   /// For a custom role (not worker/master): render its MachineConfigPool (`create`), or use one
   /// that exists already (`existing`, e.g. Barcelona's hand-made `h100` pool).
   bool create_pool = true;
+  /// Kernel arguments the pool's nodes already boot with (a MachineConfig the cluster's admins
+  /// own): the bundle renders only the rest, and no MachineConfig when none is left.
+  std::vector<std::string> already_set;
   std::string pointer = "/iommu";
 };
 

@@ -8,6 +8,11 @@ void ModelBuilder::ReadNetwork(const json& network, Profile& profile) {
   Network& out = profile.network;
   out.fabric =
       String(network, "fabric", "roce-v2") == "infiniband" ? Fabric::kInfiniBand : Fabric::kRoceV2;
+  const std::string netns = String(network, "rdma_netns", "");
+  out.rdma_netns_set = !netns.empty();
+  out.rdma_netns = netns == "shared"              ? RdmaNetns::kShared
+                   : netns == "already-exclusive" ? RdmaNetns::kAlreadyExclusive
+                                                  : RdmaNetns::kExclusive;
   if (const json* rails = Child(network, "rails")) {
     int i = 0;
     for (const json& r : *rails) {

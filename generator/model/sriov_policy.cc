@@ -16,10 +16,8 @@ std::map<std::string, std::string> PolicyNodeSelector(const Profile& profile,
   return selector;
 }
 
-bool BundleSetsExclusiveRdma(const Profile& profile) {
-  return profile.IsOpenShift() && profile.UsesRails() && profile.operators &&
-         profile.operators->sriov_network_operator &&
-         profile.operators->sriov_network_operator->node_policies;
+bool NadsChainRdma(const Profile& profile) {
+  return profile.network.rdma_netns != RdmaNetns::kShared;
 }
 
 }  // namespace hkim

@@ -19,10 +19,9 @@ std::string PolicyResourceName(const Rail& rail);
 std::map<std::string, std::string> PolicyNodeSelector(const Profile& profile,
                                                       const SriovNetworkOperator& sriov);
 
-/// OpenShift: whether the bundle plans the SriovNetworkNodePolicies (and with them the
-/// SriovNetworkPoolConfig that puts the nodes' RDMA subsystem in exclusive netns mode). Only
-/// then do the rails' NADs chain the rdma CNI: in the cluster's default shared mode the VF's
-/// RDMA device is visible in the pod without it, as on Barcelona.
-bool BundleSetsExclusiveRdma(const Profile& profile);
+/// Whether the rails' NADs chain the rdma CNI: where the nodes' RDMA subsystem is (or is made)
+/// exclusive (network.rdma_netns). In the kernel's default shared mode the VF's RDMA device is
+/// visible in the pod without it, as on Barcelona, and the rdma CNI would refuse to run.
+bool NadsChainRdma(const Profile& profile);
 
 }  // namespace hkim

@@ -7,7 +7,8 @@
 
 namespace hkim {
 
-std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, DiagnosticSink& sink) {
+std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, DiagnosticSink& sink,
+                                          BundlePlan* plan) {
   const ProfileSchema* schema = ProfileSchema::Embedded(sink);
   if (schema == nullptr) return std::nullopt;
   if (!ValidateProfile(loaded, *schema, sink) || sink.HasErrors()) return std::nullopt;
@@ -18,7 +19,9 @@ std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, Diagnosti
   RunLint(*profile, loaded, sink);
   if (sink.HasErrors()) return std::nullopt;
   // Closure (plan/closure.h): what render would refuse, validate and lint report too.
-  if (CheckClosure(*profile, loaded, PlanBundle(*profile), sink) > 0) return std::nullopt;
+  BundlePlan planned = PlanBundle(*profile);
+  if (CheckClosure(*profile, loaded, planned, sink) > 0) return std::nullopt;
+  if (plan != nullptr) *plan = std::move(planned);
   return profile;
 }
 
@@ -26,8 +29,11 @@ std::optional<CheckedProfile> CheckLayeredProfile(const LayerInputs& inputs, Dia
                                                   SourceTexts* sources) {
   std::optional<LayeredProfile> layered = LoadLayeredProfile(inputs, sink, sources);
   if (!layered) return std::nullopt;
-  CheckedProfile checked{std::move(*layered), std::nullopt};
-  if (!sink.HasErrors()) checked.profile = CheckLoadedProfile(checked.layered.merged, sink);
+  CheckedProfile checked{std::move(*layered), std::nullopt, std::nullopt};
+  if (sink.HasErrors()) return checked;
+  BundlePlan plan;
+  checked.profile = CheckLoadedProfile(checked.layered.merged, sink, &plan);
+  if (checked.profile) checked.plan = std::move(plan);
   return checked;
 }
 

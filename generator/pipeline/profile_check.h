@@ -10,6 +10,7 @@
 #include "support/diagnostics_format.h"
 #include "layering/layering.h"
 #include "model/model.h"
+#include "plan/plan.h"
 
 namespace hkim {
 
@@ -18,6 +19,9 @@ namespace hkim {
 struct CheckedProfile {
   LayeredProfile layered;
   std::optional<Profile> profile;
+  /// The bundle the closure check planned (set with `profile`): what the cluster check and the
+  /// set checks compare, so that no check beside the pipeline plans the profile again.
+  std::optional<BundlePlan> plan;
 };
 
 /// Runs the checks in order and stops after the first stage that reported errors (layering and
@@ -28,6 +32,8 @@ std::optional<CheckedProfile> CheckLayeredProfile(const LayerInputs& inputs, Dia
 
 /// Validate → model → lint → closure for a document already merged. Returns the profile when every stage
 /// passed (lint warnings allowed); lint also runs after the model's cross-field errors.
-std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, DiagnosticSink& sink);
+/// `plan`, when given, receives the planned bundle.
+std::optional<Profile> CheckLoadedProfile(const LoadedProfile& loaded, DiagnosticSink& sink,
+                                          BundlePlan* plan = nullptr);
 
 }  // namespace hkim

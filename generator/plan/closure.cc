@@ -215,12 +215,10 @@ bool AgentTolerates(const PlannedObject& agent, const Toleration& t) {
   return false;
 }
 
-/// What the node agents of operator `key` give a node, for messages.
+/// What the node agents of operator `key` give a node, for messages (the catalogue's phrase).
 std::string AgentProvides(const std::string& key) {
-  if (key == "gpu_operator") return "the GPU device plugin, GPU labels, the driver where it deploys one";
-  if (key == "network_operator") return "the RDMA device plugin, Multus, CNI plugins, nv-ipam";
-  if (key == "sriov_network_operator") return "VFs, the SR-IOV and RDMA CNI";
-  return "its node agents' work";
+  const OperatorFacts* facts = FindOperatorFacts(key);
+  return facts ? facts->agents : "its node agents' work";
 }
 
 /// The operator key of a `shared` operator whose implied precondition is among `pres`, or "".

@@ -74,7 +74,7 @@ ordered_json NadConfig(const Profile& p, const Rail& rail) {
     ordered_json config = ordered_json::object();
     config["cniVersion"] = rail.cni_version;
     config["name"] = rail.nad_name;
-    if (!BundleSetsExclusiveRdma(p)) {
+    if (!NadsChainRdma(p)) {
       for (auto& [key, value] : sriov.items()) config[key] = value;
       return config;
     }

@@ -4,6 +4,8 @@
 
 #include "plan/builder.h"
 
+#include <algorithm>
+
 namespace hkim::plan {
 
 using nlohmann::json;
@@ -23,14 +25,33 @@ void NeedPool(PlannedObject& mc, const Profile& p) {
         p.iommu.pointer + "/machine_config_role", "the pool of its role");
 }
 
+/// The IOMMU pass-through kernel arguments the pool lacks: iommu=pt, and on Intel hosts
+/// intel_iommu=on (off by default there). The kernel enables the AMD IOMMU by default and
+/// documents no `on` value for amd_iommu= (Documentation/admin-guide/kernel-parameters.txt), so
+/// AMD hosts get iommu=pt alone. Arguments in iommu.already_set are the cluster's already.
+json IommuKernelArguments(const Profile& p) {
+  std::vector<std::string> wanted;
+  if (p.node_shape.cpu_vendor != CpuVendor::kAmd) wanted.push_back("intel_iommu=on");
+  wanted.push_back("iommu=pt");
+  json out = json::array();
+  for (const std::string& argument : wanted) {
+    const auto& have = p.iommu.already_set;
+    if (std::find(have.begin(), have.end(), argument) == have.end())
+      out.push_back(json{{"value", argument}});
+  }
+  return out;
+}
+
 }  // namespace
 
 void PlanNodeConfig(PlanBuilder& b) {
   const Profile& p = b.profile();
   if (!p.IsOpenShift()) return;
   const std::string& role = p.iommu.machine_config_role;
+  const json iommu_arguments = IommuKernelArguments(p);
+  const bool renders_iommu = p.iommu.policy == IommuPolicy::kPassthrough && !iommu_arguments.empty();
   const bool renders_machine_config =
-      p.iommu.policy == IommuPolicy::kPassthrough ||
+      renders_iommu ||
       (b.Rdma() && p.security.memlock_strategy == MemlockStrategy::kCrioUlimits);
   if (renders_machine_config && role != "worker" && role != "master" && p.iommu.create_pool) {
     // A custom role needs its pool, or its MachineConfigs apply to no node. One wave before the
@@ -45,17 +66,14 @@ void PlanNodeConfig(PlanBuilder& b) {
     Needs(pool, CapabilityKind::kNodeLabel, "node-role.kubernetes.io/" + role,
           p.iommu.pointer + "/machine_config_role", "its nodeSelector");
   }
-  if (p.iommu.policy == IommuPolicy::kPassthrough) {
+  if (renders_iommu) {
     PlannedObject& mc =
         b.Add("openshift/machineconfig-iommu.yaml.mustache", "machineconfiguration.openshift.io/v1",
               "MachineConfig", MachineConfigName(p, "iommu-passthrough"), "",
               kWaveNodePolicies, false, true);
     mc.context["role"] = role;
     NeedPool(mc, p);
-    mc.context["kernel_arguments"] = json::array(
-        {json{{"value",
-               p.node_shape.cpu_vendor == CpuVendor::kAmd ? "amd_iommu=on" : "intel_iommu=on"}},
-         json{{"value", "iommu=pt"}}});
+    mc.context["kernel_arguments"] = iommu_arguments;
   }
   if (b.Rdma() && p.security.memlock_strategy == MemlockStrategy::kCrioUlimits) {
     PlannedObject& mc = b.Add("openshift/machineconfig-crio-memlock.yaml.mustache",

@@ -14,36 +14,6 @@ namespace {
 
 using K = CapabilityKind;
 
-// containernetworking/plugins (plugins/main, plugins/ipam, plugins/meta): what the NicClusterPolicy
-// `secondaryNetwork.cniPlugins` image installs (BRINGUP-FACTS §7, "bridge, tuning, sbr, ...") and
-// what OpenShift's Multus DaemonSet copies onto every node.
-constexpr const char* kStandardCniPlugins[] = {
-    "bridge", "host-device", "ipvlan", "loopback", "macvlan", "ptp", "vlan", "dummy", "tap",
-    "dhcp", "host-local", "static", "bandwidth", "firewall", "portmap", "sbr", "tuning", "vrf"};
-
-const char* const kOperatorKeys[] = {"sriov_network_operator", "nfd", "gpu_operator",
-                                     "network_operator", "volcano"};
-
-}  // namespace
-
-const OperatorCommon* OperatorByKey(const Operators& ops, const std::string& key) {
-  if (key == "sriov_network_operator" && ops.sriov_network_operator) return &*ops.sriov_network_operator;
-  if (key == "nfd" && ops.nfd) return &*ops.nfd;
-  if (key == "gpu_operator" && ops.gpu_operator) return &*ops.gpu_operator;
-  if (key == "network_operator" && ops.network_operator) return &*ops.network_operator;
-  if (key == "volcano" && ops.volcano) return &*ops.volcano;
-  return nullptr;
-}
-
-namespace {
-
-/// The profile's operators, or the platform's defaults when it has no `operators` section
-/// (then none is installed by the bundle: each is an implied precondition).
-Operators OperatorsOf(const Profile& p) {
-  return p.operators ? *p.operators
-                     : ReadOperators(nlohmann::json::object(), p.IsOpenShift(), p.cluster_name);
-}
-
 std::string OperatorCheck(const Profile& p, const OperatorCommon& op) {
   return p.IsOpenShift() ? "oc get csv -n " + op.namespace_name
                          : "kubectl get pods -n " + op.namespace_name;
@@ -76,48 +46,10 @@ std::string PreconditionCheck(const Profile& p, CapabilityKind kind, const std::
 }
 
 std::vector<Capability> OperatorScope(const Profile& p, const std::string& key) {
-  std::vector<Capability> out;
-  const Operators ops = OperatorsOf(p);
-  if (key == "sriov_network_operator") {
-    // The operator's config daemon installs the SR-IOV CNI and its InfiniBand variant.
-    Add(out, K::kCrd, "sriovnetwork.openshift.io/*");
-    Add(out, K::kCniPlugin, "sriov");
-    Add(out, K::kCniPlugin, "ib-sriov");
-    // Without the bundle's policies (no operators section, or node_policies off) the cluster's
-    // own SriovNetworkNodePolicies advertise the rails' resources.
-    if (!p.operators || !ops.sriov_network_operator || !ops.sriov_network_operator->node_policies)
-      for (const Rail& rail : p.network.rails) Add(out, K::kResource, rail.resource_name);
-  } else if (key == "nfd") {
-    Add(out, K::kCrd, "nfd.openshift.io/*");
-    Add(out, K::kCrd, "nfd.k8s-sigs.io/*");
-    Add(out, K::kNodeLabel, "feature.node.kubernetes.io/*");
-  } else if (key == "gpu_operator") {
-    const GpuOperator gpu = ops.gpu_operator.value_or(GpuOperator{});
-    Add(out, K::kCrd, "nvidia.com/*");
-    Add(out, K::kResource, "nvidia.com/gpu");
-    Add(out, K::kNodeLabel, "nvidia.com/gpu.*");  // GPU feature discovery
-    // The chart deploys NFD by default (nfd.enabled); on OpenShift the NFD operator does.
-    if (!p.IsOpenShift()) Add(out, K::kNodeLabel, "feature.node.kubernetes.io/*");
-    // driver.rdma and kernelModuleType only act where the operator deploys the driver
-    // (BRINGUP-FACTS §3); with a host driver GPUDirect is the host's (host-driver precondition).
-    const GpuDirectSettings rdma = ResolveGpuDirect(gpu, p.nccl.gpudirect);
-    if (gpu.driver_enabled && rdma.mode != GpuOperatorRdma::kOff)
-      Add(out, K::kGpuDirect, ToString(rdma.mode));
-  } else if (key == "network_operator") {
-    Add(out, K::kCrd, "mellanox.com/*");
-    Add(out, K::kCrd, "nv-ipam.nvidia.com/*");
-    const bool secondary = !ops.network_operator || ops.network_operator->secondary_network;
-    if (secondary) {
-      Add(out, K::kCrd, "k8s.cni.cncf.io/*");  // Multus
-      for (const char* plugin : kStandardCniPlugins) Add(out, K::kCniPlugin, plugin);
-    }
-    Add(out, K::kCniPlugin, "nv-ipam");
-    if (p.network.sriov_device_plugin)
-      Add(out, K::kResource, p.network.sriov_device_plugin->ExtendedResourceName());
-  } else if (key == "volcano") {
-    for (const char* group : {"batch", "bus", "flow", "nodeinfo", "scheduling", "topology"})
-      Add(out, K::kCrd, std::string(group) + ".volcano.sh/*");
-  }
+  const OperatorFacts* facts = FindOperatorFacts(key);
+  if (facts == nullptr) return {};
+  std::vector<Capability> out = OperatorCrdCapabilities(*facts);
+  for (Capability& c : OperatorAgentCapabilities(p, key)) out.push_back(std::move(c));
   return out;
 }
 
@@ -148,12 +80,41 @@ std::vector<Capability> PlatformProvides(const Profile& p) {
       Add(out, K::kMachineConfigPool, role);
       Add(out, K::kNodeLabel, std::string("node-role.kubernetes.io/") + role);
     }
-    for (const char* plugin : kStandardCniPlugins) Add(out, K::kCniPlugin, plugin);
+    for (const std::string& plugin : StandardCniPlugins()) Add(out, K::kCniPlugin, plugin);
     Add(out, K::kCniPlugin, "whereabouts");
     Add(out, K::kCniPlugin, "route-override");
   }
   return out;
 }
+
+namespace {
+
+/// OpenShift without the bundle's SriovNetworkNodePolicies (no operators section, or
+/// node_policies: false): the cluster's own policies advertise the rails' resources.
+template <typename AddFn>
+void AddNodePolicyPreconditions(const Profile& p, const Operators& ops, AddFn add) {
+  if (!p.IsOpenShift() || !p.UsesRails()) return;
+  const bool renders_policies =
+      p.operators && ops.sriov_network_operator && ops.sriov_network_operator->node_policies;
+  if (renders_policies) return;
+  const std::string pointer =
+      p.operators && ops.sriov_network_operator
+          ? ops.sriov_network_operator->pointer + "/node_policies"
+          : "/cluster/platform";
+  const std::string ns = ops.sriov_network_operator
+                             ? ops.sriov_network_operator->namespace_name
+                             : std::string("openshift-sriov-network-operator");
+  for (const Rail& rail : p.network.rails) {
+    add(Precondition{"resource", rail.resource_name,
+                     "operators.sriov_network_operator.node_policies: false: the cluster's own "
+                     "SriovNetworkNodePolicies advertise the rails' resources; the bundle renders none",
+                     "oc get sriovnetworknodepolicies -n " + ns +
+                         " -o custom-columns=NAME:.metadata.name,RESOURCE:.spec.resourceName,PF:.spec.nicSelector.pfNames",
+                     pointer});
+  }
+}
+
+}  // namespace
 
 std::vector<Precondition> BundlePreconditions(const Profile& p) {
   std::vector<Precondition> out = p.preconditions;
@@ -163,16 +124,17 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
     out.push_back(std::move(pre));
   };
   const Operators ops = OperatorsOf(p);
-  for (const char* key : kOperatorKeys) {
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    const std::string& key = facts.key;
     const OperatorCommon* op = OperatorByKey(ops, key);
     if (!op) continue;
     std::string why;
     if (!p.operators) {
       why = "the profile has no operators section, so the bundle installs no operator";
     } else if (op->install == OperatorInstall::kPreinstalled) {
-      why = std::string("operators.") + key + ".install: preinstalled (installed by other means)";
+      why = "operators." + key + ".install: preinstalled (installed by other means)";
     } else if (op->install == OperatorInstall::kShared) {
-      why = std::string("operators.") + key +
+      why = "operators." + key +
             ".install: shared: the bundle of the profile of this cluster that manages it installs it "
             "(hkimgen validate given every profile of the cluster checks that it provides what "
             "this bundle needs)";
@@ -181,6 +143,24 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
     }
     add(Precondition{"operator", key, why, OperatorCheck(p, *op),
                      p.operators ? op->pointer + "/install" : "/cluster/platform"});
+  }
+  AddNodePolicyPreconditions(p, ops, add);
+  if (p.UsesRails() && p.network.rdma_netns == RdmaNetns::kAlreadyExclusive) {
+    add(Precondition{"rdma-netns", "exclusive",
+                     "network.rdma_netns: already-exclusive: the GPU nodes' RDMA subsystem runs in "
+                     "exclusive netns mode already; the bundle does not switch it",
+                     PreconditionCheck(p, K::kRdmaNetns, "exclusive"),
+                     p.network.pointer + "/rdma_netns"});
+  }
+  for (size_t i = 0; i < p.iommu.already_set.size(); ++i) {
+    const std::string& argument = p.iommu.already_set[i];
+    add(Precondition{"kernel-arg", argument,
+                     "iommu.already_set: the pool's nodes boot with " + argument +
+                         " already (a MachineConfig the cluster's admins own); the bundle renders "
+                         "no MachineConfig for it",
+                     std::string(p.IsOpenShift() ? "oc" : "kubectl") +
+                         " debug node/NODE -- chroot /host cat /proc/cmdline",
+                     p.iommu.pointer + "/already_set/" + std::to_string(i)});
   }
   const std::string& role = p.iommu.machine_config_role;
   if (p.IsOpenShift() && role != "worker" && role != "master") {

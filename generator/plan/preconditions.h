@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/model.h"
+#include "plan/operator_capabilities.h"
 #include "plan/plan.h"
 
 namespace hkim {
@@ -31,9 +32,6 @@ std::vector<Capability> OperatorScope(const Profile& profile, const std::string&
 
 /// What the platform itself provides (Kubernetes core kinds, OpenShift's Multus, ...).
 std::vector<Capability> PlatformProvides(const Profile& profile);
-
-/// The operator of the profile's `operators` section under `key` (gpu_operator, ...), or null.
-const OperatorCommon* OperatorByKey(const Operators& operators, const std::string& key);
 
 /// The command that checks a capability on the cluster (oc on OpenShift, kubectl elsewhere;
 /// on a node through `debug node/NODE -- chroot /host` for CNI plugins, RDMA mode, GPUDirect

@@ -92,13 +92,16 @@ case_images_lists_every_pulled_image() {
   expect_out "nvcr.io/nvidia/mellanox/sriov-network-device-plugin:"
   expect_out "# chart: https://helm.ngc.nvidia.com/nvidia gpu-operator "
   [[ $(grep -v '^#' <<<"$out" | sort -u) == "$(grep -v '^#' <<<"$out")" ]] || fail "not sorted/unique"
-  run images "$B" -o json
+  # Barcelona's operators run already (preinstalled); installed by the bundle, OLM's come in.
+  local olm="operators.sriov_network_operator.install=managed,operators.nfd.install=managed"
+  olm+=",operators.gpu_operator.install=managed"
+  run images "$B" -o json --set "$olm"
   expect_status 0
   jq -e '.command == "images" and (.result.olm_packages | map(.package) | index("sriov-network-operator"))
          and (.result.images[] | select(.image | startswith("registry.redhat.io/openshift4/"))
               | .origins[0].object == "NodeFeatureDiscovery/openshift-nfd/nfd-instance")' \
     <<<"$out" >/dev/null || fail "images -o json"
-  run images "$B" -o imageset
+  run images "$B" -o imageset --set "$olm"
   expect_status 0
   expect_out "apiVersion: mirror.openshift.io/v2alpha1"
   expect_out "catalog: registry.redhat.io/redhat/certified-operator-index:v4."

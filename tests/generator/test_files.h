@@ -99,6 +99,18 @@ inline std::string Replace(std::string text, const std::string& from, const std:
   return text;
 }
 
+/// Barcelona's profile as if its cluster were fresh: the shipped one adopts what Barcelona runs
+/// (issue 35), this one takes the full OpenShift install path — the bundle installs the
+/// operators and the node policies, switches the nodes to exclusive RDMA mode and renders the
+/// IOMMU MachineConfig.
+inline std::string FreshOpenShiftProfile() {
+  std::string text = ReadProfile("barcelona-h100-cx7");
+  for (int i = 0; i < 3; ++i) text = Replace(text, "install: preinstalled", "install: managed");
+  text = Replace(text, "node_policies: false", "node_policies: true");
+  text = Replace(text, "already_set: [iommu=pt]", "already_set: []");
+  return Replace(text, "rdma_netns: shared", "rdma_netns: exclusive");
+}
+
 /// The planned object of `kind` and `name`, or null.
 inline const PlannedObject* Find(const BundlePlan& plan, const std::string& kind,
                                  const std::string& name) {

@@ -63,12 +63,14 @@ void CheckIommuVendor(const LintContext& c, LintReporter& r) {
   std::optional<CpuVendor> vendor = KnownVendor(p, &source);
   if (!vendor || *vendor == p.node_shape.cpu_vendor) return;
   const bool amd = *vendor == CpuVendor::kAmd;
+  // Intel hosts need intel_iommu=on (off by default); the kernel enables the AMD IOMMU by
+  // default and documents no amd_iommu=on, so AMD hosts get iommu=pt alone.
   r.Report(p.node_shape.pointer + "/cpu_vendor",
-           std::string("the IOMMU MachineConfig would add ") +
-               (amd ? "intel_iommu=on" : "amd_iommu=on") + " iommu=pt, but " + source + " has " +
-               (amd ? "AMD" : "Intel") + " CPUs: " + (amd ? "amd_iommu=on" : "intel_iommu=on") +
-               " is missing and iommu=pt alone has no effect (Barcelona's EPYC nodes kept zero "
-               "IOMMU groups)",
+           std::string("node_shape.cpu_vendor is ") + ToString(p.node_shape.cpu_vendor) + ", but " +
+               source + " has " + (amd ? "AMD" : "Intel") + " CPUs: the IOMMU MachineConfig " +
+               (amd ? "would add intel_iommu=on, an Intel argument, where iommu=pt alone is needed"
+                    : "would lack intel_iommu=on, without which the Intel IOMMU stays off and "
+                      "iommu=pt has no effect"),
            std::string("set node_shape.cpu_vendor: ") + (amd ? "amd" : "intel"));
 }
 
@@ -130,7 +132,7 @@ std::vector<LintRule> NodeLintRules() {
       {"lint.iommu-rdma", Severity::kError,
        "RDMA needs the IOMMU in passthrough (or off): iommu.policy is not skip", CheckIommuRdma},
       {"lint.iommu-vendor", Severity::kError,
-       "the IOMMU kernel arguments match the CPU vendor (amd_iommu=on on AMD, intel_iommu=on on "
+       "the IOMMU kernel arguments match the CPU vendor (iommu=pt alone on AMD, intel_iommu=on on "
        "Intel)",
        CheckIommuVendor},
   };

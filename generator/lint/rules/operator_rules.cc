@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "model/operator_catalog.h"
 #include "model/operator_versions.h"
 #include "model/sriov_policy.h"
 #include "lint/rules/rules.h"
@@ -181,9 +182,13 @@ void CheckOperatorPlatform(const LintContext& c, LintReporter& r) {
   const nlohmann::json& doc = c.loaded.document;
   if (!p.operators || !doc.contains("operators") || !doc["operators"].is_object()) return;
   const nlohmann::json& ops = doc["operators"];
-  const std::set<std::string> openshift_only = {"openshift_version", "sriov_network_operator",
-                                                "nfd"};
-  const std::set<std::string> kubernetes_only = {"network_operator", "vf_config", "volcano"};
+  // Platform settings that are no operator (openshift_version, vf_config), then the catalogue's.
+  std::set<std::string> openshift_only = {"openshift_version"};
+  std::set<std::string> kubernetes_only = {"vf_config"};
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    if (facts.openshift && !facts.kubernetes) openshift_only.insert(facts.key);
+    if (facts.kubernetes && !facts.openshift) kubernetes_only.insert(facts.key);
+  }
   const std::set<std::string> olm_keys = {"channel", "source", "source_namespace",
                                           "install_plan_approval", "starting_csv"};
   const std::string platform = ToString(p.platform);
@@ -258,6 +263,24 @@ void CheckVfConfigShared(const LintContext& c, LintReporter& r) {
            "VF DaemonSet), or preinstalled when the nodes' image creates the VFs");
 }
 
+// The RDMA netns mode is switched by the bundle only when the profile says so: the switch drains
+// and reboots each GPU node and cuts RDMA from every pod whose NAD lacks the rdma CNI (another
+// team's on a shared cluster), so it is not a default a profile should inherit silently.
+void CheckRdmaNetnsSwitch(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (!p.IsOpenShift() || !p.UsesRails() || p.network.rdma_netns_set ||
+      p.network.rdma_netns != RdmaNetns::kExclusive)
+    return;
+  r.Report(p.network.pointer,
+           "the bundle switches the GPU nodes' RDMA subsystem to exclusive netns mode (a "
+           "SriovNetworkPoolConfig: each node drains and reboots) because it renders the SR-IOV "
+           "node policies, but the profile does not say so; pods of other NADs without the rdma "
+           "CNI on those nodes lose RDMA",
+           "say which mode the nodes run: network.rdma_netns: exclusive (the switch, on purpose), "
+           "shared (keep the kernel's default; the NADs chain the sriov CNI alone) or "
+           "already-exclusive");
+}
+
 }  // namespace
 
 std::vector<LintRule> OperatorLintRules() {
@@ -277,6 +300,9 @@ std::vector<LintRule> OperatorLintRules() {
       {"lint.operator-version", Severity::kError,
        "operator releases are ones the platform and the rendered objects support",
        CheckOperatorVersion},
+      {"lint.rdma-netns-switch", Severity::kWarning,
+       "switching the nodes to exclusive RDMA mode is said in the profile, not inherited",
+       CheckRdmaNetnsSwitch},
       {"lint.vf-config-privileged", Severity::kWarning,
        "the VF DaemonSet is not privileged unless asked (warning when it is)",
        CheckVfConfigPrivileged},

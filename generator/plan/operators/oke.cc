@@ -14,6 +14,8 @@
 #include "plan/operators/chart_images.h"
 #include "plan/operators/operators.h"
 
+#include "plan/operator_capabilities.h"
+
 namespace hkim {
 namespace {
 
@@ -58,8 +60,16 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
 bool LoadsHostPeermem(const Profile& p) {
   if (!p.operators || !p.operators->gpu_operator) return false;
   const GpuOperator& gpu = *p.operators->gpu_operator;
-  if (gpu.driver_enabled || gpu.install == OperatorInstall::kPreinstalled) return false;
+  // Whoever installed the GPU Operator (this bundle, another profile, the cluster's admins), a
+  // host driver leaves nvidia_peermem to the node: the profile's driver settings say which.
+  if (gpu.driver_enabled) return false;
   return ResolveGpuDirect(gpu, p.nccl.gpudirect).mode == GpuOperatorRdma::kNvidiaPeermem;
+}
+
+/// The CRDs operator `key`'s chart brings (plan/operator_capabilities.h).
+void ProvideCatalogCrds(PlannedObject& app, const std::string& key) {
+  for (const Capability& c : OperatorCrdCapabilities(*FindOperatorFacts(key)))
+    Provides(app, c.kind, c.name);
 }
 
 void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
@@ -83,7 +93,7 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     app.context["host_peermem"] = LoadsHostPeermem(p) && ops.vf_config && ops.vf_config->managed();
     app.context["mirror"] = GpuOperatorMirrorValues(p, gpu);
     // The chart brings its CRDs and deploys the ClusterPolicy itself.
-    Provides(app, CapabilityKind::kCrd, "nvidia.com/*");
+    ProvideCatalogCrds(app, "gpu_operator");
     ProvideGpuOperator(p, gpu, app);
   }
   if (ops.network_operator && ops.network_operator->managed()) {
@@ -98,8 +108,7 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     app.context["deploy_cr_key"] = release && release->chart_deploys_nic_cluster_policy;
     app.context["mirror"] = NetworkOperatorMirrorValues(p, net.version);
     // The chart's crds/ hold the NicClusterPolicy and nv-ipam IPPool CRDs.
-    Provides(app, CapabilityKind::kCrd, "mellanox.com/*");
-    Provides(app, CapabilityKind::kCrd, "nv-ipam.nvidia.com/*");
+    ProvideCatalogCrds(app, "network_operator");
   }
   if (ops.volcano && ops.volcano->managed()) {
     PlannedObject& app =
@@ -108,8 +117,7 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     // mirror itself is the registry: MIRROR/volcanosh/... as oc-mirror stores docker.io's.
     app.context["mirror"] =
         p.images.enabled() ? json{{"registry", p.images.mirror}} : json(nullptr);
-    for (const char* group : {"batch", "bus", "flow", "nodeinfo", "scheduling", "topology"})
-      Provides(app, CapabilityKind::kCrd, std::string(group) + ".volcano.sh/*");
+    ProvideCatalogCrds(app, "volcano");
   }
 }
 
@@ -205,17 +213,11 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
     need_component("multus", release_at);
     need_component("cni_plugins", release_at);
   }
-  Provides(policy, CapabilityKind::kResource, plugin.ExtendedResourceName());
-  if (uses_nv_ipam) Provides(policy, CapabilityKind::kCniPlugin, "nv-ipam");
-  if (secondary) {
-    // Multus brings the NetworkAttachmentDefinition CRD; cniPlugins the containernetworking
-    // plugins (bridge, tuning, sbr, ...: BRINGUP-FACTS §7), not the SR-IOV or RDMA CNI.
-    Provides(policy, CapabilityKind::kCrd, "k8s.cni.cncf.io/*");
-    for (const char* type : {"bridge", "host-device", "ipvlan", "loopback", "macvlan", "ptp",
-                             "vlan", "dummy", "tap", "dhcp", "host-local", "static", "bandwidth",
-                             "firewall", "portmap", "sbr", "tuning", "vrf"})
-      Provides(policy, CapabilityKind::kCniPlugin, type);
-  }
+  // The device plugin's resource, nv-ipam where a rail uses it, and with secondaryNetwork Multus
+  // (the NAD CRD) and the containernetworking plugins (bridge, tuning, sbr, ...: BRINGUP-FACTS
+  // §7), not the SR-IOV or RDMA CNI: the catalogue's list for the network operator.
+  for (const Capability& c : OperatorAgentCapabilities(p, "network_operator"))
+    Provides(policy, c.kind, c.name);
 }
 
 /// The SR-IOV and RDMA CNI plugins the OKE NAD chains (network.cc NadConfig), one DaemonSet each
@@ -296,14 +298,11 @@ void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
 }  // namespace
 
 void ProvideGpuOperator(const Profile& p, const GpuOperator& gpu, PlannedObject& object) {
-  Provides(object, CapabilityKind::kResource, "nvidia.com/gpu");
-  Provides(object, CapabilityKind::kNodeLabel, "nvidia.com/gpu.*");
-  if (!p.IsOpenShift()) Provides(object, CapabilityKind::kNodeLabel, "feature.node.kubernetes.io/*");
-  // driver.rdma and kernelModuleType act only where the operator deploys the driver
-  // (BRINGUP-FACTS §3); with driver.enabled: false GPUDirect is the host's.
-  const GpuDirectSettings rdma = ResolveGpuDirect(gpu, p.nccl.gpudirect);
-  if (gpu.driver_enabled && rdma.mode != GpuOperatorRdma::kOff)
-    Provides(object, CapabilityKind::kGpuDirect, ToString(rdma.mode));
+  (void)gpu;  // the catalogue reads the same operators.gpu_operator
+  // nvidia.com/gpu, GPU feature discovery's labels (OKE: NFD's too), GPUDirect where it deploys
+  // the driver (BRINGUP-FACTS §3): the catalogue's list.
+  for (const Capability& c : OperatorAgentCapabilities(p, "gpu_operator"))
+    Provides(object, c.kind, c.name);
   // Its DaemonSets' default toleration (nvidia.com/gpu NoSchedule, chart values and CSV), plus
   // the workload's own taints, propagated (daemonsets.tolerations replaces the default).
   std::vector<Toleration> tolerations{Toleration{"nvidia.com/gpu", "Exists", "", "NoSchedule", ""}};

@@ -1,11 +1,15 @@
 // Plan stage, OpenShift operators: OLM installs (Namespace, OperatorGroup, Subscription) of the
 // SR-IOV Network Operator, NFD and the certified GPU Operator, their CRs, one
-// SriovNetworkNodePolicy per rail and the SriovNetworkPoolConfig that sets exclusive RDMA mode. Names, namespaces and labels are the ones the OCP 4.22 and
+// SriovNetworkNodePolicy per rail and, where network.rdma_netns is exclusive, the
+// SriovNetworkPoolConfig that switches the nodes to it. What each provides comes from the operator
+// catalogue (plan/operator_capabilities.h). Names, namespaces and labels are the ones the OCP 4.22 and
 // NVIDIA install docs use (BRINGUP-FACTS §1); every object here would strip or uninstall
 // something if Argo CD removed it, so all carry Prune=false,Delete=false.
 
 #include "model/operator_versions.h"
 #include "plan/operators/operators.h"
+
+#include "plan/operator_capabilities.h"
 
 namespace hkim {
 namespace {
@@ -20,9 +24,20 @@ json KeyValues(const std::map<std::string, std::string>& map) {
   return out;
 }
 
+/// Records what operator `key`'s install (its CRDs) and its configured CR provide, from the
+/// catalogue, so that a preinstalled or shared operator is taken to provide the same.
+void ProvideInstall(PlannedObject& subscription, const std::string& key) {
+  for (const Capability& c : OperatorCrdCapabilities(*FindOperatorFacts(key)))
+    Provides(subscription, c.kind, c.name);
+}
+void ProvideAgents(const Profile& p, PlannedObject& cr, const std::string& key) {
+  for (const Capability& c : OperatorAgentCapabilities(p, key)) Provides(cr, c.kind, c.name);
+  cr.operator_key = key;
+}
+
 /// Namespace, OperatorGroup and Subscription of one managed OLM operator.
 PlannedObject& PlanOlmInstall(const Profile& profile, BundlePlan& plan, const OperatorCommon& op,
-                    const std::string& group_name, const std::string& subscription_name,
+                    const std::string& key, const std::string& group_name, const std::string& subscription_name,
                     const std::map<std::string, std::string>& labels,
                     const std::map<std::string, std::string>& annotations,
                     const std::string& source_note) {
@@ -32,9 +47,12 @@ PlannedObject& PlanOlmInstall(const Profile& profile, BundlePlan& plan, const Op
   n.context["labels"] = KeyValues(labels);
   n.context["annotations"] = KeyValues(annotations);
   n.source_pointer = op.pointer;
-  AddPlannedObject(plan, profile, std::string(kOperatorTemplates) + "operatorgroup.yaml.mustache",
-                   "operators.coreos.com/v1", "OperatorGroup", group_name, ns, kWaveOperators,
-                   false, true);
+  n.operator_key = key;
+  PlannedObject& group = AddPlannedObject(
+      plan, profile, std::string(kOperatorTemplates) + "operatorgroup.yaml.mustache",
+      "operators.coreos.com/v1", "OperatorGroup", group_name, ns, kWaveOperators, false, true);
+  group.source_pointer = op.pointer;
+  group.operator_key = key;
   PlannedObject& sub = AddPlannedObject(
       plan, profile, std::string(kOperatorTemplates) + "subscription.yaml.mustache",
       "operators.coreos.com/v1alpha1", "Subscription", subscription_name, ns, kWaveOperators,
@@ -49,33 +67,36 @@ PlannedObject& PlanOlmInstall(const Profile& profile, BundlePlan& plan, const Op
   sub.context["starting_csv"] = op.starting_csv;
   sub.context["source_note"] = source_note;
   sub.source_pointer = op.pointer;
+  sub.operator_key = key;
   return sub;
 }
+
+void PlanRdmaExclusive(const Profile& p, BundlePlan& plan, const SriovNetworkOperator& sriov);
 
 void PlanSriov(const Profile& p, BundlePlan& plan, const SriovNetworkOperator& sriov) {
   if (sriov.managed()) {
     PlannedObject& sub = PlanOlmInstall(
-        p, plan, sriov, "sriov-network-operators", "sriov-network-operator-subscription", {},
+        p, plan, sriov, "sriov_network_operator", "sriov-network-operators", "sriov-network-operator-subscription", {},
         {{"workload.openshift.io/allowed", "management"}},
         "SR-IOV Network Operator: OCP 4.22 'Installing the SR-IOV Network Operator' "
         "(channel stable; 4.3-4.12 docs used the OCP version as channel)");
-    Provides(sub, CapabilityKind::kCrd, "sriovnetwork.openshift.io/*");
+    ProvideInstall(sub, "sriov_network_operator");
     PlannedObject& config = AddPlannedObject(
         plan, p, std::string(kOperatorTemplates) + "sriovoperatorconfig.yaml.mustache",
         "sriovnetwork.openshift.io/v1", "SriovOperatorConfig", "default", sriov.namespace_name,
         kWaveOperatorConfig, true, true);
     config.context["disable_drain"] = sriov.disable_drain;
     config.source_pointer = sriov.pointer;
-    // From 4.16 the config daemon, which installs the SR-IOV CNI, starts only once this CR
-    // exists (BRINGUP-FACTS §1a); its DaemonSets tolerate every taint.
-    Provides(config, CapabilityKind::kCniPlugin, "sriov");
-    Provides(config, CapabilityKind::kCniPlugin, "ib-sriov");
-    // Its CSV's RDMA_CNI_IMAGE: the config daemon installs the rdma CNI the NADs chain too.
-    Provides(config, CapabilityKind::kCniPlugin, "rdma");
+    // From 4.16 the config daemon, which installs the SR-IOV, InfiniBand SR-IOV and rdma CNIs,
+    // starts only once this CR exists (BRINGUP-FACTS §1a); its DaemonSets tolerate every taint.
+    ProvideAgents(p, config, "sriov_network_operator");
     ToleratesEverything(config);
-    config.operator_key = "sriov_network_operator";
   }
-  if (!sriov.node_policies || !p.UsesRails()) return;
+  if (!p.UsesRails()) return;
+  if (!sriov.node_policies) {
+    PlanRdmaExclusive(p, plan, sriov);
+    return;
+  }
   const std::string device_id = p.node_shape.topology.nic_pci_device.rfind("0x", 0) == 0
                                     ? p.node_shape.topology.nic_pci_device.substr(2)
                                     : p.node_shape.topology.nic_pci_device;
@@ -105,26 +126,34 @@ void PlanSriov(const Profile& p, BundlePlan& plan, const SriovNetworkOperator& s
       return p.iommu.pointer + "/machine_config_role";
     }, "its nodeSelector");
   }
-  // Exclusive RDMA netns mode on the policies' nodes, which the rdma CNI the rails' NADs chain
-  // requires (network.cc NadConfig).
+  PlanRdmaExclusive(p, plan, sriov);
+}
+
+/// network.rdma_netns: exclusive: the SriovNetworkPoolConfig that switches the nodes of the
+/// policies' selector to exclusive RDMA netns mode, which the rdma CNI the rails' NADs chain
+/// requires (network.cc NadConfig). The operator drains and reboots each node to apply it, and
+/// every pod of another NAD without the rdma CNI on those nodes loses its RDMA device.
+void PlanRdmaExclusive(const Profile& p, BundlePlan& plan, const SriovNetworkOperator& sriov) {
+  if (p.network.rdma_netns != RdmaNetns::kExclusive) return;
+  const json selector = KeyValues(PolicyNodeSelector(p, sriov));
   PlannedObject& pool = AddPlannedObject(
       plan, p, std::string(kOperatorTemplates) + "sriovnetworkpoolconfig.yaml.mustache",
       "sriovnetwork.openshift.io/v1", "SriovNetworkPoolConfig", p.cluster_name + "-rdma-exclusive",
       sriov.namespace_name, kWaveNodePolicies, true, true);
   pool.context["node_selector"] = selector;
   pool.context["rdma_mode"] = "exclusive";
-  pool.source_pointer = sriov.pointer;
+  pool.source_pointer = p.network.rdma_netns_set ? p.network.pointer + "/rdma_netns" : sriov.pointer;
   Provides(pool, CapabilityKind::kRdmaNetns, "exclusive");
 }
 
 void PlanNfd(const Profile& p, BundlePlan& plan, const NfdOperator& nfd) {
   if (!nfd.managed()) return;
   PlannedObject& sub =
-      PlanOlmInstall(p, plan, nfd, "openshift-nfd", "nfd",
+      PlanOlmInstall(p, plan, nfd, "nfd", "openshift-nfd", "nfd",
                      {{"name", "openshift-nfd"}, {"openshift.io/cluster-monitoring", "true"}}, {},
                      "NFD Operator: OCP 4.22 'Node Feature Discovery Operator' (channel stable; "
                      "4.8/4.9 docs used the OCP version as channel)");
-  Provides(sub, CapabilityKind::kCrd, "nfd.openshift.io/*");
+  ProvideInstall(sub, "nfd");
   PlannedObject& instance =
       AddPlannedObject(plan, p, std::string(kOperatorTemplates) + "nodefeaturediscovery.yaml.mustache",
                        "nfd.openshift.io/v1", "NodeFeatureDiscovery", "nfd-instance",
@@ -132,7 +161,7 @@ void PlanNfd(const Profile& p, BundlePlan& plan, const NfdOperator& nfd) {
   instance.context["operand_image"] = nfd.operand_image;
   instance.source_pointer = nfd.pointer;
   NeedImage(instance, nfd.operand_image, nfd.pointer, "the NFD operand its operator deploys");
-  Provides(instance, CapabilityKind::kNodeLabel, "feature.node.kubernetes.io/*");
+  ProvideAgents(p, instance, "nfd");
   // PCI classes 02/0200/0207 (network) and 03 (display) labelled by vendor: NVIDIA Network
   // Operator OCP guide (getting-started-openshift), so GPU and ConnectX nodes get
   // feature.node.kubernetes.io/pci-10de.present / pci-15b3.present.
@@ -146,10 +175,10 @@ void PlanNfd(const Profile& p, BundlePlan& plan, const NfdOperator& nfd) {
 void PlanGpuOperator(const Profile& p, BundlePlan& plan, const GpuOperator& gpu) {
   if (!gpu.managed()) return;
   PlannedObject& sub = PlanOlmInstall(
-      p, plan, gpu, "nvidia-gpu-operator-group", "gpu-operator-certified", {}, {},
+      p, plan, gpu, "gpu_operator", "nvidia-gpu-operator-group", "gpu-operator-certified", {}, {},
       "GPU Operator (certified): NVIDIA cloud-native-docs openshift/install-gpu-ocp.rst; "
       "channel v<YY.M> is each bundle's default (bundle/metadata/annotations.yaml)");
-  Provides(sub, CapabilityKind::kCrd, "nvidia.com/*");
+  ProvideInstall(sub, "gpu_operator");
   // The version pins the CSV (issue 39): startingCSV is the catalog's, with the approval the
   // profile states (Manual: nothing upgrades past it unasked). An explicit starting_csv wins.
   if (gpu.starting_csv.empty()) {

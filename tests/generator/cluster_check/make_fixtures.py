@@ -90,7 +90,128 @@ def cluster(gpu_nodes=2, heavy=False):
                   "metadata": {"name": "worker"}})
     items.append({"apiVersion": "config.openshift.io/v1", "kind": "ClusterVersion",
                   "metadata": {"name": "version"},
-                  "status": {"desired": {"version": "4.19.9"}}})
+                  "status": {"desired": {"version": "4.20.8"}}})
+    return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
+
+
+def barcelona_live():
+    """Barcelona as it runs (../shared/BARCELONA-LIVE.md, reference-manifests/barcelona/), as a
+    `kubectl get -A -o json` export of the kinds the cluster check reads. Facts are the shared
+    files'; what they do not state is inferred and marked so here:
+    - inferred: OpenShift 4.20.8 (BARCELONA-LIVE: 4.19 or 4.20, 4.20 inferred), the CSV versions
+      (gpu-operator-certified.v25.10.1, nfd and sriov 4.20 builds, network operator 26.1), the
+      CPU nodes' and control plane's names, the PF PCI addresses, the SR-IOV NADs' config in
+      `default` (the base NADs' config), the Infrabric Argo CD tracking label values;
+    - from the facts: 5 GPU nodes (3 -nairr, 2 -yunshi), rack 2, AMD, 4 GPUs, labels and role h100;
+      pool h100 (worker + h100, maxUnavailable 0); MachineConfigs 99-worker-iommu-passthrough
+      (iommu=pt), 99-h100-pci-optimization, 99-h100-network-tuning; OperatorGroups
+      <namespace>-operatorgroup and Subscriptions named after the package without a channel
+      (GPU, NFD, network operator; the SR-IOV operator under its own); ClusterPolicy
+      gpu-cluster-policy; NodeFeatureDiscovery openshift-nfd/nfd-instance; NicClusterPolicy with
+      the DOCA driver doca3.3.0-26.01-1.0.0.0-0; hand-made node policies h100-nodes-eno5np0..8 (one
+      VF, resource eno5np0rdma..); NADs eno5np0-network.. in `default` owned by SriovNetworks and
+      sed-stripped copies in yunshi's namespace, all plain sriov without the rdma CNI; shared
+      RDMA mode (no SriovNetworkPoolConfig); yunshi's StatefulSet tsfm-node on u15/u16."""
+    gpu = ["moc-r4pcc02u17-nairr", "moc-r4pcc02u18-nairr", "moc-r4pcc02u25-nairr",
+           "moc-r4pcc02u15-yunshi", "moc-r4pcc02u16-yunshi"]
+    items = []
+    orphan = {"app.kubernetes.io/instance": "infra-operators"}  # Infrabric's, Application gone
+    for name in gpu:
+        n = node(name)
+        n["spec"] = {}  # no taints on Barcelona's GPU nodes (yunshi's pods tolerate none)
+        n["metadata"]["labels"]["topology.kubernetes.io/rack"] = "r4pcc02"
+        items.append(n)
+        items.append(sriov_state(name))
+    for name in ["moc-cpu-w1", "moc-cpu-w2", "moc-cpu-w3"]:
+        items.append(node(name, gpu=False))
+    for name in ["moc-ctl-1", "moc-ctl-2", "moc-ctl-3"]:
+        ctl = node(name, gpu=False)
+        del ctl["metadata"]["labels"]["node-role.kubernetes.io/worker"]
+        ctl["metadata"]["labels"]["node-role.kubernetes.io/master"] = ""
+        items.append(ctl)
+    mc = "machineconfiguration.openshift.io/v1"
+    items.append({"apiVersion": mc, "kind": "MachineConfigPool", "metadata": {"name": "h100"},
+                  "spec": {"machineConfigSelector": {"matchExpressions": [
+                      {"key": "machineconfiguration.openshift.io/role", "operator": "In",
+                       "values": ["worker", "h100"]}]},
+                      "nodeSelector": {"matchLabels": {"node-role.kubernetes.io/h100": ""}},
+                      "maxUnavailable": 0}})
+    for role in ["worker", "master"]:
+        items.append({"apiVersion": mc, "kind": "MachineConfigPool", "metadata": {"name": role},
+                      "spec": {"machineConfigSelector": {"matchLabels": {
+                          "machineconfiguration.openshift.io/role": role}},
+                          "nodeSelector": {"matchLabels": {"node-role.kubernetes.io/" + role: ""}}}})
+    for name, role, args in [("99-worker-iommu-passthrough", "worker", ["iommu=pt"]),
+                             ("99-h100-pci-optimization", "h100", None),
+                             ("99-h100-network-tuning", "worker", None)]:
+        spec = {"config": {"ignition": {"version": "3.2.0"}}}
+        if args:
+            spec["kernelArguments"] = args
+        items.append({"apiVersion": mc, "kind": "MachineConfig",
+                      "metadata": {"name": name, "labels": {"machineconfiguration.openshift.io/role": role}},
+                      "spec": spec})
+    items.append({"apiVersion": "config.openshift.io/v1", "kind": "ClusterVersion",
+                  "metadata": {"name": "version"}, "status": {"desired": {"version": "4.20.8"}}})
+    olm = "operators.coreos.com/v1"
+    for ns, package, csv in [("nvidia-gpu-operator", "gpu-operator-certified", "v25.10.1"),
+                             ("openshift-nfd", "nfd", "4.20.0-202511101230"),
+                             ("nvidia-network-operator", "nvidia-network-operator", "v26.1.0"),
+                             ("openshift-sriov-network-operator", "sriov-network-operator",
+                              "v4.20.0-202511111518")]:
+        items.append({"apiVersion": olm, "kind": "OperatorGroup",
+                      "metadata": {"name": ns + "-operatorgroup", "namespace": ns, "labels": orphan},
+                      "spec": {"targetNamespaces": [ns]}})
+        sub = {"name": package, "source": "certified-operators" if "nvidia" in ns or "gpu" in package
+               else "redhat-operators", "sourceNamespace": "openshift-marketplace"}
+        items.append({"apiVersion": olm + "alpha1", "kind": "Subscription",
+                      "metadata": {"name": package, "namespace": ns, "labels": orphan}, "spec": sub})
+        items.append({"apiVersion": olm + "alpha1", "kind": "ClusterServiceVersion",
+                      "metadata": {"name": package + "." + csv, "namespace": ns},
+                      "status": {"phase": "Succeeded"}})
+    items.append({"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy",
+                  "metadata": {"name": "gpu-cluster-policy", "labels": orphan},
+                  "spec": {"driver": {"enabled": True, "kernelModuleType": "open"}}})
+    items.append({"apiVersion": "nfd.openshift.io/v1", "kind": "NodeFeatureDiscovery",
+                  "metadata": {"name": "nfd-instance", "namespace": "openshift-nfd", "labels": orphan}})
+    items.append({"apiVersion": "mellanox.com/v1alpha1", "kind": "NicClusterPolicy",
+                  "metadata": {"name": "nic-cluster-policy", "labels": orphan},
+                  "spec": {"ofedDriver": {"image": "doca-driver", "repository": "nvcr.io/nvidia/mellanox",
+                                          "version": "doca3.3.0-26.01-1.0.0.0-0"}}})
+    sriov_ns = "openshift-sriov-network-operator"
+    items.append({"apiVersion": "sriovnetwork.openshift.io/v1", "kind": "SriovOperatorConfig",
+                  "metadata": {"name": "default", "namespace": sriov_ns},
+                  "spec": {"enableInjector": True, "enableOperatorWebhook": True}})
+    for i, rail in enumerate(RAILS):
+        items.append({"apiVersion": "sriovnetwork.openshift.io/v1", "kind": "SriovNetworkNodePolicy",
+                      "metadata": {"name": "h100-nodes-" + rail, "namespace": sriov_ns},
+                      "spec": {"resourceName": rail + "rdma", "numVfs": 1, "isRdma": True,
+                               "deviceType": "netdevice", "mtu": 9000, "priority": 99,
+                               "nicSelector": {"pfNames": [rail], "vendor": "15b3"},
+                               "nodeSelector": {"node-role.kubernetes.io/h100": ""}}})
+        config = {"cniVersion": "1.0.0", "name": rail + "-network", "type": "sriov", "mtu": 9000,
+                  "vlan": 0, "spoofchk": "off", "trust": "on", "ipam": {
+                      "type": "whereabouts", "range": "10.0.%d.0/24" % (103 + i),
+                      "routes": [{"dst": "192.168.%d.0/24" % (77 + i)}]}}
+        for ns, extra in [("default", {"sriovnetwork.openshift.io/owner-ref":
+                                       "SriovNetwork.sriovnetwork.openshift.io/%s/%s-network" % (sriov_ns, rail)}),
+                          ("b-ts-data-agent-0a0cee", {})]:
+            annotations = {"k8s.v1.cni.cncf.io/resourceName": "openshift.io/%srdma" % rail}
+            annotations.update(extra)
+            items.append({"apiVersion": "k8s.cni.cncf.io/v1", "kind": "NetworkAttachmentDefinition",
+                          "metadata": {"name": rail + "-network", "namespace": ns, "annotations": annotations},
+                          "spec": {"config": json.dumps(config)}})
+    for i, host in enumerate(["moc-r4pcc02u15-yunshi", "moc-r4pcc02u16-yunshi"]):
+        limits = {"nvidia.com/gpu": "4"}
+        limits.update({"openshift.io/%srdma" % r: "1" for r in RAILS})
+        items.append({"apiVersion": "v1", "kind": "Pod",
+                      "metadata": {"name": "tsfm-node-%d" % i, "namespace": "b-ts-data-agent-0a0cee",
+                                   "ownerReferences": [{"kind": "StatefulSet", "name": "tsfm-node"}],
+                                   "annotations": {"k8s.v1.cni.cncf.io/networks": ", ".join(
+                                       "b-ts-data-agent-0a0cee/%s-network" % r for r in RAILS)}},
+                      "spec": {"nodeName": host, "containers": [
+                          {"name": "pytorch-ddp", "resources": {"limits": limits, "requests": limits}}]}})
+    items.append({"apiVersion": "security.openshift.io/v1", "kind": "SecurityContextConstraints",
+                  "metadata": {"name": "nccl-rdma-scc"}, "allowHostIPC": False})
     return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
 
 
@@ -105,6 +226,7 @@ def write(name, doc):
 
 
 def main():
+    write("barcelona-live.json", barcelona_live())
     base = cluster()
     write("barcelona.json", base)
 

@@ -192,7 +192,7 @@ TEST_F(Commands, DiffExitCodesAndTheDisruptiveFlag) {
   EXPECT_NE(changed.out.find("(MachineConfig 99-worker-lab-iommu-passthrough) [disruptive: "),
             std::string::npos)
       << changed.out;
-  EXPECT_NE(changed.out.find("-  - amd_iommu=on\n+  - intel_iommu=on\n"), std::string::npos)
+  EXPECT_NE(changed.out.find("   kernelArguments:\n+  - intel_iommu=on\n   - iommu=pt\n"), std::string::npos)
       << changed.out;
   // Without --detailed-exitcode, changes are a success (0), as in terraform plan.
   EXPECT_EQ(Hkimgen("diff " + profile + " -d " + out + " --set node_shape.cpu_vendor=intel").status,
@@ -345,7 +345,10 @@ TEST(BaseProfiles, LayeredBarcelonaRendersLikeTheShippedProfile) {
                       << R"(cluster:
   name: barcelona
 namespaces: [nccl-test]
+node_shape:
+  exclude_nodes: [moc-r4pcc02u15-yunshi, moc-r4pcc02u16-yunshi]
 network:
+  rdma_netns: shared
   rails:
     - {name: eno5np0, nad_name: eno5np0-network, ipam: {type: whereabouts, range: 10.0.103.0/24, routes: [192.168.77.0/24]}}
     - {name: eno6np0, nad_name: eno6np0-network, ipam: {type: whereabouts, range: 10.0.104.0/24, routes: [192.168.78.0/24]}}
@@ -376,7 +379,7 @@ nccl:
     NCCL_IGNORE_CPU_AFFINITY: "1"
 security:
   service_account: h-kim-sa
-iommu: {machine_config_role: h100, machine_config_pool: existing}
+iommu: {machine_config_role: h100, machine_config_pool: existing, already_set: [iommu=pt]}
 workload:
   name: h-kim
   image: quay.io/jschless/ml-dev-env:prism-pytorch-25.06
@@ -406,9 +409,10 @@ preconditions:
     why: the cluster's admins label the GPU nodes with the h100 role; the MachineConfigs and SR-IOV policies select it
     check: oc get nodes -l node-role.kubernetes.io/h100
 operators:
-  openshift_version: "4.19"
-  sriov_network_operator:
-    num_vfs_per_pf: 1
+  openshift_version: "4.20"
+  sriov_network_operator: {install: preinstalled, node_policies: false}
+  nfd: {install: preinstalled}
+  gpu_operator: {install: preinstalled}
 gitops:
   argocd_namespace: openshift-gitops
   project: default

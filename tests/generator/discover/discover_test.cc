@@ -43,11 +43,12 @@ struct Drafted {
   }
 };
 
-Drafted Draft(const std::vector<std::string>& fixtures, const std::string& name = "") {
+Drafted Draft(const std::vector<std::string>& fixtures, const std::string& name = "",
+              const std::vector<std::string>& namespaces = {}) {
   Drafted drafted;
   std::vector<discover::ExportInput> inputs;
   for (const std::string& f : fixtures) inputs.push_back({f, Fixture(f)});
-  drafted.text = discover::Discover(inputs, {name, false}, drafted.sink);
+  drafted.text = discover::Discover(inputs, {name, false, namespaces}, drafted.sink);
   return drafted;
 }
 
@@ -68,7 +69,7 @@ void ExpectValidatesAndRenders(const std::string& text) {
 }
 
 TEST(Discover, OpenShiftExportGivesAProfileWithProvenanceThatValidatesAndRenders) {
-  Drafted d = Draft({"openshift-amd.json"}, "rack7");
+  Drafted d = Draft({"openshift-amd.json"}, "rack7", {"llm-eval", "llm-train"});
   ASSERT_FALSE(d.sink.HasErrors());
   EXPECT_THAT(d.Rules(Severity::kWarning), testing::IsEmpty()) << d.text;
   const std::string& t = d.text;
@@ -87,8 +88,7 @@ TEST(Discover, OpenShiftExportGivesAProfileWithProvenanceThatValidatesAndRenders
   EXPECT_THAT(
       t, HasSubstr("node_selector:  # Node rack7-gpu01 .metadata.labels[nvidia.com/gpu.product], "
                    "on all 3 nodes of the group\n    nvidia.com/gpu.product: NVIDIA-H200\n"));
-  EXPECT_THAT(t,
-              HasSubstr("namespaces: [llm-eval, llm-train]  # the namespaces of the rails' NADs"));
+  EXPECT_THAT(t, HasSubstr("namespaces: [llm-eval, llm-train]  # --namespace"));
   EXPECT_THAT(t, HasSubstr("interface: ens1f0np0  # SriovNetworkNodeState rack7-gpu01 "
                            ".status.interfaces[0].name"));
   EXPECT_THAT(t, HasSubstr(".status.interfaces[1].name (PF 15b3:1021, 2 VFs)"));
@@ -114,7 +114,7 @@ TEST(Discover, OpenShiftExportGivesAProfileWithProvenanceThatValidatesAndRenders
 }
 
 TEST(Discover, OkeExportGivesANetworkOperatorProfileThatValidatesAndRenders) {
-  Drafted d = Draft({"oke-intel.json"}, "oke-chicago");
+  Drafted d = Draft({"oke-intel.json"}, "oke-chicago", {"ml-jobs"});
   ASSERT_FALSE(d.sink.HasErrors());
   EXPECT_THAT(d.Rules(Severity::kWarning), testing::IsEmpty()) << d.text;
   const std::string& t = d.text;

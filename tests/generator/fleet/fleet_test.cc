@@ -253,8 +253,8 @@ TEST_F(Fleet, TwoProfilesClaimingOneClusterIsAnErrorNamingBoth) {
   CommandRun run = Hkimgen(
       "render profiles/barcelona-h100-cx7.yaml profiles/copy-of-barcelona.yaml -d fleet");
   EXPECT_EQ(run.status, 1);
-  EXPECT_NE(run.err.find("profiles/copy-of-barcelona.yaml:8:9: error: cluster 'barcelona' is "
-                         "also claimed by profiles/barcelona-h100-cx7.yaml:8:9"),
+  EXPECT_NE(run.err.find("profiles/copy-of-barcelona.yaml:15:9: error: cluster 'barcelona' is "
+                         "also claimed by profiles/barcelona-h100-cx7.yaml:15:9"),
             std::string::npos)
       << run.err;
   EXPECT_NE(run.err.find("[fleet.duplicate-cluster]"), std::string::npos);
@@ -292,8 +292,8 @@ TEST_F(Fleet, ValidateAndLintTakeTheSameSetsAndCheckClusterNamesAcrossThem) {
   for (const char* command : {"validate", "lint"}) {
     CommandRun run = Hkimgen(std::string(command) + " profiles");
     EXPECT_EQ(run.status, 1) << command;
-    EXPECT_NE(run.out.find("profiles/copy-of-barcelona.yaml:8:9: error: cluster 'barcelona' is "
-                           "also claimed by profiles/barcelona-h100-cx7.yaml:8:9"),
+    EXPECT_NE(run.out.find("profiles/copy-of-barcelona.yaml:15:9: error: cluster 'barcelona' is "
+                           "also claimed by profiles/barcelona-h100-cx7.yaml:15:9"),
               std::string::npos)
         << command << run.out;
   }

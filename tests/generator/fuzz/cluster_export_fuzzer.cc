@@ -17,6 +17,7 @@ namespace {
 struct Built {
   hkim::LoadedProfile loaded;
   hkim::Profile profile;
+  hkim::BundlePlan plan;
 };
 
 std::vector<Built> LoadProfiles() {
@@ -28,8 +29,9 @@ std::vector<Built> LoadProfiles() {
     hkim::DiagnosticSink sink;
     std::optional<hkim::LoadedProfile> loaded = hkim::LoadProfile(path.string(), sink);
     if (!loaded) continue;
-    std::optional<hkim::Profile> profile = hkim::CheckLoadedProfile(*loaded, sink);
-    if (profile) built.push_back({std::move(*loaded), std::move(*profile)});
+    hkim::BundlePlan plan;
+    std::optional<hkim::Profile> profile = hkim::CheckLoadedProfile(*loaded, sink, &plan);
+    if (profile) built.push_back({std::move(*loaded), std::move(*profile), std::move(plan)});
   }
   return built;
 }
@@ -49,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<hkim::cluster_check::ProfileReport> reports;
   for (const Built& built : profiles) {
     hkim::DiagnosticSink checks;
-    reports.push_back(hkim::cluster_check::CheckProfile(built.profile, built.loaded, *cluster, checks));
+    reports.push_back(hkim::cluster_check::CheckProfile(built.profile, built.plan, built.loaded, *cluster, checks));
     (void)hkim::cluster_check::FormatNodeTable(reports.back());
     (void)hkim::cluster_check::NodeTableJson(reports.back()).dump();
   }

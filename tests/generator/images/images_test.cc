@@ -290,11 +290,25 @@ TEST(ShippedImages, ImageSetNamesEveryPackageChartAndImage) {
       }
     }
   }
-  EXPECT_GE(want_packages.size(), 3u);
+  // Every shipped OpenShift operator is preinstalled (Barcelona adopts what its cluster runs):
+  // the OLM packages come from a fresh OpenShift profile, below.
   EXPECT_GE(want_charts.size(), 3u);
   EXPECT_EQ(packages, want_packages);
   EXPECT_EQ(charts, want_charts);
   EXPECT_EQ(images, want_images);
+}
+
+// A fresh OpenShift cluster's bundle installs its operators through OLM: the image set names
+// each package with the channel its Subscription follows.
+TEST(ShippedImages, ImageSetNamesTheOlmPackagesOfAFreshOpenShiftBundle) {
+  const fs::path profile =
+      fs::temp_directory_path() / ("hkim-fresh-openshift-" + std::to_string(getpid()) + ".yaml");
+  std::ofstream(profile) << hkim::test_files::FreshOpenShiftProfile();
+  CommandRun run = Hkimgen("images '" + profile.string() + "' -o imageset");
+  fs::remove(profile);
+  ASSERT_EQ(run.status, 0) << run.err;
+  for (const char* package : {"name: gpu-operator-certified", "name: nfd", "name: sriov-network-operator"})
+    EXPECT_NE(run.out.find(package), std::string::npos) << package << "\n" << run.out;
 }
 
 TEST(ShippedImages, JsonNamesWhereEachImageComesFrom) {
@@ -342,10 +356,16 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
   fs::create_directories(scratch);
   const fs::path layer = scratch / "mirror.yaml";
   std::ofstream(layer) << kMirrorLayer;
-  for (const std::string& name : ShippedProfiles()) {
+  // The shipped profiles, and Barcelona as a fresh cluster (its operators installed by OLM).
+  const fs::path fresh = scratch / "fresh-openshift.yaml";
+  std::ofstream(fresh) << hkim::test_files::FreshOpenShiftProfile();
+  std::vector<std::pair<std::string, std::string>> cases;
+  for (const std::string& name : ShippedProfiles()) cases.push_back({name, "profiles/" + name + ".yaml"});
+  cases.push_back({"fresh-openshift", "'" + fresh.string() + "'"});
+  for (const auto& [name, path] : cases) {
     SCOPED_TRACE(name);
-    const std::string args = "profiles/" + name + ".yaml -f '" + layer.string() + "'";
-    CommandRun plain = Hkimgen("images profiles/" + name + ".yaml");
+    const std::string args = path + " -f '" + layer.string() + "'";
+    CommandRun plain = Hkimgen("images " + path);
     CommandRun run = Hkimgen("images " + args);
     ASSERT_EQ(run.status, 0) << run.err;
     const std::vector<std::string> images = Lines(run.out, false);
@@ -409,7 +429,9 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
     for (const std::string& repository : repositories) {
       EXPECT_EQ(repository.rfind(std::string(kMirror) + "/", 0), 0u) << repository;
     }
-    EXPECT_EQ(mirror_sets, name.rfind("oke-", 0) == 0 ? 0 : 2);
+    // OLM pulls the operators' images by their own names: mirror sets redirect them. Only a
+    // bundle that installs operators through OLM has them.
+    EXPECT_EQ(mirror_sets, name == "fresh-openshift" ? 2 : 0);
     const fs::path tool = fs::path(HKIM_SHARED_DIR) / "tools/validate-upstream/run";
     if (fs::exists(tool) && std::system("command -v npm >/dev/null 2>&1") == 0) {
       std::string files;  // the API objects (kustomization.yaml has no upstream schema)
@@ -423,7 +445,7 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
   }
   // A mirrored bundle still names its catalogs (through images.catalog_sources).
   CommandRun set =
-      Hkimgen("images profiles/barcelona-h100-cx7.yaml -f '" + layer.string() + "' -o imageset");
+      Hkimgen("images '" + fresh.string() + "' -f '" + layer.string() + "' -o imageset");
   EXPECT_EQ(set.status, 0) << set.err;
   EXPECT_NE(set.out.find("catalog: registry.redhat.io/redhat/redhat-operator-index:v4."),
             std::string::npos)

@@ -14,6 +14,7 @@
 #include "pipeline/profile_check.h"
 #include "validate/validate.h"
 #include "model/wrapper_image.h"
+#include "test_files.h"
 
 namespace hkim {
 namespace {
@@ -28,6 +29,7 @@ node_shape:
   cpu_vendor: amd
 network:
   fabric: roce-v2
+  rdma_netns: exclusive
   rails:
     - name: rail0
       resource_name: openshift.io/rail0rdma
@@ -168,7 +170,7 @@ TEST(Lint, DefaultValuesAreReportedWhereTheUserCouldWriteThem) {
   ASSERT_EQ(sink.diagnostics().size(), 1u) << Dump(sink);
   EXPECT_EQ(sink.diagnostics()[0].rule, "lint.cross-nic-isolated");
   EXPECT_EQ(sink.diagnostics()[0].location.file, "lab.yaml");
-  EXPECT_EQ(sink.diagnostics()[0].location.line, 20);  // the `nccl:` mapping (its first key)
+  EXPECT_EQ(sink.diagnostics()[0].location.line, 21);  // the `nccl:` mapping (its first key)
 }
 
 // --- network -------------------------------------------------------------------------------
@@ -318,6 +320,22 @@ TEST(Lint, GpusPerPodBelowGpusPerNode) {
 }
 
 // Issue 14 item 9: Barcelona pinned host names to keep jobs off nodes with bad NIC firmware.
+TEST(Lint, ExclusiveRdmaSwitchIsSaidNotInherited) {
+  // The bundle's node policies bring the SriovNetworkPoolConfig (a reboot per node, other NADs
+  // lose RDMA): the profile must say so (issue 35).
+  const std::string unsaid = test_files::Replace(kOpenShift, "  rdma_netns: exclusive\n", "");
+  const std::vector<std::string> policies = {"operators.openshift_version='4.20'",
+                                             "network.rails[0].interface=eno5np0",
+                                             "network.rails[1].interface=eno6np0"};
+  ExpectOnly(Check(unsaid.c_str(), policies), "lint.rdma-netns-switch", "/network",
+             Severity::kWarning);
+  for (const char* mode : {"exclusive", "shared"}) {
+    std::vector<std::string> said = policies;
+    said.push_back(std::string("network.rdma_netns=") + mode);
+    ExpectClean(Check(unsaid.c_str(), said));
+  }
+}
+
 TEST(Lint, NodeInBothIncludeAndExcludeLists) {
   const DiagnosticSink both = Check(
       kOpenShift, {"node_shape.include_nodes={u12,u25,u31}", "node_shape.exclude_nodes={u07,u25}"});
@@ -411,9 +429,9 @@ TEST(Lint, ImagesPinnedByDigest) {
   EXPECT_EQ(workload.rule, "lint.image-digest");
   EXPECT_EQ(workload.severity, Severity::kWarning);
   EXPECT_EQ(workload.data_path, "/workload/image");
-  EXPECT_EQ(workload.location.line, 28);
+  EXPECT_EQ(workload.location.line, 29);
   EXPECT_EQ(workload.message,
-            "workload image 'quay.io/x/train:1' (lab.yaml:28) is pulled by the tag 1, not by a "
+            "workload image 'quay.io/x/train:1' (lab.yaml:29) is pulled by the tag 1, not by a "
             "digest: the registry can move the tag, so nodes that pull at different times may "
             "run different builds");
   EXPECT_NE(workload.fix.find("quay.io/x/train:1@sha256:<64 hex>"), std::string::npos);

@@ -117,16 +117,12 @@ TEST_F(BarcelonaReference, NadsCarryTheSameResourceAndCniConfig) {
               ref["metadata"]["annotations"][annotation].as<std::string>());
     EXPECT_EQ(ours["metadata"]["annotations"][annotation].as<std::string>(),
               "openshift.io/" + std::string(nic) + "rdma");
-    // The whole sriov CNI document (MTU 9000, spoofchk/trust, whereabouts range and route), now
-    // the first plugin of a chain whose second is the rdma CNI that exclusive RDMA netns mode
-    // (the bundle's SriovNetworkPoolConfig) needs; the reference ran in shared mode.
+    // The whole sriov CNI document (MTU 9000, spoofchk/trust, whereabouts range and route): the
+    // cluster runs in shared RDMA mode (network.rdma_netns: shared, as the reference did), so no
+    // rdma CNI is chained.
     const auto config = nlohmann::json::parse(ours["spec"]["config"].as<std::string>());
-    ASSERT_EQ(config["plugins"].size(), 2u) << name;
-    nlohmann::json sriov = config["plugins"][0];
-    sriov["cniVersion"] = config["cniVersion"];
-    sriov["name"] = config["name"];
-    EXPECT_EQ(sriov, nlohmann::json::parse(ref["spec"]["config"].as<std::string>())) << name;
-    EXPECT_EQ(config["plugins"][1], nlohmann::json::parse(R"({"type": "rdma"})")) << name;
+    EXPECT_FALSE(config.contains("plugins")) << name;
+    EXPECT_EQ(config, nlohmann::json::parse(ref["spec"]["config"].as<std::string>())) << name;
   }
 }
 
@@ -264,28 +260,22 @@ TEST_F(BarcelonaReference, SccLiftsMemlockLikeTheMemlockTemplateAndIsGrantedByRb
   EXPECT_TRUE(bundle_.count("ServiceAccount/nccl-test/h-kim-sa"));
 }
 
-TEST_F(BarcelonaReference, MachineConfigHasTheLiveIommuPassthroughUnderItsOwnName) {
+TEST_F(BarcelonaReference, TheLiveIommuPassthroughIsAdoptedNotRepeated) {
   const YAML::Node ref = Reference("k8s__machineconfigs__99-worker-iommu-passthrough.yaml")
       ["MachineConfig/99-worker-iommu-passthrough"];
-  // The live object was made by hand: the bundle's own carries the cluster name, so that
-  // deleting the Application never removes the hand-made one (issue 14 item 2).
-  EXPECT_FALSE(bundle_.count("MachineConfig//99-worker-iommu-passthrough"));
-  const YAML::Node mc = Get("MachineConfig//99-h100-barcelona-iommu-passthrough");
-  // Issue 14 item 3: only the GPU nodes reboot. Role h100 is the one the live pool h100 selects
-  // besides worker (and its nodes are labelled node-role.kubernetes.io/h100); the pool is there
-  // already (iommu.machine_config_pool: existing), so the bundle has none.
+  // Issue 35: the live 99-worker-iommu-passthrough (role worker, which the h100 pool renders
+  // too) gives the GPU nodes iommu=pt already; AMD hosts need nothing else (the kernel enables
+  // the AMD IOMMU by default and documents no amd_iommu=on). So the bundle renders no
+  // MachineConfig and no pool: a sync re-renders nothing and reboots no node.
+  EXPECT_EQ(Strings(ref["spec"]["kernelArguments"]), std::set<std::string>{"iommu=pt"});
   const YAML::Node pool =
       Reference("k8s__machineconfigs__h100-machineconfigpool.yaml")["MachineConfigPool/h100"];
-  const char* role = "machineconfiguration.openshift.io/role";
-  EXPECT_EQ(mc["metadata"]["labels"][role].as<std::string>(), "h100");
   EXPECT_TRUE(Strings(pool["spec"]["machineConfigSelector"]["matchExpressions"][0]["values"])
-                  .count("h100"));
-  for (const auto& [key, object] : bundle_)
+                  .count("worker"));
+  for (const auto& [key, object] : bundle_) {
     EXPECT_NE(object["kind"].as<std::string>(), "MachineConfigPool") << key;
-  const std::set<std::string> args = Strings(mc["spec"]["kernelArguments"]);
-  for (const std::string& arg : Strings(ref["spec"]["kernelArguments"]))
-    EXPECT_TRUE(args.count(arg)) << arg;
-  EXPECT_TRUE(args.count("amd_iommu=on"));  // AMD hosts: iommu=pt alone left no IOMMU groups
+    EXPECT_NE(object["kind"].as<std::string>(), "MachineConfig") << key;
+  }
 }
 
 // ---- OKE ----

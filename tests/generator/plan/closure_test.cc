@@ -21,6 +21,7 @@ namespace hkim {
 namespace {
 
 using test_files::Find;
+using test_files::FreshOpenShiftProfile;
 using test_files::ReadProfile;
 using test_files::Replace;
 
@@ -125,7 +126,7 @@ TEST(Closure, ObjectsRecordWhatTheyNeedAndProvide) {
 }
 
 TEST(Closure, MissingCrdIsLocatedAtTheOperator) {
-  Planned p = PlanText(ReadProfile("barcelona-h100-cx7"));
+  Planned p = PlanText(FreshOpenShiftProfile());
   RemoveProvider(p.plan, CapabilityKind::kCrd, "sriovnetwork.openshift.io");
   ExpectAt(Check(p), "closure.crd", p, "  sriov_network_operator:\n    install");
   // OKE without the NicClusterPolicy's secondary network: nothing brings the NAD CRD (Multus)
@@ -137,7 +138,7 @@ TEST(Closure, MissingCrdIsLocatedAtTheOperator) {
 }
 
 TEST(Closure, MissingCniPluginAndIpamAreLocatedAtTheRail) {
-  Planned p = PlanText(ReadProfile("barcelona-h100-cx7"));
+  Planned p = PlanText(FreshOpenShiftProfile());
   RemoveProvider(p.plan, CapabilityKind::kCniPlugin, "sriov");
   ExpectAt(Check(p), "closure.cni-plugin", p, "    - name: eno5np0");
   Planned oke = PlanText(ReadProfile("oke-h100"));
@@ -152,7 +153,7 @@ TEST(Closure, RdmaCniNeedsExclusiveNetnsMode) {
 }
 
 TEST(Closure, MissingResourcesAreLocatedAtTheirRequest) {
-  Planned p = PlanText(ReadProfile("barcelona-h100-cx7"));
+  Planned p = PlanText(FreshOpenShiftProfile());
   RemoveProvider(p.plan, CapabilityKind::kResource, "openshift.io/eno6np0rdma");
   RemoveProvider(p.plan, CapabilityKind::kResource, "nvidia.com/gpu");
   const auto found = Check(p);
@@ -163,7 +164,7 @@ TEST(Closure, MissingResourcesAreLocatedAtTheirRequest) {
 TEST(Closure, NodeLabelsNeedAProviderOrAPrecondition) {
   // Barcelona's h100 role label is the cluster admins': without its precondition the SR-IOV
   // policies select nodes nothing labels.
-  const std::string text = ReadProfile("barcelona-h100-cx7");
+  const std::string text = FreshOpenShiftProfile();
   const size_t from = text.find("  - kind: node-label\n");
   ASSERT_NE(from, std::string::npos);
   const size_t to = text.find("\n\n", from);
@@ -176,13 +177,13 @@ TEST(Closure, NodeLabelsNeedAProviderOrAPrecondition) {
 }
 
 TEST(Closure, MachineConfigsNeedTheirPool) {
-  Planned p = PlanText(ReadProfile("barcelona-h100-cx7"));
+  Planned p = PlanText(FreshOpenShiftProfile());
   RemoveProvider(p.plan, CapabilityKind::kMachineConfigPool, "h100");
   ExpectAt(Check(p), "closure.machine-config-pool", p, "  machine_config_role: h100");
 }
 
 TEST(Closure, GpuDirectNeedsTheDriverOrAHostDriverPrecondition) {
-  Planned p = PlanText(ReadProfile("barcelona-h100-cx7"));
+  Planned p = PlanText(FreshOpenShiftProfile());
   RemoveProvider(p.plan, CapabilityKind::kGpuDirect, "");
   ExpectAt(Check(p), "closure.gpudirect", p, "  gpudirect: dmabuf");
   // OKE's GPU Operator leaves the driver to the host: only a host-driver precondition helps.
@@ -193,7 +194,9 @@ TEST(Closure, GpuDirectNeedsTheDriverOrAHostDriverPrecondition) {
 
 TEST(Closure, WorkloadTaintsArePropagatedToTheNodeAgents) {
   for (const char* name : {"oke-h100", "barcelona-h100-cx7"}) {
-    const std::string text = Replace(ReadProfile(name), "  tolerations:\n",
+    const std::string profile =
+        std::string(name) == "oke-h100" ? ReadProfile(name) : FreshOpenShiftProfile();
+    const std::string text = Replace(profile, "  tolerations:\n",
                                      "  tolerations:\n    - key: dedicated\n      operator: Exists\n");
     Planned p = PlanText(text);
     EXPECT_TRUE(Check(p).empty()) << name;
@@ -311,7 +314,8 @@ std::string RenderedReadme(const std::string& name, const std::vector<std::strin
 TEST(Closure, TheBundleReadmeSaysWhoProvidesGpuDirectAndWhetherTheGateProvesIt) {
   const std::string barcelona = RenderedReadme("barcelona-h100-cx7");
   EXPECT_NE(barcelona.find("(`nccl.gpudirect: dmabuf`)"), std::string::npos) << barcelona;
-  EXPECT_NE(barcelona.find("- ClusterPolicy `cluster-policy` (dmabuf)"), std::string::npos);
+  // Barcelona's GPU Operator runs already (issue 35): its precondition provides GPUDirect.
+  EXPECT_NE(barcelona.find("- precondition operator `gpu_operator` (below)"), std::string::npos);
   EXPECT_NE(barcelona.find("The fabric gate requires it"), std::string::npos);
   const std::string oke = RenderedReadme("oke-h100");
   EXPECT_NE(oke.find("- DaemonSet `oke-h100-vf-config/oke-h100-vf-config` (nvidia-peermem)"), std::string::npos) << oke;
@@ -326,7 +330,7 @@ TEST(Closure, TheBundleReadmeSaysWhoProvidesGpuDirectAndWhetherTheGateProvesIt) 
 }
 
 TEST(Closure, RenderStopsAtAClosureError) {
-  const std::string text = Replace(ReadProfile("barcelona-h100-cx7"),
+  const std::string text = Replace(FreshOpenShiftProfile(),
                                    "    what: node-role.kubernetes.io/h100", "    what: other-label");
   DiagnosticSink sink;
   auto loaded = LoadProfileFromText("p.yaml", text, sink);

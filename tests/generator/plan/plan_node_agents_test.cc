@@ -20,6 +20,7 @@ namespace {
 using nlohmann::json;
 using test_files::BuildFrom;
 using test_files::Find;
+using test_files::FreshOpenShiftProfile;
 using test_files::ReadProfile;
 using test_files::Replace;
 
@@ -160,8 +161,14 @@ TEST(PlanNodeAgents, AProfilesOwnGpuNodeTaintReachesEveryNodeAgent) {
       << policy;
 }
 
+// Barcelona with the bundle's own node policies and the exclusive switch (its shipped profile
+// adopts the cluster's policies and shared mode).
+const std::vector<std::string> kOwnPolicies = {"operators.sriov_network_operator.install=managed",
+                                               "operators.sriov_network_operator.node_policies=true",
+                                               "network.rdma_netns=exclusive"};
+
 TEST(PlanNodeAgents, OpenShiftSetsExclusiveRdmaModeOnThePolicyNodesAndChainsRdma) {
-  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
+  const BundlePlan plan = PlanBundle(BuildFrom(FreshOpenShiftProfile()));
   const PlannedObject* pool = Find(plan, "SriovNetworkPoolConfig", "barcelona-rdma-exclusive");
   ASSERT_NE(pool, nullptr);
   EXPECT_EQ(pool->namespace_name, "openshift-sriov-network-operator");
@@ -176,7 +183,7 @@ TEST(PlanNodeAgents, OpenShiftSetsExclusiveRdmaModeOnThePolicyNodesAndChainsRdma
     EXPECT_LT(pool->sync_wave, o.sync_wave);
   }
   const std::string text = RenderedText(
-      "barcelona-h100-cx7", "operators-openshift/sriovnetworkpoolconfig.yaml.mustache");
+      "barcelona-h100-cx7", "operators-openshift/sriovnetworkpoolconfig.yaml.mustache", kOwnPolicies);
   EXPECT_NE(text.find("  nodeSelector:\n    matchLabels:\n      node-role.kubernetes.io/h100: \"\"\n"),
             std::string::npos)
       << text;
@@ -186,9 +193,9 @@ TEST(PlanNodeAgents, OpenShiftSetsExclusiveRdmaModeOnThePolicyNodesAndChainsRdma
 // Item 7: the NFD operand image is the profile's OpenShift minor, not a fixed one.
 TEST(PlanNodeAgents, NfdOperandImageFollowsTheProfilesOpenShiftVersion) {
   const BundlePlan plan = PlanBundle(BuildFrom(Replace(
-      ReadProfile("barcelona-h100-cx7"), "openshift_version: \"4.19\"", "openshift_version: \"4.20\"")));
+      FreshOpenShiftProfile(), "openshift_version: \"4.20\"", "openshift_version: \"4.19\"")));
   EXPECT_EQ(Find(plan, "NodeFeatureDiscovery", "nfd-instance")->context["operand_image"],
-            "registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9:v4.20");
+            "registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9:v4.19");
 }
 
 // Item 8: the SCC and the pod deny privilege escalation (root with added capabilities needs none).

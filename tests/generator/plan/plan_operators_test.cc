@@ -21,6 +21,7 @@ namespace {
 
 using test_files::BuildFrom;
 using test_files::Find;
+using test_files::FreshOpenShiftProfile;
 using test_files::ReadProfile;
 using test_files::Replace;
 
@@ -36,7 +37,7 @@ std::string Options(const PlannedObject& o) {
 
 // Every managed operator on OpenShift: each install object, its CR and the node policies.
 TEST(PlanOperators, OpenShiftManagedOperatorsGetOlmInstallsCrsAndOnePolicyPerRail) {
-  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
+  const BundlePlan plan = PlanBundle(BuildFrom(FreshOpenShiftProfile()));
   const auto kinds = Kinds(plan);
   EXPECT_EQ(kinds.count("Subscription"), 3u);
   EXPECT_EQ(kinds.count("OperatorGroup"), 3u);
@@ -65,7 +66,7 @@ TEST(PlanOperators, OpenShiftManagedOperatorsGetOlmInstallsCrsAndOnePolicyPerRai
   EXPECT_EQ(gpu->context["approval"], "Automatic");
   EXPECT_EQ(Find(plan, "Subscription", "nfd")->context["channel"], "stable");
   EXPECT_EQ(Find(plan, "NodeFeatureDiscovery", "nfd-instance")->context["operand_image"],
-            "registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9:v4.19");
+            "registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9:v4.20");
   for (const char* cr : {"SriovOperatorConfig", "NodeFeatureDiscovery", "ClusterPolicy"}) {
     const PlannedObject* o = nullptr;
     for (const PlannedObject& x : plan.objects)
@@ -81,7 +82,7 @@ TEST(PlanOperators, OpenShiftManagedOperatorsGetOlmInstallsCrsAndOnePolicyPerRai
 }
 
 TEST(PlanOperators, NodePolicyCarriesTheRailsPfResourceMtuAndTheMachineConfigPool) {
-  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
+  const BundlePlan plan = PlanBundle(BuildFrom(FreshOpenShiftProfile()));
   const PlannedObject* policy = Find(plan, "SriovNetworkNodePolicy", "barcelona-eno7np0");
   ASSERT_NE(policy, nullptr);
   EXPECT_EQ(policy->namespace_name, "openshift-sriov-network-operator");
@@ -100,7 +101,7 @@ TEST(PlanOperators, NodePolicyCarriesTheRailsPfResourceMtuAndTheMachineConfigPoo
 }
 
 TEST(PlanOperators, PreinstalledOperatorsGetNoInstallObjectsButKeepTheirNodePolicies) {
-  std::string text = ReadProfile("barcelona-h100-cx7");
+  std::string text = FreshOpenShiftProfile();
   for (const char* op : {"  sriov_network_operator:\n    install: managed",
                          "  nfd:\n    install: managed", "  gpu_operator:\n    install: managed"}) {
     std::string preinstalled = op;
@@ -119,7 +120,7 @@ TEST(PlanOperators, PreinstalledOperatorsGetNoInstallObjectsButKeepTheirNodePoli
 
 TEST(PlanOperators, WithoutAnOperatorsSectionTheBundleInstallsNothing) {
   std::string text = ReadProfile("barcelona-h100-cx7");
-  text = text.substr(0, text.find("# The operators this bundle installs")) +
+  text = text.substr(0, text.find("# The operators run already")) +
          text.substr(text.find("gitops:\n"));
   const auto kinds = Kinds(PlanBundle(BuildFrom(text)));
   for (const char* kind : {"Subscription", "SriovNetworkNodePolicy", "ClusterPolicy"})
@@ -127,7 +128,7 @@ TEST(PlanOperators, WithoutAnOperatorsSectionTheBundleInstallsNothing) {
 }
 
 TEST(PlanOperators, ManualApprovalAndStartingCsvReachTheSubscription) {
-  std::string text = Replace(ReadProfile("barcelona-h100-cx7"), "    version: v25.10.1",
+  std::string text = Replace(FreshOpenShiftProfile(), "    version: v25.10.1",
                              "    version: v25.10.1\n    install_plan_approval: Manual\n"
                              "    starting_csv: gpu-operator-certified.v25.10.1");
   const BundlePlan plan = PlanBundle(BuildFrom(text));
@@ -139,13 +140,13 @@ TEST(PlanOperators, ManualApprovalAndStartingCsvReachTheSubscription) {
 }
 
 TEST(PlanOperators, ClusterPolicyGpuDirectFollowsNcclGpudirect) {
-  std::string text = Replace(ReadProfile("barcelona-h100-cx7"), "  gpudirect: dmabuf",
+  std::string text = Replace(FreshOpenShiftProfile(), "  gpudirect: dmabuf",
                              "  gpudirect: nvidia-peermem");
   const BundlePlan peermem_plan = PlanBundle(BuildFrom(text));
   const PlannedObject* peermem = Find(peermem_plan, "ClusterPolicy", "cluster-policy");
   EXPECT_TRUE(peermem->context["rdma_enabled"].get<bool>());
   // DMA-BUF with an R550 driver: auto would load the proprietary module, so `open`.
-  text = Replace(ReadProfile("barcelona-h100-cx7"), "    version: v25.10.1",
+  text = Replace(FreshOpenShiftProfile(), "    version: v25.10.1",
                  "    version: v25.10.1\n    driver: {branch: 550}");
   const BundlePlan r550_plan = PlanBundle(BuildFrom(text));
   const PlannedObject* r550 = Find(r550_plan, "ClusterPolicy", "cluster-policy");

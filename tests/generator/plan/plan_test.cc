@@ -20,6 +20,7 @@ namespace {
 
 using test_files::BuildFrom;
 using test_files::Find;
+using test_files::FreshOpenShiftProfile;
 using test_files::ReadProfile;
 using test_files::Replace;
 
@@ -36,7 +37,7 @@ std::map<std::string, std::string> Env(const PlannedObject& configmap) {
 }
 
 TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
-  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
+  const BundlePlan plan = PlanBundle(BuildFrom(FreshOpenShiftProfile()));
   EXPECT_EQ(plan.bundle_name, "barcelona");
   EXPECT_EQ(
       Files(plan),
@@ -93,8 +94,9 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
   }
   const PlannedObject* mc = Find(plan, "MachineConfig", "99-h100-barcelona-iommu-passthrough");
   ASSERT_NE(mc, nullptr);
-  EXPECT_EQ(mc->context["kernel_arguments"][0]["value"], "amd_iommu=on");
-  EXPECT_EQ(mc->context["kernel_arguments"][1]["value"], "iommu=pt");
+  // AMD hosts: iommu=pt alone (the kernel enables the AMD IOMMU by default, issue 35).
+  ASSERT_EQ(mc->context["kernel_arguments"].size(), 1u);
+  EXPECT_EQ(mc->context["kernel_arguments"][0]["value"], "iommu=pt");
   EXPECT_TRUE(mc->namespace_name.empty());
   // The node policies drain and reboot with the MachineConfig: same wave.
   EXPECT_EQ(mc->sync_wave, Find(plan, "SriovNetworkNodePolicy", "barcelona-eno5np0")->sync_wave);
@@ -104,7 +106,7 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
 // (other teams' service accounts are listed in the SCC); the bundle's own carry the cluster name
 // and survive deleting the Application (removing the MachineConfig reboots nodes).
 TEST(Plan, ClusterScopedNodeAndSccObjectsAreTheBundlesOwnAndKeptOnDelete) {
-  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
+  const BundlePlan plan = PlanBundle(BuildFrom(FreshOpenShiftProfile()));
   EXPECT_EQ(Find(plan, "SecurityContextConstraints", "nccl-rdma-scc"), nullptr);
   EXPECT_EQ(Find(plan, "MachineConfig", "99-worker-iommu-passthrough"), nullptr);
   for (const auto& [kind, name] : std::vector<std::pair<std::string, std::string>>{
@@ -127,7 +129,7 @@ TEST(Plan, ClusterScopedNodeAndSccObjectsAreTheBundlesOwnAndKeptOnDelete) {
             "barcelona-nccl-rdma");
   // Naming an SCC in the profile adopts it deliberately.
   const BundlePlan adopted = PlanBundle(BuildFrom(Replace(
-      ReadProfile("barcelona-h100-cx7"), "  service_account: h-kim-sa\n",
+      FreshOpenShiftProfile(), "  service_account: h-kim-sa\n",
       "  service_account: h-kim-sa\n  scc_name: nccl-rdma-scc\n")));
   EXPECT_NE(Find(adopted, "SecurityContextConstraints", "nccl-rdma-scc"), nullptr);
 }
@@ -135,7 +137,7 @@ TEST(Plan, ClusterScopedNodeAndSccObjectsAreTheBundlesOwnAndKeptOnDelete) {
 // Issue 14 item 3: the MachineConfig's role comes from the profile; a custom role gets its pool
 // unless one exists already (Barcelona's hand-made h100), and role worker needs none.
 TEST(Plan, CustomMachineConfigRoleGetsItsPoolUnlessItExists) {
-  const std::string barcelona = ReadProfile("barcelona-h100-cx7");
+  const std::string barcelona = FreshOpenShiftProfile();
   const BundlePlan existing = PlanBundle(BuildFrom(barcelona));
   EXPECT_EQ(Find(existing, "MachineConfig", "99-h100-barcelona-iommu-passthrough")
                 ->context["role"],
@@ -238,7 +240,7 @@ TEST(Plan, OkeStatefulSetAsksForSixteenVfsAndListsTheNadSixteenTimes) {
 }
 
 TEST(Plan, StatefulSetFollowsThePodRuntimeContract) {
-  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
+  const BundlePlan plan = PlanBundle(BuildFrom(FreshOpenShiftProfile()));
   const PlannedObject* sts = Find(plan, "StatefulSet", "h-kim");
   ASSERT_NE(sts, nullptr);
   const auto& c = sts->context;
@@ -260,7 +262,7 @@ TEST(Plan, StatefulSetFollowsThePodRuntimeContract) {
 }
 
 TEST(Plan, WrapperImageIsThisVersionAndPinnedByDigestWhenGiven) {
-  const std::string text = ReadProfile("barcelona-h100-cx7");
+  const std::string text = FreshOpenShiftProfile();
   const auto image = [](const BundlePlan& plan) {
     return Find(plan, "StatefulSet", "h-kim")->context["wrapper_image"].get<std::string>();
   };
@@ -276,7 +278,7 @@ TEST(Plan, WrapperImageIsThisVersionAndPinnedByDigestWhenGiven) {
 }
 
 TEST(Plan, RdmaEnvLeavesDetectedVariablesToTheWrapper) {
-  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7")));
+  const BundlePlan plan = PlanBundle(BuildFrom(FreshOpenShiftProfile()));
   const auto env = Env(*Find(plan, "ConfigMap", "h-kim-nccl-env"));
   EXPECT_EQ(env.count("NCCL_IB_HCA"), 0u);
   EXPECT_EQ(env.count("NCCL_IB_GID_INDEX"), 0u);
@@ -300,7 +302,7 @@ TEST(Plan, TopologyFileIsShippedOnlyForAVerifiedDescription) {
                              Find(plan, "ConfigMap", workload + "-nccl-topology") != nullptr,
                              sts->context["has_topology"].get<bool>()};
   };
-  const std::string barcelona = ReadProfile("barcelona-h100-cx7");
+  const std::string barcelona = FreshOpenShiftProfile();
   EXPECT_EQ(topology_parts(PlanBundle(BuildFrom(barcelona)), "h-kim"),
             (std::vector<bool>{false, false, false}));
   const std::string opted_in = Replace(barcelona, "    preset: barcelona-h100-cx7\n",
@@ -328,14 +330,14 @@ TEST(Plan, NcclConfFileIsInAWritableVolumeOfThePod) {
         Find(plan, "StatefulSet", profile.workload.name)->context["nccl_conf_dir"];
     EXPECT_EQ(env.at("NCCL_CONF_FILE").rfind(dir + "/", 0), 0u) << name;
   }
-  const BundlePlan own = PlanBundle(BuildFrom(Replace(ReadProfile("barcelona-h100-cx7"),
+  const BundlePlan own = PlanBundle(BuildFrom(Replace(FreshOpenShiftProfile(),
                                                       "  extra_env:\n",
                                                       "  extra_env:\n    NCCL_CONF_FILE: /x/n.conf\n")));
   EXPECT_EQ(Env(*Find(own, "ConfigMap", "h-kim-nccl-env")).at("NCCL_CONF_FILE"), "/x/n.conf");
 }
 
 TEST(Plan, PinnedSettingsAreWrittenWithExactMatch) {
-  std::string text = ReadProfile("barcelona-h100-cx7");
+  std::string text = FreshOpenShiftProfile();
   text = Replace(text, "  gid_policy: auto\n",
                  "  gid_policy: index\n  gid_index: 3\n  ib_hca: [mlx5_6, mlx5_7]\n");
   const auto env = Env(*Find(PlanBundle(BuildFrom(text)), "ConfigMap", "h-kim-nccl-env"));
@@ -344,7 +346,7 @@ TEST(Plan, PinnedSettingsAreWrittenWithExactMatch) {
 }
 
 TEST(Plan, TcpModeDropsRailsAndSccAndUsesEth0) {
-  std::string text = Replace(ReadProfile("barcelona-h100-cx7"), "  mode: rdma", "  mode: tcp");
+  std::string text = Replace(FreshOpenShiftProfile(), "  mode: rdma", "  mode: tcp");
   const BundlePlan plan = PlanBundle(BuildFrom(text));
   for (const PlannedObject& o : plan.objects) {
     EXPECT_NE(o.kind, "NetworkAttachmentDefinition");
@@ -367,7 +369,7 @@ TEST(Plan, TcpModeDropsRailsAndSccAndUsesEth0) {
 }
 
 TEST(Plan, EveryNamespaceGetsItsOwnAccessNetworksAndWorkload) {
-  std::string text = Replace(ReadProfile("barcelona-h100-cx7"), "  - nccl-test\n",
+  std::string text = Replace(FreshOpenShiftProfile(), "  - nccl-test\n",
                              "  - nccl-test\n  - b-efficient-memory-offloading-765cab\n");
   const BundlePlan plan = PlanBundle(BuildFrom(text));
   std::map<std::string, int> per_namespace;
@@ -397,7 +399,7 @@ TEST(Plan, OkeTcpModeNeedsNoOperatorObjectsAndOnlyBaselinePodSecurity) {
 }
 
 TEST(Plan, PrivilegedStrategyGrantsTheBuiltInSccInsteadOfMakingOne) {
-  std::string text = Replace(ReadProfile("barcelona-h100-cx7"),
+  std::string text = Replace(FreshOpenShiftProfile(),
                              "memlock_strategy: sys-resource-scc", "memlock_strategy: privileged");
   const BundlePlan plan = PlanBundle(BuildFrom(text));
   for (const PlannedObject& o : plan.objects) EXPECT_NE(o.kind, "SecurityContextConstraints");
@@ -409,7 +411,7 @@ TEST(Plan, PrivilegedStrategyGrantsTheBuiltInSccInsteadOfMakingOne) {
 
 TEST(Plan, CrioUlimitsOnOpenShiftAddsTheMemlockMachineConfig) {
   std::string text =
-      Replace(ReadProfile("barcelona-h100-cx7"), "memlock_strategy: sys-resource-scc",
+      Replace(FreshOpenShiftProfile(), "memlock_strategy: sys-resource-scc",
               "memlock_strategy: crio-ulimits");
   const BundlePlan plan = PlanBundle(BuildFrom(text));
   EXPECT_NE(Find(plan, "MachineConfig", "99-h100-barcelona-crio-memlock"), nullptr);

@@ -1,0 +1,76 @@
+#pragma once
+
+// Shared by the cluster_check tests: a profile (changed as --set would) checked against an
+// export, with the findings by rule.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster_check/cluster_check.h"
+#include "layering/layering.h"
+#include "pipeline/profile_check.h"
+#include "test_files.h"
+
+namespace hkim::cluster_check_test {
+
+namespace fs = std::filesystem;
+
+inline const fs::path kSource = fs::path(HKIM_SOURCE_DIR);
+inline const fs::path kFixtures = kSource / "tests/generator/cluster_check";
+
+struct Checked {
+  DiagnosticSink sink;
+  cluster_check::ProfileReport report;
+  std::optional<CheckedProfile> profile;
+
+  std::vector<const Diagnostic*> Of(const std::string& rule) const {
+    std::vector<const Diagnostic*> found;
+    for (const Diagnostic& d : sink.diagnostics())
+      if (d.rule == rule) found.push_back(&d);
+    return found;
+  }
+  std::string All() const {
+    std::string text;
+    for (const Diagnostic& d : sink.diagnostics())
+      text += d.location.file + ":" + std::to_string(d.location.line) + " " + d.rule + " " +
+              d.message + "\n";
+    return text;
+  }
+  int Errors() const { return sink.ErrorCount(); }
+};
+
+// `profile` (under the source tree, changed by `sets` as --set would) against an export given
+// as text.
+inline Checked CheckText(const std::string& profile, const std::string& label, const std::string& text,
+                  const std::vector<std::string>& sets = {}) {
+  Checked c;
+  LayerInputs inputs;
+  inputs.profile_path = (kSource / profile).string();
+  inputs.set_values = sets;
+  DiagnosticSink own;
+  c.profile = CheckLayeredProfile(inputs, own);
+  EXPECT_TRUE(c.profile && c.profile->profile) << profile;
+  if (!c.profile || !c.profile->profile) return c;
+  auto cluster = cluster_check::LoadClusterExport({{label, text}}, c.sink);
+  EXPECT_NE(cluster, nullptr);
+  if (!cluster) return c;
+  c.report = cluster_check::CheckProfile(*c.profile->profile, *c.profile->plan,
+                                         c.profile->layered.merged, *cluster,
+                                         c.sink);
+  cluster_check::CheckUnpickedNodes({c.report}, *c.profile->profile, c.profile->layered.merged,
+                                    *cluster, c.sink);
+  return c;
+}
+
+inline Checked Check(const std::string& profile, const std::string& fixture,
+              const std::vector<std::string>& sets = {}) {
+  return CheckText(profile, fixture, test_files::ReadFile(kFixtures / fixture), sets);
+}
+
+inline constexpr char kBarcelona[] = "profiles/barcelona-h100-cx7.yaml";
+
+}  // namespace hkim::cluster_check_test
