@@ -12,14 +12,6 @@ namespace {
 using nlohmann::json;
 using discover::At;
 
-std::string Str(const json& value) { return value.is_string() ? value.get<std::string>() : ""; }
-
-std::string Where(const ClusterExport& cluster, const discover::ExportObject& object) {
-  return Named(object.kind,
-               (object.namespace_name.empty() ? "" : object.namespace_name + "/") + object.name,
-               cluster.set.Locate(object, ""));
-}
-
 // What the export says an operator runs, and the object that says it.
 struct Running {
   std::string version;  // "v25.10.1"
