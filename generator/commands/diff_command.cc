@@ -30,9 +30,13 @@ Examples:
   hkimgen diff 'profiles/oke-*.yaml' -d fleet   # a fleet: every fleet/<cluster>/ and fleet/_fleet/
   hkimgen diff 'profiles/oke-*.yaml' -d fleet --check   # CI: exit 2 when any folder is stale
 
-Lists files to add (+), change (~, with a unified diff) and remove (-). Changes that drain or
-reboot nodes (MachineConfig, SR-IOV node policies, NicClusterPolicy) are marked [disruptive].
-Writes nothing. Deprecated: `-o DIR` (now -d DIR) works for one release, with a warning.
+Lists files to add (+), change (~, with a unified diff), move to another layer (>) and remove
+(-), and what a sync of each does on the cluster (docs/sync-and-disruption.md): [disruptive:
+drain and reboot | drain | driver roll | VF reset: ...], [job restart: ...], notes on what does
+not happen (an object Argo CD leaves in place, a ConfigMap running pods do not reread), and
+[refused: ...] for what cannot take effect (an OLM operator downgrade: exit 1,
+diff.operator-downgrade). Files the bundle's .hkimgen-bundle does not list are yours: kept (=),
+never removed. Writes nothing. Deprecated: `-o DIR` (now -d DIR) works for one release, with a warning.
 Several profiles, a folder or a quoted pattern compare what the fleet render `render A B ... -d
 DIR` would write (the same set and options: DIR/<cluster>/ per profile and DIR/_fleet/), folder
 by folder; a bundle of a cluster no longer in the set is reported (fleet.removed-cluster) and
@@ -41,6 +45,31 @@ Exit status: 0 success, 1 error (invalid profile, DIR does not exist); with
 --detailed-exitcode or --check (as terraform plan): 0 no change, 2 changes, 1 error.)";
 
 }  // namespace
+
+void ReportRefusals(const BundleDiff& diff, const BundlePlan& plan, const LoadedProfile& profile,
+                    const std::string& dir, DiagnosticSink& sink) {
+  for (const BundleChange& change : diff.changes) {
+    if (change.refusal.empty()) continue;
+    // At the profile value that made the object (its operator's version or channel), where
+    // the fix goes; the bundle file when the plan does not say.
+    Diagnostic d;
+    d.severity = Severity::kError;
+    d.location.file = (std::filesystem::path(dir) / change.file_name).string();
+    for (const PlannedObject& o : plan.objects) {
+      if (o.file_name != change.file_name || o.source_pointer.empty()) continue;
+      d.data_path = o.source_pointer;
+      for (const std::string& pointer : {o.source_pointer + "/channel", o.source_pointer + "/version"})
+        if (profile.locations.values.count(pointer)) d.data_path = pointer;
+      const SourceLocation where = profile.locations.Find(d.data_path);
+      if (where.known()) d.location = where;
+    }
+    d.rule = "diff.operator-downgrade";
+    d.message = change.refusal;
+    d.fix = "keep the version the cluster runs (the bundle's), or uninstall the operator "
+            "(delete its Subscription and CSV) before a sync installs the older release";
+    sink.Report(std::move(d));
+  }
+}
 
 void SetupDiffCommand(CLI::App& app) {
   auto options = std::make_shared<DiffOptions>();
@@ -106,11 +135,12 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
   } else if ((layered = LoadLayeredProfile(layers, sink, &sources))) {
     RenderSettings settings;  // the Argo CD path as render -d DIR gives it
     settings.adjust_profile = GitOpsPathFromDir(options.output_dir, layered->merged, sink);
-    if (std::optional<RenderedBundle> bundle =
-            RenderLoadedProfile(layered->merged, sink, settings)) {
+    if (std::optional<ProfileRender> render =
+            RenderLoadedProfileWithPlan(layered->merged, sink, settings)) {
       if (auto existing = ReadBundleDirectory(options.output_dir, sink)) {
-        diff = DiffBundle(*bundle, *existing);
-        moves = ReleaseMoves(*bundle, *existing);  // write/release_moves.h: what moves
+        diff = DiffBundle(render->bundle, *existing, ReadBundleMarkerFiles(options.output_dir));
+        ReportRefusals(*diff, render->plan, layered->merged, options.output_dir, sink);
+        moves = ReleaseMoves(render->bundle, *existing);  // write/release_moves.h: what moves
         ReportSkippedMinors(moves, sink);
       }
     }
@@ -138,13 +168,12 @@ int ReportDiff(const DiffOptions& options, const DiagnosticSink& sink, const Sou
   if (status == 0 && options.detailed_exitcode && outcome.changes) status = 2;
   if (options.format == "json") {
     nlohmann::json result;
-    if (status != 1) result = outcome.json();
+    if (outcome.text) result = outcome.json();
     out << DumpJson(JsonReport("diff", status, sink, result)) << '\n';
     return status;
   }
   PrintDiagnostics(sink, sources, err);
-  if (status == 1) return 1;
-  out << outcome.text();
+  if (outcome.text) out << outcome.text();
   return status;
 }
 

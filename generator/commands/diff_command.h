@@ -16,6 +16,9 @@
 #include "support/diagnostics_format.h"
 #include "layering/layering.h"
 #include "fleet/plan_fleet.h"
+#include "load/load.h"
+#include "plan/plan.h"
+#include "write/bundle_diff.h"
 
 namespace hkim {
 
@@ -44,9 +47,17 @@ struct DiffOutcome {
 
 /// The end of every diff, single or fleet, so that they share the exit status and output: the
 /// plan on `out` (with -o json the one JSON report, diagnostics included), diagnostics on
-/// `err`. Returns 1 after any error, else 2 for changes with --detailed-exitcode, else 0.
+/// `err`; the plan is printed whenever a comparison was made, also when it found a change that
+/// cannot take effect. Returns 1 after any error, else 2 for changes with --detailed-exitcode,
+/// else 0.
 int ReportDiff(const DiffOptions& options, const DiagnosticSink& sink, const SourceTexts& sources,
                const DiffOutcome& outcome, std::ostream& out, std::ostream& err);
+
+/// Reports each change of `diff` that cannot take effect (an OLM operator downgrade) as an error
+/// (diff.operator-downgrade) at the profile value that made the object (`plan`'s source
+/// pointer, located in `profile`), else at the bundle file in `dir`.
+void ReportRefusals(const BundleDiff& diff, const BundlePlan& plan, const LoadedProfile& profile,
+                    const std::string& dir, DiagnosticSink& sink);
 
 /// Adds the `diff` sub-command to `app`.
 void SetupDiffCommand(CLI::App& app);

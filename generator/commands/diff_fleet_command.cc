@@ -57,6 +57,12 @@ int RunDiffFleetCommand(const DiffOptions& options, std::ostream& out, std::ostr
     if (!sink.HasErrors()) fleet = RenderFleet(inputs, sink, &sources);
     if (fleet) diff = DiffFleet(*fleet, options.output_dir, sink);
     if (diff) ReportRemovedClusters(diff->removed_clusters, Severity::kWarning, sink);
+    // Members' folders come first, in member order (fleet/fleet_diff.h).
+    for (size_t i = 0; diff && i < fleet->members.size() && i < diff->folders.size(); ++i) {
+      const FleetMember& member = fleet->members[i];
+      ReportRefusals(diff->folders[i].diff, member.render.plan, member.merged,
+                     diff->folders[i].folder, sink);
+    }
   }
   DiffOutcome outcome;
   if (diff) {

@@ -34,7 +34,7 @@ std::optional<FleetDiff> DiffFleet(const RenderedFleet& fleet, const std::string
     std::optional<std::map<std::string, std::string>> existing =
         ReadBundleDirectory(folder.folder, sink);
     if (!existing) return false;
-    folder.diff = DiffBundle(bundle, *existing);
+    folder.diff = DiffBundle(bundle, *existing, ReadBundleMarkerFiles(folder.folder));
     result.folders.push_back(std::move(folder));
     return true;
   };

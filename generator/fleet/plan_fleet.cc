@@ -167,7 +167,8 @@ json ApplicationSetContext(const std::vector<FleetMemberPlan>& members,
     const Profile& p = *member.profile;
     c["elements"].push_back({{"cluster", p.cluster_name},
                              {"path", settings.repo_path + "/" + p.cluster_name + "/apps"},
-                             {"automated", p.gitops.automated_sync},
+                             // as the member's application.yaml (plan/layers.cc)
+                             {"automated", p.gitops.self_sync == SelfSync::kEverything},
                              {"retry_limit", p.gitops.retry_limit}});
   }
   const GitOps& first = members.front().profile->gitops;

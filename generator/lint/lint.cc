@@ -23,7 +23,8 @@ const std::vector<LintRule>& LintRules() {
   static const std::vector<LintRule> rules = [] {
     std::vector<LintRule> all;
     for (auto* group : {&NetworkLintRules, &AddressLintRules, &NcclLintRules, &NodeLintRules,
-                        &OperatorLintRules, &PlaceholderLintRules, &ReleaseLintRules,
+                        &OperatorLintRules, &PlaceholderLintRules, &GitOpsLintRules,
+                        &ReleaseLintRules,
                         &SecurityLintRules}) {
       std::vector<LintRule> more = group();
       all.insert(all.end(), more.begin(), more.end());

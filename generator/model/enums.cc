@@ -79,4 +79,18 @@ const char* ToString(HealthCheckScope value) {
   return value == HealthCheckScope::kLocal ? "local" : "job";
 }
 
+const char* ToString(SelfSync value) {
+  switch (value) {
+    case SelfSync::kOff:
+      return "off";
+    case SelfSync::kNamespaces:
+      return "namespaces";
+    case SelfSync::kExceptNodeDisruption:
+      return "except-node-disruption";
+    case SelfSync::kEverything:
+      return "everything";
+  }
+  return "?";
+}
+
 }  // namespace hkim

@@ -4,6 +4,29 @@
 
 namespace hkim {
 
+// gitops.self_sync, or the deprecated automated_sync it replaces: `true` meant that everything
+// synced itself with prune and self-heal, and the parent too; `false` left the child
+// Applications syncing themselves, which now stops at node disruption (the default). The lint
+// rule lint.deprecated-automated-sync tells the user which value to write.
+void ModelBuilder::ReadSelfSync(const json& g, GitOps& out) {
+  const json* legacy = Child(g, "automated_sync");
+  if (Child(g, "self_sync") && legacy) {
+    Error("/gitops/automated_sync", "model.self-sync-twice",
+          "gitops sets both self_sync and the deprecated automated_sync it replaces",
+          "delete automated_sync; gitops.self_sync alone says which Applications sync themselves");
+    return;
+  }
+  if (legacy && legacy->is_boolean() && legacy->get<bool>()) {
+    out.self_sync = SelfSync::kEverything;
+    out.prune = true;
+    return;
+  }
+  const std::string value = String(g, "self_sync", ToString(out.self_sync));
+  for (SelfSync s : {SelfSync::kOff, SelfSync::kNamespaces, SelfSync::kExceptNodeDisruption,
+                     SelfSync::kEverything})
+    if (value == ToString(s)) out.self_sync = s;
+}
+
 void ModelBuilder::ReadGitOps(const json& g, Platform platform, GitOps& out) {
   // OpenShift GitOps installs Argo CD in openshift-gitops; elsewhere the upstream default.
   const bool openshift = platform == Platform::kOpenShift;
@@ -27,7 +50,7 @@ void ModelBuilder::ReadGitOps(const json& g, Platform platform, GitOps& out) {
           "destination_server for its API server URL");
   }
   out.destination_namespace = String(g, "destination_namespace");
-  out.automated_sync = Boolean(g, "automated_sync", false);
+  ReadSelfSync(g, out);
   out.platform_project = String(g, "platform_project", out.project);
   out.workload_project = String(g, "workload_project", out.project);
   out.retry_limit = static_cast<int>(Integer(g, "retry_limit", out.retry_limit));

@@ -31,6 +31,14 @@ enum class WorkloadMode { kRdma, kTcp };
 enum class OnNoRdma { kFail, kTcp };
 enum class HealthCheckMode { kOff, kWarn, kFail };
 enum class HealthCheckScope { kLocal, kJob };
+/// Which child Applications sync themselves (gitops.self_sync); each value adds to the one
+/// before it. Node disruption (drain, reboot, driver roll) is plan/disruption's table.
+enum class SelfSync {
+  kOff,                   ///< "off": every sync is pressed
+  kNamespaces,            ///< "namespaces": the workload layer (the profile's namespaces)
+  kExceptNodeDisruption,  ///< "except-node-disruption": also the platform layer and charts
+  kEverything,            ///< "everything": also the nodes layer (drains, reboots, driver rolls)
+};
 
 /// Stable spelling of each enum value, as in the schema (for output and messages).
 const char* ToString(Platform value);
@@ -45,6 +53,7 @@ const char* ToString(WorkloadMode value);
 const char* ToString(OnNoRdma value);
 const char* ToString(HealthCheckMode value);
 const char* ToString(HealthCheckScope value);
+const char* ToString(SelfSync value);
 
 struct Toleration {
   std::string key;
@@ -279,7 +288,10 @@ struct GitOps {
   /// (Argo CD takes one or the other) and the parent Application stays on Argo CD's own cluster.
   std::string destination_name;
   std::string destination_namespace;  ///< default: the profile's first namespace
-  bool automated_sync = false;
+  SelfSync self_sync = SelfSync::kNamespaces;
+  /// Self-syncing Applications prune and the parent syncs itself: only the deprecated
+  /// `automated_sync: true` asks for it (what it meant before self_sync).
+  bool prune = false;
   std::string platform_project;  ///< default: project
   std::string workload_project;  ///< default: project
   /// Project of the operator chart Applications (OKE); not in the profile: empty means

@@ -85,6 +85,7 @@ class ModelBuilder {
   void ReadWorkload(const json& workload, Workload& out);
   void ReadHealthCheck(const json& check, HealthCheck& out);
   void ReadGitOps(const json& gitops, Platform platform, GitOps& out);
+  void ReadSelfSync(const json& gitops, GitOps& out);
 
   const LoadedProfile& loaded_;
   DiagnosticSink& sink_;

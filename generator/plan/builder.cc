@@ -6,6 +6,8 @@
 #include <cctype>
 #include <cstdio>
 
+#include "plan/disruption.h"
+
 namespace hkim::plan {
 namespace {
 
@@ -77,7 +79,9 @@ PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
   object.namespace_name = namespace_name;
   object.sync_wave = wave;
   const auto& workload = profile.namespaces;
-  object.layer = std::find(workload.begin(), workload.end(), namespace_name) != workload.end()
+  // What can drain, reboot or roll a driver syncs in its own Application (plan/disruption.h).
+  object.layer = TouchesNodes(WorstDisruptionOf(kind, template_name)) ? kNodesLayer
+                 : std::find(workload.begin(), workload.end(), namespace_name) != workload.end()
                      ? kWorkloadLayer
                      : kPlatformLayer;
   object.file_name = FileName(object.layer, wave, kind, namespace_name, name);

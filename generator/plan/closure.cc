@@ -68,20 +68,7 @@ std::string ProviderHint(const Profile& p, K kind, const std::string& name) {
   return "";
 }
 
-const char* Consequence(K kind) {
-  switch (kind) {
-    case K::kCrd: return "Argo CD cannot sync it (no matches for kind)";
-    case K::kCniPlugin: return "pods that attach the network stay in ContainerCreating (failed to find plugin)";
-    case K::kRdmaNetns: return "the RDMA CNI refuses to move the RDMA device into the pod (it needs exclusive mode)";
-    case K::kResource: return "pods that request it stay Pending";
-    case K::kNodeLabel: return "it selects no node";
-    case K::kMachineConfigPool: return "its MachineConfigs apply to no node";
-    case K::kToleration: return "";
-    case K::kGpuDirect: return "NCCL stages every transfer through host memory (or fails where GPUDirect is required)";
-    case K::kImage: return "a disconnected cluster cannot pull it: the pod stays in ImagePullBackOff";
-  }
-  return "";
-}
+const char* Consequence(K kind) { return InfoOf(kind).consequence; }
 
 bool PreconditionCovers(const Profile& p, const Precondition& pre, const Capability& need) {
   if (pre.kind == ToString(need.kind)) return CapabilityMatches(need.kind, pre.what, need.name);
@@ -93,29 +80,7 @@ bool PreconditionCovers(const Profile& p, const Precondition& pre, const Capabil
   return false;
 }
 
-struct ClosureRule {
-  K kind;
-  const char* id;
-  const char* summary;
-};
-
-const ClosureRule kRules[] = {
-    {K::kCrd, "closure.crd", "an object whose CRD neither the bundle (an earlier wave), the platform nor a precondition provides"},
-    {K::kCniPlugin, "closure.cni-plugin", "a CNI plugin or IPAM type a NAD chains that nothing installs or declares"},
-    {K::kRdmaNetns, "closure.rdma-netns", "a NAD chains the RDMA CNI but nothing sets the RDMA subsystem to exclusive netns mode"},
-    {K::kResource, "closure.resource", "an extended resource pods request that nothing advertises or declares"},
-    {K::kNodeLabel, "closure.node-label", "a node label a selector needs that nothing sets or declares"},
-    {K::kMachineConfigPool, "closure.machine-config-pool", "MachineConfigs of a role whose pool neither the bundle nor a precondition provides"},
-    {K::kToleration, "closure.toleration", "a taint the workload tolerates that a node agent of the bundle does not tolerate"},
-    {K::kGpuDirect, "closure.gpudirect", "GPUDirect RDMA that neither the bundle's GPU Operator nor a host-driver precondition provides"},
-    {K::kImage, "closure.image", "an image outside images.mirror that no precondition lets the nodes pull"},
-};
-
-const char* RuleId(K kind) {
-  for (const ClosureRule& rule : kRules)
-    if (rule.kind == kind) return rule.id;
-  return "internal.closure-kind";  // every kind has a rule above
-}
+const char* RuleId(K kind) { return InfoOf(kind).closure_rule; }
 
 void Report(const LoadedProfile& loaded, K kind, const std::string& pointer, std::string message,
             std::string fix, DiagnosticSink& sink) {
@@ -333,7 +298,8 @@ int CheckSharedClosure(const ClosureSide& sharer, const ClosureSide& owner, cons
 const std::vector<RuleInfo>& ClosureRules() {
   static const std::vector<RuleInfo> rules = [] {
     std::vector<RuleInfo> out;
-    for (const ClosureRule& rule : kRules) out.push_back({rule.id, Severity::kError, rule.summary});
+    for (const CapabilityKindInfo& kind : CapabilityKinds())
+      out.push_back({RuleId(kind.kind), Severity::kError, kind.closure_summary});
     return out;
   }();
   return rules;

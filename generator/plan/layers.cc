@@ -1,10 +1,13 @@
-// Plan stage, bundle layout (plan/layers.h). The split follows ownership: the platform layer
-// holds what a platform team owns (cluster-scoped objects, operators, node policies, objects in
-// operator namespaces), the workload layer what an ML team owns (objects in the profile's
-// namespaces). Each layer is an Argo CD Application in its own project, both children of one
-// parent (app of apps), so one sync of the parent brings a fresh cluster up.
+// Plan stage, bundle layout (plan/layers.h). The split follows ownership and what a sync does:
+// the platform layer holds what a platform team owns (cluster-scoped objects, operators, objects
+// in operator namespaces), the nodes layer what of it can drain, reboot or roll a driver
+// (plan/disruption.h decides), the workload layer what an ML team owns (objects in the profile's
+// namespaces). Each layer is an Argo CD Application, all children of one parent (app of apps);
+// gitops.self_sync says which of them sync themselves, the others wait for a person.
 
 #include "plan/layers.h"
+
+#include "plan/disruption.h"
 
 namespace hkim {
 namespace {
@@ -14,7 +17,7 @@ using nlohmann::json;
 // The layers that hold objects, platform first (its Application syncs in an earlier wave).
 std::vector<std::string> Layers(const BundlePlan& plan) {
   std::vector<std::string> layers;
-  for (const char* layer : {kPlatformLayer, kWorkloadLayer}) {
+  for (const char* layer : {kPlatformLayer, kNodesLayer, kWorkloadLayer}) {
     for (const PlannedObject& object : plan.objects) {
       if (object.layer == layer) {
         layers.push_back(layer);
@@ -47,6 +50,33 @@ void RetryContext(const Profile& p, json& context) {
 
 }  // namespace
 
+SyncScope ScopeOfLayer(const std::string& layer) {
+  if (layer == kWorkloadLayer) return SyncScope::kNamespaces;
+  return layer == kNodesLayer ? SyncScope::kNodes : SyncScope::kPlatform;
+}
+
+SyncScope ScopeOf(std::string_view kind, std::string_view template_name) {
+  return TouchesNodes(WorstDisruptionOf(kind, template_name)) ? SyncScope::kNodes
+                                                              : SyncScope::kPlatform;
+}
+
+bool SyncsItself(const Profile& p, SyncScope scope) {
+  switch (scope) {
+    case SyncScope::kNamespaces:
+      return p.gitops.self_sync >= SelfSync::kNamespaces;
+    case SyncScope::kPlatform:
+      return p.gitops.self_sync >= SelfSync::kExceptNodeDisruption;
+    case SyncScope::kNodes:
+      return p.gitops.self_sync >= SelfSync::kEverything;
+  }
+  return false;
+}
+
+void SyncPolicyContext(const Profile& p, SyncScope scope, json& context) {
+  context["self_sync"] = SyncsItself(p, scope);
+  context["prune"] = p.gitops.prune;
+}
+
 void DestinationContext(const Profile& p, json& context) {
   context["has_destination_name"] = !p.gitops.destination_name.empty();
   context["destination_name"] = p.gitops.destination_name;
@@ -56,7 +86,7 @@ void DestinationContext(const Profile& p, json& context) {
 namespace {
 
 PlannedObject LayerApplication(const Profile& p, const std::string& layer, int wave) {
-  const bool platform = layer == kPlatformLayer;
+  const bool workload = layer == kWorkloadLayer;
   PlannedObject app;
   app.template_name = "common/application-layer.yaml.mustache";
   app.api_version = "argoproj.io/v1alpha1";
@@ -68,15 +98,17 @@ PlannedObject LayerApplication(const Profile& p, const std::string& layer, int w
                              {"namespace", app.namespace_name},
                              {"sync_wave", std::to_string(wave)},
                              {"part_of", p.cluster_name}};
-  app.context["platform"] = platform;
-  app.context["project"] = platform ? p.gitops.platform_project : p.gitops.workload_project;
+  app.context["platform"] = layer == kPlatformLayer;
+  app.context["nodes"] = layer == kNodesLayer;
+  app.context["workload"] = workload;
+  app.context["project"] = workload ? p.gitops.workload_project : p.gitops.platform_project;
   app.context["repo_url"] = p.gitops.repo_url;
   app.context["path"] = Join(p.gitops.path, layer);
   app.context["revision"] = p.gitops.revision;
   DestinationContext(p, app.context);
-  app.context["has_destination_namespace"] = !platform;
+  app.context["has_destination_namespace"] = workload;
   app.context["destination_namespace"] = p.gitops.destination_namespace;
-  app.context["prune"] = p.gitops.automated_sync;
+  SyncPolicyContext(p, ScopeOfLayer(layer), app.context);
   RetryContext(p, app.context);
   return app;
 }
@@ -115,7 +147,9 @@ void PlanLayers(const Profile& p, BundlePlan& plan) {
   // whichever cluster the layers deploy to.
   app.context["server"] = kArgoCdOwnCluster;
   app.context["destination_namespace"] = p.gitops.argocd_namespace;
-  app.context["automated"] = p.gitops.automated_sync;
+  // The parent only writes Applications; it syncs itself when everything does (what the
+  // deprecated automated_sync: true meant), so a changed sync policy of a child is pressed too.
+  app.context["automated"] = p.gitops.self_sync == SelfSync::kEverything;
   RetryContext(p, app.context);
 }
 

@@ -6,8 +6,12 @@
 #include "plan/readme.h"
 
 #include <map>
+#include <vector>
 
+#include "model/wrapper_image.h"
+#include "plan/disruption.h"
 #include "plan/health.h"
+#include "plan/layers.h"
 
 namespace hkim {
 namespace {
@@ -26,6 +30,93 @@ const char* WaveTitle(int wave) {
     case kWaveWorkload: return "the workload";
   }
   return "other objects";
+}
+
+std::string Qualified(const PlannedObject& o) {
+  return (o.namespace_name.empty() ? "" : o.namespace_name + "/") + o.name;
+}
+
+// The Application that syncs an object: its layer's, or its own (an OKE chart in apps/).
+std::string ApplicationOf(const Profile& p, const PlannedObject& o) {
+  return o.layer == kAppsLayer ? o.name : p.cluster_name + "-" + o.layer;
+}
+
+// "What a sync does to your nodes and jobs": each Application and whether it syncs itself, then
+// every object whose change drains, reboots, resets VFs, rolls a driver or restarts the job,
+// with the table's rows (plan/disruption.h).
+void SyncContext(const Profile& p, const BundlePlan& plan, const std::string& cli, json& c) {
+  c["self_sync"] = ToString(p.gitops.self_sync);
+  json apps = json::array();
+  for (const PlannedObject& f : plan.layer_files) {
+    if (f.kind != "Application") continue;
+    const std::string layer = f.name.substr(p.cluster_name.size() + 1);  // <cluster>-<layer>
+    apps.push_back(json{{"name", f.name},
+                        {"layer", layer},
+                        {"self_sync", SyncsItself(p, ScopeOfLayer(layer))}});
+  }
+  for (const PlannedObject& o : plan.objects)
+    if (o.layer == kAppsLayer && o.kind == "Application")
+      apps.push_back(json{{"name", o.name},
+                          {"layer", "operator chart"},
+                          {"self_sync", SyncsItself(p, ScopeOf(o.kind, o.template_name))}});
+  c["sync_applications"] = apps;
+
+  // One entry per kind, template and Application, in plan order: the StatefulSets of a thousand
+  // namespaces are one entry that lists them.
+  json objects = json::array();
+  std::map<std::string, size_t> entry_of;
+  std::vector<std::vector<const PlannedObject*>> members;
+  for (const PlannedObject& o : plan.objects) {
+    const std::string app = ApplicationOf(p, o);
+    const std::string key = o.kind + '\n' + o.template_name + '\n' + app;
+    if (auto it = entry_of.find(key); it != entry_of.end()) {
+      members[it->second].push_back(&o);
+      continue;
+    }
+    json effects = json::array();
+    for (const DisruptionRule* rule : DisruptionRulesOf(o.kind, o.template_name)) {
+      if (rule->effect == Disruption::kNone) continue;
+      effects.push_back(json{{"effect", ToString(rule->effect)},
+                             {"field", rule->field.empty() ? "any change"
+                                                           : "a change of " + std::string(rule->field)},
+                             {"has_condition", !rule->inert_unless.empty()},
+                             {"condition", std::string(rule->inert_unless)},
+                             {"what", std::string(rule->what)},
+                             {"nodes", std::string(rule->nodes)},
+                             {"pace", std::string(rule->pace)},
+                             {"watch", WatchCommand(*rule, cli, o.namespace_name, o.name)},
+                             {"per_object", rule->watch.find("{name}") != std::string::npos}});
+    }
+    if (effects.empty()) continue;
+    const bool self = o.layer == kAppsLayer ? SyncsItself(p, ScopeOf(o.kind, o.template_name))
+                                            : SyncsItself(p, ScopeOfLayer(o.layer));
+    entry_of[key] = objects.size();
+    members.push_back({&o});
+    objects.push_back(json{{"kind", o.kind},
+                           {"application", app},
+                           {"self_sync", self},
+                           {"effects", effects}});
+  }
+  for (size_t i = 0; i < objects.size(); ++i) {
+    const std::vector<const PlannedObject*>& of = members[i];
+    json& entry = objects[i];
+    const std::string kind = entry["kind"];
+    entry["several"] = of.size() > 1;
+    entry["title"] = of.size() > 1 ? kind + " (" + std::to_string(of.size()) + ")"
+                                   : kind + " `" + Qualified(*of[0]) + "`";
+    std::string list;
+    for (const PlannedObject* o : of) {
+      if (!list.empty()) list += ", ";
+      list += of.size() > 1 ? "`" + Qualified(*o) + "` (`" + o->file_name + "`)"
+                            : "`" + o->file_name + "`";
+    }
+    entry["objects"] = list;
+  }
+  c["has_disruptive_objects"] = !objects.empty();
+  c["disruptive_objects"] = objects;
+  c["wrapper_image"] = WrapperImageReference(p.wrapper);
+  c["repo_url"] = p.gitops.repo_url;
+  c["repo_path"] = p.gitops.path;
 }
 
 }  // namespace
@@ -49,7 +140,7 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
     json& wave = by_wave[o.sync_wave];
     if (wave.is_null()) wave = json::array();
     wave.push_back(json{{"kind", o.kind},
-                        {"name", (o.namespace_name.empty() ? "" : o.namespace_name + "/") + o.name},
+                        {"name", Qualified(o)},
                         {"file", o.file_name}});
   }
   json waves = json::array();
@@ -99,6 +190,7 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
   c["namespaces"] = namespaces;
   c["gate_wave"] = static_cast<int>(kWaveService);
   c["workload_wave"] = static_cast<int>(kWaveWorkload);
+  SyncContext(p, plan, cli, c);
 }
 
 }  // namespace hkim

@@ -9,33 +9,53 @@
 namespace hkim {
 namespace {
 
-struct KindName {
-  CapabilityKind kind;
-  const char* name;
-};
-
-constexpr KindName kKindNames[] = {
-    {CapabilityKind::kCrd, "crd"},
-    {CapabilityKind::kCniPlugin, "cni-plugin"},
-    {CapabilityKind::kRdmaNetns, "rdma-netns"},
-    {CapabilityKind::kResource, "resource"},
-    {CapabilityKind::kNodeLabel, "node-label"},
-    {CapabilityKind::kMachineConfigPool, "machine-config-pool"},
-    {CapabilityKind::kToleration, "toleration"},
-    {CapabilityKind::kGpuDirect, "gpudirect"},
-    {CapabilityKind::kImage, "image"},
+// One row per capability kind: its spelling (the schema's), its closure rule id, what a
+// closure.<kind> finding is about, and what an unmet need of the kind does to the cluster.
+constexpr CapabilityKindInfo kKinds[] = {
+    {CapabilityKind::kCrd, "crd", "closure.crd",
+     "an object whose CRD neither the bundle (an earlier wave), the platform nor a precondition provides",
+     "Argo CD cannot sync it (no matches for kind)"},
+    {CapabilityKind::kCniPlugin, "cni-plugin", "closure.cni-plugin",
+     "a CNI plugin or IPAM type a NAD chains that nothing installs or declares",
+     "pods that attach the network stay in ContainerCreating (failed to find plugin)"},
+    {CapabilityKind::kRdmaNetns, "rdma-netns", "closure.rdma-netns",
+     "a NAD chains the RDMA CNI but nothing sets the RDMA subsystem to exclusive netns mode",
+     "the RDMA CNI refuses to move the RDMA device into the pod (it needs exclusive mode)"},
+    {CapabilityKind::kResource, "resource", "closure.resource",
+     "an extended resource pods request that nothing advertises or declares",
+     "pods that request it stay Pending"},
+    {CapabilityKind::kNodeLabel, "node-label", "closure.node-label",
+     "a node label a selector needs that nothing sets or declares", "it selects no node"},
+    {CapabilityKind::kMachineConfigPool, "machine-config-pool", "closure.machine-config-pool",
+     "MachineConfigs of a role whose pool neither the bundle nor a precondition provides",
+     "its MachineConfigs apply to no node"},
+    {CapabilityKind::kToleration, "toleration", "closure.toleration",
+     "a taint the workload tolerates that a node agent of the bundle does not tolerate", ""},
+    {CapabilityKind::kGpuDirect, "gpudirect", "closure.gpudirect",
+     "GPUDirect RDMA that neither the bundle's GPU Operator nor a host-driver precondition provides",
+     "NCCL stages every transfer through host memory (or fails where GPUDirect is required)"},
+    {CapabilityKind::kImage, "image", "closure.image",
+     "an image outside images.mirror that no precondition lets the nodes pull",
+     "a disconnected cluster cannot pull it: the pod stays in ImagePullBackOff"},
 };
 
 }  // namespace
 
-const char* ToString(CapabilityKind kind) {
-  for (const KindName& k : kKindNames)
-    if (k.kind == kind) return k.name;
-  return "?";
+const std::vector<CapabilityKindInfo>& CapabilityKinds() {
+  static const std::vector<CapabilityKindInfo> kinds(std::begin(kKinds), std::end(kKinds));
+  return kinds;
 }
 
+const CapabilityKindInfo& InfoOf(CapabilityKind kind) {
+  for (const CapabilityKindInfo& k : kKinds)
+    if (k.kind == kind) return k;
+  return kKinds[0];  // every enumerator has a row above
+}
+
+const char* ToString(CapabilityKind kind) { return InfoOf(kind).name; }
+
 bool ParseCapabilityKind(const std::string& text, CapabilityKind& kind) {
-  for (const KindName& k : kKindNames) {
+  for (const CapabilityKindInfo& k : kKinds) {
     if (text == k.name) {
       kind = k.kind;
       return true;

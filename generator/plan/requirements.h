@@ -35,6 +35,20 @@ enum class CapabilityKind {
   kImage,
 };
 
+/// One capability kind: its spelling, what a closure.<spelling> finding is about and what an
+/// unmet need does (requirements.cc holds the one table).
+struct CapabilityKindInfo {
+  CapabilityKind kind;
+  const char* name;
+  const char* closure_rule;  ///< "closure.<name>", written out so that the rule-id scan finds it
+  const char* closure_summary;
+  const char* consequence;  ///< "" where the finding says it itself (toleration)
+};
+
+/// Every kind, in enumerator order.
+const std::vector<CapabilityKindInfo>& CapabilityKinds();
+const CapabilityKindInfo& InfoOf(CapabilityKind kind);
+
 /// The schema's spelling ("crd", "cni-plugin", "rdma-netns", "resource", "node-label",
 /// "machine-config-pool", "toleration", "gpudirect", "image"); the rule id is "closure.<spelling>".
 const char* ToString(CapabilityKind kind);

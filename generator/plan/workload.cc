@@ -1,6 +1,7 @@
 // Plan stage, workload: the NCCL env ConfigMap, the topology ConfigMap, the headless Service and
 // the StatefulSet that starts the job through hkim-wrapper (pod runtime contract, ARCHITECTURE.md).
 
+#include <cstdint>
 #include <cstdio>
 #include <map>
 
@@ -212,6 +213,27 @@ void NeedPodRequirements(const PlanBuilder& b, PlannedObject& sts) {
             "its init container installs hkim-wrapper from it");
 }
 
+// What the pods read from their ConfigMaps at start, as a hash in the pod template: a changed
+// ConfigMap then changes the template, so the StatefulSet replaces its pods deliberately (diff
+// names it a job restart) instead of leaving running pods on the old values while a pod that
+// restarts later gets the new ones, which would mix NCCL settings within one job. FNV-1a: the
+// hash only has to change with its input, nothing here is a secret.
+class ConfigChecksum {
+ public:
+  void Add(const std::string& text) {
+    for (unsigned char c : text) hash_ = (hash_ ^ c) * 0x100000001b3ULL;
+    hash_ = (hash_ ^ 0xffU) * 0x100000001b3ULL;  // separates the inputs
+  }
+  std::string Text() const {
+    char text[32];
+    std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(hash_));
+    return text;
+  }
+
+ private:
+  uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
 }  // namespace
 
 void PlanWorkload(PlanBuilder& b, const std::string& ns) {
@@ -219,12 +241,15 @@ void PlanWorkload(PlanBuilder& b, const std::string& ns) {
   PlannedObject& env = b.Add("common/configmap-nccl-env.yaml.mustache", "v1", "ConfigMap",
                              b.NcclConfigMapName(), ns, kWaveConfig, false);
   env.context["data"] = NcclEnv(b);
+  ConfigChecksum checksum;
+  checksum.Add(env.context["data"].dump());
   if (b.HasTopology()) {
     PlannedObject& topo = b.Add("common/configmap-topology.yaml.mustache", "v1", "ConfigMap",
                                 b.TopologyConfigMapName(), ns, kWaveConfig, false);
     topo.context["key"] = kTopologyFileKey;
     topo.context["xml"] = RenderTopologyXml(p.node_shape.topology);
     topo.context["shape"] = p.node_shape.topology.preset;
+    checksum.Add(topo.context["xml"].get<std::string>());
   }
   PlannedObject& svc = b.Add("common/service.yaml.mustache", "v1", "Service",
                              p.workload.service_name, ns, kWaveService, false);
@@ -238,6 +263,7 @@ void PlanWorkload(PlanBuilder& b, const std::string& ns) {
   sts.context = StatefulSetContext(b, ns);
   sts.context["metadata"] = meta;
   sts.context["rendezvous_port"] = p.wrapper.rendezvous_port;
+  sts.context["config_checksum"] = checksum.Text();
   // A copy: adding objects may move the StatefulSet's entry in plan.objects.
   const json workload_pod = sts.context;
   PlanFabricHealthNamespace(p, ns, workload_pod, kHealthWaves, b.plan());

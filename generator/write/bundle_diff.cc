@@ -1,13 +1,14 @@
 #include "write/bundle_diff.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "support/input_file.h"
+#include "write/guard.h"
+#include "write/sync_effects.h"
 
 namespace hkim {
 namespace {
@@ -20,23 +21,6 @@ std::vector<std::string> SplitLines(const std::string& text) {
   return lines;
 }
 
-// kind and metadata.name of a one-document YAML file; empty strings when it does not parse.
-std::pair<std::string, std::string> ObjectIdentity(const std::string& content) {
-  try {
-    YAML::Node doc = YAML::Load(content);
-    if (!doc.IsMap()) return {};
-    std::string kind = doc["kind"] && doc["kind"].IsScalar() ? doc["kind"].as<std::string>() : "";
-    std::string name;
-    if (doc["metadata"] && doc["metadata"].IsMap() && doc["metadata"]["name"] &&
-        doc["metadata"]["name"].IsScalar()) {
-      name = doc["metadata"]["name"].as<std::string>();
-    }
-    return {kind, name};
-  } catch (const YAML::Exception&) {
-    return {};
-  }
-}
-
 struct Hunk {
   size_t old_start, old_count, new_start, new_count;
   std::vector<std::string> lines;
@@ -44,34 +28,14 @@ struct Hunk {
 
 }  // namespace
 
-std::string DisruptionOf(const std::string& kind) {
-  if (kind == "MachineConfig") {
-    return "the Machine Config Operator drains and reboots every node of the pool, one at a time";
-  }
-  if (kind == "MachineConfigPool") {
-    return "changing a pool's selectors moves nodes between pools, which drains and reboots them";
-  }
-  if (kind == "SriovNetworkNodePolicy") {
-    return "the SR-IOV Network Operator drains each selected node to reconfigure its VFs";
-  }
-  if (kind == "SriovNetworkPoolConfig") {
-    return "the SR-IOV Network Operator drains and reboots each selected node to change its RDMA "
-           "netns mode";
-  }
-  if (kind == "NicClusterPolicy") {
-    return "the Network Operator redeploys its driver and device-plugin pods on every node "
-           "(a driver change drains nodes)";
-  }
-  if (kind == "NicConfigurationTemplate") {
-    return "NIC firmware configuration is applied through the Maintenance Operator, which drains "
-           "and reboots nodes";
-  }
-  return "";
-}
-
 bool BundleDiff::HasDisruptiveChanges() const {
   return std::any_of(changes.begin(), changes.end(),
                      [](const BundleChange& c) { return c.disruptive; });
+}
+
+bool BundleDiff::HasRefusals() const {
+  return std::any_of(changes.begin(), changes.end(),
+                     [](const BundleChange& c) { return !c.refusal.empty(); });
 }
 
 std::string UnifiedDiff(const std::string& old_text, const std::string& new_text,
@@ -145,53 +109,123 @@ std::string UnifiedDiff(const std::string& old_text, const std::string& new_text
   return out.str();
 }
 
+namespace {
+
+// The largest bundle file diff reads. Not the profile limit (1 MiB): the README of a profile with
+// a thousand namespaces is a few MiB, and a file cut short would read as changed forever.
+constexpr size_t kMaxBundleFileBytes = size_t{64} << 20;
+
+void Apply(const SyncEffect& effect, BundleChange& change) {
+  change.effect = effect.effect;
+  change.disruptive = TouchesNodes(effect.effect);
+  change.disruption = effect.what;
+  change.notes.insert(change.notes.end(), effect.notes.begin(), effect.notes.end());
+  change.refusal = effect.refusal;
+}
+
+BundleChange Change(BundleChange::Kind kind, const std::string& file, const DiffObject& object) {
+  BundleChange change;
+  change.kind = kind;
+  change.file_name = file;
+  change.object_kind = object.kind;
+  change.object_name = object.name;
+  return change;
+}
+
+std::string Identity(const DiffObject& o) {
+  return o.kind.empty() || o.name.empty() ? "" : o.kind + "/" + o.namespace_name + "/" + o.name;
+}
+
+std::string Folder(const std::string& file) {
+  const size_t slash = file.find('/');
+  return slash == std::string::npos ? "" : file.substr(0, slash);
+}
+
+}  // namespace
+
 BundleDiff DiffBundle(const RenderedBundle& wanted,
-                      const std::map<std::string, std::string>& existing) {
+                      const std::map<std::string, std::string>& existing,
+                      const std::optional<std::set<std::string>>& ours) {
   BundleDiff diff;
   std::map<std::string, const RenderedFile*> wanted_by_name;
   for (const RenderedFile& file : wanted.files) wanted_by_name[file.file_name] = &file;
-
-  auto describe = [](BundleChange& change, const std::string& content) {
-    auto [kind, name] = ObjectIdentity(content);
-    change.object_kind = kind;
-    change.object_name = name;
-    change.disruption = DisruptionOf(kind);
-    change.disruptive = !change.disruption.empty();
-  };
-  for (const auto& [name, file] : wanted_by_name) {
-    auto it = existing.find(name);
-    if (it == existing.end()) {
-      BundleChange change;
-      change.kind = BundleChange::Kind::kAdded;
-      change.file_name = name;
-      describe(change, file->content);
-      diff.changes.push_back(std::move(change));
-    } else if (it->second != FileText(*file)) {  // what WriteBundleDir wrote (with # Source:)
-      BundleChange change;
-      change.kind = BundleChange::Kind::kChanged;
-      change.file_name = name;
-      describe(change, file->content);
-      if (!change.disruptive) {
-        // A kind change (rare) is disruptive if either side is.
-        auto [old_kind, old_name] = ObjectIdentity(it->second);
-        change.disruption = DisruptionOf(old_kind);
-        change.disruptive = !change.disruption.empty();
-      }
-      change.unified_diff = UnifiedDiff(it->second, FileText(*file), "a/" + name, "b/" + name);
-      diff.changes.push_back(std::move(change));
+  // Files are parsed only when they change (a large bundle holds tens of thousands); the
+  // StatefulSets that read a changed ConfigMap only once one has.
+  std::optional<std::vector<DiffObject>> workloads;
+  auto effect_of_change = [&](const DiffObject& before, const DiffObject& now) {
+    if (now.kind == "ConfigMap" && !workloads) {
+      workloads.emplace();
+      for (const RenderedFile& file : wanted.files)
+        if (file.content.find("kind: StatefulSet\n") != std::string::npos)
+          workloads->push_back(ParseDiffObject(FileText(file)));
     }
-  }
+    static const std::vector<DiffObject> kNone;
+    return EffectOfChange(before, now, now.kind == "ConfigMap" ? *workloads : kNone);
+  };
+  // What leaves the bundle, by object: an object that moves to another layer's folder is the
+  // same object on the cluster, not a removal and an addition.
+  std::map<std::string, std::string> leaving;  // identity -> old file
   for (const auto& [name, content] : existing) {
     if (wanted_by_name.count(name)) continue;
-    BundleChange change;
-    change.kind = BundleChange::Kind::kRemoved;
-    change.file_name = name;
-    describe(change, content);
+    if (ours && !ours->count(name)) {
+      diff.user_files.push_back(name);
+      continue;
+    }
+    const std::string id = Identity(ParseDiffObject(content));
+    if (!id.empty()) leaving[id] = name;
+  }
+  std::set<std::string> moved_away;
+  for (const auto& [name, file] : wanted_by_name) {
+    const std::string text = FileText(*file);  // as WriteBundleDir writes it (# Source:)
+    auto it = existing.find(name);
+    if (it != existing.end() && it->second == text) continue;
+    const DiffObject now = ParseDiffObject(text);
+    if (it != existing.end()) {
+      BundleChange change = Change(BundleChange::Kind::kChanged, name, now);
+      Apply(effect_of_change(ParseDiffObject(it->second), now), change);
+      change.unified_diff = UnifiedDiff(it->second, text, "a/" + name, "b/" + name);
+      diff.changes.push_back(std::move(change));
+      continue;
+    }
+    auto from = leaving.find(Identity(now));
+    if (from == leaving.end()) {
+      BundleChange change = Change(BundleChange::Kind::kAdded, name, now);
+      Apply(EffectOfAdding(now), change);
+      diff.changes.push_back(std::move(change));
+      continue;
+    }
+    const std::string& old_text = existing.at(from->second);
+    const DiffObject before = ParseDiffObject(old_text);
+    BundleChange change = Change(BundleChange::Kind::kMoved, name, now);
+    change.moved_from = from->second;
+    change.notes.push_back(MoveNote(before, Folder(from->second), Folder(name)));
+    if (old_text != text) {
+      Apply(effect_of_change(before, now), change);
+      change.unified_diff = UnifiedDiff(old_text, text, "a/" + from->second, "b/" + name);
+    }
+    moved_away.insert(from->second);
+    diff.changes.push_back(std::move(change));
+  }
+  for (const auto& [name, content] : existing) {
+    if (wanted_by_name.count(name) || moved_away.count(name) || (ours && !ours->count(name)))
+      continue;
+    const DiffObject before = ParseDiffObject(content);
+    BundleChange change = Change(BundleChange::Kind::kRemoved, name, before);
+    Apply(EffectOfRemoval(before), change);
     diff.changes.push_back(std::move(change));
   }
   std::sort(diff.changes.begin(), diff.changes.end(),
             [](const BundleChange& l, const BundleChange& r) { return l.file_name < r.file_name; });
   return diff;
+}
+
+std::optional<std::set<std::string>> ReadBundleMarkerFiles(const std::string& dir) {
+  std::string reason;
+  const std::optional<std::string> text =
+      ReadInputText((std::filesystem::path(dir) / kBundleMarkerName).string(), &reason,
+                    kMaxBundleFileBytes);
+  if (!text) return std::nullopt;
+  return ParseBundleMarker(*text);
 }
 
 std::optional<std::map<std::string, std::string>> ReadBundleDirectory(const std::string& dir,
@@ -223,7 +257,13 @@ std::optional<std::map<std::string, std::string>> ReadBundleDirectory(const std:
       continue;
     }
     std::string reason;
-    std::optional<std::string> text = ReadInputText(entry.path().string(), &reason);
+    std::optional<std::string> text =
+        ReadInputText(entry.path().string(), &reason, kMaxBundleFileBytes);
+    if (text && text->size() > kMaxBundleFileBytes) {
+      text.reset();
+      reason = "larger than " + std::to_string(kMaxBundleFileBytes >> 20) +
+               " MiB, more than any file hkimgen writes";
+    }
     if (!text) {
       Diagnostic d;
       d.location.file = entry.path().string();
@@ -257,6 +297,8 @@ const char* ChangeWord(BundleChange::Kind kind) {
       return "added";
     case BundleChange::Kind::kChanged:
       return "changed";
+    case BundleChange::Kind::kMoved:
+      return "moved";
     case BundleChange::Kind::kRemoved:
       return "removed";
   }
@@ -269,6 +311,8 @@ const char* ChangeMark(BundleChange::Kind kind) {
       return "+";
     case BundleChange::Kind::kChanged:
       return "~";
+    case BundleChange::Kind::kMoved:
+      return ">";
     case BundleChange::Kind::kRemoved:
       return "-";
   }
@@ -276,7 +320,8 @@ const char* ChangeMark(BundleChange::Kind kind) {
 }
 
 struct Counts {
-  int added = 0, changed = 0, removed = 0, disruptive = 0;
+  int added = 0, changed = 0, moved = 0, removed = 0, disruptive = 0, job_restarts = 0,
+      refused = 0;
 };
 
 Counts Count(const BundleDiff& diff) {
@@ -284,10 +329,58 @@ Counts Count(const BundleDiff& diff) {
   for (const BundleChange& change : diff.changes) {
     if (change.kind == BundleChange::Kind::kAdded) ++c.added;
     if (change.kind == BundleChange::Kind::kChanged) ++c.changed;
+    if (change.kind == BundleChange::Kind::kMoved) ++c.moved;
     if (change.kind == BundleChange::Kind::kRemoved) ++c.removed;
     if (change.disruptive) ++c.disruptive;
+    if (change.effect == Disruption::kJobRestart) ++c.job_restarts;
+    if (!change.refusal.empty()) ++c.refused;
   }
   return c;
+}
+
+// Names, kinds and notes come from files in the folder, which anyone may have edited: no byte
+// of them may move the terminal's cursor or recolour it, and a long one is cut.
+std::string Printable(const std::string& text) {
+  constexpr size_t kMax = 4096;
+  std::string out;
+  for (size_t i = 0; i < text.size() && i < kMax; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      out += escaped;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (text.size() > kMax) out += "... (" + std::to_string(text.size()) + " bytes)";
+  return out;
+}
+
+void FormatChange(const BundleChange& change, std::ostream& out) {
+  out << ChangeMark(change.kind) << " " << ChangeWord(change.kind) << " ";
+  if (!change.moved_from.empty()) out << Printable(change.moved_from) << " -> ";
+  out << Printable(change.file_name);
+  if (!change.object_kind.empty()) {
+    out << " (" << Printable(change.object_kind);
+    if (!change.object_name.empty()) out << " " << Printable(change.object_name);
+    out << ")";
+  }
+  if (change.disruptive) {
+    out << " [disruptive: " << ToString(change.effect) << ": " << Printable(change.disruption)
+        << "]";
+  } else if (change.effect != Disruption::kNone) {
+    out << " [" << ToString(change.effect) << ": " << Printable(change.disruption) << "]";
+  }
+  if (!change.refusal.empty()) out << " [refused: " << Printable(change.refusal) << "]";
+  out << "\n";
+  for (const std::string& note : change.notes) out << "    note: " << Printable(note) << "\n";
+}
+
+void FormatUserFiles(const BundleDiff& diff, std::ostream& out) {
+  for (const std::string& file : diff.user_files)
+    out << "= kept " << Printable(file)
+        << " (yours: .hkimgen-bundle does not list it; render keeps it)\n";
 }
 
 }  // namespace
@@ -295,29 +388,26 @@ Counts Count(const BundleDiff& diff) {
 std::string FormatBundleDiff(const BundleDiff& diff, const std::string& dir) {
   std::ostringstream out;
   if (!diff.HasChanges()) {
+    FormatUserFiles(diff, out);
     out << dir << ": no changes\n";
     return out.str();
   }
-  for (const BundleChange& change : diff.changes) {
-    out << ChangeMark(change.kind) << " " << ChangeWord(change.kind) << " " << change.file_name;
-    if (!change.object_kind.empty()) {
-      out << " (" << change.object_kind;
-      if (!change.object_name.empty()) out << " " << change.object_name;
-      out << ")";
-    }
-    if (change.disruptive) out << " [disruptive: " << change.disruption << "]";
-    out << "\n";
-  }
+  for (const BundleChange& change : diff.changes) FormatChange(change, out);
+  FormatUserFiles(diff, out);
   for (const BundleChange& change : diff.changes) {
     if (!change.unified_diff.empty()) out << "\n" << change.unified_diff;
   }
   Counts c = Count(diff);
   out << "\n"
-      << dir << ": " << c.added << " to add, " << c.changed << " to change, " << c.removed
-      << " to remove";
+      << dir << ": " << c.added << " to add, " << c.changed << " to change, ";
+  if (c.moved > 0) out << c.moved << " to move, ";
+  out << c.removed << " to remove";
   if (c.disruptive > 0) {
-    out << "; " << c.disruptive << " disruptive (nodes will drain or reboot)";
+    out << "; " << c.disruptive
+        << " disruptive (nodes will drain, reboot, reset VFs or roll a driver)";
   }
+  if (c.job_restarts > 0) out << "; " << c.job_restarts << " restart the running job";
+  if (c.refused > 0) out << "; " << c.refused << " refused";
   out << "\n";
   return out.str();
 }
@@ -327,20 +417,28 @@ nlohmann::json BundleDiffToJson(const BundleDiff& diff, const std::string& dir) 
   for (const BundleChange& change : diff.changes) {
     changes.push_back({{"change", ChangeWord(change.kind)},
                        {"file", change.file_name},
+                       {"moved_from", change.moved_from},
                        {"kind", change.object_kind},
                        {"name", change.object_name},
+                       {"effect", ToString(change.effect)},
                        {"disruptive", change.disruptive},
                        {"disruption", change.disruption},
+                       {"notes", change.notes},
+                       {"refusal", change.refusal},
                        {"diff", change.unified_diff}});
   }
   Counts c = Count(diff);
   return {{"directory", dir},
           {"changes", changes},
+          {"user_files", diff.user_files},
           {"summary",
            {{"added", c.added},
             {"changed", c.changed},
+            {"moved", c.moved},
             {"removed", c.removed},
-            {"disruptive", c.disruptive}}}};
+            {"disruptive", c.disruptive},
+            {"job_restarts", c.job_restarts},
+            {"refused", c.refused}}}};
 }
 
 }  // namespace hkim

@@ -277,6 +277,41 @@ case_diff_exit_codes_and_missing_folder() {
   expect_status 1
 }
 
+case_diff_names_what_a_sync_does() {
+  # A fresh OpenShift cluster's profile: its bundle renders the node objects (Barcelona's, which
+  # describes a cluster that has them, does not).
+  local p="$WORK/lab.yaml"
+  "$HKIMGEN" init --platform openshift --shape barcelona-h100-cx7 --name lab \
+    --repo-url https://github.com/lab/bundles.git --output-file "$p" >/dev/null 2>&1 || fail "init"
+  run render "$p" -d "$WORK/b"
+  expect_status 0
+  # A file of the user's in the bundle is kept, never "removed".
+  echo "kind: ConfigMap" >"$WORK/b/platform/mine.yaml"
+  run diff "$p" -d "$WORK/b" --check
+  expect_status 0
+  expect_out "= kept platform/mine.yaml (yours: .hkimgen-bundle does not list it; render keeps it)"
+  expect_no_out "removed"
+  # The IOMMU MachineConfig leaves the bundle, but Argo CD leaves it on the cluster.
+  run diff "$p" -d "$WORK/b" --set iommu.policy=already-configured
+  expect_status 0
+  expect_out "- removed nodes/20-machineconfig-99-worker-lab-iommu-passthrough.yaml"
+  expect_out "note: left in place: Argo CD does not delete it (Prune=false, Delete=false)"
+  # The NCCL environment reaches the pods through the checksum: a job restart.
+  run diff "$p" -d "$WORK/b" --set nccl.debug=INFO
+  expect_out "[job restart: every pod of the StatefulSet is replaced"
+  expect_out "running pods read it at start only"
+  # The GPUDirect mode rolls the GPU driver.
+  run diff "$p" -d "$WORK/b" --set nccl.gpudirect=nvidia-peermem
+  expect_out "(ClusterPolicy cluster-policy) [disruptive: driver roll:"
+  # OLM cannot downgrade: an error at the value, and the plan still shows why.
+  run diff "$p" -d "$WORK/b" --set operators.gpu_operator.version=v25.3.4
+  expect_status 1
+  expect_err "--set:1:"
+  expect_err "moves from v25.10 to the older v25.3"
+  expect_err "[diff.operator-downgrade]"
+  expect_out "[refused: the Subscription of gpu-operator-certified"
+}
+
 case_type_errors_say_what_to_write() {
   local p
   p=$(variant '0,/mtu_bytes: 9000/s//mtu_bytes: "9000"/' quoted.yaml)

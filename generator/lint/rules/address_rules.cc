@@ -1,5 +1,6 @@
 // Network values read as addresses (the schema only checks their form): a network written with
-// host bits set (10.0.103.5/24), and a gateway that is not inside its rail's subnet.
+// host bits set (10.0.103.5/24), a gateway that is not inside its rail's subnet, and a rail
+// subnet inside the platform's own default networks.
 #include <arpa/inet.h>
 
 #include "lint/rules/rules.h"
@@ -67,6 +68,56 @@ void CheckGatewayInside(const LintContext& c, LintReporter& r) {
   }
 }
 
+// The networks a platform uses by default for its own traffic: a rail subnet inside one routes
+// RDMA traffic into the SDN (or hands out addresses it uses). OpenShift: install-config's
+// clusterNetwork 10.128.0.0/14 and serviceNetwork 172.30.0.0/16, OVN-Kubernetes' internal join
+// (100.64.0.0/16) and transit (100.88.0.0/16) subnets (OCP "Configuring the OVN-Kubernetes
+// network plugin"). OKE: the flannel pods CIDR 10.244.0.0/16 and services CIDR 10.96.0.0/16
+// (OCI "Network Resource Configuration for Cluster Creation").
+struct PlatformNetwork {
+  const char* cidr;
+  const char* what;
+};
+constexpr PlatformNetwork kOpenShiftNetworks[] = {
+    {"10.128.0.0/14", "OpenShift's default cluster (pod) network"},
+    {"172.30.0.0/16", "OpenShift's default service network"},
+    {"100.64.0.0/16", "OVN-Kubernetes' internal join subnet"},
+    {"100.88.0.0/16", "OVN-Kubernetes' internal transit subnet"}};
+constexpr PlatformNetwork kOkeNetworks[] = {
+    {"10.244.0.0/16", "OKE's default pods CIDR"},
+    {"10.96.0.0/16", "OKE's default services CIDR"}};
+
+void CheckPlatformOverlap(const std::string& cidr, const std::string& pointer, const Profile& p,
+                          LintReporter& r) {
+  std::optional<Ipv4Network> mine = ParseCidr(cidr);
+  if (!mine) return;
+  auto check = [&](const PlatformNetwork& n) {
+    std::optional<Ipv4Network> theirs = ParseCidr(n.cidr);
+    if (!theirs || !mine->Overlaps(*theirs)) return;
+    r.Report(pointer,
+             "'" + cidr + "' overlaps " + n.what + " " + n.cidr +
+                 ": the rail's addresses would collide with the platform's own traffic (routes "
+                 "into the SDN, addresses its pods or services use)",
+             "give the rail a subnet outside the cluster's pod, service and node networks; if "
+             "this cluster was installed with other networks, accept the warning "
+             "(accept_warnings) naming them");
+  };
+  if (p.IsOpenShift()) {
+    for (const PlatformNetwork& n : kOpenShiftNetworks) check(n);
+  } else {
+    for (const PlatformNetwork& n : kOkeNetworks) check(n);
+  }
+}
+
+void CheckPlatformNetworks(const LintContext& c, LintReporter& r) {
+  for (const Rail& rail : c.profile.network.rails) {
+    if (!rail.ipam.range.empty())
+      CheckPlatformOverlap(rail.ipam.range, rail.ipam.pointer + "/range", c.profile, r);
+    if (rail.ipam.pool)
+      CheckPlatformOverlap(rail.ipam.pool->subnet, rail.ipam.pool->pointer + "/subnet", c.profile, r);
+  }
+}
+
 }  // namespace
 
 std::vector<LintRule> AddressLintRules() {
@@ -76,6 +127,9 @@ std::vector<LintRule> AddressLintRules() {
       {"lint.host-bits", Severity::kError,
        "networks (ranges, routes, nv-ipam subnets) are written as network addresses",
        CheckHostBits},
+      {"lint.platform-network-overlap", Severity::kWarning,
+       "rail subnets stay out of the platform's default pod, service and SDN networks",
+       CheckPlatformNetworks},
   };
 }
 

@@ -25,6 +25,8 @@ std::vector<LintRule> OperatorLintRules();
 std::vector<LintRule> ReleaseLintRules();
 /// Memlock strategy, privilege, image tags.
 std::vector<LintRule> SecurityLintRules();
+/// gitops: the deprecated automated_sync.
+std::vector<LintRule> GitOpsLintRules();
 /// Placeholders that fail only on the cluster: gitops.repo_url, wrapper.image.
 std::vector<LintRule> PlaceholderLintRules();
 

@@ -45,6 +45,9 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
   DestinationContext(p, app.context);
   app.context["destination_namespace"] = op.namespace_name;
   app.context["retry_limit"] = p.gitops.retry_limit;
+  // The GPU Operator's chart can roll the driver (plan/disruption.h): it syncs itself only when
+  // the nodes layer does.
+  SyncPolicyContext(p, ScopeOf(app.kind, app.template_name), app.context);
   app.source_pointer = op.pointer;
   // What the chart's own workloads pull (its defaults at the pinned release; chart_images.h),
   // as images.mirror rewrites them, so their registries are preconditions too.

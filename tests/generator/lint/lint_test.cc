@@ -320,6 +320,15 @@ TEST(Lint, GpusPerPodBelowGpusPerNode) {
 }
 
 // Issue 14 item 9: Barcelona pinned host names to keep jobs off nodes with bad NIC firmware.
+TEST(Lint, RailSubnetInsideThePlatformsOwnNetworks) {
+  // Issue 37: OpenShift's default pod network 10.128.0.0/14 passed silently.
+  ExpectOnly(Check(kOpenShift, {"network.rails[0].ipam.range=10.128.5.0/24"}),
+             "lint.platform-network-overlap", "/network/rails/0/ipam/range", Severity::kWarning);
+  ExpectOnly(Check(kOpenShift, {"network.rails[1].ipam.range=172.30.0.0/24"}),
+             "lint.platform-network-overlap", "/network/rails/1/ipam/range", Severity::kWarning);
+  ExpectClean(Check(kOpenShift, {"network.rails[0].ipam.range=10.132.0.0/24"}));
+}
+
 TEST(Lint, ExclusiveRdmaSwitchIsSaidNotInherited) {
   // The bundle's node policies bring the SriovNetworkPoolConfig (a reboot per node, other NADs
   // lose RDMA): the profile must say so (issue 35).

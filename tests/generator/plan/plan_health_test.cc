@@ -96,8 +96,14 @@ TEST(FabricGate, UsesTheStatefulSetsPodSpec) {
     // Same install, service account, SCC capabilities, resources (GPUs, rails), volumes, node
     // selector and tolerations.
     EXPECT_EQ(Yaml(SharedPart(job_spec)), Yaml(SharedPart(set_spec))) << profile;
-    EXPECT_EQ(Yaml(job["spec"]["template"]["metadata"]["annotations"]),
-              Yaml(set["spec"]["template"]["metadata"]["annotations"])) << profile;  // NADs
+    const YAML::Node job_annotations = job["spec"]["template"]["metadata"]["annotations"];
+    const YAML::Node set_annotations = set["spec"]["template"]["metadata"]["annotations"];
+    EXPECT_EQ(Yaml(job_annotations["k8s.v1.cni.cncf.io/networks"]),
+              Yaml(set_annotations["k8s.v1.cni.cncf.io/networks"])) << profile;  // NADs
+    // Only the StatefulSet rolls on a ConfigMap change (a Job's pod template cannot change;
+    // each gate run reads the current ConfigMap): docs/sync-and-disruption.md.
+    EXPECT_TRUE(set_annotations["hkimgen.io/config-checksum"]) << profile;
+    EXPECT_FALSE(job_annotations["hkimgen.io/config-checksum"]) << profile;
     EXPECT_EQ(job_spec["restartPolicy"].as<std::string>(), "Never");
     // The workload's account, or with the periodic check on its account (get, list, patch
     // nodes), so that a gate pod can mark its own node when the localization names it.

@@ -55,7 +55,8 @@ TEST(PlanOperators, OpenShiftManagedOperatorsGetOlmInstallsCrsAndOnePolicyPerRai
            {"ClusterPolicy", "cluster-policy"}}) {
     const PlannedObject* o = Find(plan, kind, name);
     ASSERT_NE(o, nullptr) << kind << " " << name;
-    EXPECT_EQ(o->layer, kPlatformLayer);
+    // The ClusterPolicy's driver section rolls the GPU driver: the nodes layer's (disruption.h).
+    EXPECT_EQ(o->layer, o->kind == "ClusterPolicy" ? kNodesLayer : kPlatformLayer) << kind;
     // Removing any of them would uninstall an operator or strip nodes.
     EXPECT_NE(Options(*o).find("Prune=false,Delete=false"), std::string::npos) << kind;
   }
@@ -261,7 +262,7 @@ TEST(PlanOperators, OkeSharedOperatorsLeaveTheChartsAndNicClusterPolicyToTheOwne
   EXPECT_EQ(Kinds(PlanBundle(BuildFrom(text))).count("NicClusterPolicy"), 1u);
 }
 
-// Layout: platform and workload layers, one Application each under the parent.
+// Layout: platform, nodes and workload layers, one Application each under the parent.
 TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
   std::string text = Replace(ReadProfile("oke-h100"), "gitops:\n  project: default",
                              "gitops:\n  project: default\n  platform_project: platform-team\n"
@@ -269,23 +270,32 @@ TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
   const BundlePlan plan = PlanBundle(BuildFrom(text));
   std::map<std::string, const PlannedObject*> files;
   for (const PlannedObject& f : plan.layer_files) files[f.file_name] = &f;
-  ASSERT_EQ(files.size(), 4u);
+  ASSERT_EQ(files.size(), 6u);
   const PlannedObject* platform = files.at("apps/platform.yaml");
+  const PlannedObject* nodes = files.at("apps/nodes.yaml");
   const PlannedObject* workload = files.at("apps/workload.yaml");
   EXPECT_EQ(platform->context["project"], "platform-team");
+  EXPECT_EQ(nodes->context["project"], "platform-team");
   EXPECT_EQ(workload->context["project"], "ml-team");
   EXPECT_EQ(platform->context["path"], "out/oke-h100/platform");
+  EXPECT_EQ(nodes->context["path"], "out/oke-h100/nodes");
   EXPECT_EQ(workload->context["destination_namespace"], "gpu-training");
-  EXPECT_EQ(platform->context["metadata"]["sync_wave"], "0");  // platform before workload
-  EXPECT_EQ(workload->context["metadata"]["sync_wave"], "1");
+  EXPECT_EQ(platform->context["metadata"]["sync_wave"], "0");  // platform, nodes, workload
+  EXPECT_EQ(nodes->context["metadata"]["sync_wave"], "1");
+  EXPECT_EQ(workload->context["metadata"]["sync_wave"], "2");
   EXPECT_EQ(platform->context["retry_limit"], 50);
   EXPECT_EQ(plan.application.context["path"], "out/oke-h100/apps");
   EXPECT_TRUE(files.count("platform/kustomization.yaml"));
+  EXPECT_TRUE(files.count("nodes/kustomization.yaml"));
   EXPECT_TRUE(files.count("workload/kustomization.yaml"));
   for (const PlannedObject& o : plan.objects) {
     const bool in_workload_namespace = o.namespace_name == "gpu-training";
     const bool chart_application = o.kind == "Application";
+    // What can drain, reboot, reset VFs or roll a driver: the NicClusterPolicy, the VF agent.
+    const bool touches_nodes =
+        o.kind == "NicClusterPolicy" || (o.kind == "DaemonSet" && o.name == "oke-h100-vf-config");
     EXPECT_EQ(o.layer, chart_application       ? kAppsLayer
+                       : touches_nodes         ? kNodesLayer
                        : in_workload_namespace ? kWorkloadLayer
                                                : kPlatformLayer)
         << o.file_name;
@@ -320,7 +330,7 @@ TEST(PlanLayers, DestinationNameReplacesTheServerOfEveryApplicationThatDeploysTo
     EXPECT_EQ(file.content.find("server:"), std::string::npos) << file.file_name;
     ++named;
   }
-  EXPECT_EQ(named, 5) << "apps/platform, apps/workload and the three chart Applications";
+  EXPECT_EQ(named, 6) << "apps/platform, apps/nodes, apps/workload and the three charts";
 }
 
 }  // namespace

@@ -52,15 +52,15 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
           "platform/00-subscription-openshift-nfd-nfd.yaml",
           "platform/00-subscription-openshift-sriov-network-operator-sriov-network-operator-"
           "subscription.yaml",
-          "platform/10-clusterpolicy-cluster-policy.yaml",
+          "nodes/10-clusterpolicy-cluster-policy.yaml",
           "platform/10-nodefeaturediscovery-openshift-nfd-nfd-instance.yaml",
           "platform/10-sriovoperatorconfig-openshift-sriov-network-operator-default.yaml",
-          "platform/20-machineconfig-99-h100-barcelona-iommu-passthrough.yaml",
-          "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno5np0.yaml",
-          "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno6np0.yaml",
-          "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno7np0.yaml",
-          "platform/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno8np0.yaml",
-          "platform/20-sriovnetworkpoolconfig-openshift-sriov-network-operator-barcelona-rdma-"
+          "nodes/20-machineconfig-99-h100-barcelona-iommu-passthrough.yaml",
+          "nodes/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno5np0.yaml",
+          "nodes/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno6np0.yaml",
+          "nodes/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno7np0.yaml",
+          "nodes/20-sriovnetworknodepolicy-openshift-sriov-network-operator-barcelona-eno8np0.yaml",
+          "nodes/20-sriovnetworkpoolconfig-openshift-sriov-network-operator-barcelona-rdma-"
           "exclusive.yaml",
           "platform/30-namespace-nccl-test.yaml",
           "platform/30-securitycontextconstraints-barcelona-nccl-rdma.yaml",
@@ -163,7 +163,7 @@ TEST(Plan, LayerKustomizationsListTheirObjectsButNotTheApplications) {
   const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
   EXPECT_EQ(plan.kustomization.file_name, "kustomization.yaml");
   EXPECT_EQ(plan.kustomization.context["resources"],
-            nlohmann::json::parse(R"([{"file":"platform"},{"file":"workload"}])"));
+            nlohmann::json::parse(R"([{"file":"platform"},{"file":"nodes"},{"file":"workload"}])"));
   std::vector<std::string> listed;
   for (const PlannedObject& file : plan.layer_files) {
     if (file.kind != "Kustomization") continue;

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "write/bundle_diff.h"
 #include "fleet/fleet_diff.h"
@@ -55,7 +56,9 @@ TEST(BundleDiff, IdenticalDirectoryHasNoChanges) {
 TEST(BundleDiff, AddedChangedAndRemovedFilesAreListedByName) {
   std::string changed = kService;
   changed.replace(changed.find("None"), 4, "10.0.0.1");
-  BundleDiff diff = DiffBundle(Bundle({{"b.yaml", changed}, {"c.yaml", kService}}),
+  std::string other = kService;  // another object: a file of the same object would be a move
+  other.replace(other.find("job-headless"), 12, "job-other");
+  BundleDiff diff = DiffBundle(Bundle({{"b.yaml", changed}, {"c.yaml", other}}),
                                {{"a.yaml", OnDisk(kService)}, {"b.yaml", OnDisk(kService)}});
   ASSERT_EQ(diff.changes.size(), 3u);
   EXPECT_EQ(diff.changes[0].kind, BundleChange::Kind::kRemoved);
@@ -71,7 +74,7 @@ TEST(BundleDiff, AddedChangedAndRemovedFilesAreListedByName) {
   const std::string text = FormatBundleDiff(diff, "out/lab");
   EXPECT_NE(text.find("- removed a.yaml (Service job-headless)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("~ changed b.yaml (Service job-headless)\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("+ added c.yaml (Service job-headless)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("+ added c.yaml (Service job-other)\n"), std::string::npos) << text;
   EXPECT_NE(text.find("out/lab: 1 to add, 1 to change, 1 to remove\n"), std::string::npos);
 }
 
@@ -85,24 +88,69 @@ TEST(BundleDiff, MachineConfigChangeIsDisruptive) {
   EXPECT_NE(diff.changes[0].disruption.find("reboots"), std::string::npos);
   const std::string text = FormatBundleDiff(diff, "out");
   EXPECT_NE(text.find("[disruptive: "), std::string::npos);
-  EXPECT_NE(text.find("1 disruptive (nodes will drain or reboot)"), std::string::npos);
+  EXPECT_NE(text.find("[disruptive: drain and reboot: the Machine Config Operator"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("1 disruptive (nodes will drain, reboot, reset VFs or roll a driver)"),
+            std::string::npos);
   nlohmann::json j = BundleDiffToJson(diff, "out");
   EXPECT_EQ(j["changes"][0]["disruptive"], true);
   EXPECT_EQ(j["changes"][0]["kind"], "MachineConfig");
   EXPECT_EQ(j["summary"]["disruptive"], 1);
 }
 
-TEST(BundleDiff, RemovingAMachineConfigIsDisruptiveToo) {
+TEST(BundleDiff, RemovingAPrunableMachineConfigIsDisruptiveToo) {
   BundleDiff diff = DiffBundle(Bundle({}), {{"00-mc.yaml", kMachineConfig}});
   ASSERT_EQ(diff.changes.size(), 1u);
   EXPECT_TRUE(diff.changes[0].disruptive);
+  EXPECT_EQ(diff.changes[0].disruption.rfind("deleting it: the Machine Config Operator", 0), 0u)
+      << diff.changes[0].disruption;
 }
 
-TEST(BundleDiff, NodePoliciesAreDisruptiveOrdinaryObjectsAreNot) {
-  EXPECT_FALSE(DisruptionOf("SriovNetworkNodePolicy").empty());
-  EXPECT_FALSE(DisruptionOf("NicClusterPolicy").empty());
-  EXPECT_TRUE(DisruptionOf("StatefulSet").empty());
-  EXPECT_TRUE(DisruptionOf("NetworkAttachmentDefinition").empty());
+TEST(BundleDiff, RemovingAnObjectArgoCdKeepsLeavesItInPlace) {
+  std::string kept = kMachineConfig;
+  kept.replace(kept.find("spec:"), 5,
+               "  annotations:\n    argocd.argoproj.io/sync-options: \"Prune=false,Delete=false\"\n"
+               "spec:");
+  BundleDiff diff = DiffBundle(Bundle({}), {{"00-mc.yaml", kept}});
+  ASSERT_EQ(diff.changes.size(), 1u);
+  EXPECT_EQ(diff.changes[0].kind, BundleChange::Kind::kRemoved);
+  EXPECT_FALSE(diff.changes[0].disruptive);
+  ASSERT_EQ(diff.changes[0].notes.size(), 1u);
+  EXPECT_EQ(diff.changes[0].notes[0].rfind(
+                "left in place: Argo CD does not delete it (Prune=false, Delete=false); when it "
+                "should go, delete it by hand: kubectl delete MachineConfig "
+                "99-worker-iommu-passthrough (then the Machine Config Operator",
+                0),
+            0u)
+      << diff.changes[0].notes[0];
+}
+
+TEST(BundleDiff, NamesFromTheFolderCannotDriveTheTerminal) {
+  std::string hostile = kService;
+  hostile.replace(hostile.find("job-headless"), 12, "\"job\\e[31m\"");
+  BundleDiff diff = DiffBundle(Bundle({}), {{"a.yaml", hostile}, {"x\x1b[2J.yaml", "a: 1\n"}},
+                               std::set<std::string>{"a.yaml"});
+  const std::string text = FormatBundleDiff(diff, "out");
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
+  EXPECT_NE(text.find("(Service job\\x1b[31m)"), std::string::npos) << text;
+  EXPECT_NE(text.find("= kept x\\x1b[2J.yaml"), std::string::npos) << text;
+}
+
+TEST(BundleDiff, ReadsBundleFilesLargerThanAProfile) {
+  // The README of a bundle with a thousand namespaces is a few MiB; cut at the 1 MiB profile
+  // limit it would read as changed forever.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("hkim-diff-large-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string readme(3u << 20, 'x');
+  std::ofstream(dir / "README.md") << readme;
+  DiagnosticSink sink;
+  const auto files = ReadBundleDirectory(dir.string(), sink);
+  ASSERT_TRUE(files);
+  EXPECT_EQ(files->at("README.md").size(), readme.size());
+  fs::remove_all(dir);
 }
 
 TEST(UnifiedDiff, SeparateHunksAndInsertionsAtTheEnd) {

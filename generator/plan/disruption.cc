@@ -1,0 +1,165 @@
+// Plan stage, node disruption (plan/disruption.h): the table. Each row names its source; a
+// NOTE in a source is an inference the row relies on.
+
+#include "plan/disruption.h"
+
+#include <utility>
+
+namespace hkim {
+
+const char* ToString(Disruption value) {
+  switch (value) {
+    case Disruption::kNone:
+      return "none";
+    case Disruption::kJobRestart:
+      return "job restart";
+    case Disruption::kVfReset:
+      return "VF reset";
+    case Disruption::kDriverRoll:
+      return "driver roll";
+    case Disruption::kDrain:
+      return "drain";
+    case Disruption::kReboot:
+      return "drain and reboot";
+  }
+  return "?";
+}
+
+const std::vector<DisruptionRule>& DisruptionTable() {
+  using D = Disruption;
+  static const std::vector<DisruptionRule> table = {
+      {"MachineConfig", "", "", D::kReboot, "",
+       "the Machine Config Operator renders a new config for the pool, then cordons, drains and "
+       "reboots each of its nodes",
+       "every node of the MachineConfigPool its machineconfiguration.openshift.io/role label names",
+       "the pool's maxUnavailable nodes at a time (1 unless the pool sets it)",
+       "oc get machineconfigpool -w",
+       "OpenShift docs, \"Machine Config Operator\" (a changed MachineConfig reboots the pool's "
+       "nodes); BARCELONA-LIVE.md (\"Any new MachineConfig for the pool re-renders it\")"},
+      {"MachineConfigPool", "", "", D::kReboot, "",
+       "nodes its selector gains or loses move to another pool's config: each drains and reboots",
+       "the nodes the pool's nodeSelector gains or loses",
+       "the pool's maxUnavailable nodes at a time",
+       "oc get machineconfigpool -w",
+       "OpenShift docs, \"Machine Config Operator\" (custom pools)"},
+      {"SriovNetworkNodePolicy", "", "", D::kDrain, "",
+       "the SR-IOV config daemon cordons and drains each selected node to reconfigure its PFs and "
+       "VFs (MTU, VF count, RDMA); a change a Mellanox NIC needs firmware for reboots it too",
+       "the nodes of the policy's nodeSelector",
+       "one node at a time per pool (SriovNetworkPoolConfig maxUnavailable, default 1)",
+       "oc get sriovnetworknodestates -n openshift-sriov-network-operator -w",
+       "BRINGUP-FACTS §2 (Red Hat, \"Configuring an SR-IOV network device\": applying a policy "
+       "may drain or reboot nodes)"},
+      {"SriovNetworkPoolConfig", "", "", D::kReboot, "",
+       "the SR-IOV config daemon sets the RDMA subsystem's netns mode (rdmaMode) and drains and "
+       "reboots each selected node; in exclusive mode pods whose NADs lack the rdma CNI lose RDMA",
+       "the nodes of its nodeSelector",
+       "its maxUnavailable nodes at a time",
+       "oc get sriovnetworknodestates -n openshift-sriov-network-operator -w",
+       "BRINGUP-FACTS §7 (Red Hat, \"Configuring an RDMA subsystem for SR-IOV\"); "
+       "BARCELONA-LIVE.md (RDMA shared mode)"},
+      {"DaemonSet", "operators-oke/daemonset-vf-config.yaml.mustache", "spec/template",
+       D::kVfReset, "",
+       "each node's VF agent restarts: it sets the VFs to 0, creates them again, sets the RDMA "
+       "netns mode and restarts the SR-IOV device plugin; RDMA pods on the node lose their VFs",
+       "every GPU node of its nodeSelector",
+       "the DaemonSet's rolling update: one node at a time",
+       "kubectl rollout status daemonset -n {ns} {name}",
+       "BRINGUP-FACTS §4 (oci-hpc-oke vf-config: echo 0 > sriov_numvfs, oci-vf-config, "
+       "--set-netns-exclusive, --restart-sriov)"},
+      {"ClusterPolicy", "", "spec/driver", D::kDriverRoll, "spec/driver/enabled",
+       "the GPU Operator's upgrade controller evicts the GPU pods of each node, then unloads and "
+       "reloads the GPU driver there (kernel module type, RDMA/peermem, version)",
+       "every GPU node",
+       "driver.upgradePolicy: maxParallelUpgrades nodes at a time (1), at most maxUnavailable "
+       "(25%)",
+       "oc get pods -n nvidia-gpu-operator -l app=nvidia-driver-daemonset -w",
+       "NVIDIA GPU Operator docs, \"GPU Driver Upgrades\" (upgradePolicy, pod eviction); "
+       "BRINGUP-FACTS §3"},
+      {"ClusterPolicy", "", "", D::kNone, "",
+       "the GPU Operator rolls its operand pods (device plugin, toolkit, DCGM) node by node; "
+       "running pods keep their GPUs",
+       "every GPU node", "one node at a time", "oc get pods -n nvidia-gpu-operator -w",
+       "NVIDIA GPU Operator docs (operand DaemonSets, daemonsets.rollingUpdate)"},
+      {"Application", "operators-oke/application-gpu-operator.yaml.mustache",
+       "spec/source/helm/valuesObject/driver", D::kDriverRoll,
+       "spec/source/helm/valuesObject/driver/enabled",
+       "the GPU Operator's upgrade controller evicts the GPU pods of each node, then unloads and "
+       "reloads the GPU driver its driver DaemonSet runs there",
+       "every GPU node",
+       "the chart's driver.upgradePolicy (maxParallelUpgrades 1 by default)",
+       "kubectl get pods -n gpu-operator -l app=nvidia-driver-daemonset -w",
+       "NVIDIA GPU Operator docs, \"GPU Driver Upgrades\"; with driver.enabled false the chart "
+       "deploys no driver DaemonSet (BRINGUP-FACTS §4: the host's driver)"},
+      {"NicClusterPolicy", "", "spec/ofedDriver", D::kDriverRoll, "",
+       "the Network Operator's DOCA driver container drains each node and reloads the NIC driver",
+       "the nodes of its nodeAffinity",
+       "ofedDriver.upgradePolicy.maxParallelUpgrades nodes at a time",
+       "kubectl get pods -n network-operator -l nvidia.com/ofed-driver -w",
+       "NVIDIA Network Operator docs, \"Upgrading the DOCA driver\" (upgradePolicy, drain)"},
+      {"NicClusterPolicy", "", "", D::kNone, "",
+       "the Network Operator redeploys its device plugin, Multus and IPAM pods; running pods "
+       "keep their VFs",
+       "the nodes of its nodeAffinity", "one node at a time",
+       "kubectl get pods -n network-operator -w",
+       "NVIDIA Network Operator docs (NicClusterPolicy components are DaemonSets)"},
+      {"StatefulSet", "", "spec/template", D::kJobRestart, "",
+       "every pod of the StatefulSet is replaced (rolling update, highest ordinal first): a "
+       "running multi-node job fails at the first replaced pod and must restart from its last "
+       "checkpoint",
+       "the workload's GPU nodes", "one pod at a time",
+       "kubectl rollout status statefulset -n {ns} {name}",
+       "Kubernetes docs, StatefulSet update strategies (RollingUpdate)"},
+      {"ConfigMap", "", "", D::kNone, "",
+       "pods read it when they start (envFrom, volume): running pods keep the old values until "
+       "they are replaced; the StatefulSet's hkimgen.io/config-checksum annotation changes with "
+       "it, which replaces them (a job restart)",
+       "", "", "",
+       "Kubernetes docs, ConfigMaps (\"environment variables are not updated\"); plan/workload.cc"},
+      {"NetworkAttachmentDefinition", "", "", D::kNone, "",
+       "Multus reads it when a pod starts: running pods keep their interfaces (MTU, addresses); "
+       "pods created afterwards get the new ones",
+       "", "", "",
+       "Multus CNI docs (the delegate is read at pod sandbox creation)"},
+      {"Subscription", "", "spec", D::kNone, "",
+       "OLM installs the operator release the channel points at; the new operator may roll its "
+       "operands on every node (a GPU Operator whose ClusterPolicy pins no driver version rolls "
+       "the driver); OLM never downgrades",
+       "", "", "oc get csv -n {ns} -w",
+       "OLM docs (\"Operator Lifecycle Manager does not support downgrades\"); NVIDIA GPU "
+       "Operator on OpenShift (the CSV names the default driver image)"},
+  };
+  return table;
+}
+
+std::vector<const DisruptionRule*> DisruptionRulesOf(std::string_view kind,
+                                                     std::string_view template_name) {
+  std::vector<const DisruptionRule*> rules;
+  for (const DisruptionRule& rule : DisruptionTable()) {
+    if (rule.kind != kind) continue;
+    if (!rule.template_name.empty() && rule.template_name != template_name) continue;
+    rules.push_back(&rule);
+  }
+  return rules;
+}
+
+Disruption WorstDisruptionOf(std::string_view kind, std::string_view template_name) {
+  Disruption worst = Disruption::kNone;
+  for (const DisruptionRule* rule : DisruptionRulesOf(kind, template_name))
+    if (rule->effect > worst) worst = rule->effect;
+  return worst;
+}
+
+std::string WatchCommand(const DisruptionRule& rule, const std::string& cli,
+                         const std::string& namespace_name, const std::string& name) {
+  std::string text(rule.watch);
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"{cli}", cli},
+                                   {"{ns}", namespace_name},
+                                   {"{name}", name}}) {
+    for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size()))
+      text.replace(at, key.size(), value);
+  }
+  return text;
+}
+
+}  // namespace hkim

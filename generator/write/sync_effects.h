@@ -1,0 +1,56 @@
+#pragma once
+
+// Write stage, `hkimgen diff`: what a sync of one file's change does on the cluster, read from
+// plan/disruption.h's table: which field changed (a ClusterPolicy's driver section rolls the
+// driver, its device plugin section does not), whether Argo CD will delete a removed object
+// (Prune=false, Delete=false leave it in place), whether a changed ConfigMap reaches running pods,
+// and whether a Subscription asks OLM for a downgrade.
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+#include "plan/disruption.h"
+
+namespace hkim {
+
+/// One bundle file, parsed: its object's identity, the template it came from (its
+/// "# Source: templates/..." line) and whether Argo CD keeps it when it leaves the bundle.
+struct DiffObject {
+  std::string kind;  ///< "" when the file is no single YAML object (README.md)
+  std::string name;
+  std::string namespace_name;
+  std::string template_name;     ///< path under templates/, "" when the file has no Source line
+  bool keep_on_removal = false;  ///< sync-options Prune=false or Delete=false
+  YAML::Node document;
+};
+
+/// Parses a file's text as written (FileText) or as read from the bundle folder.
+DiffObject ParseDiffObject(const std::string& text);
+
+/// What a sync of a change does.
+struct SyncEffect {
+  Disruption effect = Disruption::kNone;
+  std::string what;                ///< what the sync does, with nodes, pace and watch command
+  std::vector<std::string> notes;  ///< what does not happen, or what to do by hand
+  std::string refusal;             ///< non-empty: the change cannot take effect (why)
+};
+
+/// Adding `now`: what touches nodes when it is first applied (a new MachineConfig reboots).
+SyncEffect EffectOfAdding(const DiffObject& now);
+
+/// Changing `before` into `now`; `wanted` is the whole bundle to be (for the StatefulSets that
+/// read a changed ConfigMap).
+SyncEffect EffectOfChange(const DiffObject& before, const DiffObject& now,
+                          const std::vector<DiffObject>& wanted);
+
+/// Removing `before` from the bundle: left in place when Argo CD keeps it, else deleted by a sync
+/// with prune, with what the deletion does.
+SyncEffect EffectOfRemoval(const DiffObject& before);
+
+/// The object moving from one layer's Application to another's (`from` and `to` are the files'
+/// layer folders, "platform" and "nodes").
+std::string MoveNote(const DiffObject& before, const std::string& from, const std::string& to);
+
+}  // namespace hkim
