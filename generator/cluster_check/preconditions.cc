@@ -8,6 +8,7 @@
 #include <set>
 
 #include "cluster_check/findings.h"
+#include "cluster_check/versions.h"
 #include "discover/json_at.h"
 #include "plan/preconditions.h"
 
@@ -179,6 +180,7 @@ void CheckPreconditions(const Profile& p, const BundlePlan& plan, const ClusterE
   CheckMachineConfigPool(p, cluster, picked, findings);
   CheckDeclared(p, plan, cluster, picked, findings);
   CheckOpenShiftVersion(p, plan, cluster, findings);
+  CheckVersions(p, cluster, findings);  // versions.h: releases against the profile and catalog
   if (!p.operators) return;
   for (const OperatorFacts& facts : OperatorCatalog()) {
     if (!(p.IsOpenShift() ? facts.openshift : facts.kubernetes)) continue;

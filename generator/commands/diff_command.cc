@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "write/bundle_diff.h"
+#include "write/release_moves.h"
 #include "commands/acceptance.h"
 #include "commands/cli_support.h"
 #include "commands/diff_fleet_command.h"
@@ -117,6 +118,7 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
   DiagnosticSink sink;
   SourceTexts sources;
   std::optional<BundleDiff> diff;
+  std::vector<ReleaseMove> moves;
   std::error_code ec;
   LayerInputs layers = options.layers;
   std::optional<LayeredProfile> layered;  // kept for the profile's accept_warnings
@@ -138,14 +140,22 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
       if (auto existing = ReadBundleDirectory(options.output_dir, sink)) {
         diff = DiffBundle(render->bundle, *existing, ReadBundleMarkerFiles(options.output_dir));
         ReportRefusals(*diff, render->plan, layered->merged, options.output_dir, sink);
+        moves = ReleaseMoves(render->bundle, *existing);  // write/release_moves.h: what moves
+        ReportSkippedMinors(moves, sink);
       }
     }
   }
   DiffOutcome outcome;
   if (diff) {
     outcome.changes = diff->HasChanges();
-    outcome.json = [&] { return BundleDiffToJson(*diff, options.output_dir); };
-    outcome.text = [&] { return FormatBundleDiff(*diff, options.output_dir); };
+    outcome.json = [&] {
+      nlohmann::json result = BundleDiffToJson(*diff, options.output_dir);
+      if (!moves.empty()) result["release_moves"] = ReleaseMovesToJson(moves);
+      return result;
+    };
+    outcome.text = [&] {
+      return FormatBundleDiff(*diff, options.output_dir) + FormatReleaseMoves(moves);
+    };
   }
   // The profile's accepted warnings are notes here too, as render prints them.
   return ReportDiff(options, AcceptWarnings(sink, layered ? &layered->merged : nullptr, {}),

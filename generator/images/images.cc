@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "model/image_reference.h"
 #include "plan/operators/chart_images.h"
 
 namespace hkim {
@@ -57,15 +58,6 @@ std::string ObjectName(const json& doc) {
   return name + (meta.is_object() ? Str(meta, "name") : "");
 }
 
-// "repository/image" then ":version", or "@version" when the version is a digest.
-std::string Compose(const std::string& repository, const std::string& image,
-                    const std::string& version) {
-  std::string out = repository;
-  if (!image.empty()) out += (out.empty() || out.back() == '/' ? "" : "/") + image;
-  if (!version.empty()) out += (version.rfind("sha256:", 0) == 0 ? "@" : ":") + version;
-  return out;
-}
-
 class Walker {
  public:
   Walker(ImageOrigin base, std::map<std::string, std::vector<ImageOrigin>>& found)
@@ -85,13 +77,13 @@ class Walker {
     if (!repository.empty() && !image.empty()) {
       // Charts name the tag `version` or `tag` (the Network Operator's own image).
       const std::string version = Str(node, "version");
-      Add(Compose(repository, image, version.empty() ? tag : version),
+      Add(ComposeImage(repository, image, version.empty() ? tag : version),
           Join(path, version.empty() && !tag.empty() ? "{repository,image,tag}"
                                                      : "{repository,image,version}"));
     } else if (!image.empty()) {
       Add(image, Join(path, "image"));
     } else if (!repository.empty() && !tag.empty()) {
-      Add(Compose(repository, "", tag), Join(path, "{repository,tag}"));
+      Add(ComposeImage(repository, "", tag), Join(path, "{repository,tag}"));
     }
     for (const auto& [key, value] : node.items()) {
       if (value.is_structured()) Walk(value, Join(path, key));

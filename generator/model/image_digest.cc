@@ -1,6 +1,7 @@
 #include "model/image_digest.h"
 
 #include "model/checks.h"
+#include "model/image_reference.h"
 #include "model/operator_versions.h"
 #include "model/operators.h"
 #include "schema/profile_schema.h"
@@ -49,10 +50,9 @@ void ForEachPolicyImage(P& profile, F&& visit) {
 // profile leaves them empty.
 template <typename C>
 std::string PolicyReference(const C& component, const ComponentImage& table) {
-  const std::string version = component.version.empty() ? table.version : component.version;
-  return (component.repository.empty() ? table.repository : component.repository) + "/" +
-         (component.image.empty() ? table.image : component.image) +
-         (version.rfind("sha256:", 0) == 0 ? "@" : ":") + version;
+  return ComposeImage(component.repository.empty() ? table.repository : component.repository,
+                      component.image.empty() ? table.image : component.image,
+                      component.version.empty() ? table.version : component.version);
 }
 
 }  // namespace
@@ -95,7 +95,7 @@ int ApplyImageDigests(Profile& profile, const LoadedProfile& loaded, DiagnosticS
       if (pointer == profile.wrapper.pointer + "/image") {
         profile.wrapper.digest = digest;
       } else {
-        image = WithoutDigest(image) + "@" + digest;
+        image = WithDigest(image, digest);
       }
     });
     ForEachPolicyImage(profile, [&](auto& component, const ComponentImage& table, const char*) {

@@ -1,29 +1,50 @@
 #pragma once
 
-// The one table of operator releases hkimgen knows: which component images a Network Operator
-// release ships (the NicClusterPolicy's images follow the release the profile pins, never
-// constants), and which features a GPU Operator release has. Sources are named per entry in
-// model/operator_versions.cc.
+// The release catalog: every GPU Operator and Network Operator release hkimgen renders for, read
+// from catalog/releases.json (embedded at build time; scripts/release-catalog.py regenerates it
+// from the release tags and says what changed). Per release: what its chart or bundle deploys
+// (the images `hkimgen images` and `-o imageset` list, the NicClusterPolicy's component images),
+// its OLM CSV and channel, the OpenShift and Kubernetes versions it declares, its CRDs, and its
+// source; beside them, the GPU Operator's support status per line and the combinations users
+// reported broken; and the NCCL variable names each NCCL release reads. Every stage asks this
+// table; none keeps its own list of versions.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace hkim {
 
-/// One container image of a NicClusterPolicy component.
+/// One container image of a NicClusterPolicy component (hack/release.yaml).
 struct ComponentImage {
   std::string repository;  ///< nvcr.io/nvidia/mellanox
   std::string image;       ///< sriov-network-device-plugin
   std::string version;     ///< network-operator-v25.10.0
 };
 
-/// What one NVIDIA Network Operator release deploys (its hack/release.yaml).
+/// One image a chart's values name (values.yaml at the release tag).
+struct ChartImage {
+  std::string component;   ///< the values key: "toolkit", "driver.manager", "node-feature-discovery"
+  std::string repository;  ///< "" where the chart leaves it to the user (vgpuManager)
+  std::string image;       ///< "" where repository is the whole name (NFD: image.repository)
+  std::string version;     ///< the default tag
+  bool enabled = false;    ///< the chart's default `enabled`
+  /// What else must be on for the operator to deploy it: "" (nothing), "driver"
+  /// (driver.enabled), "sandboxWorkloads", "gpuCluster" (GPU Operator); "nfd", "ofedDriver"
+  /// (Network Operator).
+  std::string needs;
+};
+
+/// What one NVIDIA Network Operator release deploys.
 struct NetworkOperatorRelease {
   std::string version;        ///< v25.10.0 (the git tag)
   std::string chart_version;  ///< 25.10.0 (Chart.yaml `version`, what Argo CD's targetRevision names)
-  std::string source;         ///< where the images were read
+  std::string date;           ///< the tag's commit date, YYYY-MM-DD
+  std::string source;         ///< repository, tag, commit and files it was read from
+  std::string kubernetes;     ///< Chart.yaml kubeVersion, e.g. ">= 1.21.0-0"
   bool chart_deploys_nic_cluster_policy = false;  ///< the chart's `deployCR` (before v24.10.0)
+  ComponentImage doca_driver;  ///< hack/release.yaml Mofed: the DOCA driver container
   ComponentImage sriov_device_plugin;
   ComponentImage nv_ipam;
   ComponentImage multus;
@@ -33,16 +54,83 @@ struct NetworkOperatorRelease {
   // DaemonSets (plan/operators/oke.cc), since the NicClusterPolicy has no field for them.
   ComponentImage sriov_cni;
   ComponentImage rdma_cni;
+  std::vector<ChartImage> images;            ///< the chart's own (operator, init container, NFD)
+  std::map<std::string, std::string> crds;   ///< crds/ file -> content hash
 };
 
-/// Every Network Operator release in the table, oldest first.
-const std::vector<NetworkOperatorRelease>& NetworkOperatorReleases();
+/// What one NVIDIA GPU Operator release deploys, and how OLM names it.
+struct GpuOperatorRelease {
+  std::string version;        ///< v25.10.1 (the git tag)
+  std::string chart_version;  ///< v25.10.1 (the published chart's version, Argo CD's targetRevision)
+  std::string date;
+  std::string source;
+  std::string kubernetes;      ///< Chart.yaml kubeVersion
+  std::string channel;         ///< the bundle's default OLM channel, e.g. v25.10
+  std::string csv;             ///< gpu-operator-certified.v25.10.1
+  std::string replaces;        ///< the CSV it replaces in the channel graph
+  std::string openshift;       ///< com.redhat.openshift.versions, e.g. "v4.14-v4.20"
+  std::string driver;          ///< the chart's default driver version
+  std::vector<ChartImage> images;
+  std::vector<std::string> bundle_images;  ///< the CSV's relatedImages, names without tag/digest
+  std::map<std::string, std::string> crds;  ///< crds/ file -> content hash
+};
 
-/// The release `version` (e.g. "v25.10.0"); nullopt when the table does not know it.
+/// A combination users reported broken, with its reference.
+struct KnownBadCombination {
+  std::string operator_key;  ///< "network_operator" or "gpu_operator"
+  std::string version;       ///< the operator release; "" = any that ships `doca_driver`
+  std::string doca_driver;   ///< "" = any
+  std::string openshift;     ///< "4.21.9" (a z-stream) or "4.21" (a minor); "" = any
+  std::string what;
+  std::string reference;
+};
+
+/// One NCCL release: the environment variable names its own sources (src/) read.
+struct NcclRelease {
+  std::string version;  ///< the tag, v2.30.7-1 (the last of its minor)
+  std::string date;
+  std::string source;
+  std::vector<std::string> names;  ///< sorted
+};
+
+/// The CSV Red Hat's SR-IOV or NFD operator ships for one OpenShift minor (the release-4.x
+/// branch of its source; the catalog's CSVs add a build suffix to this name).
+struct OpenShiftOperatorCsv {
+  std::string csv;  ///< sriov-network-operator.v4.19.0
+  std::string skip_range;
+  std::string source;
+};
+
+/// Every release of the catalog, oldest first.
+const std::vector<GpuOperatorRelease>& GpuOperatorReleases();
+const std::vector<NetworkOperatorRelease>& NetworkOperatorReleases();
+const std::vector<KnownBadCombination>& KnownBadCombinations();
+const std::vector<NcclRelease>& NcclReleases();
+
+/// The CSV of operator `key` ("sriov_network_operator" or "nfd") for OpenShift `minor` ("4.19");
+/// nullopt when the catalog has none.
+std::optional<OpenShiftOperatorCsv> OpenShiftOperatorCsvFor(const std::string& key,
+                                                            const std::string& minor);
+
+/// Every NCCL_* name a release of the catalog reads, sorted (lint.nccl-env-name).
+const std::vector<std::string>& NcclEnvNames();
+
+/// The release `version` (e.g. "v25.10.0"); nullopt when the catalog does not know it.
+std::optional<GpuOperatorRelease> FindGpuOperatorRelease(const std::string& version);
 std::optional<NetworkOperatorRelease> FindNetworkOperatorRelease(const std::string& version);
 
-/// "v24.7.0, v24.10.0, ..." for messages.
+/// "v24.9.0, v24.9.1, ..." for messages.
+std::string KnownGpuOperatorVersions();
 std::string KnownNetworkOperatorVersions();
+
+/// The GPU Operator support status of a release's line ("v25.10"): "supported", "deprecated",
+/// "end-of-support", or "" when the life-cycle table does not name it; `source` gets where the
+/// table was read.
+std::string GpuOperatorSupport(const std::string& version, std::string* source = nullptr);
+
+/// Whether `openshift` ("4.20" or "4.20.3") lies in a CSV's range annotation ("v4.14-v4.20");
+/// nullopt when either cannot be read.
+std::optional<bool> OpenShiftInRange(const std::string& openshift, const std::string& range);
 
 /// A GPU Operator release as "vYY.M.P", parsed for comparisons.
 struct GpuOperatorVersion {
@@ -55,7 +143,7 @@ struct GpuOperatorVersion {
   std::string Channel() const;
 };
 
-/// Parses "v25.10.1"; nullopt when malformed.
+/// Parses "v25.10.1" (also a Network Operator tag); nullopt when malformed.
 std::optional<GpuOperatorVersion> ParseGpuOperatorVersion(const std::string& text);
 
 /// The oldest GPU Operator minor release hkimgen renders for: v24.9 (BRINGUP-FACTS §1c lists the

@@ -1,5 +1,6 @@
 #include "model/wrapper_image.h"
 
+#include "model/image_reference.h"
 #include "support/version.h"
 
 namespace hkim {
@@ -7,7 +8,7 @@ namespace hkim {
 const char* WrapperImageVersion() { return BuildVersion().version.c_str(); }
 
 std::string DefaultWrapperImage() {
-  return std::string("quay.io/hkim/hkim-wrapper:") + WrapperImageVersion();
+  return ComposeImage("quay.io/hkim", "hkim-wrapper", WrapperImageVersion());
 }
 
 std::string ImageTag(const std::string& image) {
@@ -20,7 +21,7 @@ std::string ImageTag(const std::string& image) {
 
 std::string WrapperImageReference(const Wrapper& wrapper) {
   if (wrapper.digest.empty()) return wrapper.image;
-  return wrapper.image.substr(0, wrapper.image.find('@')) + "@" + wrapper.digest;
+  return WithDigest(wrapper.image, wrapper.digest);
 }
 
 }  // namespace hkim

@@ -304,7 +304,9 @@ case_diff_names_what_a_sync_does() {
   run diff "$p" -d "$WORK/b" --set nccl.gpudirect=nvidia-peermem
   expect_out "(ClusterPolicy cluster-policy) [disruptive: driver roll:"
   # OLM cannot downgrade: an error at the value, and the plan still shows why.
-  run diff "$p" -d "$WORK/b" --set operators.gpu_operator.version=v25.3.4
+  # (v25.3.4 declares OpenShift 4.14-4.19: the profile says 4.19 for it, lint.operator-release.)
+  run diff "$p" -d "$WORK/b" --set operators.gpu_operator.version=v25.3.4 \
+    --set operators.openshift_version='"4.19"'
   expect_status 1
   expect_err "--set:1:"
   expect_err "moves from v25.10 to the older v25.3"
@@ -731,7 +733,7 @@ case_render_points_argo_cd_at_the_folder_it_writes() {
   cp "$OKE" "$repo/profiles/"
   run_at "$repo" render profiles/oke-h100.yaml -d deploy/oke-h100
   expect_status 0
-  expect_err "profiles/oke-h100.yaml:164:9: warning: gitops.path is 'out/oke-h100' but -d deploy/oke-h100 is 'deploy/oke-h100' in its git repository"
+  expect_err "profiles/oke-h100.yaml:169:9: warning: gitops.path is 'out/oke-h100' but -d deploy/oke-h100 is 'deploy/oke-h100' in its git repository"
   expect_err "[write.gitops-path]"
   grep -q '^    path: deploy/oke-h100/apps$' "$repo/deploy/oke-h100/application.yaml" ||
     fail "application.yaml does not name deploy/oke-h100/apps"

@@ -1,7 +1,8 @@
 // NCCL variable names in nccl.extra_env (issue 28): NCCL ignores a name it does not read, so a
 // typo (NCCL_MAX_NCHANNELSS) or a removed variable (NCCL_LL_THRESHOLD, gone in 2.5.6) renders
-// and does nothing. The names NCCL reads are data (nccl_env_names.txt: source, releases and how
-// they were extracted), embedded in the binary. And rails whose MTUs differ.
+// and does nothing. The names NCCL reads are data: the release catalog's NCCL releases
+// (catalog/releases.json, model/operator_versions.h; scripts/release-catalog.py says how they
+// were extracted). And rails whose MTUs differ.
 
 #include <map>
 #include <set>
@@ -9,49 +10,24 @@
 #include <vector>
 
 #include "lint/rules/rules.h"
+#include "model/operator_versions.h"
 #include "schema/profile_schema.h"
-#include "support/embedded_files.h"
 #include "support/json_pointer.h"
 
 namespace hkim {
-namespace {
-
-constexpr char kNamesFile[] = "generator/lint/rules/nccl_env_names.txt";
-
-/// The names of nccl_env_names.txt (one a line; '#' starts a comment), sorted. Empty only if
-/// the file was not embedded, which the rule's test would catch.
-const std::vector<std::string>& NcclNames() {
-  static const std::vector<std::string> names = [] {
-    std::set<std::string> found;
-    const std::string_view* text = FindEmbeddedFile(kNamesFile);
-    if (text == nullptr) return std::vector<std::string>{};
-    size_t start = 0;
-    while (start < text->size()) {
-      size_t end = text->find('\n', start);
-      if (end == std::string_view::npos) end = text->size();
-      std::string line(text->substr(start, end - start));
-      start = end + 1;
-      while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
-      if (line.empty() || line[0] == '#') continue;
-      found.insert(line);
-    }
-    return std::vector<std::string>(found.begin(), found.end());
-  }();
-  return names;
-}
-
-}  // namespace
 
 void CheckNcclEnvNames(const LintContext& c, LintReporter& r) {
-  const std::vector<std::string>& names = NcclNames();
+  const std::vector<std::string>& names = NcclEnvNames();
   if (names.empty()) return;
   const std::set<std::string> known(names.begin(), names.end());
+  const std::string releases =
+      NcclReleases().front().version + " to " + NcclReleases().back().version;
   for (const auto& [name, value] : c.profile.nccl.extra_env) {
     if (name.rfind("NCCL_", 0) != 0 || known.count(name)) continue;
     const std::string closest = ClosestMatch(name, names);
     r.Report(c.profile.nccl.pointer + "/extra_env/" + EscapeJsonPointerToken(name),
-             name + " is not a variable NCCL reads (none of its releases 2.18 to 2.30 does): "
-                    "NCCL ignores it without a word, so this setting does nothing",
+             name + " is not a variable NCCL reads (none of its releases " + releases +
+                 " does): NCCL ignores it without a word, so this setting does nothing",
              (closest.empty() ? std::string() : "did you mean " + closest + "? ") +
                  "remove it, or accept this warning (accept_warnings) when a net or tuner "
                  "plugin outside NCCL reads it");

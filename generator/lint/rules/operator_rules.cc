@@ -144,16 +144,13 @@ void CheckOperatorVersion(const LintContext& c, LintReporter& r) {
   const Profile& p = c.profile;
   if (!p.operators) return;
   const Operators& ops = *p.operators;
-  if (!p.IsOpenShift() && ops.network_operator &&
-      !FindNetworkOperatorRelease(ops.network_operator->version)) {
-    r.Report(ops.network_operator->pointer + "/version",
-             "Network Operator " + ops.network_operator->version +
-                 " is not in hkimgen's release table, so the NicClusterPolicy's component "
-                 "images cannot follow it",
-             "use one of " + KnownNetworkOperatorVersions() +
-                 " (generator/model/operator_versions.cc; add a row for a newer release)");
-  }
-  if (ops.gpu_operator) {
+  // A version outside the release catalog is lint.operator-release (release_rules.cc); these
+  // checks matter only where the profile accepts one.
+  const nlohmann::json& doc = c.loaded.document;
+  const bool accepted = doc.contains("operators") && doc["operators"].is_object() &&
+                        doc["operators"].value("gpu_operator", nlohmann::json::object())
+                            .contains("accept_unlisted_version");
+  if (ops.gpu_operator && (accepted || FindGpuOperatorRelease(ops.gpu_operator->version))) {
     const GpuOperator& gpu = *ops.gpu_operator;
     const auto version = ParseGpuOperatorVersion(gpu.version);
     if (version && !version->AtLeast(kOldestGpuOperatorYear, kOldestGpuOperatorMinor)) {

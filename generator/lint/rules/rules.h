@@ -21,6 +21,8 @@ std::vector<LintRule> NodeLintRules();
 /// Operators: node policy / device plugin per resource, VFs per PF, device ids, GPUDirect mode,
 /// supported releases, platform, Manual approval, privileged VF DaemonSet.
 std::vector<LintRule> OperatorLintRules();
+/// Operator versions against the release catalog (release_rules.cc).
+std::vector<LintRule> ReleaseLintRules();
 /// Memlock strategy, privilege, image tags.
 std::vector<LintRule> SecurityLintRules();
 /// gitops: the deprecated automated_sync.
@@ -41,7 +43,7 @@ std::optional<ProfileEnv> ExplicitEnv(const Profile& profile, const std::string&
 int RailAttachmentsPerPod(const Profile& profile);
 
 /// lint.nccl-env-name (nccl_env_name_rule.cc): an NCCL_* name in nccl.extra_env that no NCCL
-/// release reads (nccl_env_names.txt), with the closest name it does read.
+/// release of the catalog reads (model/operator_versions.h NcclEnvNames), with the closest name.
 void CheckNcclEnvNames(const LintContext& context, LintReporter& report);
 
 /// lint.rail-mtu-mismatch (nccl_env_name_rule.cc): rails of one profile with different MTUs.

@@ -1,150 +1,179 @@
 #include "plan/operators/chart_images.h"
 
 #include "model/image_mirror.h"
+#include "model/image_reference.h"
+#include "model/operator_versions.h"
 
 namespace hkim {
 namespace {
 
 using nlohmann::json;
 
-struct ChartImage {
-  const char* key;         // the values key: "toolkit", "operator", "node-feature-discovery"
-  const char* repository;  // the chart's default; "" where it has none (vgpuManager: the user's)
-  const char* image;       // "" where the chart keeps image and tag in another shape
-  const char* version;
-  const char* sub_key = "";  // a nested image's key (driver.manager, vfioManager.driverManager)
-  const char* sub_repository = "";
-};
-
-// NVIDIA/gpu-operator v25.10.1 (846018752b8a34d4039feb6f18629b4c64210e32),
-// deployments/gpu-operator/values.yaml: the components a ClusterPolicy deploys with the chart's
-// defaults and driver.enabled=false (operator and validator default to the chart's appVersion).
-constexpr const char* kGpuOperatorChart = "v25.10.1";
-const ChartImage kGpuOperatorImages[] = {
-    {"operator", "nvcr.io/nvidia", "gpu-operator", "v25.10.1"},
-    {"validator", "nvcr.io/nvidia", "gpu-operator", "v25.10.1"},
-    {"toolkit", "nvcr.io/nvidia/k8s", "container-toolkit", "v1.18.1"},
-    {"devicePlugin", "nvcr.io/nvidia", "k8s-device-plugin", "v0.18.1"},
-    {"dcgmExporter", "nvcr.io/nvidia/k8s", "dcgm-exporter", "4.4.2-4.7.0-distroless"},
-    {"gfd", "nvcr.io/nvidia", "k8s-device-plugin", "v0.18.1"},
-    {"migManager", "nvcr.io/nvidia/cloud-native", "k8s-mig-manager", "v0.13.1"},
-};
-// operator.initContainer (same file): the operator pod's init container.
-const ChartImage kGpuOperatorInit = {"initContainer", "nvcr.io/nvidia", "cuda", "13.0.1-base-ubi9"};
-// Components off by default (dcgm, nodeStatusExporter, gds, gdrcopy, sandbox and vGPU ones,
-// ccManager) and the driver (its tag gets the node OS appended by the operator): only their
-// repository moves, so that enabling one still pulls from the mirror.
-const ChartImage kGpuOperatorRepositories[] = {
-    {"driver", "nvcr.io/nvidia", "", "", "manager", "nvcr.io/nvidia/cloud-native"},
-    {"dcgm", "nvcr.io/nvidia/cloud-native", "", ""},
-    {"nodeStatusExporter", "nvcr.io/nvidia", "", ""},
-    {"gds", "nvcr.io/nvidia/cloud-native", "", ""},
-    {"gdrcopy", "nvcr.io/nvidia/cloud-native", "", ""},
-    {"vgpuDeviceManager", "nvcr.io/nvidia/cloud-native", "", ""},
-    {"vfioManager", "nvcr.io/nvidia", "", "", "driverManager", "nvcr.io/nvidia/cloud-native"},
-    {"vgpuManager", "", "", "", "driverManager", "nvcr.io/nvidia/cloud-native"},
-    {"kataManager", "nvcr.io/nvidia/cloud-native", "", ""},
-    {"sandboxDevicePlugin", "nvcr.io/nvidia", "", ""},
-    {"ccManager", "nvcr.io/nvidia/cloud-native", "", ""},
-};
-// The chart's node-feature-discovery subchart v0.18.2
-// (deployments/gpu-operator/charts/node-feature-discovery/values.yaml: image.repository; the
-// tag defaults to its appVersion v0.18.2).
-const ChartImage kGpuOperatorNfd = {"node-feature-discovery",
-                                    "registry.k8s.io/nfd/node-feature-discovery", "", "v0.18.2"};
-
-// Mellanox/network-operator v25.10.0 (625ea34cb4c3f4aead034f38d137ab2344e7569a),
-// deployment/network-operator/values.yaml: operator.{repository,image} with the tag defaulting
-// to the chart's appVersion v25.10.0, and operator.ofedDriver.initContainer. Its NFD and SR-IOV
-// subcharts are off in the bundle (application-network-operator.yaml.mustache).
-constexpr const char* kNetworkOperatorChart = "25.10.0";
-const ChartImage kNetworkOperator = {"operator", "nvcr.io/nvidia/cloud-native", "network-operator",
-                                     "v25.10.0"};
-// The init container runs only beside an OFED driver the NicClusterPolicy deploys (the bundle's
-// has none): its repository moves, and it is not listed as pulled.
-const ChartImage kNetworkOperatorInit = {"initContainer", "nvcr.io/nvidia/mellanox", "", ""};
-
 // volcano-sh/volcano v1.15.1 (0a56ed331897f5455916a44d3075671376d731d6),
 // installer/helm/chart/volcano/values.yaml `basic`: image_registry (docker.io) joined with
 // these names and image_tag_version; the controller, scheduler and admission webhook are on by
-// default (`custom`), the agents and the metrics stack off.
+// default (`custom`), the agents and the metrics stack off. Volcano is not an NVIDIA operator
+// and has no entry in the release catalog.
 constexpr const char* kVolcanoChart = "1.15.1";
 const char* const kVolcanoImages[] = {"volcanosh/vc-controller-manager", "volcanosh/vc-scheduler",
                                       "volcanosh/vc-webhook-manager"};
 
-std::string Reference(const ChartImage& c) {
-  return std::string(c.repository) + "/" + c.image + ":" + c.version;
+// A rendered value (images.cc reads the rendered YAML, so scalars are strings) or a plan value.
+bool IsFalse(const json& values, const char* a, const char* b) {
+  if (!values.is_object() || !values.contains(a) || !values[a].is_object()) return false;
+  const json& v = values[a].value(b, json());
+  return (v.is_boolean() && !v.get<bool>()) || (v.is_string() && v.get<std::string>() == "false");
 }
 
-// One component's values: repository under the mirror; image and version when `known` (the
-// recorded chart version) and the chart has them in this shape.
-json Entry(const std::string& mirror, const ChartImage& c, bool known) {
+std::string At(const json& values, const char* a, const char* b) {
+  return values.is_object() && values.contains(a) && values[a].is_object() &&
+                 values[a].contains(b) && values[a][b].is_string()
+             ? values[a][b].get<std::string>()
+             : std::string();
+}
+
+// Whether the operator deploys `c` with the bundle's values: on by the chart's default, and what
+// it needs on too (the driver only where driver.enabled; sandbox workloads, the DRA GPUCluster,
+// the Network Operator's OFED driver and NFD subchart stay off in the bundle).
+bool Pulled(const ChartImage& c, bool driver_enabled) {
+  if (!c.enabled || c.repository.empty()) return false;
+  return c.needs.empty() || (c.needs == "driver" && driver_enabled);
+}
+
+// The GPU Operator's driver image gets the node's OS appended to its tag by the operator
+// (580.105.08-ubuntu22.04), which the chart does not know: only its repository moves, and it is
+// not listed as pulled (docs/release-lines.md says so).
+bool OsSuffixed(const ChartImage& c) { return c.component == "driver"; }
+
+// One component's values: repository under the mirror; image and version where the bundle pulls
+// it (`full`), so that `hkimgen images` lists exactly what the cluster pulls.
+json Entry(const std::string& mirror, const ChartImage& c, bool full) {
   auto mirrored = [&mirror](const std::string& repository) {
     return MirroredRepository(mirror, repository).value_or(repository);
   };
-  json entry = {{"key", c.key},
-                {"has_repository", *c.repository != '\0'},
+  const size_t dot = c.component.find('.');
+  json entry = {{"key", c.component.substr(0, dot)},
+                {"has_repository", !c.repository.empty()},
                 {"repository", mirrored(c.repository)},
-                {"has_sub", *c.sub_key != '\0'},
-                {"sub_key", c.sub_key},
-                {"sub_repository", mirrored(c.sub_repository)}};
-  const bool full = known && *c.image != '\0';
+                {"has_sub", false},
+                {"sub_key", ""},
+                {"sub_repository", ""},
+                {"has_sub_image", false},
+                {"sub_image", ""},
+                {"sub_version", ""}};
+  full = full && !c.image.empty() && !c.version.empty();
   entry["has_image"] = full;
   entry["image"] = full ? c.image : "";
   entry["version"] = full ? c.version : "";
-  entry["has_tag"] = known && *c.image == '\0' && *c.version != '\0';
-  entry["tag"] = known ? c.version : "";
+  entry["has_tag"] = c.image.empty() && !c.version.empty();
+  entry["tag"] = c.version;
   return entry;
+}
+
+const ChartImage* Component(const std::vector<ChartImage>& images, const std::string& name) {
+  for (const ChartImage& c : images) {
+    if (c.component == name) return &c;
+  }
+  return nullptr;
 }
 
 }  // namespace
 
 json GpuOperatorMirrorValues(const Profile& p, const GpuOperator& gpu) {
   if (!p.images.enabled()) return nullptr;
-  const bool known = gpu.version == kGpuOperatorChart;
-  json components = json::array();
-  for (const ChartImage& c : kGpuOperatorImages) {
-    if (std::string(c.key) != "operator") components.push_back(Entry(p.images.mirror, c, known));
+  const std::optional<GpuOperatorRelease> release = FindGpuOperatorRelease(gpu.version);
+  // A version outside the catalog (accepted with operators.gpu_operator.accept_unlisted_version)
+  // keeps the chart's own images and tags; the newest release's keys move their repositories.
+  const bool known = release.has_value();
+  const std::vector<ChartImage>& images =
+      known ? release->images : GpuOperatorReleases().back().images;
+  json out = {{"operator", nullptr}, {"init_container", nullptr}, {"driver", nullptr},
+              {"nfd", nullptr}, {"components", json::array()}};
+  json& components = out["components"];
+  for (const ChartImage& c : images) {
+    const bool full = known && Pulled(c, gpu.driver_enabled) && !OsSuffixed(c);
+    const bool parent_pulled = known && Pulled(c, gpu.driver_enabled);
+    if (c.component == "operator") {
+      out["operator"] = Entry(p.images.mirror, c, full);
+    } else if (c.component == "operator.initContainer") {
+      out["init_container"] = Entry(p.images.mirror, c, full);
+    } else if (c.component == "node-feature-discovery") {
+      json nfd = Entry(p.images.mirror, c, false);
+      nfd["has_tag"] = known;
+      out["nfd"] = nfd;
+    } else if (c.component.find('.') != std::string::npos) {
+      continue;  // a nested image (driver.manager, *.driverManager): joined to its parent below
+    } else {
+      json entry = Entry(p.images.mirror, c, full);
+      for (const char* sub : {"manager", "driverManager"}) {
+        const ChartImage* nested = Component(images, c.component + "." + sub);
+        if (!nested) continue;
+        entry["has_sub"] = true;
+        entry["sub_key"] = sub;
+        entry["sub_repository"] =
+            MirroredRepository(p.images.mirror, nested->repository).value_or(nested->repository);
+        // driver.manager runs beside the driver: named in full where the driver is deployed.
+        const bool sub_full = parent_pulled && Pulled(*nested, gpu.driver_enabled) &&
+                              !nested->image.empty() && !nested->version.empty();
+        entry["has_sub_image"] = sub_full;
+        entry["sub_image"] = sub_full ? nested->image : "";
+        entry["sub_version"] = sub_full ? nested->version : "";
+      }
+      if (c.component == "driver") {
+        out["driver"] = entry;
+      } else {
+        components.push_back(entry);
+      }
+    }
   }
-  for (const ChartImage& c : kGpuOperatorRepositories)
-    if (std::string(c.key) != "driver") components.push_back(Entry(p.images.mirror, c, known));
-  return {{"operator", Entry(p.images.mirror, kGpuOperatorImages[0], known)},
-          {"init_container", Entry(p.images.mirror, kGpuOperatorInit, known)},
-          {"driver", Entry(p.images.mirror, kGpuOperatorRepositories[0], known)},
-          {"nfd", Entry(p.images.mirror, kGpuOperatorNfd, known)},
-          {"components", components}};
+  return out;
 }
 
-json NetworkOperatorMirrorValues(const Profile& p, const std::string& chart_version) {
+json NetworkOperatorMirrorValues(const Profile& p, const std::string& version) {
   if (!p.images.enabled()) return nullptr;
-  const bool known = chart_version == kNetworkOperatorChart;
-  // The chart reads operator.tag (Entry's "tag"), not version, for its own image.
-  return {{"operator", Entry(p.images.mirror, kNetworkOperator, known)},
-          {"init_container", Entry(p.images.mirror, kNetworkOperatorInit, known)}};
+  const std::optional<NetworkOperatorRelease> release = FindNetworkOperatorRelease(version);
+  json out = {{"operator", nullptr}, {"init_container", nullptr}};
+  if (!release) return out;  // lint.operator-version: never rendered
+  for (const ChartImage& c : release->images) {
+    if (c.component == "operator") {
+      // The chart reads operator.tag (Entry's "tag"), not version, for its own image.
+      json entry = Entry(p.images.mirror, c, true);
+      entry["tag"] = c.version;
+      out["operator"] = entry;
+    } else if (c.component == "operator.ofedDriver.initContainer") {
+      // It runs only beside an OFED driver the NicClusterPolicy deploys (the bundle's has
+      // none): its repository moves, and it is not listed as pulled.
+      out["init_container"] = Entry(p.images.mirror, c, false);
+    }
+  }
+  return out;
 }
 
 std::vector<std::string> ChartDefaultImages(const std::string& chart, const std::string& version,
                                             const json& values) {
   std::vector<std::string> images;
-  auto at = [&values](const char* a, const char* b) {
-    return values.is_object() && values.contains(a) && values[a].is_object() &&
-                   values[a].contains(b) && values[a][b].is_string()
-               ? values[a][b].get<std::string>()
-               : std::string();
-  };
-  if (chart == "gpu-operator" && version == kGpuOperatorChart &&
-      at("operator", "repository").empty()) {
-    for (const ChartImage& c : kGpuOperatorImages) images.push_back(Reference(c));
-    images.push_back(Reference(kGpuOperatorInit));
-    images.push_back(std::string(kGpuOperatorNfd.repository) + ":" + kGpuOperatorNfd.version);
-  } else if (chart == "network-operator" && version == kNetworkOperatorChart &&
-             at("operator", "repository").empty()) {
-    images.push_back(Reference(kNetworkOperator));
+  // With images.mirror the values name every pulled image themselves (images.cc walks them).
+  const bool mirrored = !At(values, "operator", "repository").empty();
+  if (chart == "gpu-operator" && !mirrored) {
+    const std::optional<GpuOperatorRelease> release = FindGpuOperatorRelease(version);
+    if (!release) return images;
+    const bool driver_enabled = !IsFalse(values, "driver", "enabled");
+    for (const ChartImage& c : release->images) {
+      if (Pulled(c, driver_enabled) && !OsSuffixed(c))
+        images.push_back(ComposeImage(c.repository, c.image, c.version));
+    }
+  } else if (chart == "network-operator" && !mirrored) {
+    for (const NetworkOperatorRelease& release : NetworkOperatorReleases()) {
+      if (release.chart_version != version) continue;
+      for (const ChartImage& c : release.images) {
+        if (Pulled(c, false)) images.push_back(ComposeImage(c.repository, c.image, c.version));
+      }
+    }
   } else if (chart == "volcano" && version == kVolcanoChart) {
-    const std::string registry = at("basic", "image_registry");
+    const std::string registry = At(values, "basic", "image_registry");
     for (const char* name : kVolcanoImages) {
-      images.push_back((registry.empty() ? "docker.io" : registry) + "/" + name + ":v" +
-                       kVolcanoChart);
+      images.push_back(ComposeImage(registry.empty() ? "docker.io" : registry, name,
+                                    std::string("v") + kVolcanoChart));
     }
   }
   return images;

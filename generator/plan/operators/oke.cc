@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "model/image_reference.h"
 #include "model/operator_versions.h"
 #include "plan/layers.h"
 #include "plan/operators/chart_images.h"
@@ -27,7 +28,8 @@ constexpr const char* kOkeTemplates = "operators-oke/";
 /// by the parent onto Argo CD's own cluster), not in the platform layer: that layer deploys to the
 /// destination cluster, where a remote cluster has no Argo CD to pick the Application up.
 PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommon& op,
-                         const std::string& chart_version, const char* template_name) {
+                         const std::string& chart_version, const char* template_name,
+                         const json& values = json::object()) {
   PlannedObject& app = AddPlannedObject(plan, p, std::string(kOkeTemplates) + template_name,
                                         "argoproj.io/v1alpha1", "Application",
                                         p.cluster_name + "-" + op.chart, p.gitops.argocd_namespace,
@@ -47,9 +49,9 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
   // the nodes layer does.
   SyncPolicyContext(p, ScopeOf(app.kind, app.template_name), app.context);
   app.source_pointer = op.pointer;
-  // What the chart's own workloads pull (its defaults at the recorded version; chart_images.h),
+  // What the chart's own workloads pull (its defaults at the pinned release; chart_images.h),
   // as images.mirror rewrites them, so their registries are preconditions too.
-  for (const std::string& image : ChartDefaultImages(op.chart, chart_version, json::object()))
+  for (const std::string& image : ChartDefaultImages(op.chart, chart_version, values))
     NeedImage(app, MirroredImage(p.images.mirror, image).value_or(image), op.pointer + "/version",
               "the " + op.chart + " chart deploys it");
   return app;
@@ -76,7 +78,13 @@ void ProvideCatalogCrds(PlannedObject& app, const std::string& key) {
 void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
   if (ops.gpu_operator && ops.gpu_operator->managed()) {
     const GpuOperator& gpu = *ops.gpu_operator;
-    PlannedObject& app = PlanChart(p, plan, gpu, gpu.version, "application-gpu-operator.yaml.mustache");
+    // The chart revision is the catalog's; a version outside it (accepted, lint.operator-version)
+    // is passed through as written.
+    const auto release = FindGpuOperatorRelease(gpu.version);
+    PlannedObject& app =
+        PlanChart(p, plan, gpu, release ? release->chart_version : gpu.version,
+                  "application-gpu-operator.yaml.mustache",
+                  json{{"driver", {{"enabled", gpu.driver_enabled}}}});
     const GpuDirectSettings rdma = ResolveGpuDirect(gpu, p.nccl.gpudirect);
     app.context["driver_enabled"] = gpu.driver_enabled;
     // kernelModuleType only means something when the operator deploys the driver.
@@ -94,13 +102,14 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
   if (ops.network_operator && ops.network_operator->managed()) {
     const NetworkOperator& net = *ops.network_operator;
     const auto release = FindNetworkOperatorRelease(net.version);
-    // An unknown release is lint.operator-version (an error), so this render never happens.
-    PlannedObject& app =
-        PlanChart(p, plan, net, release ? release->chart_version : net.version,
-                  "application-network-operator.yaml.mustache");
+    // A version outside the catalog (accepted, lint.operator-release-unlisted) names the chart
+    // as NGC does, without the tag's leading v.
+    PlannedObject& app = PlanChart(
+        p, plan, net,
+        release ? release->chart_version : net.version.substr(net.version.rfind('v', 0) == 0),
+        "application-network-operator.yaml.mustache");
     app.context["deploy_cr_key"] = release && release->chart_deploys_nic_cluster_policy;
-    app.context["mirror"] =
-        NetworkOperatorMirrorValues(p, release ? release->chart_version : net.version);
+    app.context["mirror"] = NetworkOperatorMirrorValues(p, net.version);
     // The chart's crds/ hold the NicClusterPolicy and nv-ipam IPPool CRDs.
     ProvideCatalogCrds(app, "network_operator");
   }
@@ -120,7 +129,10 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
 json Image(const Profile& p, const ComponentImage& image) {
   const std::string repository =
       MirroredRepository(p.images.mirror, image.repository).value_or(image.repository);
-  return {{"repository", repository}, {"image", image.image}, {"version", image.version}};
+  return {{"repository", repository},
+          {"image", image.image},
+          {"version", image.version},
+          {"reference", ComposeImage(repository, image.image, image.version)}};
 }
 
 // A profile override of one image field wins over the release table.
@@ -192,12 +204,8 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   policy.source_pointer = plugin.pointer;
   // Its operator pulls each component image; the release (or the profile's override) names them.
   auto need_component = [&](const char* field, const std::string& pointer) {
-    const json& c = policy.context[field];
-    const std::string version = c["version"].get<std::string>();
-    // The operator joins repository/image and version with '@' when the version is a digest.
-    NeedImage(policy, c["repository"].get<std::string>() + "/" + c["image"].get<std::string>() +
-                          (version.rfind("sha256:", 0) == 0 ? "@" : ":") + version,
-              pointer, std::string("its ") + field + " component");
+    NeedImage(policy, policy.context[field]["reference"].get<std::string>(), pointer,
+              std::string("its ") + field + " component");
   };
   need_component("sriov_device_plugin", plugin.pointer);
   if (uses_nv_ipam) need_component("nv_ipam", p.network.nv_ipam ? p.network.nv_ipam->pointer : plugin.pointer);
@@ -232,10 +240,8 @@ void PlanRailCniPlugins(const Profile& p, BundlePlan& plan, const VfConfig& vf) 
         kWaveNodePolicies, false);
     ds.context["plugin"] = plugin.name;
     ds.context["binary"] = plugin.binary;
-    const json image = Image(p, plugin.image);  // under images.mirror when the profile sets one
-    ds.context["image"] = image["repository"].get<std::string>() + "/" +
-                          image["image"].get<std::string>() + ":" +
-                          image["version"].get<std::string>();
+    // Under images.mirror when the profile sets one.
+    ds.context["image"] = Image(p, plugin.image)["reference"];
     ds.context["release"] = release.version;
     ds.context["release_source"] = release.source;
     const json selector = NodeSelector(p);

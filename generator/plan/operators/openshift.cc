@@ -6,6 +6,7 @@
 // NVIDIA install docs use (BRINGUP-FACTS §1); every object here would strip or uninstall
 // something if Argo CD removed it, so all carry Prune=false,Delete=false.
 
+#include "model/operator_versions.h"
 #include "plan/operators/operators.h"
 
 #include "plan/operator_capabilities.h"
@@ -178,6 +179,13 @@ void PlanGpuOperator(const Profile& p, BundlePlan& plan, const GpuOperator& gpu)
       "GPU Operator (certified): NVIDIA cloud-native-docs openshift/install-gpu-ocp.rst; "
       "channel v<YY.M> is each bundle's default (bundle/metadata/annotations.yaml)");
   ProvideInstall(sub, "gpu_operator");
+  // The version pins the CSV (issue 39): startingCSV is the catalog's, with the approval the
+  // profile states (Manual: nothing upgrades past it unasked). An explicit starting_csv wins.
+  if (gpu.starting_csv.empty()) {
+    const auto release = FindGpuOperatorRelease(gpu.version);
+    sub.context["has_starting_csv"] = true;
+    sub.context["starting_csv"] = release ? release->csv : gpu.package + "." + gpu.version;
+  }
   PlannedObject& policy = AddPlannedObject(
       plan, p, std::string(kOperatorTemplates) + "clusterpolicy.yaml.mustache", "nvidia.com/v1",
       "ClusterPolicy", "cluster-policy", "", kWaveOperatorConfig, true, true);

@@ -79,8 +79,10 @@ TEST(Brownfield, ManagedGpuOperatorReportsEveryOlmCollisionAtItsInstallLine) {
 }
 
 TEST(Brownfield, OlderGpuOperatorThanRunsIsADowngradeOlmCannotDo) {
+  // v25.10.0: older than the v25.10.1 that runs, and a release that declares OpenShift 4.20
+  // (v25.3.x declares 4.12-4.18: lint.operator-release would stop the profile first).
   Checked c = Check(kBarcelona, kLive,
-                    {"operators.gpu_operator.install=managed", "operators.gpu_operator.version=v25.3.0"});
+                    {"operators.gpu_operator.install=managed", "operators.gpu_operator.version=v25.10.0"});
   const Diagnostic& d = One(c, "cluster.operator-downgrade", "/operators/gpu_operator/version");
   EXPECT_THAT(d.message, HasSubstr("OLM cannot downgrade"));
   EXPECT_THAT(d.fix, HasSubstr("version: v25.10.1"));

@@ -658,18 +658,24 @@ TEST(Lint, GpuOperatorRdma) {
   ExpectOnly(Check(kOpenShiftOps.c_str(),
                    With(dmabuf, "operators.gpu_operator.driver.kernel_module_type=proprietary")),
              "lint.gpu-operator-rdma", "/operators/gpu_operator/driver/kernel_module_type");
+  // v24.9.2 declares OpenShift 4.12-4.17 (lint.operator-release otherwise).
   ExpectOnly(Check(kOpenShiftOps.c_str(),
-                   With(With(dmabuf, "operators.gpu_operator.version=v24.9.2"),
-                        "operators.gpu_operator.driver.branch=550")),
+                   With(With(With(dmabuf, "operators.gpu_operator.version=v24.9.2"),
+                             "operators.gpu_operator.driver.branch=550"),
+                        "operators.openshift_version=\"4.17\"")),
              "lint.gpu-operator-rdma", "/operators/gpu_operator/version");
   ExpectClean(Check(kOpenShiftOps.c_str(), With(dmabuf, "operators.gpu_operator.driver.branch=550")));
 }
 
 TEST(Lint, OperatorVersion) {
-  ExpectOnly(Check(kOkeOps.c_str(), {"operators.network_operator.version=v23.10.0"}),
-             "lint.operator-version", "/operators/network_operator/version");
-  ExpectOnly(Check(kOkeOps.c_str(), {"operators.gpu_operator.version=v23.9.1"}),
-             "lint.operator-version", "/operators/gpu_operator/version");
+  // Older than v24.9: only reachable with a version accepted outside the catalog.
+  DiagnosticSink old = Check(kOkeOps.c_str(), {"operators.gpu_operator.version=v23.9.1",
+                                               "operators.gpu_operator.accept_unlisted_version="
+                                               "the add-on of an old region"});
+  ASSERT_EQ(old.diagnostics().size(), 2u) << Dump(old);
+  EXPECT_EQ(old.diagnostics()[0].rule + " " + old.diagnostics()[1].rule,
+            "lint.operator-release-unlisted lint.operator-version")
+      << Dump(old);
   ExpectOnly(Check(kOkeOps.c_str(), {"operators.gpu_operator.version=v24.9.2",
                                      "operators.gpu_operator.driver.kernel_module_type=open"}),
              "lint.operator-version", "/operators/gpu_operator/driver/kernel_module_type");
@@ -677,6 +683,48 @@ TEST(Lint, OperatorVersion) {
   ExpectOnly(Check((std::string(kOpenShift) + "operators: {}\n").c_str(), kInterfaces),
              "lint.operator-version", "/operators");
   ExpectClean(Check(kOkeOps.c_str(), {"operators.network_operator.version=v24.10.0"}));
+}
+
+TEST(Lint, OperatorReleaseOutsideTheCatalogIsAnErrorWithTheKnownList) {
+  DiagnosticSink sink = Check(kOkeOps.c_str(), {"operators.gpu_operator.version=v99.1.0"});
+  ExpectOnly(sink, "lint.operator-release", "/operators/gpu_operator/version");
+  EXPECT_NE(sink.diagnostics()[0].message.find("not in hkimgen's release catalog"),
+            std::string::npos);
+  EXPECT_NE(sink.diagnostics()[0].fix.find("v25.10.1, v26.3.0"), std::string::npos)
+      << sink.diagnostics()[0].fix;
+  // A near miss names the closest release.
+  sink = Check(kOkeOps.c_str(), {"operators.gpu_operator.version=v25.10.2"});
+  ExpectOnly(sink, "lint.operator-release", "/operators/gpu_operator/version");
+  EXPECT_EQ(sink.diagnostics()[0].fix.rfind("did you mean v25.10.", 0), 0u)
+      << sink.diagnostics()[0].fix;
+  ExpectOnly(Check(kOkeOps.c_str(), {"operators.network_operator.version=v23.10.0"}),
+             "lint.operator-release", "/operators/network_operator/version");
+  ExpectOnly(Check(kOkeOps.c_str(), {"operators.network_operator.version=v26.7.0"}),
+             "lint.operator-release", "/operators/network_operator/version");
+  // On OpenShift too: the CSV would be guessed.
+  ExpectOnly(Check(kOpenShiftOps.c_str(), With(kInterfaces, "operators.gpu_operator.version="
+                                                            "v99.1.0")),
+             "lint.operator-release", "/operators/gpu_operator/version");
+}
+
+TEST(Lint, OperatorReleaseAcceptedOutsideTheCatalogIsAWarningNamingTheReason) {
+  DiagnosticSink sink = Check(kOkeOps.c_str(), {"operators.gpu_operator.version=v26.9.0",
+                                                "operators.gpu_operator.accept_unlisted_version="
+                                                "vendor hotfix build"});
+  ExpectOnly(sink, "lint.operator-release-unlisted", "/operators/gpu_operator/version",
+             Severity::kWarning);
+  EXPECT_NE(sink.diagnostics()[0].message.find("\"vendor hotfix build\""), std::string::npos);
+  EXPECT_NE(sink.diagnostics()[0].message.find("-o imageset"), std::string::npos);
+}
+
+TEST(Lint, OperatorReleaseMustDeclareTheProfilesOpenShift) {
+  // v26.7.0 declares OpenShift 4.18-4.22; the profile says 4.17.
+  ExpectOnly(Check(kOpenShiftOps.c_str(), With(With(kInterfaces, "operators.gpu_operator.version="
+                                                                 "v26.7.0"),
+                                               "operators.openshift_version=\"4.17\"")),
+             "lint.operator-release", "/operators/gpu_operator/version");
+  ExpectClean(Check(kOpenShiftOps.c_str(),
+                    With(kInterfaces, "operators.gpu_operator.version=v26.7.0")));
 }
 
 TEST(Lint, OperatorPlatform) {

@@ -217,6 +217,7 @@ TEST(PlanOperators, NicClusterPolicyImagesFollowTheNetworkOperatorRelease) {
   EXPECT_EQ(Find(old, "NicClusterPolicy", "nic-cluster-policy")->context["sriov_device_plugin"],
             nlohmann::json::parse(R"({"repository":"ghcr.io/k8snetworkplumbingwg",
               "image":"sriov-network-device-plugin","version":"v3.7.0",
+              "reference":"ghcr.io/k8snetworkplumbingwg/sriov-network-device-plugin:v3.7.0",
               "config":)" + policy->context["sriov_device_plugin"]["config"].dump() + "}"));
   EXPECT_TRUE(Find(old, "Application", "oke-h100-network-operator")->context["deploy_cr_key"]
                   .get<bool>());

@@ -197,8 +197,9 @@ TEST(DiffDisruption, AnAddedMachineConfigRebootsThePoolWhenFirstApplied) {
 }
 
 TEST(DiffDisruption, AnOperatorDowngradeIsRefusedWithTheReason) {
-  const BundleDiff diff =
-      DiffAfter(kFresh, {"operators.gpu_operator.version=v25.3.4"});
+  // v25.3.4 declares OpenShift 4.14-4.19 (lint.operator-release on the fresh profile's 4.20).
+  const BundleDiff diff = DiffAfter(
+      kFresh, {"operators.gpu_operator.version=v25.3.4", "operators.openshift_version=\"4.19\""});
   EXPECT_TRUE(diff.HasRefusals());
   const auto subscriptions = OfKind(diff, "Subscription");
   ASSERT_EQ(subscriptions.size(), 1u);
@@ -211,7 +212,8 @@ TEST(DiffDisruption, AnOperatorDowngradeIsRefusedWithTheReason) {
 
 TEST(DiffDisruption, AnOperatorUpgradeIsNoRefusal) {
   const Folder old_disk =
-      OnDisk(Render(kFresh, {"operators.gpu_operator.version=v25.3.4"}));
+      OnDisk(Render(kFresh, {"operators.gpu_operator.version=v25.3.4",
+                             "operators.openshift_version=\"4.19\""}));
   const BundleDiff diff =
       DiffBundle(Render(kFresh, {}), old_disk.files, old_disk.marker);
   EXPECT_FALSE(diff.HasRefusals());

@@ -1,0 +1,239 @@
+#include "cluster_check/versions.h"
+
+#include <cstdio>
+#include <optional>
+
+#include "discover/json_at.h"
+#include "model/operator_versions.h"
+
+namespace hkim::cluster_check {
+namespace {
+
+using nlohmann::json;
+using discover::At;
+
+// What the export says an operator runs, and the object that says it.
+struct Running {
+  std::string version;  // "v25.10.1"
+  const discover::ExportObject* object = nullptr;
+};
+
+// OpenShift: the CSV named <package>.vX (the one that succeeded, where the export has phases:
+// during an upgrade the old CSV is Replacing). OKE: an object of the chart's release labelled
+// helm.sh/chart: <chart>-<chart version> (the charts' _helpers.tpl label every object so).
+std::optional<Running> RunningRelease(const ClusterExport& cluster, const OperatorCommon& op,
+                                      bool openshift) {
+  std::optional<Running> found;
+  for (const discover::ExportObject& object : cluster.set.objects) {
+    std::string version;
+    if (openshift && object.kind == "ClusterServiceVersion" &&
+        object.name.rfind(op.package + ".", 0) == 0) {
+      const std::string phase = Str(At(*object.json, {"status", "phase"}));
+      if (!phase.empty() && phase != "Succeeded") continue;
+      version = object.name.substr(op.package.size() + 1);
+    } else if (!openshift) {
+      const std::string chart = Str(At(*object.json, {"metadata", "labels", "helm.sh/chart"}));
+      if (chart.rfind(op.chart + "-", 0) != 0) continue;
+      version = chart.substr(op.chart.size() + 1);
+      if (version.rfind('v', 0) != 0) version = "v" + version;  // 25.10.0 -> the tag v25.10.0
+    }
+    if (version.empty()) continue;
+    if (!found) found = Running{version, &object};
+  }
+  return found;
+}
+
+const discover::ExportObject* Object(const ClusterExport& cluster, const std::string& key) {
+  auto it = cluster.by_key.find(key);
+  return it == cluster.by_key.end() ? nullptr : it->second;
+}
+
+// "4.21.9" matches an entry "4.21.9" or "4.21"; "" matches anything.
+bool VersionMatches(const std::string& entry, const std::string& running) {
+  if (entry.empty()) return true;
+  if (running == entry) return true;
+  return running.rfind(entry + ".", 0) == 0 && entry.find('.') == entry.rfind('.');
+}
+
+void CompareRelease(const Profile& p, const ClusterExport& cluster, const OperatorCommon& op,
+                    const std::string& pinned, const char* name, Findings& findings) {
+  if (op.install == OperatorInstall::kShared) return;  // another profile's (fleet checks it)
+  const auto running = RunningRelease(cluster, op, p.IsOpenShift());
+  if (!running) return;  // cluster.operator-missing (preconditions.cc) covers an absent one
+  const std::string pointer = op.pointer + "/version";
+  // An OLM operator the bundle installs while a CSV runs already is collisions.cc's
+  // (cluster.operator-installed, cluster.operator-downgrade): not reported twice.
+  const bool olm_collision = p.IsOpenShift() && op.managed();
+  const std::string field = "operators." + op.pointer.substr(op.pointer.rfind('/') + 1) + ".version";
+  if (running->version != pinned && !olm_collision) {
+    const bool managed = op.managed();
+    findings.Add(managed ? Severity::kWarning : Severity::kError, "cluster.operator-version",
+                 pointer, Where(cluster, *running->object),
+                 std::string("the cluster runs ") + name + " " + running->version +
+                     ", the profile pins " + pinned +
+                     (managed ? ": a sync moves it (hkimgen diff between the two versions says "
+                                "what moves)"
+                              : ": the bundle's objects are written for the pinned release"),
+                 "set " + field + ": " + running->version +
+                     (managed ? " to keep what runs, or keep " + pinned + " to upgrade" : ""));
+  }
+  if (std::string(name) != "GPU Operator") return;
+  std::string source;
+  const std::string support = GpuOperatorSupport(running->version, &source);
+  if (support == "end-of-support") {
+    // A warning where this bundle installs it; a note where the cluster's admins do.
+    findings.Add(op.managed() ? Severity::kWarning : Severity::kNote, "cluster.end-of-support",
+                 pointer,
+                 Where(cluster, *running->object),
+                 "the cluster runs GPU Operator " + running->version +
+                     ", whose line NVIDIA no longer supports (" + source + ")",
+                 "move to a supported line (docs/release-lines.md), one major at a time");
+  }
+}
+
+void CheckOpenShiftRange(const Profile& p, const ClusterExport& cluster, Findings& findings) {
+  if (!p.IsOpenShift() || !p.operators || !p.operators->gpu_operator) return;
+  const discover::ExportObject* cv = Object(cluster, "ClusterVersion//version");
+  if (!cv) return;  // cluster.not-exported (preconditions.cc) says so
+  const std::string openshift = Str(At(*cv->json, {"status", "desired", "version"}));
+  const GpuOperator& gpu = *p.operators->gpu_operator;
+  const auto release = FindGpuOperatorRelease(gpu.version);
+  if (openshift.empty() || !release) return;
+  const auto in_range = OpenShiftInRange(openshift, release->openshift);
+  if (!in_range || *in_range) return;
+  findings.Add(Severity::kError, "cluster.operator-version", gpu.pointer + "/version",
+               Where(cluster, *cv),
+               "GPU Operator " + gpu.version + " declares OpenShift " + release->openshift +
+                   " (its CSV's com.redhat.openshift.versions); the cluster runs " + openshift,
+               "pick a release whose range holds " + openshift + " (docs/release-lines.md)");
+}
+
+// Red Hat's SR-IOV and NFD operators ship one CSV per OpenShift minor: one left at another minor
+// after a cluster upgrade (a Manual approval waits, or the channel was pinned) runs against a
+// cluster it was not built for.
+void CheckOpenShiftOperators(const Profile& p, const ClusterExport& cluster, Findings& findings) {
+  if (!p.IsOpenShift() || !p.operators) return;
+  const discover::ExportObject* cv = Object(cluster, "ClusterVersion//version");
+  if (!cv) return;
+  const std::string openshift = Str(At(*cv->json, {"status", "desired", "version"}));
+  const std::string minor = openshift.substr(0, openshift.find('.', openshift.find('.') + 1));
+  struct Op {
+    const char* key;
+    const OperatorCommon* op;
+    const char* name;
+  };
+  const Operators& ops = *p.operators;
+  for (const Op& o : {Op{"sriov_network_operator",
+                         ops.sriov_network_operator ? &*ops.sriov_network_operator : nullptr,
+                         "the SR-IOV Network Operator"},
+                      Op{"nfd", ops.nfd ? &*ops.nfd : nullptr, "the NFD Operator"}}) {
+    if (!o.op || o.op->install == OperatorInstall::kShared) continue;
+    const auto want = OpenShiftOperatorCsvFor(o.key, minor);
+    const auto running = RunningRelease(cluster, *o.op, true);
+    if (!want || !running) continue;
+    // The running CSV's minor: sriov-network-operator.v4.19.0-202507081405 -> 4.19 (Red Hat's
+    // NFD CSVs drop the v: nfd.4.20.0-202511101230).
+    std::string version = running->version;
+    if (version.rfind('v', 0) == 0) version = version.substr(1);
+    const std::string running_minor = version.substr(0, version.find('.', version.find('.') + 1));
+    if (running_minor == minor) continue;
+    findings.Add(Severity::kWarning, "cluster.operator-version", o.op->pointer + "/install",
+                 Where(cluster, *running->object),
+                 std::string("the cluster runs OpenShift ") + openshift + " but " + o.name +
+                     " is at " + running->object->name + ", built for another minor (the "
+                     "release catalog's CSV for " + minor + " is " + want->csv + ".*)",
+                 "let OLM upgrade it in channel " + o.op->channel +
+                     " (approve its InstallPlan where the approval is Manual)");
+  }
+}
+
+void CheckKnownBad(const Profile& p, const ClusterExport& cluster, Findings& findings) {
+  const discover::ExportObject* cv = Object(cluster, "ClusterVersion//version");
+  const std::string openshift = cv ? Str(At(*cv->json, {"status", "desired", "version"})) : "";
+  // The DOCA driver the cluster's NicClusterPolicy deploys (Barcelona's runs one even though
+  // its profile does not render the policy).
+  std::string doca;
+  const discover::ExportObject* policy = nullptr;
+  for (const discover::ExportObject& object : cluster.set.objects) {
+    if (object.kind != "NicClusterPolicy") continue;
+    doca = Str(At(*object.json, {"spec", "ofedDriver", "version"}));
+    policy = &object;
+  }
+  const std::string pointer =
+      p.IsOpenShift() && p.operators ? p.operators->pointer + "/openshift_version"
+      : p.operators && p.operators->network_operator ? p.operators->network_operator->pointer +
+                                                           "/version"
+                                                     : std::string("/operators");
+  for (const KnownBadCombination& bad : KnownBadCombinations()) {
+    if (!bad.doca_driver.empty() && bad.doca_driver != doca) continue;
+    if (!bad.openshift.empty() && (openshift.empty() || !VersionMatches(bad.openshift, openshift)))
+      continue;
+    if (bad.doca_driver.empty() && bad.openshift.empty()) continue;
+    const discover::ExportObject* at = policy ? policy : cv;
+    if (!at) continue;
+    findings.Add(Severity::kError, "cluster.known-bad", pointer, Where(cluster, *at),
+                 "the cluster runs a combination reported broken: " +
+                     (bad.doca_driver.empty() ? "" : "DOCA driver " + bad.doca_driver) +
+                     (bad.openshift.empty() ? "" : " on OpenShift " + openshift) + ": " + bad.what,
+                 "see " + bad.reference + "; change the DOCA driver (NicClusterPolicy "
+                 "spec.ofedDriver.version) or the OpenShift release");
+  }
+}
+
+// "v1.32.5+abc" -> {1, 32}.
+std::optional<std::pair<int, int>> MajorMinor(const std::string& text) {
+  int major = 0, minor = 0;
+  const char* s = text.c_str();
+  while (*s == 'v' || *s == '>' || *s == '=' || *s == ' ') ++s;
+  if (std::sscanf(s, "%d.%d", &major, &minor) != 2) return std::nullopt;
+  return std::make_pair(major, minor);
+}
+
+void CheckKubernetes(const Profile& p, const ClusterExport& cluster, Findings& findings) {
+  if (!p.operators) return;
+  struct Chart {
+    const OperatorCommon* op;
+    std::string floor;  // ">= 1.21.0-0"
+  };
+  std::vector<Chart> charts;
+  if (p.operators->gpu_operator)
+    if (auto r = FindGpuOperatorRelease(p.operators->gpu_operator->version))
+      charts.push_back({&*p.operators->gpu_operator, r->kubernetes});
+  if (!p.IsOpenShift() && p.operators->network_operator)
+    if (auto r = FindNetworkOperatorRelease(p.operators->network_operator->version))
+      charts.push_back({&*p.operators->network_operator, r->kubernetes});
+  for (const Chart& chart : charts) {
+    const auto floor = MajorMinor(chart.floor);
+    if (!floor || chart.floor.rfind(">=", 0) != 0) continue;
+    for (const discover::ExportObject& node : cluster.set.objects) {
+      if (node.kind != "Node") continue;
+      const std::string kubelet = Str(At(*node.json, {"status", "nodeInfo", "kubeletVersion"}));
+      const auto version = MajorMinor(kubelet);
+      if (!version || *version >= *floor) continue;
+      findings.Add(Severity::kError, "cluster.kubernetes-version", chart.op->pointer + "/version",
+                   Where(cluster, node),
+                   "kubelet " + kubelet + " is older than the pinned chart declares (kubeVersion " +
+                       chart.floor + ")",
+                   "upgrade the cluster, or pin an older release");
+    }
+  }
+}
+
+}  // namespace
+
+void CheckVersions(const Profile& p, const ClusterExport& cluster, Findings& findings) {
+  CheckKnownBad(p, cluster, findings);
+  if (!p.operators) return;
+  const Operators& ops = *p.operators;
+  if (ops.gpu_operator)
+    CompareRelease(p, cluster, *ops.gpu_operator, ops.gpu_operator->version, "GPU Operator",
+                   findings);
+  if (!p.IsOpenShift() && ops.network_operator)
+    CompareRelease(p, cluster, *ops.network_operator, ops.network_operator->version,
+                   "Network Operator", findings);
+  CheckOpenShiftRange(p, cluster, findings);
+  CheckOpenShiftOperators(p, cluster, findings);
+  CheckKubernetes(p, cluster, findings);
+}
+
+}  // namespace hkim::cluster_check

@@ -1,0 +1,131 @@
+// Operator releases against the release catalog (model/operator_versions.h): a version the
+// catalog does not know pins nothing the bundle can check (no chart images for `hkimgen images`
+// and the mirror, no CSV for OLM, no NicClusterPolicy component images), so it is an error unless
+// the profile accepts it by naming the reason (operators.<op>.accept_unlisted_version), in which
+// case it is a warning that says what is lost. A release must also declare the profile's
+// OpenShift minor (its CSV's com.redhat.openshift.versions): OLM does not offer it elsewhere.
+
+#include "lint/rules/rules.h"
+#include "model/operator_versions.h"
+#include "schema/profile_schema.h"
+
+namespace hkim {
+namespace {
+
+// The profile's reason for running a version outside the catalog; "" when it gives none.
+std::string UnlistedReason(const LintContext& c, const char* key) {
+  const nlohmann::json& doc = c.loaded.document;
+  const nlohmann::json* op = nullptr;
+  if (doc.contains("operators") && doc["operators"].is_object() &&
+      doc["operators"].contains(key) && doc["operators"][key].is_object())
+    op = &doc["operators"][key];
+  if (!op || !op->contains("accept_unlisted_version") ||
+      !(*op)["accept_unlisted_version"].is_string())
+    return "";
+  return (*op)["accept_unlisted_version"].get<std::string>();
+}
+
+template <typename R>
+std::vector<std::string> Versions(const std::vector<R>& releases) {
+  std::vector<std::string> out;
+  for (const R& r : releases) out.push_back(r.version);
+  return out;
+}
+
+struct Unlisted {
+  const char* key;
+  const char* name;
+  std::string version;
+  std::string pointer;
+  std::vector<std::string> known;
+  std::string known_text;
+  const char* loses;
+};
+
+std::vector<Unlisted> UnlistedVersions(const Profile& p) {
+  std::vector<Unlisted> out;
+  if (!p.operators) return out;
+  const Operators& ops = *p.operators;
+  // A preinstalled or shared operator is pinned by whoever installs it; the version still names
+  // what the cluster should run (the cluster check compares it), so it is checked all the same.
+  if (ops.gpu_operator && !FindGpuOperatorRelease(ops.gpu_operator->version)) {
+    out.push_back({"gpu_operator", "GPU Operator", ops.gpu_operator->version,
+                   ops.gpu_operator->pointer + "/version", Versions(GpuOperatorReleases()),
+                   KnownGpuOperatorVersions(),
+                   p.IsOpenShift()
+                       ? "its CSV name is guessed (gpu-operator-certified.<version>) and the "
+                         "OpenShift versions it supports are unknown"
+                       : "`hkimgen images` and -o imageset leave out the chart's own images "
+                         "(operator, device plugin, toolkit, DCGM exporter, ...), so a mirror "
+                         "misses them"});
+  }
+  if (!p.IsOpenShift() && ops.network_operator &&
+      !FindNetworkOperatorRelease(ops.network_operator->version)) {
+    out.push_back({"network_operator", "Network Operator", ops.network_operator->version,
+                   ops.network_operator->pointer + "/version",
+                   Versions(NetworkOperatorReleases()), KnownNetworkOperatorVersions(),
+                   "the NicClusterPolicy's component images and the CNI DaemonSets follow the "
+                   "newest catalog release instead, and `hkimgen images` leaves out the chart's "
+                   "operator image"});
+  }
+  return out;
+}
+
+void CheckOperatorRelease(const LintContext& c, LintReporter& r) {
+  for (const Unlisted& u : UnlistedVersions(c.profile)) {
+    if (!UnlistedReason(c, u.key).empty()) continue;  // lint.operator-release-unlisted
+    const std::string closest = ClosestMatch(u.version, u.known);
+    r.Report(u.pointer,
+             std::string(u.name) + " " + u.version + " is not in hkimgen's release catalog: " +
+                 u.loses,
+             (closest.empty() ? std::string() : "did you mean " + closest + "? ") + "use one of " +
+                 u.known_text + " (catalog/releases.json; scripts/release-catalog.py adds new "
+                 "releases), or accept it with operators." + u.key +
+                 ".accept_unlisted_version: \"<why>\"");
+  }
+  const Profile& p = c.profile;
+  if (!p.IsOpenShift() || !p.operators || !p.operators->gpu_operator ||
+      p.operators->openshift_version.empty())
+    return;
+  const GpuOperator& gpu = *p.operators->gpu_operator;
+  const auto release = FindGpuOperatorRelease(gpu.version);
+  if (!release) return;
+  const auto in_range = OpenShiftInRange(p.operators->openshift_version, release->openshift);
+  if (in_range && !*in_range) {
+    r.Report(gpu.pointer + "/version",
+             "GPU Operator " + gpu.version + " declares OpenShift " + release->openshift +
+                 " (its bundle's com.redhat.openshift.versions), not " +
+                 p.operators->openshift_version +
+                 ": the certified catalog of this cluster does not offer it",
+             "pick a release whose range holds " + p.operators->openshift_version +
+                 " (docs/release-lines.md lists them), or correct operators.openshift_version");
+  }
+}
+
+void CheckOperatorReleaseUnlisted(const LintContext& c, LintReporter& r) {
+  for (const Unlisted& u : UnlistedVersions(c.profile)) {
+    const std::string reason = UnlistedReason(c, u.key);
+    if (reason.empty()) continue;
+    r.Report(u.pointer,
+             std::string(u.name) + " " + u.version +
+                 " is not in hkimgen's release catalog, accepted (\"" + reason + "\"): " + u.loses,
+             "add the release to catalog/releases.json (scripts/release-catalog.py) and remove "
+             "operators." + std::string(u.key) + ".accept_unlisted_version");
+  }
+}
+
+}  // namespace
+
+std::vector<LintRule> ReleaseLintRules() {
+  return {
+      {"lint.operator-release", Severity::kError,
+       "operator versions are releases of the catalog, and declare the profile's OpenShift "
+       "version",
+       CheckOperatorRelease},
+      {"lint.operator-release-unlisted", Severity::kWarning,
+       "a version outside the catalog, accepted with the reason the profile names",
+       CheckOperatorReleaseUnlisted},
+  };
+}
+
+}  // namespace hkim
