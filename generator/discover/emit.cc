@@ -420,8 +420,16 @@ void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path)
   w.Key("name").Str("nccl-job");
   w.Key("image").Str("nvcr.io/nvidia/pytorch:24.05-py3",
                      std::string(kTodo) + "your training image, pinned");
-  w.Key("replicas")
-      .Int(static_cast<long long>(p.group.nodes.size()), "one pod per node of the group");
+  // One pod per node, up to the schema's maximum of one job (a larger group runs several).
+  constexpr long long kMaxReplicas = 4096;
+  const long long nodes = static_cast<long long>(p.group.nodes.size());
+  if (nodes <= kMaxReplicas) {
+    w.Key("replicas").Int(nodes, "one pod per node of the group");
+  } else {
+    w.Key("replicas").Int(kMaxReplicas, std::string(kTodo) + "the group has " +
+                                            std::to_string(nodes) +
+                                            " nodes; one job runs at most 4096 pods");
+  }
   w.Key("gpus_per_pod").Int(p.group.gpus_per_node, "every GPU of the node");
   w.Key("command").StrList({"sleep", "infinity"}, std::string(kTodo) + "the job's command");
   w.End();

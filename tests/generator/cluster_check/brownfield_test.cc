@@ -13,6 +13,7 @@
 #include "cluster_check/check_fixture.h"
 #include "discover/discover.h"
 #include "load/load.h"
+#include "validate/validate.h"
 #include "test_files.h"
 
 namespace hkim {
@@ -251,6 +252,32 @@ TEST(Brownfield, DiscoverDraftsAProfileThatAdoptsWhatRuns) {
   std::string found;
   for (const Diagnostic& d : against.diagnostics()) found += d.rule + " " + d.message + "\n";
   EXPECT_EQ(against.ErrorCount(), 0) << found << draft;
+}
+
+TEST(Brownfield, DiscoverDraftOfAGroupLargerThanOneJobStillValidates) {
+  nlohmann::json doc = nlohmann::json::parse(test_files::ReadFile(kFixtures / kLive));
+  nlohmann::json node;
+  for (const nlohmann::json& item : doc["items"])
+    if (item["kind"] == "Node" && node.is_null()) node = item;
+  for (int i = 0; i < 4100; ++i) {
+    nlohmann::json copy = node;
+    copy["metadata"]["name"] = "gpu-" + std::to_string(i);
+    copy["metadata"]["labels"]["kubernetes.io/hostname"] = "gpu-" + std::to_string(i);
+    doc["items"].push_back(copy);
+  }
+  DiagnosticSink sink;
+  const std::string draft =
+      discover::Discover({{"big.json", doc.dump()}}, {"big", false, {"ml"}}, sink);
+  ASSERT_FALSE(draft.empty());
+  EXPECT_THAT(draft, HasSubstr("replicas: 4096  # TODO: the group has 4105 nodes"));
+  // Within the schema (lint then says a /24 rail cannot address 4096 pods: the user's call).
+  DiagnosticSink checks;
+  std::optional<LoadedProfile> loaded = LoadProfileFromText("draft.yaml", draft, checks);
+  ASSERT_TRUE(loaded);
+  const ProfileSchema* schema = ProfileSchema::Embedded(checks);
+  ASSERT_NE(schema, nullptr);
+  EXPECT_TRUE(ValidateProfile(*loaded, *schema, checks));
+  EXPECT_EQ(checks.ErrorCount(), 0);
 }
 
 TEST(Brownfield, DiscoverTakesNoNamespaceItWasNotGiven) {
