@@ -653,27 +653,6 @@ case_image_digest_pins_any_named_image() {
   expect_err "--image-digest $v=$d"
 }
 
-case_readme_examples_work_verbatim() {
-  # Every command line of the README's "Using it" block, run as written (in a copy of the
-  # profiles and bundles, since some write files), must succeed.
-  mkdir -p "$WORK/repo" "$WORK/bin"
-  cp -r profiles out "$WORK/repo/"
-  ln -s "$HKIMGEN" "$WORK/bin/hkimgen"
-  local lines n=0
-  lines=$(sed -n '/^## Using it/,/^```$/p' README.md | sed -n '/^```bash$/,/^```$/p' |
-    grep -v '^```' | grep -v '^kubectl ' | sed 's/  *# .*$//')
-  while IFS= read -r line; do
-    [[ -n $line ]] || continue
-    n=$((n + 1))
-    (cd "$WORK/repo" && PATH="$WORK/bin:$PATH" bash -c "set -o pipefail; $line" \
-      >"$WORK/out" 2>"$WORK/err" </dev/null)
-    status=$?
-    out=$(head -c 500 "$WORK/out"); err=$(head -c 1500 "$WORK/err")
-    [[ $status == 0 ]] || fail "README example failed: $line"
-  done <<<"$lines"
-  [[ $n -ge 10 ]] || fail "found only $n README examples"
-}
-
 # run_at DIR ARGS...: run, from DIR.
 run_at() {
   local dir=$1
