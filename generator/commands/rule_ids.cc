@@ -88,6 +88,7 @@ const std::vector<RuleInfo>& StageRules() {
        "images.digests / --image-digest: a digest for an image the profile does not name"},
       {"model.image-mirror", E,
        "images.mirror: an image, chart or catalog source that cannot be moved to the mirror"},
+      {"model.image-reference", E, "an image the profile names is not a valid image reference"},
       {"model.byte-size", E, "a byte size that cannot be parsed (e.g. 1Gi)"},
       {"model.destination-twice", E, "gitops: destination_name and destination_server both given"},
       {"model.duplicate-nad", E, "two rails render the same NetworkAttachmentDefinition"},

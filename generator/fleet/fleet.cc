@@ -193,6 +193,14 @@ bool IsProfileSet(const std::vector<std::string>& args) {
 
 std::string FleetRepoPath(const std::string& output_dir, const std::string& fleet_path,
                           DiagnosticSink& sink) {
+  // In a git work tree the folder's own place there is the answer, however -d was spelt
+  // (absolute, or relative from a sub-folder), as for a single `render -d`.
+  if (fleet_path.empty()) {
+    const std::optional<std::string> in_repo = RepositoryPathOf(output_dir);
+    if (in_repo && !in_repo->empty() && *in_repo != "." && in_repo->rfind("..", 0) != 0) {
+      return *in_repo;
+    }
+  }
   const std::string path = fleet_path.empty() ? output_dir : fleet_path;
   const fs::path normal = fs::path(path).lexically_normal();
   std::string text = normal.string();

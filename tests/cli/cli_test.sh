@@ -1,51 +1,7 @@
 #!/usr/bin/env bash
 # The command line as users meet it: each case runs the built hkimgen and checks its stdout,
 # stderr and exit status. Usage: cli_test.sh HKIMGEN SOURCE_DIR CASE (ctest runs each CASE).
-set -u
-HKIMGEN=$1
-SRC=$2
-CASE=$3
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/hkim-cli-XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-cd "$SRC" || exit 2
-B=profiles/barcelona-h100-cx7.yaml
-OKE=profiles/oke-h100.yaml
-FAILS=0
-
-# run ARGS...: runs hkimgen; sets $status, $out, $err.
-run() {
-  "$HKIMGEN" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null
-  status=$?
-  out=$(cat "$WORK/out")
-  err=$(cat "$WORK/err")
-}
-# run_in TEXT ARGS...: the same with TEXT on stdin.
-run_in() {
-  local text=$1
-  shift
-  printf '%s' "$text" | "$HKIMGEN" "$@" >"$WORK/out" 2>"$WORK/err"
-  status=$?
-  out=$(cat "$WORK/out")
-  err=$(cat "$WORK/err")
-}
-fail() {
-  echo "FAIL [$CASE]: $*"
-  echo "  status=$status"
-  echo "  stdout: ${out:0:1500}"
-  echo "  stderr: ${err:0:1500}"
-  FAILS=$((FAILS + 1))
-}
-expect_status() { [[ $status == "$1" ]] || fail "exit status $status, expected $1"; }
-expect_out() { [[ $out == *"$1"* ]] || fail "stdout lacks: $1"; }
-expect_err() { [[ $err == *"$1"* ]] || fail "stderr lacks: $1"; }
-expect_no_out() { [[ $out != *"$1"* ]] || fail "stdout has: $1"; }
-expect_no_err() { [[ $err != *"$1"* ]] || fail "stderr has: $1"; }
-expect_err_empty() { [[ -z $err ]] || fail "stderr is not empty"; }
-# A copy of the Barcelona profile with one line replaced (sed expression), in $WORK.
-variant() {
-  sed "$1" "$B" >"$WORK/$2"
-  echo "$WORK/$2"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
 case_output_flag_is_the_format() {
   (cd "$WORK" && "$HKIMGEN" render "$SRC/$B" -o yaml >out.yaml 2>err.txt)
@@ -880,8 +836,4 @@ case_discover_draft_passes_validate_against_its_export() {
   done
 }
 
-# A misspelt or removed case must fail, not print "ok" (ctest lists cases from this file).
-declare -F "case_$CASE" >/dev/null || { echo "cli_test.sh: no case named $CASE" >&2; exit 2; }
-"case_$CASE"
-[[ $FAILS == 0 ]] || exit 1
-echo "ok: $CASE"
+cli_run_case
