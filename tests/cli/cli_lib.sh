@@ -42,6 +42,16 @@ expect_err() { [[ $err == *"$1"* ]] || fail "stderr lacks: $1"; }
 expect_no_out() { [[ $out != *"$1"* ]] || fail "stdout has: $1"; }
 expect_no_err() { [[ $err != *"$1"* ]] || fail "stderr has: $1"; }
 expect_err_empty() { [[ -z $err ]] || fail "stderr is not empty"; }
+# run_at DIR ARGS...: run, from DIR.
+run_at() {
+  local dir=$1
+  shift
+  (cd "$dir" && "$HKIMGEN" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null)
+  status=$?
+  out=$(cat "$WORK/out")
+  err=$(cat "$WORK/err")
+}
+
 # A copy of the Barcelona profile with one line replaced (sed expression), in $WORK.
 variant() {
   sed "$1" "$B" >"$WORK/$2"

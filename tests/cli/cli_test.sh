@@ -609,16 +609,6 @@ case_image_digest_pins_any_named_image() {
   expect_err "--image-digest $v=$d"
 }
 
-# run_at DIR ARGS...: run, from DIR.
-run_at() {
-  local dir=$1
-  shift
-  (cd "$dir" && "$HKIMGEN" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null)
-  status=$?
-  out=$(cat "$WORK/out")
-  err=$(cat "$WORK/err")
-}
-
 case_render_points_argo_cd_at_the_folder_it_writes() {
   # Issue 28 item 1: README's publishing example (-d deploy/oke-h100, gitops.path out/oke-h100)
   # in a git repository: the Applications name the folder the files are in, and say so.
