@@ -216,9 +216,12 @@ case_explain_errors_where_set_does_and_warns_on_invalid() {
 }
 
 case_diff_exit_codes_and_missing_folder() {
-  run diff "$B" -d "$WORK/nothing"
-  expect_status 1
-  expect_err "$WORK/nothing: error: the bundle folder does not exist [diff.missing-dir]"
+  # A folder never written: the first render's plan, every file added (issue 40).
+  run diff "$B" -d "$WORK/nothing" --detailed-exitcode
+  expect_status 2
+  expect_err "$WORK/nothing: note: the folder does not exist yet: every file of the bundle is new [diff.new-dir]"
+  expect_err "fix: write it with: hkimgen render $B -d $WORK/nothing"
+  [[ ! -e $WORK/nothing ]] || fail "diff wrote the folder"
   run diff "$B" -d out/barcelona-h100-cx7 --detailed-exitcode
   expect_status 0
   run diff "$B" -d out/barcelona-h100-cx7 --set workload.replicas=3
