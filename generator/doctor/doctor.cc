@@ -181,14 +181,19 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
   }
   for (const DoctorNode& node : nodes) {
     if (node.passed) continue;
-    out += "\n" + node.node + " (" + node.mode + (node.pod.empty() ? "" : ", pod " + node.pod) + "):\n";
+    std::string body;
     for (const DoctorCheck& check : node.checks) {
       if (check.status == "pass" || check.status == "skip") continue;
-      out += "  " + check.name + ": " + check.status +
-             (check.detail.empty() ? "" : " (" + check.detail + ")") + "\n";
-      for (const std::string& failure : check.failures) out += "    " + failure + "\n";
-      for (const std::string& fix : check.fixes) out += "    fix: " + fix + "\n";
+      body += "  " + check.name + ": " + check.status +
+              (check.detail.empty() ? "" : " (" + check.detail + ")") + "\n";
+      for (const std::string& failure : check.failures) body += "    " + failure + "\n";
+      for (const std::string& fix : check.fixes) body += "    fix: " + fix + "\n";
     }
+    // A node known only as a suspect (or whose summary names no failing check) has nothing to
+    // list here: its row and the suspects below say it all (issue 40: empty sections).
+    if (body.empty()) continue;
+    out += "\n" + node.node + " (" + node.mode + (node.pod.empty() ? "" : ", pod " + node.pod) +
+           "):\n" + body;
   }
   int suspects = 0;
   for (const DoctorNode& node : nodes) {
