@@ -51,12 +51,30 @@ std::string TypeFix(const std::vector<std::string>& expected, const nlohmann::js
     // The text as written: `revision: 1.10` was read as the number 1.1.
     std::string written = value->dump();
     const SourceLocation& at = d.location;
-    if (at.known() && at.column > 0 && at.line <= static_cast<int>(profile.source_lines.size())) {
-      std::string line = profile.source_lines[at.line - 1].substr(at.column - 1);
-      const size_t comment = line.find(" #");
-      if (comment != std::string::npos) line = line.substr(0, comment);
-      while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    // The lines of the file the value was written in: the profile, or another layer (a value
+    // from --set or -f is not on the profile's line of the same number).
+    const std::vector<std::string>* lines = nullptr;
+    if (at.file == profile.path) {
+      lines = &profile.source_lines;
+    } else if (auto it = profile.layer_lines.find(at.file); it != profile.layer_lines.end()) {
+      lines = &it->second;
+    }
+    const bool set = at.file == "--set";  // layering's kSetLayerFile, a later stage
+    if (lines != nullptr && at.known() && at.column > 0 &&
+        at.line <= static_cast<int>(lines->size()) &&
+        static_cast<size_t>(at.column - 1) <= (*lines)[at.line - 1].size()) {
+      const std::string& full = (*lines)[at.line - 1];
+      std::string line = full.substr(at.column - 1);
+      if (!set) {
+        const size_t comment = line.find(" #");
+        if (comment != std::string::npos) line = line.substr(0, comment);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+      }
       if (!line.empty()) written = line;
+      // --set path=text: the same quotes, inside the shell's.
+      if (set && at.column >= 2) {
+        return "quote it: --set '" + full.substr(0, at.column - 2) + "=\"" + written + "\"'";
+      }
     }
     return "quote it: " + key + ": \"" + written + "\"";
   }

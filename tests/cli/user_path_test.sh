@@ -146,4 +146,20 @@ case_images_help_mirrors_as_the_docs_do() {
   [[ $(grep -c '^  oc-mirror ' <<<"$out") == 2 ]] || fail "images --help shows no two oc-mirror steps"
 }
 
+case_set_a_number_where_text_is_expected_quotes_what_was_set() {
+  # Was: the fix quoted line 1 of the profile (`openshift_version: "ema=../schemas/...`).
+  run validate "$B" --set operators.openshift_version=4.20
+  expect_status 1
+  expect_out "fix: quote it: --set 'operators.openshift_version=\"4.20\"'"
+  expect_no_out "schema.json\""
+  run validate "$OKE" --set gitops.revision=1.10
+  expect_status 1
+  expect_out "fix: quote it: --set 'gitops.revision=\"1.10\"'"
+  # A value from a -f layer: its own line, not the profile's line of that number.
+  printf 'gitops:\n  revision: 1.10   # a release\n' >"$WORK/values.yaml"
+  run validate "$OKE" -f "$WORK/values.yaml"
+  expect_status 1
+  expect_out "fix: quote it: revision: \"1.10\""
+}
+
 cli_run_case
