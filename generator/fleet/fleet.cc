@@ -173,6 +173,13 @@ std::vector<std::string> ExpandProfileArgs(const std::vector<std::string>& args,
                                "check the pattern (quote it so that hkimgen, not the shell, "
                                "expands it), e.g. 'profiles/*.yaml'"));
       }
+    } else if (arg.find('=') != std::string::npos && !fs::exists(arg, ec)) {
+      // `--set x={a,b}` unquoted: the shell made it `--set x=a x=b`, and x=b reads as a file.
+      sink.Report(FleetError(SourceLocation{arg, 0, 0}, "cli.usage",
+                             "is not a profile file but looks like a --set assignment (the "
+                             "shell expands an unquoted {a,b} into separate words)",
+                             "quote the --set value, e.g. --set 'workload.command={python,"
+                             "train.py}'"));
     } else {
       found.push_back(arg);  // a missing file is reported by load, with the others
     }

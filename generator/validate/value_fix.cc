@@ -27,6 +27,24 @@ void ExplainAddress(const ProfileSchema& schema, const nlohmann::json* pattern,
               : "write an IPv4 address such as 10.0.103.1";
 }
 
+namespace {
+
+// /workload/command -> workload.command, /network/rails/0/x -> network.rails[0].x (as --set
+// takes a path; layering's PointerToDotted is a later stage).
+std::string DottedPath(const std::string& pointer) {
+  std::string out;
+  for (const std::string& token : SplitJsonPointer(pointer)) {
+    if (!token.empty() && token.find_first_not_of("0123456789") == std::string::npos) {
+      out += "[" + token + "]";
+    } else {
+      out += (out.empty() ? "" : ".") + token;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 // What to write instead of a value of the wrong type, e.g. "write an integer, e.g. 9000" or
 // "quote it: revision: \"1.10\"" (with the text as the user wrote it, from the source line).
 std::string TypeFix(const std::vector<std::string>& expected, const nlohmann::json* value,
@@ -95,7 +113,14 @@ std::string TypeFix(const std::vector<std::string>& expected, const nlohmann::js
   if (want == "mapping") {
     return "write a mapping: the keys of " + key + " on the lines below it, indented";
   }
-  if (want == "list") return "write a list: " + key + ": [a, b], or one '- item' line each";
+  if (want == "list") {
+    // Helm's list form, quoted: unquoted, the shell expands {a,b} into two words.
+    if (d.location.file == "--set") {
+      return "write Helm's list form, in quotes so that the shell does not expand the braces: "
+             "--set '" + DottedPath(d.data_path) + "={a,b}'";
+    }
+    return "write a list: " + key + ": [a, b], or one '- item' line each";
+  }
   return "";
 }
 

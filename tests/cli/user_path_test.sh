@@ -162,4 +162,19 @@ case_set_a_number_where_text_is_expected_quotes_what_was_set() {
   expect_out "fix: quote it: revision: \"1.10\""
 }
 
+case_set_helm_list_syntax_is_explained() {
+  # Was: YAML advice for Helm's {a,b}, and an unquoted {a,b} split by the shell read as a file.
+  run validate "$OKE" --set workload.command=python workload.command=train.py  # bash's {python,train.py}
+  expect_status 1
+  [[ "$out$err" == *"workload.command=train.py: error: is not a profile file but looks like a --set assignment"* ]] ||
+    fail "the split --set value is not explained"
+  [[ "$out$err" == *"fix: quote the --set value, e.g. --set 'workload.command={python,train.py}'"* ]] ||
+    fail "no fix quoting the --set value"
+  run validate "$OKE" --set 'workload.command={python,train.py}'
+  expect_status 0
+  run validate "$OKE" --set workload.command=python
+  expect_status 1
+  expect_out "fix: write Helm's list form, in quotes so that the shell does not expand the braces: --set 'workload.command={a,b}'"
+}
+
 cli_run_case
