@@ -291,6 +291,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   nlohmann::json result;
   LayerInputs inputs{options.profile, options.extra_files, options.set_values};
   std::optional<WriteCounts> summary;
+  std::optional<size_t> checked_files;  // --check found DIR current
   std::optional<LayeredProfile> layered;  // kept for the profile's accept_warnings
   RenderSettings settings;
   settings.check = options.verify ? RenderCheck::kReparse : RenderCheck::kByConstruction;
@@ -329,8 +330,12 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     if (json && options.output_dir.empty()) {
       result = {{"files", ObjectsJson(*bundle, sink)}};
     } else if (WriteRendered(*bundle, options, sources, json ? stream : out, err, sink, &counts) &&
-               !options.output_dir.empty() && !options.check) {
-      summary = counts;
+               !options.output_dir.empty()) {
+      if (options.check) {
+        checked_files = bundle->files.size();
+      } else {
+        summary = counts;
+      }
     }
   }
   display.reset();  // erase the progress line before anything else is printed
@@ -347,10 +352,21 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     return status;
   }
   PrintDiagnostics(sink, sources, err);
+  // One line that says what happened (issue 40: "0 errors, 0 warnings" alone, or "wrote 41
+  // files" for a render that changed nothing, left the reader to work it out).
   if (summary && !options.quiet) {
-    err << "wrote " << summary->files << " files to " << options.output_dir << ": "
-        << summary->changed << " changed, " << summary->added << " added, " << summary->removed
-        << " removed\n";
+    if (summary->changed + summary->added + summary->removed == 0) {
+      err << options.output_dir << ": up to date (" << summary->files
+          << " files, none changed)\n";
+    } else {
+      err << "wrote " << summary->files << " files to " << options.output_dir << ": "
+          << summary->changed << " changed, " << summary->added << " added, "
+          << summary->removed << " removed\n";
+    }
+  }
+  if (checked_files && status == 0 && !options.quiet) {
+    err << options.output_dir << ": current (" << *checked_files
+        << " files as the profile renders them)\n";
   }
   return status;
 }
