@@ -31,17 +31,29 @@ doc_files() {
   ls docs/*.md
 }
 
-# commands FILE: one logical command per line (continuations joined), from the shell blocks.
+# commands FILE: one logical command per line (continuations joined; a here-document kept whole,
+# its lines joined by a NUL-free marker that run_file turns back into newlines), from the shell
+# blocks, fenced at any indentation (a block inside a list item too).
 commands() {
   awk '
-    /^```(bash|sh)$/ { inside = 1; next }
-    /^```/ { inside = 0; next }
+    /^[ \t]*```(bash|sh)[ \t]*$/ { inside = 1; match($0, /^[ \t]*/); indent = RLENGTH; next }
+    /^[ \t]*```/ { inside = 0; next }
     !inside { next }
     {
-      line = $0
+      line = substr($0, indent + 1)
+      if (heredoc != "") {
+        acc = acc "\x1f" line
+        if (line == heredoc) { print acc; acc = ""; heredoc = "" }
+        next
+      }
       if (line ~ /\\$/) { acc = acc substr(line, 1, length(line) - 1); next }
       acc = acc line
       if (acc ~ /^[ \t]*(#.*)?$/) { acc = ""; next }
+      if (match(acc, /<<-?[ ]*'"'"'?[A-Z]+'"'"'?/)) {
+        heredoc = substr(acc, RSTART, RLENGTH)
+        gsub(/[<'"'"' -]/, "", heredoc)
+        next
+      }
       print acc
       acc = ""
     }' "$1"
@@ -80,10 +92,14 @@ case_docs_commands_run() {
       [[ $line =~ \#.*exits\ ([0-9]+) ]] && expect=${BASH_REMATCH[1]}
       if [[ $line =~ ^bash\ (scripts/[a-z-]+\.sh) ]]; then
         [[ -f $SRC/${BASH_REMATCH[1]} ]] || fail "$file: no such script: $line"
+        # What the commands after build-image.sh read: a stand-in layout (the real one is
+        # tests/image/image_test.sh's).
+        [[ ${BASH_REMATCH[1]} == scripts/build-image.sh ]] &&
+          printf '%s\n' 'mkdir -p build/image && echo "{}" > build/image/hkim-wrapper.spdx.json && echo "{\"predicate\": {}}" > build/image/hkim-wrapper.provenance.json' >>"$repo.script"
         continue
       fi
       # One shell per file, so that variables and files carry from one command to the next.
-      printf '%s\n' "$line" >>"$repo.script"
+      printf '%s\n' "${line//$'\x1f'/$'\n'}" >>"$repo.script"
       printf '__s=$?; [[ $__s == %s ]] || { echo "exit $__s, expected %s: %q" >&2; exit 1; }\n' \
         "$expect" "$expect" "$line" >>"$repo.script"
     done < <(commands "$file")
