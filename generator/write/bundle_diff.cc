@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "support/input_file.h"
+#include "write/diff_text.h"
 
 namespace hkim {
 namespace {
@@ -177,7 +178,9 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
         change.disruption = DisruptionOf(old_kind);
         change.disruptive = !change.disruption.empty();
       }
-      change.unified_diff = UnifiedDiff(it->second, FileText(*file), "a/" + name, "b/" + name);
+      change.unified_diff = UnifiedDiff(ExpandQuotedMultilineValues(it->second),
+                                        ExpandQuotedMultilineValues(FileText(*file)), "a/" + name,
+                                        "b/" + name);
       diff.changes.push_back(std::move(change));
     }
   }
