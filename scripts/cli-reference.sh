@@ -16,7 +16,7 @@ echo
 echo '```text'
 "$hkimgen" --help
 echo '```'
-for command in $("$hkimgen" --help | awk '/^SUBCOMMANDS:/ { on = 1; next } on && NF { print $1 }'); do
+for command in $("$hkimgen" --help | awk '/^Subcommands:/ { on = 1; next } on && !NF { exit } on { print $1 }'); do
   echo
   echo "## hkimgen $command"
   echo

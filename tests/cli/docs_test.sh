@@ -134,7 +134,7 @@ case_cli_reference_is_current() {
   fi
   # Every command hkimgen lists has its section.
   local command
-  for command in $("$HKIMGEN" --help | awk '/^SUBCOMMANDS:/ { on = 1; next } on && NF { print $1 }'); do
+  for command in $("$HKIMGEN" --help | awk '/^Subcommands:/ { on = 1; next } on && !NF { exit } on { print $1 }'); do
     grep -q "^## hkimgen $command\$" docs/cli-reference.md || fail "no section for $command"
   done
 }
