@@ -16,7 +16,10 @@ case $tool in
       *" get "*sriovnetworknodestates*" -o json "* | *" get -A -o json "*sriovnetworknodestates*)
         cat "$fx/../../generator/cluster_check/barcelona.json" ;;
       *" get "*" -o json "* | *" get -A -o json "*)
-        cat "$fx/../../generator/discover/oke-intel.json" ;;
+        # tests/generator/discover/oke-intel.json with its GPU pool as BM.GPU.H100.8 (README's
+        # OKE path renders that shape): sed 's/BM.GPU.H200.8/BM.GPU.H100.8/;
+        # s/NVIDIA-H200/NVIDIA-H100-80GB-HBM3/'.
+        cat "$fx/oke-export.json" ;;
       *" logs "*fabric-health*)
         cat "$fx/../../../docs/samples/health-periodic.log" ;;
       *" logs "*)
