@@ -105,7 +105,8 @@ case_shipped_profiles_validate_and_render_as_one_fleet() {
   expect_status 0
   expect_no_err "fleet.default-destination"
   grep -q 'server: https://api.barcelona.nerc.mghpcc.org:6443' \
-    "$repo/clusters/_fleet/applicationset.yaml" || fail "Barcelona's destination is not in the set"
+    "$repo/clusters/_fleet/appprojects/barcelona-platform.yaml" ||
+    fail "Barcelona's destination is not in its project"
 }
 
 case_fleet_member_bootstrap_binds_the_account_argo_cd_writes_with() {
@@ -115,24 +116,26 @@ case_fleet_member_bootstrap_binds_the_account_argo_cd_writes_with() {
   repo=$(scratch_repo)
   run_at "$repo" render profiles/barcelona-h100-cx7.yaml profiles/oke-h100.yaml -d clusters -q
   expect_status 0
-  local binding=$repo/clusters/barcelona-h100-cx7/bootstrap/clusterrolebinding-argocd-apply.yaml
+  local binding=$repo/clusters/barcelona/bootstrap/clusterrolebinding-argocd-apply.yaml
   grep -q '^  name: argocd-manager$' "$binding" || fail "remote member: not argocd-manager"
   grep -q '^  namespace: kube-system$' "$binding" || fail "remote member: not in kube-system"
-  local readme=$repo/clusters/barcelona-h100-cx7/README.md
-  grep -q 'the ApplicationSet `hkimgen-fleet` creates its' "$readme" ||
+  local readme=$repo/clusters/barcelona/README.md
+  grep -q 'the ApplicationSet `hkimgen-fleet` creates its$' "$readme" ||
     fail "the member's README does not say the ApplicationSet creates its Application"
   ! grep -q '^oc apply -f application.yaml' "$readme" || fail "the member's README applies application.yaml"
-  grep -q 'Push this folder to `https://github.com/hkim/hkimgen-bundles.git` at revision `main`, as `clusters/barcelona-h100-cx7`' \
+  grep -q 'Push this folder to `https://github.com/hkim/hkimgen-bundles.git` at revision `main`, as `clusters/barcelona`' \
     "$readme" || fail "the member's README does not say where to push"
   # A member on the central Argo CD's own cluster binds upstream Argo CD's controller.
-  run_at "$repo" render profiles/barcelona-h100-cx7.yaml -d clusters/x -q \
+  run_at "$repo" render profiles/barcelona-h100-cx7.yaml -d single/x -q \
     --set gitops.destination_server=https://kubernetes.default.svc
   grep -q '^  name: openshift-gitops-argocd-application-controller$' \
-    "$repo/clusters/x/bootstrap/clusterrolebinding-argocd-apply.yaml" || fail "single render: not OpenShift GitOps' controller"
-  run_at "$repo" render profiles/barcelona-h100-cx7.yaml profiles/oke-h100.yaml -d fleet2 -q \
-    --set gitops.destination_server=https://kubernetes.default.svc
+    "$repo/single/x/bootstrap/clusterrolebinding-argocd-apply.yaml" || fail "single render: not OpenShift GitOps' controller"
+  mkdir -p "$repo/local"
+  sed 's#https://api.barcelona.nerc.mghpcc.org:6443#https://kubernetes.default.svc#' \
+    "$repo/profiles/barcelona-h100-cx7.yaml" >"$repo/local/barcelona.yaml"
+  run_at "$repo" render local/ -d fleet2 -q  # a folder: a fleet of one
   expect_status 0
-  grep -A3 '^subjects:' "$repo/fleet2/barcelona-h100-cx7/bootstrap/clusterrolebinding-argocd-apply.yaml" |
+  grep -A3 '^subjects:' "$repo/fleet2/barcelona/bootstrap/clusterrolebinding-argocd-apply.yaml" |
     grep -q '^  name: argocd-application-controller$' || fail "in-cluster member: not upstream's controller"
 }
 
