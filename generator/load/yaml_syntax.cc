@@ -28,7 +28,7 @@ bool OpensBlock(const std::string& line) {
   std::string text = line.substr(0, line.find(" #"));
   while (!text.empty() && text.back() == ' ') text.pop_back();
   return !text.empty() && (text.back() == ':' || text.back() == '-' || text.back() == '|' ||
-                           text.back() == '>');
+                           text.back() == '>' || text.back() == '{' || text.back() == '[');
 }
 
 }  // namespace
@@ -72,8 +72,10 @@ YamlSyntaxCause ExplainYamlSyntaxError(const std::vector<std::string>& lines, in
   }
 
   // A key indented unlike its siblings: deeper than the key before it without that key opening
-  // a block, or at a depth no enclosing key has.
-  for (int n = last; n >= 2 && n >= last - 2; --n) {
+  // a block, or at a depth no enclosing key has. Not inside a flow collection ({...}, [...],
+  // JSON): indentation means nothing there.
+  const bool flow = parser_message.find("flow") != std::string::npos;
+  for (int n = last; !flow && n >= 2 && n >= last - 2; --n) {
     const std::string& text = lines[n - 1];
     if (Blank(text) || !IsKeyLine(text)) continue;
     int previous = n - 1;
