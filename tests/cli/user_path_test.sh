@@ -180,4 +180,16 @@ case_set_helm_list_syntax_is_explained() {
   expect_out "fix: write Helm's list form, in quotes so that the shell does not expand the braces: --set 'workload.command={a,b}'"
 }
 
+case_explain_shows_a_derived_value_and_its_source() {
+  # Was: "(not set) ... hkimgen derives it", without the value.
+  run explain "$B" security.scc_name
+  expect_status 0
+  expect_out 'security.scc_name = "barcelona-nccl-rdma"   (derived)'
+  expect_out 'set by  hkimgen, from cluster.name + "-nccl-rdma"'
+  run explain "$OKE" gitops.destination_namespace -o json
+  expect_status 0
+  jq -e '.result.value == "gpu-training" and .result.derived_from == "the profile'"'"'s first namespace"' \
+    <<<"$out" >/dev/null || fail "explain -o json: no derived value"
+}
+
 cli_run_case

@@ -183,7 +183,7 @@ TEST_F(Commands, DiffExitCodesAndTheDisruptiveFlag) {
                              "[diff.new-dir]"),
             std::string::npos)
       << missing.out;
-  EXPECT_NE(missing.out.find("+ kustomization.yaml"), std::string::npos) << missing.out;
+  EXPECT_NE(missing.out.find("+ added kustomization.yaml"), std::string::npos) << missing.out;
   EXPECT_FALSE(std::filesystem::exists(out));
   ASSERT_EQ(Hkimgen("render " + profile + " -d " + out).status, 0);
   CliRun same = Hkimgen("diff " + profile + " -d " + out + " --detailed-exitcode");
