@@ -192,4 +192,16 @@ case_explain_shows_a_derived_value_and_its_source() {
     <<<"$out" >/dev/null || fail "explain -o json: no derived value"
 }
 
+case_success_says_what_happened_in_one_line() {
+  # Was: --check printed only "0 errors, 0 warnings"; an unchanged re-render "wrote 41 files".
+  run render "$OKE" -d out/oke-h100 --check
+  expect_status 0
+  expect_err "out/oke-h100: current ("
+  run render "$OKE" -d "$WORK/b" -q
+  run render "$OKE" -d "$WORK/b"
+  expect_status 0
+  expect_err "$WORK/b: up to date ("
+  expect_no_err "wrote "
+}
+
 cli_run_case
