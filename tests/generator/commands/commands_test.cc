@@ -419,6 +419,7 @@ gitops:
   repo_url: https://github.com/hkim/hkimgen-bundles.git
   path: out/barcelona-h100-cx7
   revision: main
+  destination_server: https://api.barcelona.nerc.mghpcc.org:6443
 )";
   DiagnosticSink sink;
   auto layered = RenderProfileLayers(LayerInputs{file.string(), {}, {}}, sink);

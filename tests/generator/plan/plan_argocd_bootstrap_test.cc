@@ -74,9 +74,9 @@ TEST(ArgoCdBootstrap, OpenShiftControllerMayWriteExactlyTheBundlesKinds) {
 
 TEST(ArgoCdBootstrap, OnArgoCdsOwnClusterTheBindingNamesTheGitOpsController) {
   std::string text = test_files::ReadProfile("barcelona-h100-cx7");
-  const std::string remote = "https://api.barcelona.nerc.mghpcc.org:6443";
+  const std::string remote = "destination_server: https://api.barcelona.nerc.mghpcc.org:6443";
   ASSERT_NE(text.find(remote), std::string::npos);
-  text.replace(text.find(remote), remote.size(), "https://kubernetes.default.svc");
+  text.replace(text.find(remote), remote.size(), "destination_server: https://kubernetes.default.svc");
   const BundlePlan plan = PlanBundle(test_files::BuildFrom(text));
   ASSERT_EQ(plan.bootstrap.size(), 2u);
   const PlannedObject& binding = plan.bootstrap[1];
