@@ -55,6 +55,7 @@ created=$(date -u -d "@$epoch" +%Y-%m-%dT%H:%M:%SZ)
 # --- the programs ---------------------------------------------------------------------------
 build=build/image-build
 configure() {
+  mkdir -p "$(dirname "$build")"  # a fresh clone has no build/ yet, and the log goes beside it
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHKIM_BUILD_GENERATOR=OFF \
     -DHKIM_BUILD_TESTS=OFF -DHKIM_BUILD_NCCL_CHECK=ON > "$build.configure.log" 2>&1 \
     || { cat "$build.configure.log" >&2; die "configuring $build failed"; }

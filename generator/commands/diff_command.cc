@@ -125,19 +125,24 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
   if (!WrapperDigestLayer(options.wrapper_digest, layers, sink) ||
       !ImageDigestLayer(options.image_digests, layers, sink)) {
     // reported: nothing is compared
-  } else if (!std::filesystem::exists(options.output_dir, ec)) {
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{options.output_dir, 0, 0}, "",
-                           "diff.missing-dir", "the bundle folder does not exist",
-                           "give the folder `hkimgen render PROFILE -d DIR` wrote, or render it "
-                           "first"});
   } else if (RefuseFleetMember(options.output_dir, "diff", sink)) {
     // reported: a fleet render owns DIR
   } else if ((layered = LoadLayeredProfile(layers, sink, &sources))) {
     RenderSettings settings;  // the Argo CD path as render -d DIR gives it
     settings.adjust_profile = GitOpsPathFromDir(options.output_dir, layered->merged, sink);
+    // A folder never written is a plan with every file new (terraform plan with no state), so
+    // that a first render can be reviewed before it is written (issue 40).
+    const bool fresh = !std::filesystem::exists(options.output_dir, ec);
     if (std::optional<ProfileRender> render =
             RenderLoadedProfileWithPlan(layered->merged, sink, settings)) {
-      if (auto existing = ReadBundleDirectory(options.output_dir, sink)) {
+      if (fresh) {
+        sink.Report(Diagnostic{Severity::kNote, SourceLocation{options.output_dir, 0, 0}, "",
+                               "diff.new-dir",
+                               "the folder does not exist yet: every file of the bundle is new",
+                               "write it with: hkimgen render " + options.layers.profile_path +
+                                   " -d " + options.output_dir});
+        diff = DiffBundle(render->bundle, {}, {});
+      } else if (auto existing = ReadBundleDirectory(options.output_dir, sink)) {
         diff = DiffBundle(render->bundle, *existing, ReadBundleMarkerFiles(options.output_dir));
         ReportRefusals(*diff, render->plan, layered->merged, options.output_dir, sink);
         moves = ReleaseMoves(render->bundle, *existing);  // write/release_moves.h: what moves

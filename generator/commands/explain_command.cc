@@ -61,6 +61,11 @@ int RunExplainCommand(const ExplainOptions& options, std::ostream& out, std::ost
     }
     DiagnosticSink check;
     CheckLoadedProfile(layered->merged, check);
+    if (explanation && !check.HasErrors()) {
+      DiagnosticSink scratch;  // the check above reported this profile's findings
+      if (std::optional<Profile> profile = BuildProfile(layered->merged, scratch))
+        AddDerivedValue(*profile, *explanation);
+    }
     if (check.HasErrors()) {
       sink.Report(Diagnostic{Severity::kWarning, SourceLocation{options.layers.profile_path, 0, 0},
                              "", "explain.invalid-profile",

@@ -21,7 +21,8 @@ Examples:
   hkimgen images profiles/barcelona-h100-cx7.yaml
   hkimgen images profiles/ -o json
   hkimgen images profiles/ -o imageset > imageset.yaml
-  oc-mirror --config imageset.yaml --workspace file:///srv/mirror docker://mirror.example.com:5000
+  oc-mirror --config imageset.yaml file:///srv/mirror --v2
+  oc-mirror --config imageset.yaml --from file:///srv/mirror docker://mirror.example.internal:5000 --v2
   hkimgen images profiles/oke-h100.yaml --set images.mirror=mirror.example.com:5000/gpu
 
 Renders each profile (writes nothing) and walks the rendered bundle for every image reference
@@ -36,6 +37,8 @@ catalog and the chart. Pipe the images alone with `grep -v '^#'`.
 oc-mirror v2 ImageSetConfiguration (mirror.openshift.io/v2alpha1): the catalogs with the
 bundle's packages and channels, the Helm repositories and charts, every image as
 additionalImages. Several profiles (files, folders, quoted patterns) give one list for all.
+The two oc-mirror lines are its v2 disk workflow, as docs/disconnected.md: the connected side
+fills /srv/mirror, the side inside pushes it to the mirror registry.
 Exit status: 0 ok, 1 invalid profile, 2 I/O or internal failure.)";
 
 nlohmann::json OriginJson(const ImageOrigin& origin) {
@@ -140,7 +143,8 @@ int RunImagesCommand(const ImagesOptions& options, std::ostream& out, std::ostre
   if (status != 0) return status;
   if (options.format == "imageset") {
     out << "# oc-mirror v2 ImageSetConfiguration written by hkimgen images -o imageset:\n"
-        << "#   oc-mirror --config imageset.yaml --workspace file://DIR docker://MIRROR\n"
+        << "#   oc-mirror --config imageset.yaml file://DIR --v2                   (connected side)\n"
+        << "#   oc-mirror --config imageset.yaml --from file://DIR docker://MIRROR --v2   (inside)\n"
         << imageset;
   } else {
     PrintText(all, out);

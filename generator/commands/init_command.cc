@@ -357,10 +357,12 @@ Examples:
   hkimgen init --platform oke --shape BM.GPU.H100.8 --name oke-prod > profiles/oke-prod.yaml
   hkimgen init --platform oke --shape BM.GPU.H100.8 --repo-url https://github.com/me/bundles.git
 
-The starter validates as written (schema, model, the lint rules and closure). Until you name your
-repository (--repo-url, or edit gitops.repo_url), lint.repo-url-placeholder warns on it, so
-`hkimgen lint` (where warnings fail) exits 1; that is the one thing left to fill. Per-platform
-defaults are filled in: on OpenShift, Argo CD runs in openshift-gitops (OpenShift GitOps).
+The starter validates as written (schema, model, the lint rules and closure): `hkimgen validate`
+exits 0. `hkimgen lint`, where warnings fail, exits 1 until you have also (1) named your
+repository (--repo-url, or edit gitops.repo_url: lint.repo-url-placeholder) and (2) pinned the
+images it names by tag to digests (lint.image-digest: `render --image-digest IMAGE=sha256:...`,
+images.digests, or IMAGE@sha256:... in the profile). Per-platform defaults are filled in: on
+OpenShift, Argo CD runs in openshift-gitops (OpenShift GitOps).
 Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)");
   command->callback([options, output] {
     if (!ResolveOutputChoice(*output, kInitFormats, "init", "--output-file", "file", std::cerr)) {

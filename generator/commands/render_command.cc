@@ -17,6 +17,7 @@
 #include "fleet/fleet.h"
 #include "fleet/write_fleet.h"
 #include "pipeline/pipeline.h"
+#include "render/rendered_json.h"
 #include "support/interrupt.h"
 #include "support/progress.h"
 #include "write/write.h"
@@ -81,17 +82,25 @@ RenderSettings WithAdjust(RenderSettings settings, std::function<void(Profile&)>
   return settings;
 }
 
-// -o json without -d: every object as JSON (parsed back from its YAML), by file name.
-nlohmann::json ObjectsJson(const RenderedBundle& bundle) {
+// -o json without -d: every object as JSON (parsed back from its YAML), by file name. The
+// README stays text. A rendered file that does not parse is hkimgen's own bug: reported as such.
+nlohmann::json ObjectsJson(const RenderedBundle& bundle, DiagnosticSink& sink) {
   nlohmann::json files = nlohmann::json::array();
   for (const RenderedFile& file : bundle.files) {
-    DiagnosticSink scratch;
-    std::optional<LoadedProfile> doc = LoadProfileFromText(file.file_name, file.content, scratch);
     nlohmann::json entry = {{"file", file.file_name}, {"template", file.template_name}};
-    if (doc && !IsMarkdown(file.file_name)) {
-      entry["object"] = doc->document;
+    std::string error;
+    std::optional<nlohmann::json> doc;
+    if (!IsMarkdown(file.file_name)) doc = RenderedDocumentJson(file.content, &error);
+    if (doc) {
+      entry["object"] = std::move(*doc);
     } else {
       entry["text"] = file.content;
+      if (!error.empty()) {
+        sink.Report(Diagnostic{Severity::kError, {file.file_name, 0, 0}, "", "render.invalid-yaml",
+                               "the rendered file does not read back as YAML: " + error,
+                               "report this bug with the profile; the YAML output (without "
+                               "-o json) shows the file"});
+      }
     }
     files.push_back(std::move(entry));
   }
@@ -283,6 +292,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   nlohmann::json result;
   LayerInputs inputs{options.profile, options.extra_files, options.set_values};
   std::optional<WriteCounts> summary;
+  std::optional<size_t> checked_files;  // --check found DIR current
   std::optional<LayeredProfile> layered;  // kept for the profile's accept_warnings
   RenderSettings settings;
   settings.check = options.verify ? RenderCheck::kReparse : RenderCheck::kByConstruction;
@@ -319,10 +329,14 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     WriteCounts counts;
     if (!options.cluster.empty()) CheckRenderAgainstCluster(options, *layered, sources, err, sink);
     if (json && options.output_dir.empty()) {
-      result = {{"files", ObjectsJson(*bundle)}};
+      result = {{"files", ObjectsJson(*bundle, sink)}};
     } else if (WriteRendered(*bundle, options, sources, json ? stream : out, err, sink, &counts) &&
-               !options.output_dir.empty() && !options.check) {
-      summary = counts;
+               !options.output_dir.empty()) {
+      if (options.check) {
+        checked_files = bundle->files.size();
+      } else {
+        summary = counts;
+      }
     }
   }
   display.reset();  // erase the progress line before anything else is printed
@@ -339,10 +353,21 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     return status;
   }
   PrintDiagnostics(sink, sources, err);
+  // One line that says what happened (issue 40: "0 errors, 0 warnings" alone, or "wrote 41
+  // files" for a render that changed nothing, left the reader to work it out).
   if (summary && !options.quiet) {
-    err << "wrote " << summary->files << " files to " << options.output_dir << ": "
-        << summary->changed << " changed, " << summary->added << " added, " << summary->removed
-        << " removed\n";
+    if (summary->changed + summary->added + summary->removed == 0) {
+      err << options.output_dir << ": up to date (" << summary->files
+          << " files, none changed)\n";
+    } else {
+      err << "wrote " << summary->files << " files to " << options.output_dir << ": "
+          << summary->changed << " changed, " << summary->added << " added, "
+          << summary->removed << " removed\n";
+    }
+  }
+  if (checked_files && status == 0 && !options.quiet) {
+    err << options.output_dir << ": current (" << *checked_files
+        << " files as the profile renders them)\n";
   }
   return status;
 }

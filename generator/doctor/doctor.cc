@@ -186,15 +186,19 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
   for (const DoctorNode& node : nodes) {
     if (node.passed) continue;
     const auto safe = [](const std::string& text) { return UntrustedText(text, kMaxMessageBytes); };
-    out += "\n" + safe(node.node) + " (" + safe(node.mode) +
-           (node.pod.empty() ? "" : ", pod " + safe(node.pod)) + "):\n";
+    std::string body;
     for (const DoctorCheck& check : node.checks) {
       if (check.status == "pass" || check.status == "skip") continue;
-      out += "  " + safe(check.name) + ": " + safe(check.status) +
-             (check.detail.empty() ? "" : " (" + safe(check.detail) + ")") + "\n";
-      for (const std::string& failure : check.failures) out += "    " + safe(failure) + "\n";
-      for (const std::string& fix : check.fixes) out += "    fix: " + safe(fix) + "\n";
+      body += "  " + safe(check.name) + ": " + safe(check.status) +
+              (check.detail.empty() ? "" : " (" + safe(check.detail) + ")") + "\n";
+      for (const std::string& failure : check.failures) body += "    " + safe(failure) + "\n";
+      for (const std::string& fix : check.fixes) body += "    fix: " + safe(fix) + "\n";
     }
+    // A node known only as a suspect (or whose summary names no failing check) has nothing to
+    // list here: its row and the suspects below say it all (issue 40: empty sections).
+    if (body.empty()) continue;
+    out += "\n" + safe(node.node) + " (" + safe(node.mode) +
+           (node.pod.empty() ? "" : ", pod " + safe(node.pod)) + "):\n" + body;
   }
   int suspects = 0;
   for (const DoctorNode& node : nodes) {

@@ -173,6 +173,13 @@ std::vector<std::string> ExpandProfileArgs(const std::vector<std::string>& args,
                                "check the pattern (quote it so that hkimgen, not the shell, "
                                "expands it), e.g. 'profiles/*.yaml'"));
       }
+    } else if (arg.find('=') != std::string::npos && !fs::exists(arg, ec)) {
+      // `--set x={a,b}` unquoted: the shell made it `--set x=a x=b`, and x=b reads as a file.
+      sink.Report(FleetError(SourceLocation{arg, 0, 0}, "cli.usage",
+                             "is not a profile file but looks like a --set assignment (the "
+                             "shell expands an unquoted {a,b} into separate words)",
+                             "quote the --set value, e.g. --set 'workload.command={python,"
+                             "train.py}'"));
     } else {
       found.push_back(arg);  // a missing file is reported by load, with the others
     }
@@ -193,6 +200,14 @@ bool IsProfileSet(const std::vector<std::string>& args) {
 
 std::string FleetRepoPath(const std::string& output_dir, const std::string& fleet_path,
                           DiagnosticSink& sink) {
+  // In a git work tree the folder's own place there is the answer, however -d was spelt
+  // (absolute, or relative from a sub-folder), as for a single `render -d`.
+  if (fleet_path.empty()) {
+    const std::optional<std::string> in_repo = RepositoryPathOf(output_dir);
+    if (in_repo && !in_repo->empty() && *in_repo != "." && in_repo->rfind("..", 0) != 0) {
+      return *in_repo;
+    }
+  }
   const std::string path = fleet_path.empty() ? output_dir : fleet_path;
   const fs::path normal = fs::path(path).lexically_normal();
   std::string text = normal.string();

@@ -33,8 +33,9 @@ std::vector<std::string> ExpandProfileArgs(const std::vector<std::string>& args,
 bool IsProfileSet(const std::vector<std::string>& args);
 
 /// Where Argo CD finds the fleet folder `output_dir` in the git repository: `fleet_path` when
-/// given, else `output_dir` itself when it is relative and does not climb out with "..": run
-/// from the repository's top, as for `render -d`. Normalised, without a trailing '/'. Reports
+/// given, else `output_dir`'s path in the git work tree that holds it (RepositoryPathOf, any
+/// spelling of -d), else, outside a work tree, `output_dir` itself when it is relative and does
+/// not climb out with "..". Normalised, without a trailing '/'. Reports
 /// "cli.usage" and returns "" when it cannot tell.
 std::string FleetRepoPath(const std::string& output_dir, const std::string& fleet_path,
                           DiagnosticSink& sink);

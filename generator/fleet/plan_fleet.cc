@@ -220,13 +220,22 @@ std::string ApiGroup(const std::string& api_version) {
 
 void AdjustForFleet(const FleetSettings& settings, Profile& p) {
   p.gitops.path = settings.repo_path + "/" + p.cluster_name;
-  // The controller's account follows the namespace when the profile left it at its default.
+  // On the central Argo CD's own cluster the controller's account follows the fleet's
+  // namespace when the profile left it at its default: upstream Argo CD's
+  // argocd-application-controller in `argocd` (its install manifests), else the OpenShift GitOps
+  // instance named like its namespace. A remote member keeps argocd-manager in kube-system
+  // (model/gitops.cc): Argo CD writes there with the credentials `argocd cluster add` made.
   const std::string default_controller = p.gitops.argocd_namespace + "-argocd-application-controller";
-  if (p.gitops.controller_service_account == default_controller) {
+  if (p.gitops.controller_service_account == default_controller &&
+      p.gitops.controller_namespace == p.gitops.argocd_namespace) {
     p.gitops.controller_service_account =
-        settings.argocd_namespace + "-argocd-application-controller";
+        settings.argocd_namespace == "argocd"
+            ? "argocd-application-controller"
+            : settings.argocd_namespace + "-argocd-application-controller";
+    p.gitops.controller_namespace = settings.argocd_namespace;
   }
   p.gitops.argocd_namespace = settings.argocd_namespace;
+  p.gitops.fleet_applicationset = settings.name;
   p.gitops.project = settings.name;
   p.gitops.platform_project = PlatformProject(p.cluster_name);
   p.gitops.workload_project = WorkloadProject(p.cluster_name);

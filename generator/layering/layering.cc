@@ -396,6 +396,9 @@ std::optional<LayeredProfile> LoadLayeredProfile(const LayerInputs& inputs, Diag
   if (!inputs.set_values.empty() && !ApplySetAssignments(inputs.set_values, *layered, sink)) {
     return std::nullopt;
   }
+  for (const LoadedProfile& layer : layered->layers)
+    if (layer.path != layered->merged.path)
+      layered->merged.layer_lines[layer.path] = layer.source_lines;
   return layered;
 }
 

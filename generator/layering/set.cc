@@ -10,6 +10,7 @@
 #include "layering/tree.h"
 #include "load/load_input.h"
 #include "load/yaml_scalar.h"
+#include "schema/profile_schema.h"
 
 namespace hkim {
 namespace {
@@ -324,6 +325,25 @@ bool ApplySetAssignments(const std::vector<std::string>& arguments, LayeredProfi
             }
           }
           if (item == nullptr) {
+            // A name no item has is a typo more often than a new item (rails[name=eno9]): the
+            // index form adds one on purpose. An empty list has nothing to misspell.
+            std::vector<std::string> names;
+            for (const Node& candidate : node->items)
+              if (const std::string* name = ItemName(candidate)) names.push_back(*name);
+            if (!node->items.empty()) {
+              const std::string list = text.substr(0, text.find('['));
+              std::string listed;
+              for (const std::string& name : names) listed += (listed.empty() ? "" : ", ") + name;
+              const std::string closest = ClosestMatch(step.text, names);
+              report(1,
+                     "`" + text.substr(0, eq) + "`: no item of " + list + " is named '" +
+                         step.text + "'" + (listed.empty() ? "" : " (" + listed + ")"),
+                     (closest.empty() ? std::string() : "did you mean " + closest + "? ") +
+                         "To add an item, give its index: " + list + "[" +
+                         std::to_string(node->items.size()) + "].name=" + step.text);
+              step_ok = false;
+              break;
+            }
             Node fresh;
             fresh.is_object = true;
             fresh.value_location = key_at;

@@ -21,6 +21,7 @@
 #include "support/input_file.h"
 #include "support/utf8.h"
 #include "load/yaml_scalar.h"
+#include "load/yaml_syntax.h"
 
 namespace hkim {
 
@@ -443,7 +444,12 @@ std::optional<LoadedProfile> LoadProfileFromText(const std::string& path, const 
     builder.Error(limit.mark, "", limit.rule, limit.message, limit.fix);
     return std::nullopt;
   } catch (const YAML::Exception& e) {
-    builder.Error(e.mark, "", "yaml.syntax", e.msg, "fix the YAML syntax at this position");
+    const YamlSyntaxCause cause =
+        e.mark.is_null() ? YamlSyntaxCause{0, 0, e.msg, "fix the YAML syntax"}
+                         : ExplainYamlSyntaxError(loaded.source_lines, e.mark.line + 1,
+                                                  e.mark.column + 1, e.msg);
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{path, cause.line, cause.column}, "",
+                           "yaml.syntax", cause.message, cause.fix});
     return std::nullopt;
   }
   if (builder.failed()) return std::nullopt;

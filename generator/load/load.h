@@ -32,6 +32,9 @@ struct LoadedProfile {
   nlohmann::json document;
   SourceMap locations;
   std::vector<std::string> source_lines;
+  /// A merged profile's other layers' lines (extends: bases, -f files, "--set"), by file: the
+  /// text a value was written as, where its location points outside `path`.
+  std::map<std::string, std::vector<std::string>> layer_lines;
 };
 
 /// Reads and parses one YAML file. Syntax errors, duplicate keys, anchors/tags it does not

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <vector>
 #include <set>
 #include <string>
 #include <utility>
@@ -79,6 +80,18 @@ void Checker::Run(const Profile& p) {
 
   std::map<std::string, std::string> rail_names, nad_names, resources;
   int attachments = 0;
+  // Which whereabouts rails' ranges overlap which (both ways), to report each collision once.
+  std::vector<std::vector<size_t>> overlaps(p.network.rails.size());
+  for (size_t i = 0; i < p.network.rails.size(); ++i) {
+    const Rail& a = p.network.rails[i];
+    if (a.ipam.type != IpamType::kWhereabouts || a.ipam.range.empty()) continue;
+    for (size_t j = 0; j < p.network.rails.size(); ++j) {
+      const Rail& b = p.network.rails[j];
+      if (j != i && b.ipam.type == IpamType::kWhereabouts && !b.ipam.range.empty() &&
+          CidrsOverlap(a.ipam.range, b.ipam.range))
+        overlaps[i].push_back(j);
+    }
+  }
   for (size_t i = 0; i < p.network.rails.size(); ++i) {
     const Rail& rail = p.network.rails[i];
     if (!rail_names.emplace(rail.name, rail.pointer).second) {
@@ -108,16 +121,26 @@ void Checker::Run(const Profile& p) {
         Error(rail.ipam.pointer + "/pool", "model.ipam-pool", "ipam.pool is for nv-ipam only",
               "remove pool, or set type: nv-ipam");
       }
-      for (size_t j = 0; j < i; ++j) {
-        const Rail& other = p.network.rails[j];
-        if (other.ipam.type == IpamType::kWhereabouts && !rail.ipam.range.empty() &&
-            CidrsOverlap(rail.ipam.range, other.ipam.range)) {
-          Error(rail.ipam.pointer + "/range", "model.ipam-overlap",
-                "range " + rail.ipam.range + " overlaps " + other.ipam.range + " of rail '" +
-                    other.name + "'; two rails sharing addresses made 8-node runs hang",
-                "give every rail its own subnet");
-          break;  // one report per rail, naming the first rail it collides with
-        }
+      // Report each collision once, at the rail that causes it: a rail overlapping more rails
+      // than its partner does (one widened range: at that range, not at the 7 it covers), and
+      // between equals (copies of one range) at the later one, naming the earlier.
+      const std::vector<size_t>& mine = overlaps[i];
+      std::vector<size_t> blamed;
+      for (size_t j : mine) {
+        if (overlaps[j].size() < mine.size() || (overlaps[j].size() == mine.size() && j < i))
+          blamed.push_back(j);
+      }
+      if (!blamed.empty()) {
+        const Rail& other = p.network.rails[blamed.front()];
+        std::string more;
+        for (size_t k = 1; k < blamed.size(); ++k)
+          more += (k == 1 ? "" : ", ") + ("'" + p.network.rails[blamed[k]].name + "'");
+        Error(rail.ipam.pointer + "/range", "model.ipam-overlap",
+              "range " + rail.ipam.range + " overlaps " + other.ipam.range + " of rail '" +
+                  other.name + "'" +
+                  (blamed.size() > 1 ? " and the ranges of rails " + more : std::string()) +
+                  "; two rails sharing addresses made 8-node runs hang",
+              "give every rail its own subnet");
       }
     } else {
       if (!rail.ipam.pool) {

@@ -33,9 +33,6 @@ void ModelBuilder::ReadGitOps(const json& g, Platform platform, GitOps& out) {
   out.argocd_namespace =
       String(g, "argocd_namespace", openshift ? "openshift-gitops" : out.argocd_namespace);
   out.project = String(g, "project", out.project);
-  out.controller_service_account =
-      String(g, "controller_service_account",
-             out.argocd_namespace + "-argocd-application-controller");
   out.repo_url = String(g, "repo_url");
   out.path = String(g, "path");
   out.revision = String(g, "revision", out.revision);
@@ -49,6 +46,15 @@ void ModelBuilder::ReadGitOps(const json& g, Platform platform, GitOps& out) {
           "keep one: destination_name for a cluster registered in Argo CD by name, or "
           "destination_server for its API server URL");
   }
+  // Argo CD writes to its own cluster as its controller, to a registered remote cluster with
+  // that cluster's credentials: what `argocd cluster add` creates there, kube-system's
+  // argocd-manager (argo-cd cmd/argocd/commands/cluster.go, clusterauth.ArgoCDManagerServiceAccount).
+  const bool remote = out.destination_name.empty() ? out.destination_server != kInClusterServer
+                                                   : out.destination_name != "in-cluster";
+  out.controller_service_account =
+      String(g, "controller_service_account",
+             remote ? kRemoteClusterAccount : out.argocd_namespace + "-argocd-application-controller");
+  out.controller_namespace = remote ? "kube-system" : out.argocd_namespace;
   out.destination_namespace = String(g, "destination_namespace");
   ReadSelfSync(g, out);
   out.platform_project = String(g, "platform_project", out.project);

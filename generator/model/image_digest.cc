@@ -1,5 +1,8 @@
 #include "model/image_digest.h"
 
+#include <cctype>
+
+#include "model/image_mirror.h"
 #include "model/checks.h"
 #include "model/image_reference.h"
 #include "model/operator_versions.h"
@@ -120,6 +123,33 @@ int ApplyImageDigests(Profile& profile, const LoadedProfile& loaded, DiagnosticS
                          "images.digests)",
                      (closest.empty() ? std::string() : "did you mean " + closest + "? ") +
                          "name one of the profile's images as written: " + listed);
+  }
+  return errors;
+}
+
+int CheckImageReferences(const Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink) {
+  int errors = 0;
+  for (const ProfileImage& image : ProfileImages(profile)) {
+    if (ParseImageReference(image.reference)) continue;
+    // The usual slip is upper case in the repository path (a registry host may have it).
+    std::string suggestion = image.reference;
+    const size_t slash = suggestion.find('/');
+    const size_t tag = suggestion.find_first_of(":@", slash == std::string::npos ? 0 : slash);
+    for (size_t i = slash == std::string::npos ? 0 : slash + 1;
+         i < (tag == std::string::npos ? suggestion.size() : tag); ++i) {
+      suggestion[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(suggestion[i])));
+    }
+    const bool lower_fixes = ParseImageReference(suggestion).has_value();
+    ++errors;
+    ReportModelError(loaded, sink, image.pointer, "model.image-reference",
+                     std::string(image.what) + " '" + image.reference +
+                         "' is not a valid image reference: no registry can serve it, and the "
+                         "kubelet refuses it (InvalidImageName)",
+                     lower_fixes
+                         ? "write the repository path in lower case: '" + suggestion + "'"
+                         : "write REGISTRY/PATH[:TAG][@sha256:DIGEST]: the path in lower case "
+                           "letters, digits and . _ -, a tag of letters, digits and . _ - (at "
+                           "most 128)");
   }
   return errors;
 }

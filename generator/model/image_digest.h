@@ -36,4 +36,11 @@ std::vector<ProfileImage> ProfileImages(const Profile& profile);
 /// Returns the error count.
 int ApplyImageDigests(Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink);
 
+/// Reports each image of ProfileImages that is not a valid reference (model/image_mirror's
+/// ParseImageReference: upper case in the path, an empty component, a bad tag or digest) as
+/// "model.image-reference" at its field, with the lower-case spelling as the fix where that is
+/// the slip. Such an image would otherwise surface later as a registry nothing provides
+/// (closure.image). Returns the error count.
+int CheckImageReferences(const Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink);
+
 }  // namespace hkim

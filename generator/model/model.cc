@@ -129,7 +129,9 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
       if (digest.is_string()) profile.images.digests[image] = digest.get<std::string>();
     }
   }
-  // Pinned first, as the profile names the images; the mirror then keeps each digest.
+  // Spelt right first; then pinned, as the profile names the images; the mirror then keeps
+  // each digest.
+  errors_ += CheckImageReferences(profile, loaded_, sink_);
   errors_ += ApplyImageDigests(profile, loaded_, sink_);
   errors_ += ApplyImageMirror(profile, loaded_, sink_);
   const int read_errors = errors_;

@@ -272,17 +272,30 @@ struct HealthCheck {
   std::string pointer = "/health_check";
 };
 
+/// Argo CD's name for its own cluster's API server.
+inline constexpr char kInClusterServer[] = "https://kubernetes.default.svc";
+/// The service account `argocd cluster add` creates in kube-system of a cluster it registers.
+inline constexpr char kRemoteClusterAccount[] = "argocd-manager";
+
 struct GitOps {
   std::string argocd_namespace = "argocd";
-  /// Service account of the Argo CD application controller that syncs the bundle (the subject
-  /// of bootstrap/); default <argocd_namespace>-argocd-application-controller, the name the
-  /// OpenShift GitOps operator gives the controller of the instance named like its namespace.
+  /// Service account Argo CD writes to the destination cluster with (the subject of
+  /// bootstrap/). Default, on Argo CD's own cluster: <argocd_namespace>-argocd-application-
+  /// controller, the name the OpenShift GitOps operator gives the controller of the instance
+  /// named like its namespace; on a remote destination: `argocd-manager`, the account
+  /// `argocd cluster add` creates there (in kube-system).
   std::string controller_service_account;
+  /// That account's namespace: argocd_namespace, or kube-system for a remote destination.
+  std::string controller_namespace;
+  /// Set by a fleet render (fleet/plan_fleet.h): the ApplicationSet that creates this bundle's
+  /// parent Application on the central Argo CD; empty for a single render, whose parent
+  /// application.yaml a person applies.
+  std::string fleet_applicationset;
   std::string project = "default";
   std::string repo_url;
   std::string path;
   std::string revision = "HEAD";
-  std::string destination_server = "https://kubernetes.default.svc";
+  std::string destination_server = kInClusterServer;
   /// Argo CD's name for the destination cluster (`argocd cluster add CONTEXT --name NAME`); empty:
   /// use destination_server. When set, the layer and chart Applications say `destination.name`
   /// (Argo CD takes one or the other) and the parent Application stays on Argo CD's own cluster.

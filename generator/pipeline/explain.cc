@@ -115,6 +115,33 @@ std::optional<Explanation> Explain(const LayeredProfile& layered, const ProfileS
   return e;
 }
 
+void AddDerivedValue(const Profile& p, Explanation& e) {
+  if (e.is_set || e.has_default) return;
+  // The model's own values (model/*.cc derive them); the words say from what, for people.
+  struct Derived {
+    const char* pointer;
+    json value;
+    std::string from;
+  };
+  const std::vector<Derived> table = {
+      {"/gitops/controller_service_account", p.gitops.controller_service_account,
+       "the account Argo CD writes with: <argocd_namespace>-argocd-application-controller on its "
+       "own cluster, argocd-manager (kube-system) on a remote destination"},
+      {"/gitops/destination_namespace", p.gitops.destination_namespace,
+       "the profile's first namespace"},
+      {"/gitops/platform_project", p.gitops.platform_project, "gitops.project"},
+      {"/gitops/workload_project", p.gitops.workload_project, "gitops.project"},
+      {"/security/scc_name", p.security.scc_name, "cluster.name + \"-nccl-rdma\""},
+      {"/fabric_health/periodic/nodes", p.workload.replicas, "workload.replicas"},
+  };
+  for (const Derived& d : table) {
+    if (e.pointer != d.pointer) continue;
+    e.derived = true;
+    e.value = d.value;
+    e.derived_from = d.from;
+  }
+}
+
 std::string FormatExplanation(const Explanation& e) {
   std::ostringstream out;
   const std::string shown = PointerToDotted(e.pointer);
@@ -123,6 +150,8 @@ std::string FormatExplanation(const Explanation& e) {
     out << e.value.dump() << '\n';
   } else if (e.has_default) {
     out << e.default_value.dump() << "   (default)\n";
+  } else if (e.derived) {
+    out << e.value.dump() << "   (derived)\n";
   } else {
     out << "(not set)\n";
   }
@@ -132,6 +161,8 @@ std::string FormatExplanation(const Explanation& e) {
       if (i + 1 == e.set_by.size() && e.set_by.size() > 1) out << "   (final)";
       out << '\n';
     }
+  } else if (e.derived) {
+    out << "  set by  hkimgen, from " << e.derived_from << '\n';
   } else {
     out << "  set by  default"
         << (e.has_default ? " (the schema's)" : " (none: hkimgen derives it or leaves it out)")
@@ -156,6 +187,7 @@ json ExplanationToJson(const Explanation& e) {
           {"value", e.value},
           {"default", e.has_default ? e.default_value : json()},
           {"set_by", set_by},
+          {"derived_from", e.derived ? json(e.derived_from) : json()},
           {"type", e.type},
           {"constraints", e.constraints},
           {"description", e.description}};

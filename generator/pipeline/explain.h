@@ -10,6 +10,7 @@
 
 #include "support/diagnostics.h"
 #include "layering/layering.h"
+#include "model/model.h"
 #include "validate/validate.h"
 
 namespace hkim {
@@ -24,6 +25,10 @@ struct Explanation {
   nlohmann::json default_value;
   /// Each layer that set the value, in order applied; the last one wins.
   std::vector<SourceLocation> set_by;
+  /// Unset, no schema default, and the model derives it (AddDerivedValue): `value` is the
+  /// derived value and `derived_from` says from what.
+  bool derived = false;
+  std::string derived_from;
   std::string type;
   std::string constraints;
   std::string description;
@@ -34,6 +39,11 @@ struct Explanation {
 /// field, and "explain.bad-path" for malformed paths or missing list items; nullopt then.
 std::optional<Explanation> Explain(const LayeredProfile& layered, const ProfileSchema& schema,
                                    const std::string& path, DiagnosticSink& sink);
+
+/// When `explanation` is of a field the profile leaves unset and the model derives from other
+/// fields (gitops projects, destination namespace, controller account, SCC name, the periodic
+/// check's node count), fills in the value `profile` holds and what it comes from.
+void AddDerivedValue(const Profile& profile, Explanation& explanation);
 
 /// Text form:
 ///   network.rails[0].mtu_bytes = 4200

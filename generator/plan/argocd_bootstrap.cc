@@ -123,7 +123,7 @@ void PlanArgoCdBootstrap(const Profile& p, BundlePlan& plan) {
   binding.context = {{"metadata", metadata},
                      {"role", name},
                      {"service_account", p.gitops.controller_service_account},
-                     {"service_account_namespace", p.gitops.argocd_namespace}};
+                     {"service_account_namespace", p.gitops.controller_namespace}};
   plan.bootstrap = {std::move(role), std::move(binding)};
 }
 

@@ -152,7 +152,15 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
   json bootstrap = json::array();
   for (const PlannedObject& o : plan.bootstrap) bootstrap.push_back(json{{"file", o.file_name}});
   c["bootstrap"] = bootstrap;
-  c["controller"] = p.gitops.controller_service_account;
+  c["controller"] = p.gitops.controller_namespace + "/" + p.gitops.controller_service_account;
+  // What must exist before the first sync (issue 40): the bundle where Argo CD reads it, the
+  // wrapper image where the nodes pull it; in a fleet, who creates application.yaml.
+  c["repo_url"] = p.gitops.repo_url;
+  c["revision"] = p.gitops.revision;
+  c["path"] = p.gitops.path;
+  c["wrapper_image"] = WrapperImageReference(p.wrapper);
+  c["in_fleet"] = !p.gitops.fleet_applicationset.empty();
+  c["fleet_applicationset"] = p.gitops.fleet_applicationset;
 
   c["has_preconditions"] = !plan.preconditions.empty();
   json preconditions = json::array();

@@ -27,6 +27,24 @@ void ExplainAddress(const ProfileSchema& schema, const nlohmann::json* pattern,
               : "write an IPv4 address such as 10.0.103.1";
 }
 
+namespace {
+
+// /workload/command -> workload.command, /network/rails/0/x -> network.rails[0].x (as --set
+// takes a path; layering's PointerToDotted is a later stage).
+std::string DottedPath(const std::string& pointer) {
+  std::string out;
+  for (const std::string& token : SplitJsonPointer(pointer)) {
+    if (!token.empty() && token.find_first_not_of("0123456789") == std::string::npos) {
+      out += "[" + token + "]";
+    } else {
+      out += (out.empty() ? "" : ".") + token;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 // What to write instead of a value of the wrong type, e.g. "write an integer, e.g. 9000" or
 // "quote it: revision: \"1.10\"" (with the text as the user wrote it, from the source line).
 std::string TypeFix(const std::vector<std::string>& expected, const nlohmann::json* value,
@@ -51,12 +69,30 @@ std::string TypeFix(const std::vector<std::string>& expected, const nlohmann::js
     // The text as written: `revision: 1.10` was read as the number 1.1.
     std::string written = value->dump();
     const SourceLocation& at = d.location;
-    if (at.known() && at.column > 0 && at.line <= static_cast<int>(profile.source_lines.size())) {
-      std::string line = profile.source_lines[at.line - 1].substr(at.column - 1);
-      const size_t comment = line.find(" #");
-      if (comment != std::string::npos) line = line.substr(0, comment);
-      while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    // The lines of the file the value was written in: the profile, or another layer (a value
+    // from --set or -f is not on the profile's line of the same number).
+    const std::vector<std::string>* lines = nullptr;
+    if (at.file == profile.path) {
+      lines = &profile.source_lines;
+    } else if (auto it = profile.layer_lines.find(at.file); it != profile.layer_lines.end()) {
+      lines = &it->second;
+    }
+    const bool set = at.file == "--set";  // layering's kSetLayerFile, a later stage
+    if (lines != nullptr && at.known() && at.column > 0 &&
+        at.line <= static_cast<int>(lines->size()) &&
+        static_cast<size_t>(at.column - 1) <= (*lines)[at.line - 1].size()) {
+      const std::string& full = (*lines)[at.line - 1];
+      std::string line = full.substr(at.column - 1);
+      if (!set) {
+        const size_t comment = line.find(" #");
+        if (comment != std::string::npos) line = line.substr(0, comment);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+      }
       if (!line.empty()) written = line;
+      // --set path=text: the same quotes, inside the shell's.
+      if (set && at.column >= 2) {
+        return "quote it: --set '" + full.substr(0, at.column - 2) + "=\"" + written + "\"'";
+      }
     }
     return "quote it: " + key + ": \"" + written + "\"";
   }
@@ -77,7 +113,14 @@ std::string TypeFix(const std::vector<std::string>& expected, const nlohmann::js
   if (want == "mapping") {
     return "write a mapping: the keys of " + key + " on the lines below it, indented";
   }
-  if (want == "list") return "write a list: " + key + ": [a, b], or one '- item' line each";
+  if (want == "list") {
+    // Helm's list form, quoted: unquoted, the shell expands {a,b} into two words.
+    if (d.location.file == "--set") {
+      return "write Helm's list form, in quotes so that the shell does not expand the braces: "
+             "--set '" + DottedPath(d.data_path) + "={a,b}'";
+    }
+    return "write a list: " + key + ": [a, b], or one '- item' line each";
+  }
   return "";
 }
 

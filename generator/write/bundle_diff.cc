@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "support/input_file.h"
+#include "write/diff_text.h"
 #include "write/guard.h"
 #include "write/sync_effects.h"
 
@@ -183,7 +184,8 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
     if (it != existing.end()) {
       BundleChange change = Change(BundleChange::Kind::kChanged, name, now);
       Apply(effect_of_change(ParseDiffObject(it->second), now), change);
-      change.unified_diff = UnifiedDiff(it->second, text, "a/" + name, "b/" + name);
+      change.unified_diff = UnifiedDiff(ExpandQuotedMultilineValues(it->second),
+                                        ExpandQuotedMultilineValues(text), "a/" + name, "b/" + name);
       diff.changes.push_back(std::move(change));
       continue;
     }
@@ -201,7 +203,9 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
     change.notes.push_back(MoveNote(before, Folder(from->second), Folder(name)));
     if (old_text != text) {
       Apply(effect_of_change(before, now), change);
-      change.unified_diff = UnifiedDiff(old_text, text, "a/" + from->second, "b/" + name);
+      change.unified_diff = UnifiedDiff(ExpandQuotedMultilineValues(old_text),
+                                        ExpandQuotedMultilineValues(text), "a/" + from->second,
+                                        "b/" + name);
     }
     moved_away.insert(from->second);
     diff.changes.push_back(std::move(change));

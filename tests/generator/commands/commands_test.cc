@@ -176,11 +176,15 @@ TEST_F(Commands, DiffExitCodesAndTheDisruptiveFlag) {
   Write("base/lab.yaml", kBase);
   const std::string profile = Write("lab.yaml", kProfile);
   const std::string out = (dir_ / "out").string();
-  // Nothing rendered yet: the folder does not exist, which is an error, not 15 additions.
-  CliRun missing = Hkimgen("diff " + profile + " -d " + out);
-  EXPECT_EQ(missing.status, 1) << missing.out;
-  EXPECT_NE(missing.out.find("does not exist [diff.missing-dir]"), std::string::npos)
+  // Nothing rendered yet (issue 40): a preview of the first render, every file new, said once.
+  CliRun missing = Hkimgen("diff " + profile + " -d " + out + " --detailed-exitcode");
+  EXPECT_EQ(missing.status, 2) << missing.out;
+  EXPECT_NE(missing.out.find("the folder does not exist yet: every file of the bundle is new "
+                             "[diff.new-dir]"),
+            std::string::npos)
       << missing.out;
+  EXPECT_NE(missing.out.find("+ added kustomization.yaml"), std::string::npos) << missing.out;
+  EXPECT_FALSE(std::filesystem::exists(out));
   ASSERT_EQ(Hkimgen("render " + profile + " -d " + out).status, 0);
   CliRun same = Hkimgen("diff " + profile + " -d " + out + " --detailed-exitcode");
   EXPECT_EQ(same.status, 0) << same.out;
@@ -419,6 +423,7 @@ gitops:
   repo_url: https://github.com/hkim/hkimgen-bundles.git
   path: out/barcelona-h100-cx7
   revision: main
+  destination_server: https://api.barcelona.nerc.mghpcc.org:6443
 )";
   DiagnosticSink sink;
   auto layered = RenderProfileLayers(LayerInputs{file.string(), {}, {}}, sink);

@@ -80,6 +80,8 @@ TEST(Doctor, GateSuspectsShowInTheTableOncePerNode) {
             std::string::npos)
       << table;
   EXPECT_NE(table.find("3 node(s), 3 failing, 1 suspect(s)"), std::string::npos) << table;
+  // Issue 40: no empty "gpu-a (gate):" section for a node whose summary lists no failing check.
+  EXPECT_EQ(table.find("(gate):"), std::string::npos) << table;
 }
 
 TEST(DoctorCommand, ExitsOneOnAFailingNodeAndOnNoSummary) {

@@ -43,17 +43,11 @@ class Fleet : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "profiles");
     fs::create_directories(dir_ / "scratch");
-    // A fleet names each cluster's Argo CD destination (issue 28 item 3): Barcelona its own,
-    // the OKE node pools their one cluster, Argo CD's own (written, so meant).
-    const std::map<std::string, std::string> destinations = {
-        {"barcelona-h100-cx7", "  destination_name: barcelona\n"},
-        {"oke-h100", "  destination_server: https://kubernetes.default.svc\n"},
-        {"oke-a100", "  destination_server: https://kubernetes.default.svc\n"}};
-    for (const auto& [name, destination] : destinations) {
-      std::string text = ReadFile(kSource / "profiles" / (name + ".yaml"));
-      const size_t gitops = text.find("\ngitops:\n");
-      ASSERT_NE(gitops, std::string::npos) << name;
-      text.insert(gitops + 9, destination);
+    // A fleet names each cluster's Argo CD destination (issue 28 item 3); the shipped profiles
+    // do (issue 40): Barcelona its API server, the OKE node pools Argo CD's own cluster.
+    for (const std::string name : {"barcelona-h100-cx7", "oke-h100", "oke-a100"}) {
+      const std::string text = ReadFile(kSource / "profiles" / (name + ".yaml"));
+      ASSERT_NE(text.find("\n  destination_server: "), std::string::npos) << name;
       std::ofstream(dir_ / "profiles" / (name + ".yaml")) << text;
     }
   }
@@ -77,9 +71,9 @@ class Fleet : public ::testing::Test {
     text.replace(list, end - list, names);
     // Its own cluster: a fleet's Argo CD reaches each cluster under its own destination name
     // (profiles of one destination are one cluster, and must not emit the same objects).
-    const size_t gitops = text.find("\ngitops:\n");
-    ASSERT_NE(gitops, std::string::npos);
-    text.insert(gitops + 9, "  destination_name: " + cluster + "\n");
+    const std::string server = "  destination_server: https://api.barcelona.nerc.mghpcc.org:6443\n";
+    ASSERT_NE(text.find(server), std::string::npos);
+    text.replace(text.find(server), server.size(), "  destination_name: " + cluster + "\n");
     std::ofstream(dir_ / "profiles" / (file.empty() ? cluster + ".yaml" : file)) << text;
   }
 

@@ -198,13 +198,32 @@ TEST(Layering, SetValuesThatAreDecimalNumbersBecomeNumbersAndTheRestStayText) {
   EXPECT_TRUE(x["i"].is_number_float());  // beyond 64 bits: still a number
 }
 
-TEST(Layering, SetCreatesANamedItemThatDoesNotExist) {
+TEST(Layering, SetRefusesANameNoItemHasAndNamesTheClosest) {
+  // Issue 40: rails[name=eno9] with a typo silently appended a rail.
   LayeredProfile l = Merge({Load("base.yaml", kBase)});
   DiagnosticSink sink;
-  ASSERT_TRUE(ApplySetAssignments({"network.rails[name=eno7np0].mtu_bytes=9000"}, l, sink));
+  EXPECT_FALSE(ApplySetAssignments({"network.rails[name=eno6np1].mtu_bytes=9000"}, l, sink));
+  ASSERT_EQ(sink.ErrorCount(), 1);
+  const Diagnostic& d = sink.diagnostics()[0];
+  EXPECT_EQ(d.rule, "layering.set-syntax");
+  EXPECT_EQ(d.message,
+            "`network.rails[name=eno6np1].mtu_bytes`: no item of network.rails is named 'eno6np1' "
+            "(eno5np0, eno6np0)");
+  EXPECT_EQ(d.fix,
+            "did you mean eno6np0? To add an item, give its index: network.rails[2].name=eno6np1");
+}
+
+TEST(Layering, SetAddsAnItemByIndexAndNamesItInAnEmptyList) {
+  LayeredProfile l = Merge({Load("base.yaml", kBase)});
+  DiagnosticSink sink;
+  ASSERT_TRUE(ApplySetAssignments(
+      {"network.rails[2].name=eno7np0", "network.rails[name=eno7np0].mtu_bytes=9000",
+       "extra[name=a].b=1"},
+      l, sink));
   const json& rails = l.merged.document["network"]["rails"];
   ASSERT_EQ(rails.size(), 3u);
   EXPECT_EQ(rails[2], json({{"name", "eno7np0"}, {"mtu_bytes", 9000}}));
+  EXPECT_EQ(l.merged.document["extra"], json::array({{{"name", "a"}, {"b", 1}}}));
 }
 
 TEST(Layering, MalformedSetAssignmentsAreLocatedErrors) {

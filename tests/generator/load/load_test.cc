@@ -130,11 +130,58 @@ TEST(Load, ReportsBadIndentationAsSyntaxError) {
   EXPECT_FALSE(Load(text, sink));
   ASSERT_EQ(sink.ErrorCount(), 1);
   EXPECT_EQ(Errors(sink, text),
-            "p.yaml:3:2: error: end of map not found [yaml.syntax]\n"
+            "p.yaml:3:1: error: line 3 is indented by 1 spaces, a depth no key above it has "
+            "[yaml.syntax]\n"
             " 3 |  c: 2\n"
-            "   |  ^\n"
-            "  fix: fix the YAML syntax at this position\n"
+            "   | ^\n"
+            "  fix: indent it by 2 spaces like the keys of its block, or to the depth of the key "
+            "it belongs under\n"
             "1 error, 0 warnings\n");
+}
+
+// Issue 40: the parser's "end of map not found" for a tab, an indent and an alias alike; each
+// cause gets its own message and fix.
+TEST(Load, NamesATabInTheIndentationAsTheCause) {
+  const std::string text = "cluster:\n  name: lab\n\tplatform: oke\n";
+  DiagnosticSink sink;
+  EXPECT_FALSE(Load(text, sink));
+  ASSERT_EQ(sink.ErrorCount(), 1);
+  const Diagnostic& d = sink.diagnostics()[0];
+  EXPECT_EQ(d.location.line, 3);
+  EXPECT_EQ(d.location.column, 1);
+  EXPECT_EQ(d.message, "a tab indents line 3: YAML indents with spaces only");
+  EXPECT_EQ(d.fix,
+            "replace the tab with spaces, as many as the keys at that level have (set the editor "
+            "to insert spaces for YAML)");
+}
+
+TEST(Load, NamesAKeyIndentedDeeperThanAValueAsTheCause) {
+  const std::string text = "cluster:\n  name: lab\n    platform: oke\n";
+  DiagnosticSink sink;
+  EXPECT_FALSE(Load(text, sink));
+  ASSERT_EQ(sink.ErrorCount(), 1);
+  const Diagnostic& d = sink.diagnostics()[0];
+  EXPECT_EQ(d.location.line, 3);
+  EXPECT_EQ(d.message,
+            "line 3 is indented by 4 spaces, deeper than the key on line 2 (2), which holds a "
+            "value, not a block");
+  EXPECT_EQ(d.fix,
+            "indent it by 2 spaces to make it a sibling, or end line 2 after the ':' to open a "
+            "block under it");
+}
+
+TEST(Load, NamesAnAliasWithoutItsAnchorAsTheCause) {
+  const std::string text = "cluster:\n  name: lab\nnccl:\n  extra_env: *env\n";
+  DiagnosticSink sink;
+  EXPECT_FALSE(Load(text, sink));
+  ASSERT_EQ(sink.ErrorCount(), 1);
+  const Diagnostic& d = sink.diagnostics()[0];
+  EXPECT_EQ(d.location.line, 4);
+  EXPECT_EQ(d.location.column, 14);
+  EXPECT_EQ(d.message, "*env refers to no anchor: no value above it is marked &env");
+  EXPECT_EQ(d.fix,
+            "mark the value to repeat with &env before this line (an alias only refers back), "
+            "or write the value itself");
 }
 
 TEST(Load, RejectsNonMappingRoot) {

@@ -68,6 +68,19 @@ TEST(ArgoCdBootstrap, OpenShiftControllerMayWriteExactlyTheBundlesKinds) {
   const PlannedObject& binding = plan.bootstrap[1];
   EXPECT_EQ(binding.kind, "ClusterRoleBinding");
   EXPECT_EQ(binding.context["role"], role.name);
+  // Barcelona names its API server: Argo CD writes there as `argocd cluster add` made it.
+  EXPECT_EQ(binding.context["service_account"], "argocd-manager");
+  EXPECT_EQ(binding.context["service_account_namespace"], "kube-system");
+}
+
+TEST(ArgoCdBootstrap, OnArgoCdsOwnClusterTheBindingNamesTheGitOpsController) {
+  std::string text = test_files::ReadProfile("barcelona-h100-cx7");
+  const std::string remote = "destination_server: https://api.barcelona.nerc.mghpcc.org:6443";
+  ASSERT_NE(text.find(remote), std::string::npos);
+  text.replace(text.find(remote), remote.size(), "destination_server: https://kubernetes.default.svc");
+  const BundlePlan plan = PlanBundle(test_files::BuildFrom(text));
+  ASSERT_EQ(plan.bootstrap.size(), 2u);
+  const PlannedObject& binding = plan.bootstrap[1];
   EXPECT_EQ(binding.context["service_account"], "openshift-gitops-argocd-application-controller");
   EXPECT_EQ(binding.context["service_account_namespace"], "openshift-gitops");
 }

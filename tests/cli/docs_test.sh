@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The documentation as users meet it (issue 40): every command in README.md and docs/*.md runs
+# as written, and the CLI reference is the binary's --help. Usage: docs_test.sh HKIMGEN
+# SOURCE_DIR CASE (ctest runs each CASE).
+#
+# Commands are the lines of ```bash and ```sh blocks (a line ending in `\` continues). Each file's
+# blocks run in order, in one shell, in a scratch git repository holding a copy of profiles/,
+# out/ and docs/samples/, with the real hkimgen on PATH. The cluster-side tools (oc, kubectl,
+# argocd, skopeo, cosign, oras, oc-mirror) are stand-ins (tests/cli/docs_tools/): they answer
+# from fixtures (a cluster export, the sample health logs, a digest) so that the hkimgen commands
+# after them run on real input; what they would do to a cluster is not tested here. A command
+# must exit 0, unless its comment says `exits N`. `bash scripts/X.sh` is not run (it installs
+# packages and builds; .ci/run, the image tests and this suite run those scripts): the script
+# must exist.
+set -u
+HKIMGEN=$1
+SRC=$2
+CASE=$3
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/hkim-docs-XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$SRC" || exit 2
+FAILS=0
+fail() {
+  echo "FAIL [$CASE]: $*"
+  FAILS=$((FAILS + 1))
+}
+
+# The documents whose commands must run: the front page and the user guide.
+doc_files() {
+  echo README.md
+  ls docs/*.md
+}
+
+# commands FILE: one logical command per line (continuations joined; a here-document kept whole,
+# its lines joined by a NUL-free marker that run_file turns back into newlines), from the shell
+# blocks, fenced at any indentation (a block inside a list item too).
+commands() {
+  awk '
+    /^[ \t]*```(bash|sh)[ \t]*$/ { inside = 1; match($0, /^[ \t]*/); indent = RLENGTH; next }
+    /^[ \t]*```/ { inside = 0; next }
+    !inside { next }
+    {
+      line = substr($0, indent + 1)
+      if (heredoc != "") {
+        acc = acc "\x1f" line
+        if (line == heredoc) { print acc; acc = ""; heredoc = "" }
+        next
+      }
+      if (line ~ /\\$/) { acc = acc substr(line, 1, length(line) - 1); next }
+      acc = acc line
+      if (acc ~ /^[ \t]*(#.*)?$/) { acc = ""; next }
+      if (match(acc, /<<-?[ ]*'"'"'?[A-Z]+'"'"'?/)) {
+        heredoc = substr(acc, RSTART, RLENGTH)
+        gsub(/[<'"'"' -]/, "", heredoc)
+        next
+      }
+      print acc
+      acc = ""
+    }' "$1"
+}
+
+# A scratch repository: what the docs' commands read and write, and a remote to push to.
+make_repo() {
+  local repo=$1
+  mkdir -p "$repo" "$WORK/bin"
+  cp -r profiles out "$repo/"
+  mkdir -p "$repo/docs" "$repo/scripts"
+  cp -r docs/samples "$repo/docs/" 2>/dev/null
+  cp scripts/*.sh "$repo/scripts/"
+  git -C "$repo" init -q -b main
+  git -C "$repo" -c user.name=t -c user.email=t@t add -A
+  git -C "$repo" -c user.name=t -c user.email=t@t commit -q -m start
+  git init -q --bare "$repo.origin.git"
+  git -C "$repo" remote add origin "$repo.origin.git"
+}
+
+case_docs_commands_run() {
+  ln -sf "$HKIMGEN" "$WORK/bin/hkimgen" 2>/dev/null || { mkdir -p "$WORK/bin" && ln -sf "$HKIMGEN" "$WORK/bin/hkimgen"; }
+  local tool
+  for tool in oc kubectl argocd skopeo cosign oras oc-mirror; do
+    ln -sf "$SRC/tests/cli/docs_tools/cluster-tool.sh" "$WORK/bin/$tool"
+  done
+  local file total=0
+  while IFS= read -r file; do
+    local repo=$WORK/$(echo "$file" | tr '/.' '__')
+    make_repo "$repo"
+    local n=0 line expect
+    while IFS= read -r line; do
+      n=$((n + 1))
+      total=$((total + 1))
+      expect=0
+      [[ $line =~ \#.*exits\ ([0-9]+) ]] && expect=${BASH_REMATCH[1]}
+      if [[ $line =~ ^bash\ (scripts/[a-z-]+\.sh) ]]; then
+        [[ -f $SRC/${BASH_REMATCH[1]} ]] || fail "$file: no such script: $line"
+        # What the commands after build-image.sh read: a stand-in layout (the real one is
+        # tests/image/image_test.sh's).
+        [[ ${BASH_REMATCH[1]} == scripts/build-image.sh ]] &&
+          printf '%s\n' 'mkdir -p build/image && echo "{}" > build/image/hkim-wrapper.spdx.json && echo "{\"predicate\": {}}" > build/image/hkim-wrapper.provenance.json' >>"$repo.script"
+        continue
+      fi
+      # One shell per file, so that variables and files carry from one command to the next.
+      printf '%s\n' "${line//$'\x1f'/$'\n'}" >>"$repo.script"
+      printf '__s=$?; [[ $__s == %s ]] || { echo "exit $__s, expected %s: %q" >&2; exit 1; }\n' \
+        "$expect" "$expect" "$line" >>"$repo.script"
+    done < <(commands "$file")
+    [[ -f $repo.script ]] || continue
+    (cd "$repo" && PATH="$WORK/bin:$PATH" HKIM_DOCS_FIXTURES="$SRC/tests/cli/docs_tools" \
+      GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t \
+      bash -o pipefail "$repo.script" >"$repo.out" 2>"$repo.err" </dev/null)
+    if [[ $? != 0 ]]; then
+      fail "$file: a command failed: $(tail -n 1 "$repo.err")"
+      tail -n 30 "$repo.err" | sed 's/^/  | /'
+    fi
+  done < <(doc_files)
+  [[ $total -ge 40 ]] || fail "found only $total commands in README.md and docs/"
+}
+
+case_readme_keeps_the_two_setup_commands() {
+  # CI runs README's test command; a fresh machine needs both (issue 40's constraint).
+  local setup
+  setup=$(sed -n '/^## Set up/,/^## /p' README.md | sed -n '/^```bash$/,/^```$/p' |
+    grep -v '^```' | grep -v '^#' | grep -v '^$')
+  [[ $setup == $'bash scripts/render-default.sh\nbash scripts/test.sh' ]] ||
+    fail "README's set-up block is not the two commands: $setup"
+  grep -qx 'bash scripts/test.sh' .ci/run || fail ".ci/run does not run README's test command"
+}
+
+case_cli_reference_is_current() {
+  bash scripts/cli-reference.sh "$HKIMGEN" >"$WORK/cli-reference.md" ||
+    fail "scripts/cli-reference.sh failed"
+  if ! diff -u docs/cli-reference.md "$WORK/cli-reference.md" >"$WORK/diff"; then
+    fail "docs/cli-reference.md is stale; fix: bash scripts/cli-reference.sh build/generator/hkimgen > docs/cli-reference.md"
+    head -n 40 "$WORK/diff"
+  fi
+  # Every command hkimgen lists has its section.
+  local command
+  for command in $("$HKIMGEN" --help | awk '/^Subcommands:/ { on = 1; next } on && !NF { exit } on { print $1 }'); do
+    grep -q "^## hkimgen $command\$" docs/cli-reference.md || fail "no section for $command"
+  done
+}
+
+declare -F "case_$CASE" >/dev/null || { echo "docs_test.sh: no case named $CASE" >&2; exit 2; }
+"case_$CASE"
+[[ $FAILS == 0 ]] || exit 1
+echo "ok: $CASE"

@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# The first user's path through the command line (issue 40): the bugs and frictions a platform
+# engineer met going from init to a synced cluster, each as it was met. Usage: user_path_test.sh
+# HKIMGEN SOURCE_DIR CASE (ctest runs each CASE).
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
+
+# A scratch git work tree holding the shipped profiles, for renders whose paths depend on it.
+scratch_repo() {
+  local repo=$WORK/repo
+  mkdir -p "$repo/.git"
+  cp -r profiles "$repo/"
+  echo "$repo"
+}
+
+case_fleet_render_takes_an_absolute_dir_in_a_git_repository() {
+  # Was: "cannot tell where '/abs/repo/clusters' is inside the git repository [cli.usage]".
+  local repo
+  repo=$(scratch_repo)
+  run_at "$repo" render profiles/oke-h100.yaml profiles/oke-a100.yaml -d "$repo/clusters" -q
+  expect_status 0
+  grep -q 'path: clusters/oke-h100/apps' "$repo/clusters/_fleet/applicationset.yaml" ||
+    fail "the ApplicationSet does not point at clusters/oke-h100/apps"
+  # The same fleet spelt relatively is the same bundle; from a sub-folder too.
+  run_at "$repo" render profiles/oke-h100.yaml profiles/oke-a100.yaml -d clusters --check
+  expect_status 0
+  mkdir -p "$repo/sub"
+  run_at "$repo/sub" render ../profiles/oke-h100.yaml ../profiles/oke-a100.yaml -d ../clusters --check
+  expect_status 0
+  run_at "$repo" diff profiles/oke-h100.yaml profiles/oke-a100.yaml -d "$repo/clusters" --check
+  expect_status 0
+}
+
+case_build_image_configures_in_a_fresh_clone() {
+  # Was: build-image.sh wrote build/image-build.configure.log before build/ existed. A copy
+  # of the script in a clone without build/, with a cmake that only says it ran.
+  local clone=$WORK/clone bin=$WORK/fakebin
+  mkdir -p "$clone/scripts" "$bin"
+  cp scripts/build-image.sh "$clone/scripts/"
+  cp CMakeLists.txt "$clone/"
+  git -C "$clone" init -q && git -C "$clone" -c user.name=t -c user.email=t@t add -A &&
+    git -C "$clone" -c user.name=t -c user.email=t@t commit -q -m x
+  printf '#!/bin/sh\necho "fake cmake ran: $*"\nexit 1\n' >"$bin/cmake"
+  for tool in umoci skopeo; do printf '#!/bin/sh\nexit 0\n' >"$bin/$tool"; done
+  chmod +x "$bin"/*
+  (cd "$clone" && PATH="$bin:$PATH" bash scripts/build-image.sh >"$WORK/out" 2>"$WORK/err")
+  status=$?
+  out=$(cat "$WORK/out"); err=$(cat "$WORK/err")
+  expect_status 1
+  expect_err "fake cmake ran: -S . -B build/image-build"
+  expect_no_err "No such file or directory"
+}
+
+case_render_json_gives_every_manifest_as_an_object() {
+  # Was: the topology ConfigMap (over 8 KiB of XML) came back as raw "text".
+  run render "$OKE" -o json
+  expect_status 0
+  jq -e '[.result.files[] | select(.file | endswith(".yaml"))] | all(has("object"))' \
+    <<<"$out" >/dev/null || fail "a manifest came back as text"
+  jq -e '[.result.files[] | select(.object.kind == "ConfigMap" and
+           (.object.metadata.name | test("topology")))] | length == 1' <<<"$out" >/dev/null ||
+    fail "no topology ConfigMap object"
+  jq -e '[.result.files[] | select(.object.kind == "StatefulSet")][0].object.spec.replicas
+         | type == "number"' <<<"$out" >/dev/null || fail "replicas is not a number"
+}
+
+case_an_invalid_image_reference_is_named_before_closure() {
+  # Was: closure.image ("a disconnected cluster cannot pull it") for a misspelt reference.
+  run validate "$OKE" --set workload.image=Registry.acme.io/ML/train:1.2
+  expect_status 1
+  expect_out "--set:1:16: error: workload image 'Registry.acme.io/ML/train:1.2' is not a valid image reference"
+  expect_out "[model.image-reference]"
+  expect_out "fix: write the repository path in lower case: 'Registry.acme.io/ml/train:1.2'"
+  expect_no_out "closure.image"
+}
+
+case_init_help_names_every_warning_lint_reports_on_the_starter() {
+  # Was: --help called the repository URL "the one thing left"; lint then failed on
+  # lint.image-digest. What --help promises is what lint says.
+  run init --platform oke --shape BM.GPU.H100.8 --repo-url https://github.com/acme/b.git \
+    --output-file "$WORK/p.yaml"
+  expect_status 0
+  run validate "$WORK/p.yaml"
+  expect_status 0
+  run lint "$WORK/p.yaml"
+  local rules help rule
+  rules=$(grep -o '\[lint\.[a-z-]*\]' <<<"$out" | tr -d '[]' | sort -u)
+  [[ -n $rules ]] || fail "lint reported no warning on the starter"
+  run init --help
+  help=$out
+  for rule in $rules; do
+    [[ $help == *"$rule"* ]] || fail "init --help does not name $rule, which lint reports"
+  done
+  [[ $help != *"the one thing left"* ]] || fail "init --help still says 'the one thing left'"
+}
+
+case_shipped_profiles_validate_and_render_as_one_fleet() {
+  # Was: an OpenShift and an OKE profile on one default destination (lint.shared-destination-platform).
+  run validate profiles/
+  expect_status 0
+  expect_no_out "error:"
+  local repo
+  repo=$(scratch_repo)
+  run_at "$repo" render profiles/barcelona-h100-cx7.yaml profiles/oke-a100-gpu4.yaml \
+    profiles/oke-a100.yaml profiles/oke-h100.yaml -d clusters
+  expect_status 0
+  expect_no_err "fleet.default-destination"
+  grep -q 'server: https://api.barcelona.nerc.mghpcc.org:6443' \
+    "$repo/clusters/_fleet/appprojects/barcelona-platform.yaml" ||
+    fail "Barcelona's destination is not in its project"
+}
+
+case_fleet_member_bootstrap_binds_the_account_argo_cd_writes_with() {
+  # Was: a remote member bound argocd-argocd-application-controller in argocd (neither upstream's
+  # name nor on that cluster), and its README said to apply application.yaml by hand.
+  local repo
+  repo=$(scratch_repo)
+  run_at "$repo" render profiles/barcelona-h100-cx7.yaml profiles/oke-h100.yaml -d clusters -q
+  expect_status 0
+  local binding=$repo/clusters/barcelona/bootstrap/clusterrolebinding-argocd-apply.yaml
+  grep -q '^  name: argocd-manager$' "$binding" || fail "remote member: not argocd-manager"
+  grep -q '^  namespace: kube-system$' "$binding" || fail "remote member: not in kube-system"
+  local readme=$repo/clusters/barcelona/README.md
+  grep -q 'the ApplicationSet `hkimgen-fleet` creates its$' "$readme" ||
+    fail "the member's README does not say the ApplicationSet creates its Application"
+  ! grep -q '^oc apply -f application.yaml' "$readme" || fail "the member's README applies application.yaml"
+  grep -q 'Push this folder to `https://github.com/hkim/hkimgen-bundles.git` at revision `main`, as `clusters/barcelona`' \
+    "$readme" || fail "the member's README does not say where to push"
+  # A member on the central Argo CD's own cluster binds upstream Argo CD's controller.
+  run_at "$repo" render profiles/barcelona-h100-cx7.yaml -d single/x -q \
+    --set gitops.destination_server=https://kubernetes.default.svc
+  grep -q '^  name: openshift-gitops-argocd-application-controller$' \
+    "$repo/single/x/bootstrap/clusterrolebinding-argocd-apply.yaml" || fail "single render: not OpenShift GitOps' controller"
+  mkdir -p "$repo/local"
+  sed 's#https://api.barcelona.nerc.mghpcc.org:6443#https://kubernetes.default.svc#' \
+    "$repo/profiles/barcelona-h100-cx7.yaml" >"$repo/local/barcelona.yaml"
+  run_at "$repo" render local/ -d fleet2 -q  # a folder: a fleet of one
+  expect_status 0
+  grep -A3 '^subjects:' "$repo/fleet2/barcelona/bootstrap/clusterrolebinding-argocd-apply.yaml" |
+    grep -q '^  name: argocd-application-controller$' || fail "in-cluster member: not upstream's controller"
+}
+
+case_images_help_mirrors_as_the_docs_do() {
+  # Was: images --help's oc-mirror example (--workspace) disagreed with README's two steps.
+  run images --help
+  local line
+  while IFS= read -r line; do
+    grep -qF -- "${line#  }" docs/disconnected.md || fail "docs/disconnected.md lacks: $line"
+  done < <(grep '^  oc-mirror ' <<<"$out")
+  [[ $(grep -c '^  oc-mirror ' <<<"$out") == 2 ]] || fail "images --help shows no two oc-mirror steps"
+}
+
+case_set_a_number_where_text_is_expected_quotes_what_was_set() {
+  # Was: the fix quoted line 1 of the profile (`openshift_version: "ema=../schemas/...`).
+  run validate "$B" --set operators.openshift_version=4.20
+  expect_status 1
+  expect_out "fix: quote it: --set 'operators.openshift_version=\"4.20\"'"
+  expect_no_out "schema.json\""
+  run validate "$OKE" --set gitops.revision=1.10
+  expect_status 1
+  expect_out "fix: quote it: --set 'gitops.revision=\"1.10\"'"
+  # A value from a -f layer: its own line, not the profile's line of that number.
+  printf 'gitops:\n  revision: 1.10   # a release\n' >"$WORK/values.yaml"
+  run validate "$OKE" -f "$WORK/values.yaml"
+  expect_status 1
+  expect_out "fix: quote it: revision: \"1.10\""
+}
+
+case_set_helm_list_syntax_is_explained() {
+  # Was: YAML advice for Helm's {a,b}, and an unquoted {a,b} split by the shell read as a file.
+  run validate "$OKE" --set workload.command=python workload.command=train.py  # bash's {python,train.py}
+  expect_status 1
+  [[ "$out$err" == *"workload.command=train.py: error: is not a profile file but looks like a --set assignment"* ]] ||
+    fail "the split --set value is not explained"
+  [[ "$out$err" == *"fix: quote the --set value, e.g. --set 'workload.command={python,train.py}'"* ]] ||
+    fail "no fix quoting the --set value"
+  run validate "$OKE" --set 'workload.command={python,train.py}'
+  expect_status 0
+  run validate "$OKE" --set workload.command=python
+  expect_status 1
+  expect_out "fix: write Helm's list form, in quotes so that the shell does not expand the braces: --set 'workload.command={a,b}'"
+}
+
+case_explain_shows_a_derived_value_and_its_source() {
+  # Was: "(not set) ... hkimgen derives it", without the value.
+  run explain "$B" security.scc_name
+  expect_status 0
+  expect_out 'security.scc_name = "barcelona-nccl-rdma"   (derived)'
+  expect_out 'set by  hkimgen, from cluster.name + "-nccl-rdma"'
+  run explain "$OKE" gitops.destination_namespace -o json
+  expect_status 0
+  jq -e '.result.value == "gpu-training" and .result.derived_from == "the profile'"'"'s first namespace"' \
+    <<<"$out" >/dev/null || fail "explain -o json: no derived value"
+}
+
+case_success_says_what_happened_in_one_line() {
+  # Was: --check printed only "0 errors, 0 warnings"; an unchanged re-render "wrote 41 files".
+  run render "$OKE" -d out/oke-h100 --check
+  expect_status 0
+  expect_err "out/oke-h100: current ("
+  run render "$OKE" -d "$WORK/b" -q
+  run render "$OKE" -d "$WORK/b"
+  expect_status 0
+  expect_err "$WORK/b: up to date ("
+  expect_no_err "wrote "
+}
+
+cli_run_case
