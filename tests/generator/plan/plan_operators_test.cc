@@ -307,8 +307,9 @@ TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
 // `name` or `server`, never both); the parent stays on Argo CD's own cluster, where its
 // Applications live.
 TEST(PlanLayers, DestinationNameReplacesTheServerOfEveryApplicationThatDeploysToTheCluster) {
-  const std::string text = Replace(ReadProfile("oke-h100"), "  revision: main\n",
-                                   "  revision: main\n  destination_name: oke-h100-remote\n");
+  const std::string text =
+      Replace(ReadProfile("oke-h100"), "  destination_server: https://kubernetes.default.svc\n",
+              "  destination_name: oke-h100-remote\n");
   DiagnosticSink sink;
   auto loaded = LoadProfileFromText("oke-h100.yaml", text, sink);
   ASSERT_TRUE(loaded);

@@ -161,8 +161,8 @@ TEST(BundleReadme, SaysWhatASyncDoesToTheNodesAndTheJob) {
   for (const RenderedFile& file : r->bundle->files)
     if (file.file_name == "README.md") readme = file.content;
   for (const char* part :
-       {"## Before the first sync\n", "1. Publish the wrapper image `",
-        "Push this folder to `https://github.com/lab/bundles.git` at",
+       {"## Before the first sync\n", "- Publish the wrapper image `",
+        "- Push this folder to `https://github.com/lab/bundles.git` at revision",
         "## What a sync does to your nodes and jobs\n", "`gitops.self_sync: namespaces`",
         "- `lab-nodes` (nodes): waits for `argocd app sync lab-nodes`",
         "- `lab-workload` (workload): syncs itself",

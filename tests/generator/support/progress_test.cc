@@ -158,13 +158,10 @@ class ProgressOnATerminal : public ::testing::Test {
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "profiles");
-    // Each cluster of the fleet with its own Argo CD destination (issue 28 item 3).
+    // Each shipped profile names its own Argo CD destination (issue 40): a fleet as shipped.
     for (const char* name : {"barcelona-h100-cx7", "oke-h100"}) {
-      std::string text = test_files::ReadFile(fs::path(HKIM_SOURCE_DIR) / "profiles" /
-                                              (std::string(name) + ".yaml"));
-      const size_t gitops = text.find("\ngitops:\n");
-      ASSERT_NE(gitops, std::string::npos) << name;
-      text.insert(gitops + 9, std::string("  destination_name: ") + name + "\n");
+      const std::string text = test_files::ReadFile(fs::path(HKIM_SOURCE_DIR) / "profiles" /
+                                                    (std::string(name) + ".yaml"));
       std::ofstream(dir_ / "profiles" / (std::string(name) + ".yaml")) << text;
     }
   }
