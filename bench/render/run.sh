@@ -68,7 +68,9 @@ if cluster:
                       flags=re.M)
     if n != 1:
         sys.exit("bench/render: could not find cluster.name in the Barcelona profile")
-    # Each its own cluster for Argo CD too (profiles of one destination must not share objects).
+    # Each its own cluster for Argo CD too (profiles of one destination must not share objects):
+    # the shipped profile names its API server, which the copy's own destination replaces.
+    text = re.sub(r"^  destination_server: .*\n", "", text, flags=re.M)
     text, n = re.subn(r"^gitops:\n", f"gitops:\n  destination_name: {cluster}\n", text, flags=re.M)
     if n != 1:
         sys.exit("bench/render: could not find gitops in the Barcelona profile")
