@@ -247,15 +247,21 @@ bool UsesGpuOrRdma(const json& pod, const std::set<std::string>& rail_resources)
   return false;
 }
 
-/// The namespaces that are the profile's or its platform's own (operators, the system).
-bool OwnNamespace(const Profile& p, const std::string& ns) {
-  if (std::find(p.namespaces.begin(), p.namespaces.end(), ns) != p.namespaces.end()) return true;
-  for (const char* prefix : {"openshift-", "kube-", "nvidia-", "gpu-operator", "network-operator"})
-    if (ns.rfind(prefix, 0) == 0) return true;
+/// The namespaces that are the profile's or its operators' own, read once per check (an export
+/// may hold a pod per GPU of thousands of nodes).
+std::set<std::string> OwnNamespaces(const Profile& p) {
+  std::set<std::string> own(p.namespaces.begin(), p.namespaces.end());
   const Operators ops = OperatorsOf(p);
   for (const OperatorFacts& facts : OperatorCatalog())
-    if (const OperatorCommon* op = OperatorByKey(ops, facts.key); op && op->namespace_name == ns)
-      return true;
+    if (const OperatorCommon* op = OperatorByKey(ops, facts.key)) own.insert(op->namespace_name);
+  return own;
+}
+
+/// Whether `ns` is one of `own` or the platform's (the system, the operators' usual homes).
+bool OwnNamespace(const std::set<std::string>& own, const std::string& ns) {
+  if (own.count(ns)) return true;
+  for (const char* prefix : {"openshift-", "kube-", "nvidia-", "gpu-operator", "network-operator"})
+    if (ns.rfind(prefix, 0) == 0) return true;
   return false;
 }
 
@@ -263,10 +269,11 @@ bool OwnNamespace(const Profile& p, const std::string& ns) {
 
 OtherTenants FindOtherTenants(const Profile& p, const ClusterExport& cluster) {
   OtherTenants tenants;
+  const std::set<std::string> own = OwnNamespaces(p);
   std::set<std::string> rails;
   for (const Rail& rail : p.network.rails) rails.insert(rail.resource_name);
   for (const ExportObject* pod : OfKind(cluster, "Pod")) {
-    if (OwnNamespace(p, pod->namespace_name) || !UsesGpuOrRdma(*pod->json, rails)) continue;
+    if (OwnNamespace(own, pod->namespace_name) || !UsesGpuOrRdma(*pod->json, rails)) continue;
     const std::string node = Str(At(*pod->json, {"spec", "nodeName"}));
     if (!node.empty()) tenants.by_node[node].insert(pod->namespace_name);
   }
