@@ -117,7 +117,7 @@ TEST(RendezvousWire, AnswersRoundTripAndBadOnesAreMalformed) {
 }
 
 // Every committed seed of the fuzzer parses without breaking the parser's promises (the same
-// checks as wrapper/fuzz/rendezvous_fuzzer.cc, here without libFuzzer).
+// checks as wrapper/nccl_check/fuzz/rendezvous_fuzzer.cc, here without libFuzzer).
 TEST(RendezvousWire, FuzzSeedCorpusKeepsTheParsersPromises) {
   const std::filesystem::path corpus = HKIM_RENDEZVOUS_CORPUS;
   int seen = 0;
