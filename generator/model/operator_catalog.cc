@@ -50,7 +50,8 @@ std::vector<OperatorFacts> MakeCatalog() {
                   "the Volcano scheduler",
                   {}});
   // kubernetes-sigs/kueue config/components/crd: every Kueue kind is in kueue.x-k8s.io.
-  rows.push_back({"kueue", "Kueue", false, true, {"kueue.x-k8s.io"}, {},
+  // OpenShift: preinstalled only (the Red Hat build of Kueue; model/scheduling.cc).
+  rows.push_back({"kueue", "Kueue", true, true, {"kueue.x-k8s.io"}, {},
                   "job queueing and topology-aware scheduling", {}});
   return rows;
 }
