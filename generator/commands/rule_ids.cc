@@ -21,6 +21,8 @@ const std::vector<RuleInfo>& StageRules() {
       {"cli.usage", E, "a flag or argument that cannot be used this way"},
       {"cluster.adopt", W, "--cluster: an unmanaged object like the bundle's; the sync adopts it"},
       {"cluster.cpu-vendor", E, "--cluster: a picked node's CPU is not node_shape.cpu_vendor"},
+      {"cluster.topology-fit", E,
+       "--cluster: no domain of scheduling.kueue.level holds every replica (or a note: it fits)"},
       {"cluster.end-of-support", W, "--cluster: the cluster runs a GPU Operator line past support"},
       {"cluster.ip-overlap", E, "--cluster: a rail's addresses overlap an existing pool or NAD"},
       {"cluster.kernel-arg-missing", E, "--cluster: iommu.already_set names an argument no MachineConfig sets"},
