@@ -109,6 +109,7 @@ class ProfileChecker {
     std::sort(report.nodes.begin(), report.nodes.end(),
               [](const NodeRow& a, const NodeRow& b) { return a.node < b.node; });
     CheckPreconditions(p_, plan_, cluster_, picked, findings_);
+    CheckPlacement(p_, cluster_, picked, findings_);
     CheckTakeover(p_, plan_, cluster_, findings_);
     CheckCollisions(p_, plan_, cluster_, picked, tenants, findings_);
     findings_.Flush();

@@ -60,6 +60,12 @@ void CheckPreconditions(const Profile& profile, const BundlePlan& plan, const Cl
 void CheckTakeover(const Profile& profile, const BundlePlan& plan, const ClusterExport& cluster,
                    Findings& findings);
 
+/// placement.cc: with scheduling.kueue, how the picked nodes split over its level and whether
+/// one domain holds every replica (cluster.topology-fit: a note when it does, else an error, a
+/// warning when placement is preferred).
+void CheckPlacement(const Profile& profile, const ClusterExport& cluster,
+                    const std::vector<const discover::NodeFacts*>& picked, Findings& findings);
+
 /// The Argo CD Applications that sync `plan` (the parent, its layers' and any it renders).
 std::set<std::string> BundleApplications(const BundlePlan& plan);
 

@@ -2,10 +2,13 @@
 
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 
 #include "commands/cli_support.h"
+#include "commands/cluster_option.h"
+#include "discover/cluster_facts.h"
 #include "doctor/doctor.h"
 
 namespace hkim {
@@ -16,6 +19,11 @@ void SetupDoctorCommand(CLI::App& app) {
       "doctor", "Fleet table of the fabric health summaries (gate Job, health CronJob logs)");
   command->add_option("inputs", options->inputs,
                       "files with hkim-health output (`kubectl logs` saved); - or none = stdin");
+  command->add_option("--cluster", options->cluster,
+                      "cluster export (kubectl get nodes -o json) whose node labels --group-by reads");
+  command->add_option("--group-by", options->group_by,
+                      "node label to group the table by, e.g. the scheduling.kueue level "
+                      "oci.oraclecloud.com/rdma.network_block_id (needs --cluster)");
   auto output = std::make_shared<OutputChoice>();
   AddOutputOption(command, *output, {"text", "json"});
   command->footer(R"(
@@ -24,6 +32,7 @@ Examples:
   kubectl logs -n gpu-training job/train-fabric-gate --all-containers | hkimgen doctor -
   hkimgen doctor node-a.log node-b.log
   hkimgen doctor node-a.log -o json          # the nodes and diagnostics as one JSON document
+  hkimgen doctor gate.log --cluster nodes.json --group-by oci.oraclecloud.com/rdma.network_block_id
 
 Exit status: 0 every node passed, 1 a node failed or no summary was found, 2 unreadable input.)");
   command->callback([options, output] {
@@ -77,6 +86,32 @@ Diagnostic SummaryWarning(const std::string& warning, const std::vector<std::str
   return d;
 }
 
+/// Sets each node's group: its value of --group-by in the --cluster export (the gate and the
+/// health check see the same nodes the scheduler's topology does). False after reporting.
+bool GroupNodes(const DoctorOptions& options, std::vector<DoctorNode>& nodes, DiagnosticSink& sink) {
+  if (options.cluster.empty()) {
+    sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage",
+                           "--group-by needs --cluster: the node labels come from a cluster export",
+                           "add --cluster EXPORT (kubectl get nodes -o json > nodes.json)"});
+    return false;
+  }
+  std::optional<discover::ExportInput> input = ReadExportInput(options.cluster, sink);
+  if (!input) return false;
+  const discover::ExportSet exports = discover::LoadExports({std::move(*input)}, sink);
+  if (sink.ErrorCount() > 0) return false;
+  const discover::ClusterFacts facts = discover::ExtractFacts(exports, sink);
+  std::map<std::string, std::string> group_of;
+  for (const discover::NodeFacts& node : facts.nodes) {
+    auto it = node.labels.find(options.group_by);
+    if (it != node.labels.end()) group_of[node.name] = it->second;
+  }
+  for (DoctorNode& node : nodes) {
+    auto it = group_of.find(node.node);
+    node.group = it == group_of.end() ? "" : it->second;
+  }
+  return sink.ErrorCount() == 0;
+}
+
 }  // namespace
 
 int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostream& out,
@@ -110,7 +145,8 @@ int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostrea
     inputs.push_back({name, text.str()});
   }
   std::vector<std::string> warnings;
-  const std::vector<DoctorNode> nodes = CollectSummaries(inputs, warnings);
+  std::vector<DoctorNode> nodes = CollectSummaries(inputs, warnings);
+  if (!options.group_by.empty() && !GroupNodes(options, nodes, sink)) return finish(1, nullptr);
   for (const std::string& warning : warnings) sink.Report(SummaryWarning(warning, names));
   if (nodes.empty()) {
     sink.Report(Diagnostic{Severity::kError, {}, "", "doctor.empty",
@@ -124,7 +160,7 @@ int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostrea
   for (const DoctorNode& node : nodes) {
     if (!node.passed) status = 1;
   }
-  if (!json) out << FormatFleetTable(nodes);
+  if (!json) out << FormatFleetTable(nodes, options.group_by);
   return finish(status, {{"nodes", NodesJson(nodes)}});
 }
 

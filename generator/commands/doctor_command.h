@@ -14,6 +14,8 @@ namespace hkim {
 struct DoctorOptions {
   std::vector<std::string> inputs;  ///< files; "-" (or none) = stdin
   std::string format = "text";      ///< -o: text (table on stdout) or json (one report)
+  std::string cluster;              ///< --cluster EXPORT: the nodes' labels for --group-by
+  std::string group_by;             ///< --group-by LABEL: a topology level (network block, rack)
 };
 
 /// Adds the `doctor` sub-command to `app`.

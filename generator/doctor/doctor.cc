@@ -139,7 +139,16 @@ std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
   return out;
 }
 
-std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
+std::string FormatFleetTable(const std::vector<DoctorNode>& given, const std::string& group_label) {
+  const bool grouped = !group_label.empty();
+  std::vector<DoctorNode> nodes = given;
+  if (grouped) {
+    // Nodes of one block together (a failing switch shows as a block of FAILs); by name within.
+    std::stable_sort(nodes.begin(), nodes.end(), [](const DoctorNode& a, const DoctorNode& b) {
+      return a.group < b.group;
+    });
+  }
+  auto group_of = [](const DoctorNode& node) { return node.group.empty() ? "-" : node.group; };
   // Columns: node, result, then each check name in the order first seen, then time and mark.
   std::vector<std::string> check_names;
   for (const DoctorNode& node : nodes)
@@ -148,6 +157,8 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
         check_names.push_back(check.name);
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> header = {"NODE", "RESULT"};
+  // The label's name without its prefix: rdma.network_block_id, rack.
+  if (grouped) header.insert(header.begin() + 1, group_label.substr(group_label.rfind('/') + 1));
   for (const std::string& name : check_names) header.push_back(name);
   header.push_back("TIME");
   header.push_back("MARK");
@@ -157,6 +168,7 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
   for (const DoctorNode& node : nodes) {
     failed += !node.passed;
     std::vector<std::string> row = {node.node, node.passed ? "PASS" : "FAIL"};
+    if (grouped) row.insert(row.begin() + 1, group_of(node));
     for (const std::string& name : check_names) {
       std::string cell = "-";
       for (const DoctorCheck& check : node.checks)
@@ -200,11 +212,25 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& nodes) {
     out += "\n" + safe(node.node) + " (" + safe(node.mode) +
            (node.pod.empty() ? "" : ", pod " + safe(node.pod)) + "):\n" + body;
   }
+  if (grouped) {
+    std::map<std::string, std::pair<int, int>> per_group;  // group -> nodes, failing
+    for (const DoctorNode& node : nodes) {
+      auto& [count, failing] = per_group[group_of(node)];
+      ++count;
+      failing += !node.passed;
+    }
+    out += "\nBy " + UntrustedText(group_label) + ":\n";
+    for (const auto& [group, counts] : per_group)
+      out += "  " + UntrustedText(group) + ": " + std::to_string(counts.first) + " node(s), " +
+             std::to_string(counts.second) + " failing\n";
+  }
   int suspects = 0;
   for (const DoctorNode& node : nodes) {
     for (const DoctorSuspect& s : node.suspects) {
       if (suspects++ == 0) out += "\nSuspects (the gate's pairwise localization):\n";
       out += "  node " + UntrustedText(node.node) +
+             (grouped ? " (" + UntrustedText(group_label) + "=" + UntrustedText(group_of(node)) + ")"
+                      : "") +
              (s.rail.empty() ? "" : " rail " + UntrustedText(s.rail)) + ": " +
              Number(s.busbw_gbps) + " GB/s vs >= " + Number(s.expected_gbps) + " expected" +
              (s.transport.empty() ? "" : " (" + UntrustedText(s.transport) + ")") + "\n";

@@ -40,6 +40,9 @@ struct DoctorNode {
   std::string mark;
   std::vector<DoctorCheck> checks;
   std::vector<DoctorSuspect> suspects;  ///< from the latest localization that named this node
+  /// The node's value of the grouping label (doctor --group-by, from a cluster export: its
+  /// network block or rack); "" when not grouped or the node lacks the label.
+  std::string group;
 };
 
 /// Problems with the input that do not stop the table (a marker line whose JSON is broken).
@@ -58,7 +61,11 @@ std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
 
 /// The fleet table: one row per node (node, result, one column per check name seen, the time,
 /// the mark, the suspect column), then for every failing node its failures and fixes, then the
-/// suspects with their evidence, then a count line.
-std::string FormatFleetTable(const std::vector<DoctorNode>& nodes);
+/// suspects with their evidence, then a count line. With a `group_label` (the label every
+/// node's `group` is the value of, e.g. oci.oraclecloud.com/rdma.network_block_id) the table has
+/// that column, its rows grouped by it, a line per group with its failing nodes, and each
+/// suspect names its group.
+std::string FormatFleetTable(const std::vector<DoctorNode>& nodes,
+                             const std::string& group_label = "");
 
 }  // namespace hkim

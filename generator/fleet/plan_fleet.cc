@@ -87,6 +87,7 @@ std::vector<const OperatorCommon*> Charts(const Profile& p, const BundlePlan& pl
   if (ops.gpu_operator) candidates.push_back(&*ops.gpu_operator);
   if (ops.network_operator) candidates.push_back(&*ops.network_operator);
   if (ops.volcano) candidates.push_back(&*ops.volcano);
+  if (ops.kueue) candidates.push_back(&*ops.kueue);
   for (const OperatorCommon* op : candidates) {
     for (const PlannedObject& object : plan.objects) {
       if (object.kind == "Application" && object.name == p.cluster_name + "-" + op->chart) {

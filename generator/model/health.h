@@ -13,6 +13,10 @@
 
 namespace hkim {
 
+/// The label (and taint key) the periodic health check writes on a failing node; the workload,
+/// and with scheduling.kueue its ResourceFlavor, avoid it (plan/health.h's kHealthLabel).
+inline constexpr const char* kHealthMarkKey = "hkimgen.io/nccl-health";
+
 enum class GateMode { kOff, kWarn, kFail };
 
 /// The sync gate: an Indexed Job (Argo CD Sync hook) that runs hkim-nccl-check in job scope

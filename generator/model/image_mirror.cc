@@ -185,6 +185,7 @@ int ApplyImageMirror(Profile& profile, const LoadedProfile& loaded, DiagnosticSi
   }
   if (ops.network_operator) chart(*ops.network_operator);
   if (ops.volcano) chart(*ops.volcano);
+  if (ops.kueue) chart(*ops.kueue);
   return errors;
 }
 

@@ -99,6 +99,7 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
   if (const json* operators = Child(root, "operators")) {
     profile.operators = ReadOperators(*operators, profile.IsOpenShift(), profile.cluster_name);
   }
+  errors_ += ReadScheduling(Child(root, "scheduling"), loaded_, sink_, profile);
   // Unnamed, the RDMA mode is what the bundle has always set: exclusive where it renders the
   // SR-IOV node policies (OpenShift) or on OKE (the VF DaemonSet); else the kernel's shared.
   if (!profile.network.rdma_netns_set && profile.IsOpenShift()) {

@@ -16,6 +16,7 @@
 #include "model/health.h"
 #include "model/image_mirror.h"
 #include "model/operators.h"
+#include "model/scheduling.h"
 
 namespace hkim {
 
@@ -344,6 +345,7 @@ struct Profile {
   FabricHealth fabric_health;  ///< model/health.h
   GitOps gitops;
   std::optional<Operators> operators;  ///< absent: the bundle installs no operator
+  Scheduling scheduling;               ///< model/scheduling.h; no kueue: placement as before
   ImageMirror images;                  ///< image_mirror.h; applied while the model is read
   std::vector<Precondition> preconditions;  ///< declared ones only, in profile order
 

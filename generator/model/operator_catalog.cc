@@ -49,6 +49,10 @@ std::vector<OperatorFacts> MakeCatalog() {
                   {},
                   "the Volcano scheduler",
                   {}});
+  // kubernetes-sigs/kueue config/components/crd: every Kueue kind is in kueue.x-k8s.io.
+  // OpenShift: preinstalled only (the Red Hat build of Kueue; model/scheduling.cc).
+  rows.push_back({"kueue", "Kueue", true, true, {"kueue.x-k8s.io"}, {},
+                  "job queueing and topology-aware scheduling", {}});
   return rows;
 }
 
@@ -78,12 +82,17 @@ const OperatorCommon* OperatorByKey(const Operators& ops, const std::string& key
   if (key == "gpu_operator" && ops.gpu_operator) return &*ops.gpu_operator;
   if (key == "network_operator" && ops.network_operator) return &*ops.network_operator;
   if (key == "volcano" && ops.volcano) return &*ops.volcano;
+  if (key == "kueue" && ops.kueue) return &*ops.kueue;
   return nullptr;
 }
 
 Operators OperatorsOf(const Profile& p) {
-  return p.operators ? *p.operators
-                     : ReadOperators(nlohmann::json::object(), p.IsOpenShift(), p.cluster_name);
+  if (p.operators) return *p.operators;
+  Operators ops = ReadOperators(nlohmann::json::object(), p.IsOpenShift(), p.cluster_name);
+  // Without an operators section the bundle installs none; scheduling.kueue still needs Kueue.
+  if (p.scheduling.kueue) ops.kueue = ReadOperators(nlohmann::json{{"kueue", nlohmann::json::object()}},
+                                                    p.IsOpenShift(), p.cluster_name).kueue;
+  return ops;
 }
 
 }  // namespace hkim

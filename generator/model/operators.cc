@@ -121,6 +121,9 @@ using nlohmann::json;
 
 constexpr const char* kNvidiaHelmRepo = "https://helm.ngc.nvidia.com/nvidia";
 constexpr const char* kVolcanoHelmRepo = "https://volcano-sh.github.io/helm-charts";
+// Kueue's released charts (kubernetes-sigs/kueue, "Install with Helm"; oci-hpc-oke installs the
+// same chart).
+constexpr const char* kKueueHelmRepo = "oci://registry.k8s.io/kueue/charts";
 
 std::string Text(const json& object, const char* key, const std::string& fallback) {
   auto it = object.find(key);
@@ -266,6 +269,12 @@ Operators ReadOperators(const json& operators, bool openshift, const std::string
     v.version = Text(*o, "version", v.version);
     ReadCommon(*o, "volcano", Chart("volcano-system", "volcano", kVolcanoHelmRepo), v);
     out.volcano = std::move(v);
+  }
+  if (const json* o = Section(operators, "kueue")) {
+    Kueue k;
+    k.version = Text(*o, "version", k.version);
+    ReadCommon(*o, "kueue", Chart("kueue-system", "kueue", kKueueHelmRepo), k);
+    out.kueue = std::move(k);
   }
   return out;
 }

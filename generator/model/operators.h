@@ -89,6 +89,12 @@ struct Volcano : OperatorCommon {
   std::string version = "1.15.1";
 };
 
+/// Kueue (scheduling.kueue's queues and Topology): its Helm chart on OKE/Kubernetes; on
+/// OpenShift only preinstalled (model/scheduling.cc refuses managed there).
+struct Kueue : OperatorCommon {
+  std::string version = "v0.19.2";
+};
+
 /// The profile's `operators`; only the platform's operators are set.
 struct Operators {
   std::string openshift_version;  ///< "4.20"; OpenShift only
@@ -98,6 +104,7 @@ struct Operators {
   std::optional<NetworkOperator> network_operator;             ///< OKE / Kubernetes
   std::optional<VfConfig> vf_config;                           ///< OKE / Kubernetes
   std::optional<Volcano> volcano;                              ///< OKE / Kubernetes, opt-in
+  std::optional<Kueue> kueue;                                  ///< opt-in (scheduling.kueue)
   std::string pointer = "/operators";
 };
 

@@ -21,6 +21,7 @@ const std::map<std::string, std::string>& Plurals() {
   static const std::map<std::string, std::string> plurals = {
       {"Application", "applications"},
       {"ClusterPolicy", "clusterpolicies"},
+      {"ClusterQueue", "clusterqueues"},
       {"ClusterRole", "clusterroles"},
       {"ClusterRoleBinding", "clusterrolebindings"},
       {"ConfigMap", "configmaps"},
@@ -28,6 +29,7 @@ const std::map<std::string, std::string>& Plurals() {
       {"DaemonSet", "daemonsets"},
       {"IPPool", "ippools"},
       {"Job", "jobs"},
+      {"LocalQueue", "localqueues"},
       {"MachineConfig", "machineconfigs"},
       {"MachineConfigPool", "machineconfigpools"},
       {"Namespace", "namespaces"},
@@ -36,6 +38,7 @@ const std::map<std::string, std::string>& Plurals() {
       {"NodeFeatureDiscovery", "nodefeaturediscoveries"},
       {"OperatorGroup", "operatorgroups"},
       {"PriorityClass", "priorityclasses"},
+      {"ResourceFlavor", "resourceflavors"},
       {"Role", "roles"},
       {"RoleBinding", "rolebindings"},
       {"SecurityContextConstraints", "securitycontextconstraints"},
@@ -46,6 +49,7 @@ const std::map<std::string, std::string>& Plurals() {
       {"SriovOperatorConfig", "sriovoperatorconfigs"},
       {"StatefulSet", "statefulsets"},
       {"Subscription", "subscriptions"},
+      {"Topology", "topologies"},
   };
   return plurals;
 }

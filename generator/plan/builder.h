@@ -63,6 +63,13 @@ void PlanNamespaces(PlanBuilder& b);                                  // plan/na
 void PlanClusterNetwork(PlanBuilder& b);                              // plan/network.cc
 void PlanNamespaceNetwork(PlanBuilder& b, const std::string& ns);     // plan/network.cc
 void PlanWorkload(PlanBuilder& b, const std::string& ns);             // plan/workload.cc
+/// scheduling.kueue: Topology, ResourceFlavor, ClusterQueue (once) and a LocalQueue per
+/// namespace.
+void PlanScheduling(PlanBuilder& b);                                  // plan/scheduling.cc
+void PlanNamespaceScheduling(PlanBuilder& b, const std::string& ns);  // plan/scheduling.cc
+/// The StatefulSet's queue label and topology annotation ({has_queue: false} without
+/// scheduling.kueue): keys of its context, printed by common/statefulset.yaml.mustache only.
+nlohmann::json QueueContext(const Profile& profile);                  // plan/scheduling.cc
 // The bundle layout (kustomizations, Argo CD Applications) is plan/layers.h's PlanLayers; the
 // operators are plan/operators/operators.h's stages.
 

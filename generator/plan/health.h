@@ -19,7 +19,7 @@
 namespace hkim {
 
 /// The label (and taint key) the health check writes and the workload avoids.
-inline constexpr const char* kHealthLabel = "hkimgen.io/nccl-health";
+inline constexpr const char* kHealthLabel = kHealthMarkKey;  // model/health.h
 
 /// The Argo CD sync waves of the family's objects (from the core plan's wave order).
 struct HealthWaves {

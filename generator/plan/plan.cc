@@ -46,9 +46,11 @@ BundlePlan PlanBundle(const Profile& profile,
   plan::PlanClusterSecurity(b);
   plan::PlanNamespaces(b);
   plan::PlanClusterNetwork(b);
+  plan::PlanScheduling(b);
   for (const std::string& ns : profile.namespaces) {
     plan::PlanNamespaceSecurity(b, ns);
     plan::PlanNamespaceNetwork(b, ns);
+    plan::PlanNamespaceScheduling(b, ns);
     plan::PlanWorkload(b, ns);  // and the fabric-health objects that share its pod spec
     if (namespace_planned) namespace_planned(b.plan());
   }

@@ -162,6 +162,21 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
                          " debug node/NODE -- chroot /host cat /proc/cmdline",
                      p.iommu.pointer + "/already_set/" + std::to_string(i)});
   }
+  // scheduling.kueue on OKE: OCI labels the nodes of a cluster network with their RDMA fabric
+  // position (oci-hpc-oke's Topology uses the same labels); the bundle labels no node. Other
+  // platforms' rack labels are the admins': the profile declares them (closure.node-label).
+  if (p.scheduling.kueue && p.platform == Platform::kOke) {
+    const KueueScheduling& k = *p.scheduling.kueue;
+    for (size_t i = 0; i < k.levels.size(); ++i) {
+      if (k.levels[i].rfind("oci.oraclecloud.com/rdma.", 0) != 0) continue;
+      add(Precondition{"node-label", k.levels[i],
+                       "scheduling.kueue.levels: OCI sets " + k.levels[i] +
+                           " on the GPU nodes of a cluster network (their RDMA fabric position); "
+                           "the bundle labels no node",
+                       "kubectl get nodes -L " + k.levels[i],
+                       k.levels_set ? k.pointer + "/levels/" + std::to_string(i) : k.pointer});
+    }
+  }
   const std::string& role = p.iommu.machine_config_role;
   if (p.IsOpenShift() && role != "worker" && role != "master") {
     if (p.iommu.create_pool) {

@@ -229,6 +229,9 @@ void NeedPodRequirements(const PlanBuilder& b, PlannedObject& sts) {
     Needs(sts, CapabilityKind::kResource, name,
           w.pointer + "/resources/requests/" + PointerKey(name), "its pods request it");
   NeedNodeLabels(sts, p.node_shape.node_selector, NodeSelectorPointer, "its nodeSelector");
+  if (p.scheduling.kueue)
+    Needs(sts, CapabilityKind::kCrd, "kueue.x-k8s.io/LocalQueue", p.scheduling.kueue->pointer,
+          "its kueue.x-k8s.io/queue-name label: Kueue admits it through a LocalQueue");
   NeedImage(sts, w.image, w.pointer + "/image", "its containers run it");
   NeedImage(sts, WrapperImageReference(p.wrapper), p.wrapper.pointer + "/image",
             "its init container installs hkim-wrapper from it");
@@ -285,6 +288,7 @@ void PlanWorkload(PlanBuilder& b, const std::string& ns) {
   sts.context["metadata"] = meta;
   sts.context["rendezvous_port"] = p.wrapper.rendezvous_port;
   sts.context["config_checksum"] = checksum.Text();
+  sts.context.update(QueueContext(p));  // scheduling.kueue (plan/scheduling.cc)
   // A copy: adding objects may move the StatefulSet's entry in plan.objects.
   const json workload_pod = sts.context;
   PlanFabricHealthNamespace(p, ns, workload_pod, kHealthWaves, b.plan());

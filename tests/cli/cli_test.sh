@@ -661,7 +661,7 @@ case_render_points_argo_cd_at_the_folder_it_writes() {
   cp "$OKE" "$repo/profiles/"
   run_at "$repo" render profiles/oke-h100.yaml -d deploy/oke-h100
   expect_status 0
-  expect_err "profiles/oke-h100.yaml:169:9: warning: gitops.path is 'out/oke-h100' but -d deploy/oke-h100 is 'deploy/oke-h100' in its git repository"
+  expect_err "profiles/oke-h100.yaml:179:9: warning: gitops.path is 'out/oke-h100' but -d deploy/oke-h100 is 'deploy/oke-h100' in its git repository"
   expect_err "[write.gitops-path]"
   grep -q '^    path: deploy/oke-h100/apps$' "$repo/deploy/oke-h100/application.yaml" ||
     fail "application.yaml does not name deploy/oke-h100/apps"

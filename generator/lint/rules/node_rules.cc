@@ -94,6 +94,25 @@ void CheckNodeListsOverlap(const LintContext& c, LintReporter& r) {
   }
 }
 
+// scheduling.kueue: the ResourceFlavor carries node_shape.tolerations, and Kueue's topology
+// assignment takes a node whose taints they tolerate. One that tolerates the health check's
+// taint (every taint, or its key) lets Kueue count, and place the job on, nodes it marked.
+void CheckKueueFlavorToleratesHealthTaint(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (!p.scheduling.kueue) return;
+  const std::vector<Toleration>& tolerations = p.node_shape.tolerations;
+  for (size_t i = 0; i < tolerations.size(); ++i) {
+    const Toleration& t = tolerations[i];
+    if (!(t.key.empty() && t.operator_name == "Exists") && t.key != kHealthMarkKey) continue;
+    r.Report(p.node_shape.pointer + "/tolerations/" + std::to_string(i),
+             std::string("this toleration covers the health check's taint ") + kHealthMarkKey +
+                 ", and scheduling.kueue's ResourceFlavor carries it: Kueue would place the job "
+                 "on nodes the health check tainted",
+             "name the taints the GPU nodes carry (key: nvidia.com/gpu, operator: Exists) "
+             "instead of tolerating every taint");
+  }
+}
+
 // One pod per node (required pod anti-affinity on kubernetes.io/hostname): fewer usable
 // included nodes than replicas leaves the rest Pending for ever.
 void CheckIncludeNodesTooFew(const LintContext& c, LintReporter& r) {
@@ -124,6 +143,10 @@ std::vector<LintRule> NodeLintRules() {
        "include_nodes (less exclude_nodes) names at least workload.replicas nodes: pods run one "
        "per node",
        CheckIncludeNodesTooFew},
+      {"lint.kueue-tolerates-health-taint", Severity::kWarning,
+       "with scheduling.kueue, no node_shape toleration covers the health check's taint "
+       "(its ResourceFlavor carries them)",
+       CheckKueueFlavorToleratesHealthTaint},
       {"lint.node-lists-overlap", Severity::kError,
        "no host name is in both node_shape.include_nodes and node_shape.exclude_nodes",
        CheckNodeListsOverlap},

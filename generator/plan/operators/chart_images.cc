@@ -18,6 +18,11 @@ constexpr const char* kVolcanoChart = "1.15.1";
 const char* const kVolcanoImages[] = {"volcanosh/vc-controller-manager", "volcanosh/vc-scheduler",
                                       "volcanosh/vc-webhook-manager"};
 
+// kubernetes-sigs/kueue's released charts (oci://registry.k8s.io/kueue/charts/kueue): the release
+// sets controllerManager.manager.image to this repository at the release's tag; KueueViz and
+// the Prometheus stack are off by default (charts/kueue/values.yaml).
+constexpr const char* kKueueImage = "registry.k8s.io/kueue/kueue";
+
 // A rendered value (images.cc reads the rendered YAML, so scalars are strings) or a plan value.
 bool IsFalse(const json& values, const char* a, const char* b) {
   if (!values.is_object() || !values.contains(a) || !values[a].is_object()) return false;
@@ -169,6 +174,16 @@ std::vector<std::string> ChartDefaultImages(const std::string& chart, const std:
         if (Pulled(c, false)) images.push_back(ComposeImage(c.repository, c.image, c.version));
       }
     }
+  } else if (chart == "kueue") {
+    // images.mirror renders controllerManager.manager.image.repository (the tag stays the chart's).
+    const json* image = values.is_object() ? &values : nullptr;
+    for (const char* key : {"controllerManager", "manager", "image"})
+      image = image && image->contains(key) && (*image)[key].is_object() ? &(*image)[key] : nullptr;
+    const std::string repository = image && image->contains("repository") &&
+                                           (*image)["repository"].is_string()
+                                       ? (*image)["repository"].get<std::string>()
+                                       : std::string(kKueueImage);
+    images.push_back(repository + ":v" + version);
   } else if (chart == "volcano" && version == kVolcanoChart) {
     const std::string registry = At(values, "basic", "image_registry");
     for (const char* name : kVolcanoImages) {
@@ -178,5 +193,7 @@ std::vector<std::string> ChartDefaultImages(const std::string& chart, const std:
   }
   return images;
 }
+
+std::string KueueChartImageRepository() { return kKueueImage; }
 
 }  // namespace hkim

@@ -33,4 +33,7 @@ nlohmann::json NetworkOperatorMirrorValues(const Profile& profile, const std::st
 std::vector<std::string> ChartDefaultImages(const std::string& chart, const std::string& version,
                                             const nlohmann::json& values);
 
+/// The repository of the image Kueue's chart deploys (controllerManager.manager.image).
+std::string KueueChartImageRepository();
+
 }  // namespace hkim

@@ -122,6 +122,19 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
         p.images.enabled() ? json{{"registry", p.images.mirror}} : json(nullptr);
     ProvideCatalogCrds(app, "volcano");
   }
+  if (ops.kueue && ops.kueue->managed()) {
+    const Kueue& kueue = *ops.kueue;
+    // Argo CD takes an OCI Helm repository as the registry path without its scheme.
+    const std::string& repo = kueue.repo_url;
+    const std::string chart_version = kueue.version.substr(kueue.version.rfind('v', 0) == 0);
+    PlannedObject& app = PlanChart(p, plan, kueue, chart_version, "application-kueue.yaml.mustache");
+    app.context["repo_url"] = repo.rfind("oci://", 0) == 0 ? repo.substr(6) : repo;
+    const auto mirrored = MirroredRepository(p.images.mirror, KueueChartImageRepository());
+    app.context["mirror"] = p.images.enabled() && mirrored
+                                ? json{{"repository", *mirrored}}
+                                : json(nullptr);
+    ProvideCatalogCrds(app, "kueue");
+  }
 }
 
 // Under images.mirror (image_mirror.h) the repository moves to the mirror, path kept; the model

@@ -219,6 +219,34 @@ def find(items, kind, name):
     return next(i for i in items if i["kind"] == kind and i["metadata"]["name"] == name)
 
 
+OCI = "oci.oraclecloud.com/rdma."
+
+
+def oke_blocks():
+    """An OKE pool of nine BM.GPU.H100.8 nodes that profiles/oke-h100.yaml describes, spread over
+    its RDMA fabric (issue 42): six in network block A, two in block B (of one HPC island), and
+    one outside the cluster network, without OCI's RDMA labels."""
+    items = []
+    blocks = [("block-a", "local-a1")] * 4 + [("block-a", "local-a2")] * 2 + [("block-b", "local-b1")] * 2
+    for i, block in enumerate(blocks + [None]):
+        name = "gpu-%d" % (i + 1)
+        labels = {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
+                  "node.kubernetes.io/instance-type": "BM.GPU.H100.8",
+                  "nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3", "nvidia.com/gpu.count": "8"}
+        if block:
+            labels.update({OCI + "hpc_island_id": "island-1", OCI + "network_block_id": block[0],
+                           OCI + "local_block_id": block[1]})
+        capacity = {"cpu": "224", "memory": "2113389444Ki", "pods": "110", "nvidia.com/gpu": "8",
+                    "nvidia.com/sriov_rdma_vf": "16"}
+        items.append({"apiVersion": "v1", "kind": "Node",
+                      "metadata": {"name": name, "labels": labels},
+                      "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present",
+                                           "effect": "NoSchedule"}]},
+                      "status": {"capacity": capacity, "allocatable": capacity,
+                                 "nodeInfo": {"osImage": "Oracle Linux Server 8.10"}}})
+    return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
+
+
 def write(name, doc):
     with open(name, "w") as out:
         json.dump(doc, out, indent=2, sort_keys=True)
@@ -269,6 +297,8 @@ def main():
                                                         "ipam": {"type": "whereabouts",
                                                                  "range": "10.0.104.128/25"}})}})
     write("takeover.json", doc)
+
+    write("oke-blocks.json", oke_blocks())
 
 
 if __name__ == "__main__":

@@ -126,3 +126,53 @@ TEST(DoctorCommand, WarnsGccStyleAndPrintsOneJsonReport) {
 
 }  // namespace
 }  // namespace hkim
+
+namespace hkim {
+namespace {
+
+// The fleet table grouped by the scheduler's topology (issue 42): the nodes' network blocks come
+// from a cluster export (tests/generator/cluster_check/oke-blocks.json: gpu-1..6 in block-a,
+// gpu-7..8 in block-b, gpu-9 without OCI's labels).
+TEST(Doctor, GroupsTheTableByANodeLabelOfTheExport) {
+  std::string logs;
+  for (const char* line :
+       {R"X(HKIM_HEALTH_SUMMARY {"tool":"hkim-health","mode":"node","node":"gpu-7","time":"2026-11-23T03:00:00Z","passed":false,"checks":[{"name":"nccl-local","status":"fail"}]})X",
+        R"X(HKIM_HEALTH_SUMMARY {"tool":"hkim-health","mode":"node","node":"gpu-1","time":"2026-11-23T03:00:00Z","passed":true,"checks":[{"name":"nccl-local","status":"pass"}]})X",
+        R"X(HKIM_HEALTH_SUMMARY {"tool":"hkim-health","mode":"node","node":"gpu-9","time":"2026-11-23T03:00:00Z","passed":true,"checks":[{"name":"nccl-local","status":"pass"}]})X",
+        R"X(HKIM_HEALTH_SUMMARY {"tool":"hkim-health","mode":"node","node":"gpu-8","time":"2026-11-23T03:00:00Z","passed":false,"checks":[{"name":"nccl-local","status":"fail"}]})X"})
+    logs += std::string(line) + "\n";
+  DoctorOptions options;
+  options.cluster = std::string(HKIM_SOURCE_DIR) + "/tests/generator/cluster_check/oke-blocks.json";
+  options.group_by = "oci.oraclecloud.com/rdma.network_block_id";
+  std::istringstream in(logs);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunDoctorCommand(options, in, out, err), 1) << err.str();
+  const std::string table = out.str();
+  // Rows by block (a node without the label first, as "-"), then by name.
+  const size_t gpu9 = table.find("gpu-9  -"), gpu1 = table.find("gpu-1  block-a"),
+               gpu7 = table.find("gpu-7  block-b"), gpu8 = table.find("gpu-8  block-b");
+  ASSERT_NE(gpu9, std::string::npos) << table;
+  ASSERT_NE(gpu1, std::string::npos) << table;
+  ASSERT_NE(gpu7, std::string::npos) << table;
+  ASSERT_NE(gpu8, std::string::npos) << table;
+  EXPECT_LT(gpu9, gpu1);
+  EXPECT_LT(gpu1, gpu7);
+  EXPECT_LT(gpu7, gpu8);
+  EXPECT_NE(table.find("NODE   rdma.network_block_id  RESULT"), std::string::npos) << table;
+  EXPECT_NE(table.find("By oci.oraclecloud.com/rdma.network_block_id:\n"
+                       "  -: 1 node(s), 0 failing\n"
+                       "  block-a: 1 node(s), 0 failing\n"
+                       "  block-b: 2 node(s), 2 failing\n"),
+            std::string::npos)
+      << table;
+
+  // --group-by without an export is a usage error.
+  options.cluster.clear();
+  std::istringstream again(logs);
+  std::ostringstream out2, err2;
+  EXPECT_EQ(RunDoctorCommand(options, again, out2, err2), 1);
+  EXPECT_NE(err2.str().find("--group-by needs --cluster"), std::string::npos) << err2.str();
+}
+
+}  // namespace
+}  // namespace hkim

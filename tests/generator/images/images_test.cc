@@ -76,7 +76,7 @@ void CollectImageFields(const YAML::Node& node, std::set<std::string>& out) {
 
 // What a chart Application pulls that its values do not name: the test's own copy of the
 // recorded charts' values.yaml defaults (gpu-operator v25.10.1, network-operator 25.10.0,
-// volcano 1.15.1; plan/operators/chart_images.cc cites the files), where the values leave them.
+// volcano 1.15.1, kueue 0.19.2; plan/operators/chart_images.cc cites the files), where the values leave them.
 void CollectChartDefaults(const YAML::Node& doc, std::set<std::string>& out) {
   if (!doc["kind"] || doc["kind"].as<std::string>() != "Application" ||
       !doc["spec"]["source"]["chart"]) {
@@ -102,6 +102,15 @@ void CollectChartDefaults(const YAML::Node& doc, std::set<std::string>& out) {
                                      : "docker.io";
     for (const char* name : {"vc-controller-manager", "vc-scheduler", "vc-webhook-manager"})
       out.insert(registry + "/volcanosh/" + name + ":v1.15.1");
+  } else if (chart == "kueue" && version == "0.19.2") {
+    // kubernetes-sigs/kueue v0.19.2 charts/kueue: controllerManager.manager.image at the release.
+    const YAML::Node image = values && values["controllerManager"]
+                                 ? values["controllerManager"]["manager"]["image"]
+                                 : YAML::Node();
+    const std::string repository = image && image["repository"]
+                                       ? image["repository"].as<std::string>()
+                                       : "registry.k8s.io/kueue/kueue";
+    out.insert(repository + ":v0.19.2");
   }
 }
 
@@ -326,7 +335,7 @@ TEST(ShippedImages, JsonNamesWhereEachImageComesFrom) {
   }
   EXPECT_EQ(chart_default_seen, 1);
   EXPECT_TRUE(wrapper_seen);
-  EXPECT_EQ(report["result"]["charts"].size(), 3u);
+  EXPECT_EQ(report["result"]["charts"].size(), 4u);  // gpu, network operator, volcano, kueue
 }
 
 // Done when (issue 31): with images.mirror, no image reference in any shipped bundle points

@@ -355,6 +355,18 @@ TEST(Lint, NodeInBothIncludeAndExcludeLists) {
                     {"node_shape.include_nodes={u12,u31}", "node_shape.exclude_nodes={u07,u25}"}));
 }
 
+TEST(Lint, KueueFlavorMustNotTolerateTheHealthTaint) {
+  const std::vector<std::string> kueue = {
+      "scheduling.kueue.levels={topology.example.com/rack,kubernetes.io/hostname}",
+      "node_shape.tolerations[0].operator=Exists"};
+  ExpectOnly(Check(kOpenShift, kueue), "lint.kueue-tolerates-health-taint",
+             "/node_shape/tolerations/0", Severity::kWarning);
+  // Without scheduling the toleration is the workload's own business.
+  ExpectClean(Check(kOpenShift, {"node_shape.tolerations[0].operator=Exists"}));
+  ExpectClean(Check(kOpenShift, {kueue[0], "node_shape.tolerations[0].key=nvidia.com/gpu",
+                                 "node_shape.tolerations[0].operator=Exists"}));
+}
+
 TEST(Lint, IncludeNodesFewerThanReplicasLeavesPodsPending) {
   // Two replicas, one pod per node: one listed node is not enough, nor two with one excluded.
   const DiagnosticSink few = Check(kOpenShift, {"node_shape.include_nodes={u12}"});

@@ -234,7 +234,8 @@ TEST(PlanOperators, OkePreinstalledOperatorsGetNoApplicationsOrDaemonSet) {
   std::string text = ReadProfile("oke-h100");
   for (const char* op : {"  gpu_operator:\n    install: managed",
                          "  network_operator:\n    install: managed",
-                         "  vf_config:\n    install: managed", "  volcano:                # seed 004's optional batch scheduler\n    install: managed"}) {
+                         "  vf_config:\n    install: managed", "  volcano:                # seed 004's optional batch scheduler\n    install: managed",
+                         "  kueue:                  # scheduling.kueue's queues and Topology (oci-hpc-oke installs it too)\n    install: managed"}) {
     std::string preinstalled = op;
     preinstalled.replace(preinstalled.find("managed"), 7, "preinstalled");
     text = Replace(text, op, preinstalled);
@@ -331,7 +332,7 @@ TEST(PlanLayers, DestinationNameReplacesTheServerOfEveryApplicationThatDeploysTo
     EXPECT_EQ(file.content.find("server:"), std::string::npos) << file.file_name;
     ++named;
   }
-  EXPECT_EQ(named, 6) << "apps/platform, apps/nodes, apps/workload and the three charts";
+  EXPECT_EQ(named, 7) << "apps/platform, apps/nodes, apps/workload and the four charts";
 }
 
 }  // namespace

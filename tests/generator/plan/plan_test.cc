@@ -192,8 +192,10 @@ TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
   const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
   std::set<std::string> kinds;
   for (const PlannedObject& o : plan.objects) kinds.insert(o.kind);
-  EXPECT_EQ(kinds, (std::set<std::string>{"Application", "ClusterRole", "ClusterRoleBinding",
-                                          "ConfigMap", "CronJob", "DaemonSet", "IPPool", "Job",
+  EXPECT_EQ(kinds, (std::set<std::string>{"Application", "ClusterQueue", "ClusterRole",
+                                          "ClusterRoleBinding", "ConfigMap", "CronJob",
+                                          "DaemonSet", "IPPool", "Job", "LocalQueue",
+                                          "ResourceFlavor", "Topology",
                                           "Namespace", "NetworkAttachmentDefinition",
                                           "NicClusterPolicy", "PriorityClass", "Service",
                                           "ServiceAccount", "StatefulSet"}));
