@@ -174,12 +174,10 @@ CopyrightReading CopyrightLicenses(const std::string& copyright_text) {
   return InferredLicenses(copyright_text);
 }
 
-ordered Spdx(const Facts& facts) {
-  const std::string image_ref = Ref("Package", facts.image_name + "-image");
-  const std::string source = "git+" + facts.repository + "@" + facts.commit;
-  std::map<std::string, std::string> owner_refs;  // package or program name -> SPDXID
+namespace {
 
-  ordered packages = ordered::array();
+// The image itself: what the document describes. Licences are its parts' business.
+ordered ImagePackage(const Facts& facts, const std::string& image_ref, const std::string& source) {
   ordered image;
   image["SPDXID"] = image_ref;
   image["name"] = facts.image_name;
@@ -191,61 +189,75 @@ ordered Spdx(const Facts& facts) {
   image["licenseConcluded"] = "NOASSERTION";
   image["licenseDeclared"] = "NOASSERTION";
   image["copyrightText"] = "NOASSERTION";
-  packages.push_back(image);
+  return image;
+}
 
-  for (const auto& program : facts.programs) {
-    const std::string ref = Ref("Program", program.name);
-    owner_refs[program.name] = ref;
-    ordered package;
-    package["SPDXID"] = ref;
-    package["name"] = program.name;
-    package["versionInfo"] = facts.version;
-    package["primaryPackagePurpose"] = "APPLICATION";
-    package["downloadLocation"] = source;
-    package["sourceInfo"] = "hkimgen " + facts.version + ", commit " + facts.commit + " (" +
-                            facts.repository + "), stripped";
-    package["filesAnalyzed"] = false;
-    package["licenseConcluded"] = "NOASSERTION";
-    package["licenseDeclared"] = "NOASSERTION";
-    package["copyrightText"] = "NOASSERTION";
-    for (const auto& file : facts.files) {
-      if (file.owner != program.name) continue;
-      package["checksums"] =
-          ordered::array({{{"algorithm", "SHA256"}, {"checksumValue", file.sha256}}});
-    }
-    packages.push_back(package);
+// One of our programs, built from this repository's commit; its checksum is its file's.
+ordered ProgramPackage(const Facts& facts, const Program& program, const std::string& ref,
+                       const std::string& source) {
+  ordered package;
+  package["SPDXID"] = ref;
+  package["name"] = program.name;
+  package["versionInfo"] = facts.version;
+  package["primaryPackagePurpose"] = "APPLICATION";
+  package["downloadLocation"] = source;
+  package["sourceInfo"] = "hkimgen " + facts.version + ", commit " + facts.commit + " (" +
+                          facts.repository + "), stripped";
+  package["filesAnalyzed"] = false;
+  package["licenseConcluded"] = "NOASSERTION";
+  package["licenseDeclared"] = "NOASSERTION";
+  package["copyrightText"] = "NOASSERTION";
+  for (const auto& file : facts.files) {
+    if (file.owner != program.name) continue;
+    package["checksums"] =
+        ordered::array({{{"algorithm", "SHA256"}, {"checksumValue", file.sha256}}});
   }
-  for (const auto& debian : facts.packages) {
-    const std::string ref = Ref("Package", debian.name);
-    owner_refs[debian.name] = ref;
-    ordered package;
-    package["SPDXID"] = ref;
-    package["name"] = debian.name;
-    package["versionInfo"] = debian.version;
-    package["primaryPackagePurpose"] = "LIBRARY";
-    package["supplier"] = "Organization: Debian";
-    package["downloadLocation"] = "NOASSERTION";
-    package["filesAnalyzed"] = false;
-    package["licenseConcluded"] = "NOASSERTION";
-    package["licenseDeclared"] = LicenseExpression(debian.licenses);
-    if (!debian.license_comment.empty()) package["licenseComments"] = debian.license_comment;
-    package["copyrightText"] = "NOASSERTION";
-    package["comment"] = "copied from the build machine's dpkg; copyright: /usr/share/doc/" +
-                         debian.name + "/copyright in the image";
-    package["externalRefs"] = ordered::array({{{"referenceCategory", "PACKAGE-MANAGER"},
-                                               {"referenceType", "purl"},
-                                               {"referenceLocator", Purl(debian)}}});
-    packages.push_back(package);
-  }
+  return package;
+}
 
+// One Debian package whose libraries the image carries, with the licences its copyright file
+// declares and a purl so scanners can match it.
+ordered DebianSpdxPackage(const DebianPackage& debian, const std::string& ref) {
+  ordered package;
+  package["SPDXID"] = ref;
+  package["name"] = debian.name;
+  package["versionInfo"] = debian.version;
+  package["primaryPackagePurpose"] = "LIBRARY";
+  package["supplier"] = "Organization: Debian";
+  package["downloadLocation"] = "NOASSERTION";
+  package["filesAnalyzed"] = false;
+  package["licenseConcluded"] = "NOASSERTION";
+  package["licenseDeclared"] = LicenseExpression(debian.licenses);
+  if (!debian.license_comment.empty()) package["licenseComments"] = debian.license_comment;
+  package["copyrightText"] = "NOASSERTION";
+  package["comment"] = "copied from the build machine's dpkg; copyright: /usr/share/doc/" +
+                       debian.name + "/copyright in the image";
+  package["externalRefs"] = ordered::array({{{"referenceCategory", "PACKAGE-MANAGER"},
+                                             {"referenceType", "purl"},
+                                             {"referenceLocator", Purl(debian)}}});
+  return package;
+}
+
+// The document's files and relationships, built together: each file is contained by its owner.
+struct FilesAndRelationships {
   ordered files = ordered::array();
   ordered relationships = ordered::array();
-  auto relate = [&](const std::string& from, const std::string& type, const std::string& to) {
+
+  void Relate(const std::string& from, const std::string& type, const std::string& to) {
     relationships.push_back(
         {{"spdxElementId", from}, {"relationshipType", type}, {"relatedSpdxElement", to}});
-  };
-  relate("SPDXRef-DOCUMENT", "DESCRIBES", image_ref);
-  for (const auto& [name, ref] : owner_refs) relate(image_ref, "CONTAINS", ref);
+  }
+};
+
+// Every file (in path order, so the output is byte-identical), the image containing every
+// package, and each program depending on the Debian packages it loads. Throws on a file or
+// dependency that names no listed package: the facts are inconsistent.
+FilesAndRelationships DescribeContents(const Facts& facts, const std::string& image_ref,
+                                       const std::map<std::string, std::string>& owner_refs) {
+  FilesAndRelationships contents;
+  ordered& files = contents.files;
+  contents.Relate("SPDXRef-DOCUMENT", "DESCRIBES", image_ref);
+  for (const auto& [name, ref] : owner_refs) contents.Relate(image_ref, "CONTAINS", ref);
   std::vector<File> sorted = facts.files;
   std::sort(sorted.begin(), sorted.end(),
             [](const File& a, const File& b) { return a.path < b.path; });
@@ -260,16 +272,39 @@ ordered Spdx(const Facts& facts) {
          {"checksums", ordered::array({{{"algorithm", "SHA256"}, {"checksumValue", file.sha256}}})},
          {"licenseConcluded", "NOASSERTION"},
          {"copyrightText", "NOASSERTION"}});
-    relate(owner->second, "CONTAINS", ref);
+    contents.Relate(owner->second, "CONTAINS", ref);
   }
   for (const auto& program : facts.programs) {
     for (const auto& dependency : program.depends_on) {
       auto it = owner_refs.find(dependency);
       if (it == owner_refs.end())
         throw std::invalid_argument(program.name + " depends on unlisted package " + dependency);
-      relate(owner_refs.at(program.name), "DEPENDS_ON", it->second);
+      contents.Relate(owner_refs.at(program.name), "DEPENDS_ON", it->second);
     }
   }
+  return contents;
+}
+
+}  // namespace
+
+ordered Spdx(const Facts& facts) {
+  const std::string image_ref = Ref("Package", facts.image_name + "-image");
+  const std::string source = "git+" + facts.repository + "@" + facts.commit;
+  std::map<std::string, std::string> owner_refs;  // package or program name -> SPDXID
+
+  ordered packages = ordered::array();
+  packages.push_back(ImagePackage(facts, image_ref, source));
+  for (const auto& program : facts.programs) {
+    const std::string ref = Ref("Program", program.name);
+    owner_refs[program.name] = ref;
+    packages.push_back(ProgramPackage(facts, program, ref, source));
+  }
+  for (const auto& debian : facts.packages) {
+    const std::string ref = Ref("Package", debian.name);
+    owner_refs[debian.name] = ref;
+    packages.push_back(DebianSpdxPackage(debian, ref));
+  }
+  FilesAndRelationships contents = DescribeContents(facts, image_ref, owner_refs);
 
   ordered document;
   document["spdxVersion"] = "SPDX-2.3";
@@ -283,8 +318,8 @@ ordered Spdx(const Facts& facts) {
                               {"creators", ordered::array({"Tool: hkim-sbom-" + facts.version})}};
   document["documentDescribes"] = ordered::array({image_ref});
   document["packages"] = packages;
-  document["files"] = files;
-  document["relationships"] = relationships;
+  document["files"] = contents.files;
+  document["relationships"] = contents.relationships;
   return document;
 }
 

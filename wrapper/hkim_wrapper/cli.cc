@@ -46,9 +46,11 @@ exit status: the job's; 1 when the policy stops the pod; 2 usage error; 126/127 
 )";
 }
 
-bool ParseCommandLine(const std::vector<std::string>& args,
-                      const std::map<std::string, std::string>& env, Options* options,
-                      std::string* error) {
+namespace {
+
+// The defaults the pod's environment sets; the flags, read after, override them.
+bool ReadEnvironmentDefaults(const std::map<std::string, std::string>& env, Options* options,
+                             std::string* error) {
   if (auto it = env.find("HKIM_SYSFS_ROOT"); it != env.end() && !it->second.empty())
     options->sysfs_root = it->second;
   if (auto it = env.find("HKIM_ON_NO_RDMA"); it != env.end() && !it->second.empty()) {
@@ -57,6 +59,29 @@ bool ParseCommandLine(const std::vector<std::string>& args,
       return false;
     }
   }
+  return true;
+}
+
+// The modes that exclude each other, and the command that every other mode needs.
+bool CheckModes(const Options& options, std::string* error) {
+  if (options.print_env && options.check) {
+    *error = "--print-env and --check cannot be combined";
+    return false;
+  }
+  if (options.install_to.empty() && !options.print_env && !options.check &&
+      options.command.empty()) {
+    *error = "no command: use hkim-wrapper [options] -- COMMAND [ARGS...] (or --print-env/--check)";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ParseCommandLine(const std::vector<std::string>& args,
+                      const std::map<std::string, std::string>& env, Options* options,
+                      std::string* error) {
+  if (!ReadEnvironmentDefaults(env, options, error)) return false;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string arg = args[i];
     if (arg == "--") {
@@ -126,16 +151,7 @@ bool ParseCommandLine(const std::vector<std::string>& args,
       return false;
     }
   }
-  if (options->print_env && options->check) {
-    *error = "--print-env and --check cannot be combined";
-    return false;
-  }
-  if (options->install_to.empty() && !options->print_env && !options->check &&
-      options->command.empty()) {
-    *error = "no command: use hkim-wrapper [options] -- COMMAND [ARGS...] (or --print-env/--check)";
-    return false;
-  }
-  return true;
+  return CheckModes(*options, error);
 }
 
 }  // namespace hkim::wrapper

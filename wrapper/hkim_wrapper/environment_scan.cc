@@ -212,12 +212,20 @@ bool IsSafeDeviceName(const std::string& name) {
   return true;
 }
 
-EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
-  EnvironmentScan scan;
-  scan.vars = ParseEnvironment(entries);
+namespace {
 
-  // Pair list and _INFO variables by their shared stem. std::map keeps the order deterministic.
+// The PCIDEVICE_* variables paired by their shared stem: the list variable and its _INFO.
+// std::map keeps the order deterministic.
+struct PluginVariables {
   std::map<std::string, std::string> lists, infos;  // stem -> value
+};
+
+// Sorts the PCIDEVICE_* variables into lists and _INFOs, at most kMaxPluginVariables of them;
+// unsafe names and the excess are reported, not read.
+PluginVariables CollectPluginVariables(EnvironmentScan& scan) {
+  PluginVariables variables;
+  std::map<std::string, std::string>& lists = variables.lists;
+  std::map<std::string, std::string>& infos = variables.infos;
   size_t plugin_vars = 0;
   std::string first_ignored;
   for (const auto& [name, value] : scan.vars) {
@@ -249,103 +257,143 @@ EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
              std::to_string(plugin_vars - kMaxPluginVariables) + ", from " + first_ignored + " on",
          "request fewer device-plugin resources in one container"});
   }
+  return variables;
+}
 
-  std::set<std::string> seen;
-  size_t over_limit = 0;  // devices beyond kMaxAllocatedDevices
-  std::string first_over;
-  auto add = [&](const std::string& address, const std::string& var, const InfoEntry& info_entry) {
-    if (seen.count(address)) {
-      scan.findings.push_back({Severity::kWarning, "env " + var, "env.duplicate-address",
-                               address + " is listed more than once; using it once", ""});
+// The allocation being built: each address once, at most kMaxAllocatedDevices in all; what lies
+// beyond is counted so one finding at the end can name how many and from where.
+class AllocationBuilder {
+ public:
+  explicit AllocationBuilder(EnvironmentScan& scan) : scan_(scan) {}
+
+  void Add(const std::string& address, const std::string& var, const InfoEntry& info_entry) {
+    if (seen_.count(address)) {
+      scan_.findings.push_back({Severity::kWarning, "env " + var, "env.duplicate-address",
+                                address + " is listed more than once; using it once", ""});
       return;
     }
-    if (scan.devices.size() >= kMaxAllocatedDevices) {
-      if (over_limit++ == 0) first_over = address + " of " + var;
+    if (scan_.devices.size() >= kMaxAllocatedDevices) {
+      if (over_limit_++ == 0) first_over_ = address + " of " + var;
       return;
     }
-    seen.insert(address);
-    scan.devices.push_back({address, var, info_entry.rdma_dev, info_entry.uverbs});
-  };
+    seen_.insert(address);
+    scan_.devices.push_back({address, var, info_entry.rdma_dev, info_entry.uverbs});
+  }
 
-  std::set<std::string> stems;
-  for (const auto& [stem, value] : lists) stems.insert(stem);
-  for (const auto& [stem, value] : infos) stems.insert(stem);
-
-  for (const std::string& stem : stems) {
-    std::map<std::string, InfoEntry> info;
-    bool have_info = false;
-    auto info_it = infos.find(stem);
-    if (info_it != infos.end()) {
-      have_info =
-          ParseInfo(stem + std::string(kInfoSuffix), info_it->second, &info, &scan.findings);
+  void ReportOverLimit() {
+    if (over_limit_ > 0) {
+      scan_.findings.push_back({Severity::kWarning, "env", "env.too-many-devices",
+                                std::to_string(kMaxAllocatedDevices + over_limit_) +
+                                    " PCI functions allocated; using the first " +
+                                    std::to_string(kMaxAllocatedDevices) + " and ignoring " +
+                                    std::to_string(over_limit_) + ", from " + first_over_ + " on",
+                                "request fewer device-plugin resources in one container"});
     }
-    auto list_it = lists.find(stem);
-    if (list_it == lists.end()) {
-      // Only an _INFO variable: its keys are the allocation.
-      if (have_info) {
-        scan.findings.push_back(
-            {Severity::kNote, "env " + stem + std::string(kInfoSuffix), "env.info-without-list",
-             "no " + stem + " list variable; using the addresses of the _INFO JSON", ""});
-        for (const auto& [address, entry] : info) add(address, stem, entry);
-      }
+  }
+
+ private:
+  EnvironmentScan& scan_;
+  std::set<std::string> seen_;
+  size_t over_limit_ = 0;  // devices beyond kMaxAllocatedDevices
+  std::string first_over_;
+};
+
+// Reads one comma-separated list variable into the allocation, with the _INFO entry of each
+// address. Returns the addresses read; `count` gets every non-empty entry, read or not, so the
+// caller can report what kMaxListEntries cut.
+std::set<std::string> ReadAddressList(const std::string& stem, const std::string& value,
+                                      const std::map<std::string, InfoEntry>& info, bool have_info,
+                                      EnvironmentScan& scan, AllocationBuilder& allocation,
+                                      size_t& count) {
+  std::set<std::string> listed;
+  size_t start = 0;
+  count = 0;
+  while (start <= value.size()) {
+    size_t comma = value.find(',', start);
+    std::string token =
+        Trim(value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    start = comma == std::string::npos ? value.size() + 1 : comma + 1;
+    if (token.empty()) continue;
+    if (++count > kMaxListEntries) continue;  // counted for the finding below, not read
+    std::string address = Lower(token);
+    if (!IsPciAddress(address)) {
+      scan.findings.push_back({Severity::kWarning, "env " + stem, "env.bad-pci-address",
+                               "\"" + Excerpt(token) + "\" is not a PCI address; skipping it",
+                               "check the SR-IOV device plugin's resource configuration"});
       continue;
     }
-    const std::string& value = list_it->second;
-    std::set<std::string> listed;
-    size_t start = 0;
-    size_t count = 0;
-    while (start <= value.size()) {
-      size_t comma = value.find(',', start);
-      std::string token =
-          Trim(value.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-      start = comma == std::string::npos ? value.size() + 1 : comma + 1;
-      if (token.empty()) continue;
-      if (++count > kMaxListEntries) continue;  // counted for the finding below, not read
-      std::string address = Lower(token);
-      if (!IsPciAddress(address)) {
-        scan.findings.push_back({Severity::kWarning, "env " + stem, "env.bad-pci-address",
-                                 "\"" + Excerpt(token) + "\" is not a PCI address; skipping it",
-                                 "check the SR-IOV device plugin's resource configuration"});
-        continue;
-      }
-      listed.insert(address);
-      auto entry = info.find(address);
-      if (have_info && entry == info.end()) {
-        scan.findings.push_back(
-            {Severity::kNote, "env " + stem + std::string(kInfoSuffix), "env.info-missing-address",
-             "no entry for " + address + "; its RDMA device comes from sysfs", ""});
-      }
-      add(address, stem, entry == info.end() ? InfoEntry{} : entry->second);
-    }
-    for (const auto& [address, entry] : info) {
-      if (!listed.count(address)) {
-        scan.findings.push_back({Severity::kWarning, "env " + stem + std::string(kInfoSuffix),
-                                 "env.info-unknown-address",
-                                 address + " is described but not allocated in " + stem +
-                                     "; ignoring it (only allocated devices count)",
-                                 ""});
-      }
-    }
-    if (count > kMaxListEntries) {
-      scan.findings.push_back({Severity::kWarning, "env " + stem, "env.too-many-addresses",
-                               "lists " + std::to_string(count) + " entries; reading the first " +
-                                   std::to_string(kMaxListEntries) + " and ignoring " +
-                                   std::to_string(count - kMaxListEntries),
-                               "check the SR-IOV device plugin's resource configuration"});
-    }
-    if (listed.empty()) {
+    listed.insert(address);
+    auto entry = info.find(address);
+    if (have_info && entry == info.end()) {
       scan.findings.push_back(
-          {Severity::kWarning, "env " + stem, "env.empty-allocation", "lists no PCI address", ""});
+          {Severity::kNote, "env " + stem + std::string(kInfoSuffix), "env.info-missing-address",
+           "no entry for " + address + "; its RDMA device comes from sysfs", ""});
+    }
+    allocation.Add(address, stem, entry == info.end() ? InfoEntry{} : entry->second);
+  }
+  return listed;
+}
+
+// One resource: its list variable and/or its _INFO JSON. Only the list allocates; _INFO
+// addresses outside it are reported and ignored (a wrong _INFO must not add devices).
+void ReadResource(const std::string& stem, const PluginVariables& variables, EnvironmentScan& scan,
+                  AllocationBuilder& allocation) {
+  std::map<std::string, InfoEntry> info;
+  bool have_info = false;
+  auto info_it = variables.infos.find(stem);
+  if (info_it != variables.infos.end()) {
+    have_info = ParseInfo(stem + std::string(kInfoSuffix), info_it->second, &info, &scan.findings);
+  }
+  auto list_it = variables.lists.find(stem);
+  if (list_it == variables.lists.end()) {
+    // Only an _INFO variable: its keys are the allocation.
+    if (have_info) {
+      scan.findings.push_back(
+          {Severity::kNote, "env " + stem + std::string(kInfoSuffix), "env.info-without-list",
+           "no " + stem + " list variable; using the addresses of the _INFO JSON", ""});
+      for (const auto& [address, entry] : info) allocation.Add(address, stem, entry);
+    }
+    return;
+  }
+  size_t count = 0;
+  const std::set<std::string> listed =
+      ReadAddressList(stem, list_it->second, info, have_info, scan, allocation, count);
+  for (const auto& [address, entry] : info) {
+    if (!listed.count(address)) {
+      scan.findings.push_back({Severity::kWarning, "env " + stem + std::string(kInfoSuffix),
+                               "env.info-unknown-address",
+                               address + " is described but not allocated in " + stem +
+                                   "; ignoring it (only allocated devices count)",
+                               ""});
     }
   }
-  if (over_limit > 0) {
-    scan.findings.push_back({Severity::kWarning, "env", "env.too-many-devices",
-                             std::to_string(kMaxAllocatedDevices + over_limit) +
-                                 " PCI functions allocated; using the first " +
-                                 std::to_string(kMaxAllocatedDevices) + " and ignoring " +
-                                 std::to_string(over_limit) + ", from " + first_over + " on",
-                             "request fewer device-plugin resources in one container"});
+  if (count > kMaxListEntries) {
+    scan.findings.push_back({Severity::kWarning, "env " + stem, "env.too-many-addresses",
+                             "lists " + std::to_string(count) + " entries; reading the first " +
+                                 std::to_string(kMaxListEntries) + " and ignoring " +
+                                 std::to_string(count - kMaxListEntries),
+                             "check the SR-IOV device plugin's resource configuration"});
   }
+  if (listed.empty()) {
+    scan.findings.push_back(
+        {Severity::kWarning, "env " + stem, "env.empty-allocation", "lists no PCI address", ""});
+  }
+}
+
+}  // namespace
+
+EnvironmentScan ScanEnvironment(const std::vector<std::string>& entries) {
+  EnvironmentScan scan;
+  scan.vars = ParseEnvironment(entries);
+  const PluginVariables variables = CollectPluginVariables(scan);
+
+  std::set<std::string> stems;
+  for (const auto& [stem, value] : variables.lists) stems.insert(stem);
+  for (const auto& [stem, value] : variables.infos) stems.insert(stem);
+
+  AllocationBuilder allocation(scan);
+  for (const std::string& stem : stems) ReadResource(stem, variables, scan, allocation);
+  allocation.ReportOverLimit();
   return scan;
 }
 

@@ -97,44 +97,58 @@ int PlanIterations(std::uint64_t bytes, std::uint64_t previous_bytes,
   return std::max(1, static_cast<int>(fitting));
 }
 
-void ReadEnvironment(const EnvLookup& env, CheckConfig& config, std::vector<ConfigError>& errors) {
-  // Each variable: parse, store when valid, else one error naming the value and the fix.
-  const auto read = [&](const char* name, auto parse, const char* what, const char* fix) {
+namespace {
+
+// Reads one variable: parse, store when valid, else one error naming the value and the fix.
+struct VariableReader {
+  const EnvLookup& env;
+  std::vector<ConfigError>& errors;
+
+  template <typename Parse>
+  void operator()(const char* name, Parse parse, const char* what, const char* fix) const {
     if (const auto text = env(name)) {
       if (!parse(*text)) Bad(errors, name, *text, what, fix);
     }
+  }
+};
+
+// A parser that stores the value named `text` among `choices` in `field`; false for any other.
+template <typename Field>
+auto ChoiceParser(Field& field, std::initializer_list<std::pair<std::string_view, Field>> choices) {
+  return [&field, options = std::vector(choices)](const std::string& text) {
+    for (const auto& [name, value] : options) {
+      if (text == name) {
+        field = value;
+        return true;
+      }
+    }
+    return false;
   };
-  const auto choice =
-      [](auto& field,
-         std::initializer_list<std::pair<std::string_view, std::decay_t<decltype(field)>>>
-             choices) {
-        return [&field, options = std::vector(choices)](const std::string& text) {
-          for (const auto& [name, value] : options) {
-            if (text == name) {
-              field = value;
-              return true;
-            }
-          }
-          return false;
-        };
-      };
-  const auto bytes = [](std::uint64_t& field) {
-    return [&field](const std::string& text) {
-      const auto value = ParseByteCount(text);
-      if (!value || *value == 0) return false;
-      field = *value;
-      return true;
-    };
+}
+
+// A parser that stores a positive byte count (K, M, G allowed) in `field`.
+auto ByteCountParser(std::uint64_t& field) {
+  return [&field](const std::string& text) {
+    const auto value = ParseByteCount(text);
+    if (!value || *value == 0) return false;
+    field = *value;
+    return true;
   };
+}
+
+// What the check demands: its mode, scope, bandwidth floor, sizes and transport.
+void ReadCheckSettings(const EnvLookup& env, CheckConfig& config,
+                       std::vector<ConfigError>& errors) {
+  const VariableReader read{env, errors};
   const char* const kBytesFix =
       "give bytes as an integer, optionally with K, M or G (binary), e.g. 1073741824 or 1G";
 
   read("HKIM_NCCL_CHECK",
-       choice(config.policy,
-              {{"off", Policy::kOff}, {"warn", Policy::kWarn}, {"fail", Policy::kFail}}),
+       ChoiceParser(config.policy,
+                    {{"off", Policy::kOff}, {"warn", Policy::kWarn}, {"fail", Policy::kFail}}),
        "is not one of off, warn, fail", "set healthCheck mode in the profile to off, warn or fail");
   read("HKIM_NCCL_CHECK_SCOPE",
-       choice(config.scope, {{"local", Scope::kLocal}, {"job", Scope::kJob}}),
+       ChoiceParser(config.scope, {{"local", Scope::kLocal}, {"job", Scope::kJob}}),
        "is not one of local, job",
        "use local (this pod's GPUs) or job (every pod of the StatefulSet)");
   read(
@@ -146,18 +160,24 @@ void ReadEnvironment(const EnvLookup& env, CheckConfig& config, std::vector<Conf
         return true;
       },
       "is not a non-negative number", "give the minimum bus bandwidth in GB/s (1e9 B/s), e.g. 150");
-  read("HKIM_NCCL_CHECK_AT_BYTES", bytes(config.at_bytes), "is not a positive byte count",
+  read("HKIM_NCCL_CHECK_AT_BYTES", ByteCountParser(config.at_bytes), "is not a positive byte count",
        kBytesFix);
-  read("HKIM_NCCL_CHECK_MAX_BYTES", bytes(config.max_bytes), "is not a positive byte count",
-       kBytesFix);
+  read("HKIM_NCCL_CHECK_MAX_BYTES", ByteCountParser(config.max_bytes),
+       "is not a positive byte count", kBytesFix);
   read("HKIM_NCCL_CHECK_TRANSPORT",
-       choice(config.transport, {{"any", RequiredTransport::kAny},
-                                 {"NET/IB", RequiredTransport::kNetIb},
-                                 {"NET/IB/GDRDMA", RequiredTransport::kNetIbGdr},
-                                 {"NET/Socket", RequiredTransport::kNetSocket},
-                                 {"P2P", RequiredTransport::kP2P}}),
+       ChoiceParser(config.transport, {{"any", RequiredTransport::kAny},
+                                       {"NET/IB", RequiredTransport::kNetIb},
+                                       {"NET/IB/GDRDMA", RequiredTransport::kNetIbGdr},
+                                       {"NET/Socket", RequiredTransport::kNetSocket},
+                                       {"P2P", RequiredTransport::kP2P}}),
        "is not one of any, NET/IB, NET/IB/GDRDMA, NET/Socket, P2P",
        "name the transport NCCL must use, spelled as NCCL logs it");
+}
+
+// Where this pod sits in the job (scope job): the StatefulSet's size, this pod's name, and how
+// to reach ordinal 0 for the rendezvous.
+void ReadJobSettings(const EnvLookup& env, CheckConfig& config, std::vector<ConfigError>& errors) {
+  const VariableReader read{env, errors};
   read(
       "HKIM_REPLICAS",
       [&](const std::string& text) {
@@ -178,6 +198,14 @@ void ReadEnvironment(const EnvLookup& env, CheckConfig& config, std::vector<Conf
         return true;
       },
       "is not a TCP port (1-65535)", "leave it unset for the default 29650 or give a free port");
+}
+
+}  // namespace
+
+void ReadEnvironment(const EnvLookup& env, CheckConfig& config, std::vector<ConfigError>& errors) {
+  // Errors come out in this order: the check's settings, then the job's.
+  ReadCheckSettings(env, config, errors);
+  ReadJobSettings(env, config, errors);
 }
 
 void FinishConfig(CheckConfig& config, std::vector<ConfigError>& errors) {

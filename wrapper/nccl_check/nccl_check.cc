@@ -84,6 +84,84 @@ void PrepareNcclEnvironment(const std::string& log_path) {
   if (!log_path.empty()) ::setenv("NCCL_DEBUG_FILE", log_path.c_str(), 1);
 }
 
+namespace {
+
+// What the report says about this pod before any traffic: the GPUs taking part, the ranks they
+// are in the job (or in this pod alone), the NCCL library and the CUDA driver.
+void DescribeRun(const CheckConfig& config, const CudaApi& cuda, const NcclApi& nccl, int visible,
+                 bool job, CheckReport& report) {
+  report.local_gpus = config.gpus > 0 ? config.gpus : visible;
+  report.ranks = job ? config.replicas * report.local_gpus : report.local_gpus;
+  report.first_rank = job ? config.ordinal * report.local_gpus : 0;
+  report.nccl_version = nccl.version;
+  report.nccl_library = nccl.path;
+  report.cuda_driver = std::to_string(cuda.driver_version / 1000) + "." +
+                       std::to_string(cuda.driver_version % 1000 / 10);
+  for (int i = 0; i < report.local_gpus; ++i) report.gpus.push_back(DescribeGpu(cuda, i));
+}
+
+// The job's NCCL unique id, the same in every pod: ordinal 0 makes it and serves it to the
+// others, which fetch it. Warnings are printed here; the caller stops on a status that is not ok.
+RendezvousStatus ShareUniqueId(const CheckConfig& config, const NcclApi& nccl, int local_gpus,
+                               UniqueIdBytes& id) {
+  RendezvousIdentity self{PodSet(config.pod_name), config.ordinal, config.replicas, local_gpus};
+  RendezvousStatus status;
+  if (config.ordinal == 0) {
+    id = NewUniqueId(nccl);
+    if (config.replicas > 1) {
+      RendezvousServer server;
+      status = server.Listen("", config.rendezvous_port);
+      if (status.ok) status = server.Serve(self, id, config.rendezvous_timeout_s);
+    }
+  } else {
+    status = FetchUniqueId(self, config.master_addr, config.rendezvous_port,
+                           config.rendezvous_timeout_s, id);
+  }
+  for (const std::string& warning : status.warnings) {
+    std::cerr << "hkim-nccl-check: warning: " << warning << "\n";
+  }
+  return status;
+}
+
+// One all-reduce per size. Without --iterations each size gets as many as fit its time budget,
+// planned from the previous size's slowest rank (AgreeMax) so every rank runs the same count.
+void RunSizeSweep(const CheckConfig& config, const std::vector<std::uint64_t>& sizes,
+                  AllReduceRunner& runner, CheckReport& report) {
+  std::uint64_t previous_bytes = 0;
+  double previous_seconds = 0;
+  for (const std::uint64_t bytes : sizes) {
+    const int iterations =
+        config.iterations > 0
+            ? config.iterations
+            : PlanIterations(bytes, previous_bytes, previous_seconds, config.size_budget_s);
+    const SizeResult result =
+        runner.Run(bytes, iterations, std::min(config.warmup_iterations, iterations));
+    report.results.push_back(result);
+    if (config.iterations == 0) {
+      previous_bytes = bytes;
+      previous_seconds = runner.AgreeMax(result.time_us * 1e-6);
+    }
+  }
+}
+
+// The table on stderr, the JSON where --json asks; the exit code follows the verdict.
+int WriteReport(const CheckReport& report, const std::string& json_path) {
+  std::cerr << FormatTable(report);
+  if (!json_path.empty()) {
+    const std::string json = FormatJson(report);
+    if (json_path == "-") {
+      std::cout << json << std::flush;
+    } else {
+      std::ofstream out(json_path);
+      out << json;
+      if (!out) return Error("cannot write " + json_path, "give a writable --json path");
+    }
+  }
+  return report.verdict.passed ? kExitPass : kExitFail;
+}
+
+}  // namespace
+
 int RunCheck(const CheckConfig& config, const std::string& json_path) {
   const Clock::time_point start = Clock::now();
   TempLog log(config.nccl_log_path);
@@ -108,15 +186,8 @@ int RunCheck(const CheckConfig& config, const std::string& json_path) {
                      " GPU(s) are visible",
                  "ask for at most " + std::to_string(visible));
   }
-  report.local_gpus = config.gpus > 0 ? config.gpus : visible;
   const bool job = config.scope == Scope::kJob;
-  report.ranks = job ? config.replicas * report.local_gpus : report.local_gpus;
-  report.first_rank = job ? config.ordinal * report.local_gpus : 0;
-  report.nccl_version = nccl.version;
-  report.nccl_library = nccl.path;
-  report.cuda_driver = std::to_string(cuda.driver_version / 1000) + "." +
-                       std::to_string(cuda.driver_version % 1000 / 10);
-  for (int i = 0; i < report.local_gpus; ++i) report.gpus.push_back(DescribeGpu(cuda, i));
+  DescribeRun(config, cuda, nccl, visible, job, report);
 
   const std::vector<std::uint64_t> sizes =
       MakeSizeSweep(config.min_bytes, config.max_bytes, config.at_bytes, sizeof(float));
@@ -129,44 +200,14 @@ int RunCheck(const CheckConfig& config, const std::string& json_path) {
     setup.world = report.ranks;
     setup.max_bytes = sizes.empty() ? sizeof(float) : sizes.back();
     if (job) {
-      RendezvousIdentity self{PodSet(config.pod_name), config.ordinal, config.replicas,
-                              report.local_gpus};
-      RendezvousStatus status;
       UniqueIdBytes id{};
-      if (config.ordinal == 0) {
-        id = NewUniqueId(nccl);
-        if (config.replicas > 1) {
-          RendezvousServer server;
-          status = server.Listen("", config.rendezvous_port);
-          if (status.ok) status = server.Serve(self, id, config.rendezvous_timeout_s);
-        }
-      } else {
-        status = FetchUniqueId(self, config.master_addr, config.rendezvous_port,
-                               config.rendezvous_timeout_s, id);
-      }
-      for (const std::string& warning : status.warnings) {
-        std::cerr << "hkim-nccl-check: warning: " << warning << "\n";
-      }
+      const RendezvousStatus status = ShareUniqueId(config, nccl, report.local_gpus, id);
       if (!status.ok) return Error("rendezvous: " + status.error, status.fix);
       setup.id = id;
     }
     AllReduceRunner runner(cuda, nccl, setup);
     report.init_seconds = Since(init_start);
-    std::uint64_t previous_bytes = 0;
-    double previous_seconds = 0;
-    for (const std::uint64_t bytes : sizes) {
-      const int iterations =
-          config.iterations > 0
-              ? config.iterations
-              : PlanIterations(bytes, previous_bytes, previous_seconds, config.size_budget_s);
-      const SizeResult result =
-          runner.Run(bytes, iterations, std::min(config.warmup_iterations, iterations));
-      report.results.push_back(result);
-      if (config.iterations == 0) {
-        previous_bytes = bytes;
-        previous_seconds = runner.AgreeMax(result.time_us * 1e-6);
-      }
-    }
+    RunSizeSweep(config, sizes, runner, report);
   } catch (const GpuError& error) {
     return Error(error.what(),
                  "see NCCL's warnings above; check the GPUs (nvidia-smi) and the NCCL_* settings");
@@ -175,19 +216,7 @@ int RunCheck(const CheckConfig& config, const std::string& json_path) {
   report.transport = ParseNcclLog(wrapper::ReadWholeFile(log.path()).value_or(""));
   report.verdict = Decide(config, report.results, report.ranks, report.transport);
   report.total_seconds = Since(start);
-
-  std::cerr << FormatTable(report);
-  if (!json_path.empty()) {
-    const std::string json = FormatJson(report);
-    if (json_path == "-") {
-      std::cout << json << std::flush;
-    } else {
-      std::ofstream out(json_path);
-      out << json;
-      if (!out) return Error("cannot write " + json_path, "give a writable --json path");
-    }
-  }
-  return report.verdict.passed ? kExitPass : kExitFail;
+  return WriteReport(report, json_path);
 }
 
 }  // namespace hkim::nccl_check

@@ -261,6 +261,35 @@ RendezvousStatus RendezvousServer::Serve(const RendezvousIdentity& self, const U
   return status;
 }
 
+namespace {
+
+// Connects the non-blocking socket `fd` to `address`, waiting until `deadline`. False, with
+// `last_error` saying why, when it cannot: the caller then tries the next address.
+bool ConnectBy(int fd, const addrinfo& address, Clock::time_point deadline,
+               std::string& last_error) {
+  if (::connect(fd, address.ai_addr, address.ai_addrlen) != 0) {
+    if (errno != EINPROGRESS) {
+      last_error = std::string("connect: ") + std::strerror(errno);
+      return false;
+    }
+    pollfd p{fd, POLLOUT, 0};
+    if (::poll(&p, 1, PollMs(deadline)) <= 0) {
+      last_error = "connect: no answer within the timeout";
+      return false;
+    }
+    int so_error = 0;
+    socklen_t length = sizeof so_error;
+    ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_error, &length);
+    if (so_error != 0) {
+      last_error = std::string("connect: ") + std::strerror(so_error);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 RendezvousStatus FetchUniqueId(const RendezvousIdentity& self, const std::string& host, int port,
                                double timeout_s, UniqueIdBytes& id) {
   const Clock::time_point deadline = After(timeout_s);
@@ -287,24 +316,7 @@ RendezvousStatus FetchUniqueId(const RendezvousIdentity& self, const std::string
       Fd fd(::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol));
       if (fd.get() < 0) continue;
       const Clock::time_point io_deadline = std::min(deadline, After(kPerConnectionTimeoutS));
-      if (::connect(fd.get(), a->ai_addr, a->ai_addrlen) != 0) {
-        if (errno != EINPROGRESS) {
-          last_error = std::string("connect: ") + std::strerror(errno);
-          continue;
-        }
-        pollfd p{fd.get(), POLLOUT, 0};
-        if (::poll(&p, 1, PollMs(io_deadline)) <= 0) {
-          last_error = "connect: no answer within the timeout";
-          continue;
-        }
-        int so_error = 0;
-        socklen_t length = sizeof so_error;
-        ::getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &so_error, &length);
-        if (so_error != 0) {
-          last_error = std::string("connect: ") + std::strerror(so_error);
-          continue;
-        }
-      }
+      if (!ConnectBy(fd.get(), *a, io_deadline, last_error)) continue;
       if (WriteAll(fd.get(), EncodeHello(self), io_deadline) != IoResult::kOk) {
         last_error = "could not send the hello";
         continue;
