@@ -47,7 +47,7 @@ seeds() {
         -name '*.yaml' -size -64k 2>/dev/null | while read -r f; do
         cp "$f" "$dir/$(echo "$f" | tr / _)"
       done ;;
-    environment_scan_fuzzer) cp wrapper/fuzz/corpus/* "$dir"/ 2>/dev/null || true ;;
+    environment_scan_fuzzer) cp wrapper/hkim_wrapper/fuzz/corpus/* "$dir"/ 2>/dev/null || true ;;
     cluster_export_fuzzer)
       find tests/generator/cluster_check tests/generator/discover -name '*.json' -o -name '*.yaml' \
         | while read -r f; do cp "$f" "$dir/$(echo "$f" | tr / _)"; done ;;

@@ -6,6 +6,8 @@
 #include <unordered_map>
 
 #include "cluster_check/findings.h"
+#include "model/placement.h"
+#include "support/join.h"
 
 namespace hkim::cluster_check {
 namespace {
@@ -14,7 +16,6 @@ using discover::NodeFacts;
 using discover::PfFacts;
 using discover::SriovStateFacts;
 
-constexpr int kPodsPerNode = 1;  // the workload spreads one pod per node (lint's assumption too)
 constexpr char kMellanox[] = "15b3";
 
 std::string Hex(std::string id) {
@@ -24,10 +25,9 @@ std::string Hex(std::string id) {
   return id;
 }
 
-std::string Join(const std::vector<std::string>& items, const std::string& empty = "none") {
-  std::string text;
-  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
-  return text.empty() ? empty : text;
+// The items joined, or `empty` when there are none.
+std::string JoinOr(const std::vector<std::string>& items, const std::string& empty = "none") {
+  return items.empty() ? empty : Join(items);
 }
 
 bool Picks(const Profile& p, const NodeFacts& node) {
@@ -243,7 +243,7 @@ class ProfileChecker {
           unnamed.empty() ? "check the NIC and its firmware on the node, or fix the interface"
                           : "if the PF was renamed (re-imaging changes names), set "
                             "network.rails[].interface to its new name",
-          "its PFs: " + Join(all) +
+          "its PFs: " + JoinOr(all) +
               (unnamed.empty() ? "" : "; Mellanox PFs no rail names: " + Join(unnamed)));
   }
 
@@ -483,7 +483,7 @@ std::string FormatNodeTable(const ProfileReport& report) {
     const std::vector<std::string> others(row.others.begin(), row.others.end());
     rows.push_back({row.node, std::to_string(row.gpus), rails,
                     row.vfs < 0 ? "-" : std::to_string(row.vfs), resources.empty() ? "-" : resources,
-                    Join(others, "-"), !row.picked ? "not picked" : row.ok ? "ok" : "error"});
+                    JoinOr(others, "-"), !row.picked ? "not picked" : row.ok ? "ok" : "error"});
   }
   // Node, rail and resource names are export text: escaped and cut (the one sanitiser).
   for (auto& row : rows)

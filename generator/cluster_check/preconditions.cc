@@ -2,8 +2,6 @@
 // install, the OpenShift release) and what it would collide with (objects of the same name not
 // synced by this bundle's Argo CD Applications, address ranges in use).
 
-#include <arpa/inet.h>
-
 #include <optional>
 #include <set>
 
@@ -11,6 +9,7 @@
 #include "cluster_check/versions.h"
 #include "discover/json_at.h"
 #include "plan/preconditions.h"
+#include "support/ipv4_network.h"
 
 namespace hkim::cluster_check {
 
@@ -192,22 +191,6 @@ void CheckPreconditions(const Profile& p, const BundlePlan& plan, const ClusterE
 
 namespace {
 
-std::optional<std::pair<uint32_t, uint32_t>> Cidr(const std::string& text) {
-  const auto slash = text.find('/');
-  if (slash == std::string::npos) return std::nullopt;
-  in_addr address{};
-  if (inet_pton(AF_INET, text.substr(0, slash).c_str(), &address) != 1) return std::nullopt;
-  const std::string bits_text = text.substr(slash + 1);
-  if (bits_text.empty() || bits_text.size() > 2 ||
-      bits_text.find_first_not_of("0123456789") != std::string::npos)
-    return std::nullopt;
-  const int bits = std::stoi(bits_text);
-  if (bits > 32) return std::nullopt;
-  const uint32_t mask = bits == 0 ? 0 : ~uint32_t{0} << (32 - bits);
-  const uint32_t first = ntohl(address.s_addr) & mask;
-  return std::make_pair(first, first | ~mask);
-}
-
 // Where the profile asks for an object of this kind and name (for the diagnostic's line).
 std::string PointerOf(const Profile& p, const PlannedObject& object) {
   for (const Rail& rail : p.network.rails) {
@@ -241,11 +224,11 @@ void CheckOverlaps(const Profile& p, const ClusterExport& cluster, Findings& fin
   for (const Rail& rail : p.network.rails) {
     const bool nv = rail.ipam.type == IpamType::kNvIpam && rail.ipam.pool;
     const std::string mine = nv ? rail.ipam.pool->subnet : rail.ipam.range;
-    const auto range = Cidr(mine);
+    const std::optional<Ipv4Network> range = ParseCidr(mine);
     if (!range) continue;
     auto overlaps = [&](const std::string& theirs) {
-      auto other = Cidr(theirs);
-      return other && other->first <= range->second && range->first <= other->second;
+      const std::optional<Ipv4Network> other = ParseCidr(theirs);
+      return other && other->Overlaps(*range);
     };
     const std::string pointer = rail.ipam.pointer;
     for (const discover::PoolFacts& pool : cluster.facts.pools) {

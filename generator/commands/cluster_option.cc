@@ -52,4 +52,40 @@ std::unique_ptr<cluster_check::ClusterExport> ReadClusterExport(
   return cluster;
 }
 
+nlohmann::json ClusterComparison::NodeTablesJson() const {
+  nlohmann::json profiles = nlohmann::json::array();
+  for (const cluster_check::ProfileReport& report : reports) {
+    profiles.push_back(cluster_check::NodeTableJson(report));
+  }
+  return {{"export", export_label}, {"profiles", profiles}};
+}
+
+std::string ClusterComparison::NodeTables() const {
+  std::string text;
+  for (const cluster_check::ProfileReport& report : reports) {
+    text += cluster_check::FormatNodeTable(report);
+  }
+  return text;
+}
+
+std::optional<ClusterComparison> CompareWithCluster(const std::vector<std::string>& paths,
+                                                    const std::vector<ClusterSubject>& subjects,
+                                                    DiagnosticSink& sink, SourceTexts& sources) {
+  std::unique_ptr<cluster_check::ClusterExport> cluster = ReadClusterExport(paths, sink, sources);
+  if (!cluster) return std::nullopt;
+  ClusterComparison comparison;
+  comparison.export_label = cluster->label;
+  comparison.findings.resize(subjects.size());
+  for (size_t i = 0; i < subjects.size(); ++i) {
+    const ClusterSubject& s = subjects[i];
+    comparison.reports.push_back(cluster_check::CheckProfile(*s.profile, *s.plan, *s.loaded,
+                                                             *cluster, comparison.findings[i]));
+  }
+  if (!subjects.empty()) {
+    cluster_check::CheckUnpickedNodes(comparison.reports, *subjects.front().profile,
+                                      *subjects.front().loaded, *cluster, comparison.unpicked);
+  }
+  return comparison;
+}
+
 }  // namespace hkim

@@ -11,6 +11,7 @@
 #include "schema/profile_schema.h"
 #include "commands/rule_ids.h"
 #include "schema/doc.h"
+#include "support/join.h"
 
 namespace hkim {
 namespace {
@@ -47,11 +48,8 @@ std::vector<Command> Commands(const CLI::App& app) {
   return commands;
 }
 
-std::string Join(const std::vector<std::string>& words) {
-  std::string out;
-  for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
-  return out;
-}
+// Words for the shells' completion lists.
+std::string Words(const std::vector<std::string>& words) { return Join(words, " "); }
 
 std::string ShellSingleQuoted(const std::string& text) {
   std::string out = "'";
@@ -60,10 +58,10 @@ std::string ShellSingleQuoted(const std::string& text) {
 }
 
 struct Data {
-  std::string shapes = Join(InitShapes());
+  std::string shapes = Words(InitShapes());
   std::string platforms = "openshift oke kubernetes";
-  std::string rules = Join(AllRuleIds());
-  std::string paths = Join(SchemaFieldPaths());
+  std::string rules = Words(AllRuleIds());
+  std::string paths = Words(SchemaFieldPaths());
 };
 
 std::string BashScript(const CLI::App& app) {
@@ -101,7 +99,7 @@ std::string BashScript(const CLI::App& app) {
   const std::vector<Command> commands = Commands(app);
   for (const Command& c : commands) {
     if (c.formats.empty()) continue;
-    s << "        " << c.name << ") COMPREPLY=($(compgen -W " << ShellSingleQuoted(Join(c.formats))
+    s << "        " << c.name << ") COMPREPLY=($(compgen -W " << ShellSingleQuoted(Words(c.formats))
       << " -- \"$cur\")) ;;\n";
   }
   s << "      esac\n"
@@ -114,7 +112,7 @@ std::string BashScript(const CLI::App& app) {
   names.push_back("--version");
   names.push_back("--no-color");
   names.push_back("--help");
-  s << Join(names) << "' -- \"$cur\"))\n"
+  s << Words(names) << "' -- \"$cur\"))\n"
        "    return\n"
        "  fi\n"
        "  case \"$cmd\" in\n";
@@ -128,7 +126,7 @@ std::string BashScript(const CLI::App& app) {
       if (!f.long_name.empty()) add("--" + f.long_name);
     }
     s << "    " << c.name << ")\n"
-      << "      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W " << ShellSingleQuoted(Join(flags))
+      << "      if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W " << ShellSingleQuoted(Words(flags))
       << " -- \"$cur\")); return; fi\n";
     if (c.name == "explain") {
       s << "      if ((npos == 1)); then COMPREPLY=($(compgen -W " << ShellSingleQuoted(d.paths)
@@ -136,7 +134,7 @@ std::string BashScript(const CLI::App& app) {
     } else if (c.name == "completion") {
       s << "      COMPREPLY=($(compgen -W 'bash zsh fish' -- \"$cur\")); return\n";
     } else if (c.name == "help") {
-      s << "      COMPREPLY=($(compgen -W " << ShellSingleQuoted(Join(names)) << " -- \"$cur\"));"
+      s << "      COMPREPLY=($(compgen -W " << ShellSingleQuoted(Words(names)) << " -- \"$cur\"));"
         << " return\n";
     }
     s << "      COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n";
@@ -181,7 +179,7 @@ std::string FishScript(const CLI::App& app) {
       if (f.long_name == "shape") s << " -a " << FishQuoted(d.shapes);
       if (f.long_name == "platform") s << " -a " << FishQuoted(d.platforms);
       if (f.long_name == "allow") s << " -a " << FishQuoted(d.rules);
-      if (f.long_name == "output" && !c.formats.empty()) s << " -a " << FishQuoted(Join(c.formats));
+      if (f.long_name == "output" && !c.formats.empty()) s << " -a " << FishQuoted(Words(c.formats));
       if (f.long_name == "set") {
         std::string with_eq;
         for (const std::string& p : SchemaFieldPaths()) with_eq += (with_eq.empty() ? "" : " ") + p + "=";

@@ -134,14 +134,13 @@ void CheckRenderAgainstCluster(const RenderOptions& options, const LayeredProfil
   DiagnosticSink scratch;  // the render reported the profile's own findings already
   std::optional<Profile> profile = BuildProfile(layered.merged, scratch);
   if (!profile) return;
-  std::unique_ptr<cluster_check::ClusterExport> cluster =
-      ReadClusterExport(options.cluster, sink, sources);
-  if (!cluster) return;
   const BundlePlan plan = PlanBundle(*profile);
-  std::vector<cluster_check::ProfileReport> reports = {
-      cluster_check::CheckProfile(*profile, plan, layered.merged, *cluster, sink)};
-  cluster_check::CheckUnpickedNodes(reports, *profile, layered.merged, *cluster, sink);
-  if (isatty(STDERR_FILENO)) err << cluster_check::FormatNodeTable(reports.front());
+  std::optional<ClusterComparison> comparison =
+      CompareWithCluster(options.cluster, {{&*profile, &plan, &layered.merged}}, sink, sources);
+  if (!comparison) return;
+  for (const Diagnostic& d : comparison->findings.front().diagnostics()) sink.Report(d);
+  for (const Diagnostic& d : comparison->unpicked.diagnostics()) sink.Report(d);
+  if (isatty(STDERR_FILENO)) err << comparison->NodeTables();
 }
 
 }  // namespace
@@ -283,6 +282,56 @@ void SetupRenderCommand(CLI::App& app) {
   });
 }
 
+namespace {
+
+// Options that cannot go together, or digests that cannot be read: reported, nothing rendered.
+// The digests become layers of `inputs`.
+bool RefuseOptions(const RenderOptions& options, LayerInputs& inputs, DiagnosticSink& sink) {
+  if (!WrapperDigestLayer(options.wrapper_digest, inputs, sink) ||
+      !ImageDigestLayer(options.image_digests, inputs, sink)) {
+    return true;
+  }
+  if (options.check && options.output_dir.empty()) {
+    sink.Report(Diagnostic{Severity::kError,
+                           {},
+                           "",
+                           "cli.usage",
+                           "--check needs -d DIR",
+                           "add -d with the directory to compare"});
+    return true;
+  }
+  if (RefuseFleetMember(options.output_dir, "render", sink)) return true;  // a fleet owns DIR
+  if (!options.cluster.empty() && !options.check) {
+    sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage",
+                           "--cluster compares with a cluster only with --check (render writes)",
+                           "add --check -d DIR, or use: hkimgen validate PROFILE --cluster FILE"});
+    return true;
+  }
+  return false;
+}
+
+// One line that says what happened (issue 40: "0 errors, 0 warnings" alone, or "wrote 41 files"
+// for a render that changed nothing, left the reader to work it out).
+void PrintOutcome(const RenderOptions& options, const std::optional<WriteCounts>& summary,
+                  const std::optional<size_t>& checked_files, std::ostream& err) {
+  if (summary) {
+    if (summary->changed + summary->added + summary->removed == 0) {
+      err << options.output_dir << ": up to date (" << summary->files
+          << " files, none changed)\n";
+    } else {
+      err << "wrote " << summary->files << " files to " << options.output_dir << ": "
+          << summary->changed << " changed, " << summary->added << " added, "
+          << summary->removed << " removed\n";
+    }
+  }
+  if (checked_files) {
+    err << options.output_dir << ": current (" << *checked_files
+        << " files as the profile renders them)\n";
+  }
+}
+
+}  // namespace
+
 int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostream& err) {
   // Ctrl-C while rendering or writing into DIR: no staging folder left, DIR as it was, exit 130.
   if (!options.output_dir.empty() && !options.check) CatchInterrupts();
@@ -303,22 +352,8 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   };
   std::optional<ProgressDisplay> display;
   display.emplace(progress, err, ShowProgress(options, err));
-  if (!WrapperDigestLayer(options.wrapper_digest, inputs, sink) ||
-      !ImageDigestLayer(options.image_digests, inputs, sink)) {
+  if (RefuseOptions(options, inputs, sink)) {
     // reported: nothing is rendered or written
-  } else if (options.check && options.output_dir.empty()) {
-    sink.Report(Diagnostic{Severity::kError,
-                           {},
-                           "",
-                           "cli.usage",
-                           "--check needs -d DIR",
-                           "add -d with the directory to compare"});
-  } else if (RefuseFleetMember(options.output_dir, "render", sink)) {
-    // reported: a fleet render owns DIR
-  } else if (!options.cluster.empty() && !options.check) {
-    sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage",
-                           "--cluster compares with a cluster only with --check (render writes)",
-                           "add --check -d DIR, or use: hkimgen validate PROFILE --cluster FILE"});
   } else if (!(layered = LoadLayeredProfile(inputs, sink, &sources)) || sink.HasErrors()) {
     // reported (layering keeps every file's lines in `sources`, even on failure)
   } else if (std::optional<RenderedBundle> bundle = RenderLoadedProfile(
@@ -353,22 +388,8 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     return status;
   }
   PrintDiagnostics(sink, sources, err);
-  // One line that says what happened (issue 40: "0 errors, 0 warnings" alone, or "wrote 41
-  // files" for a render that changed nothing, left the reader to work it out).
-  if (summary && !options.quiet) {
-    if (summary->changed + summary->added + summary->removed == 0) {
-      err << options.output_dir << ": up to date (" << summary->files
-          << " files, none changed)\n";
-    } else {
-      err << "wrote " << summary->files << " files to " << options.output_dir << ": "
-          << summary->changed << " changed, " << summary->added << " added, "
-          << summary->removed << " removed\n";
-    }
-  }
-  if (checked_files && status == 0 && !options.quiet) {
-    err << options.output_dir << ": current (" << *checked_files
-        << " files as the profile renders them)\n";
-  }
+  if (status != 0) checked_files.reset();  // "current" only for a clean check
+  if (!options.quiet) PrintOutcome(options, summary, checked_files, err);
   return status;
 }
 

@@ -76,37 +76,32 @@ nlohmann::json CheckAgainstCluster(const ValidateOptions& options,
                                    const std::vector<std::optional<CheckedProfile>>& checked,
                                    std::vector<std::pair<std::string, bool>>& results,
                                    DiagnosticSink& sink, SourceTexts& sources, std::ostream& table) {
-  std::unique_ptr<cluster_check::ClusterExport> cluster =
-      ReadClusterExport(options.cluster, sink, sources);
-  if (!cluster) {
+  std::vector<ClusterSubject> subjects;
+  std::vector<size_t> index;  // subject -> profile
+  for (size_t i = 0; i < checked.size(); ++i) {
+    if (!checked[i] || !checked[i]->profile) continue;
+    subjects.push_back({&*checked[i]->profile, &*checked[i]->plan, &checked[i]->layered.merged});
+    index.push_back(i);
+  }
+  std::optional<ClusterComparison> comparison =
+      CompareWithCluster(options.cluster, subjects, sink, sources);
+  if (!comparison) {
     for (auto& [profile, clean] : results) clean = false;
     return nullptr;
   }
-  std::vector<cluster_check::ProfileReport> reports;
-  const CheckedProfile* first = nullptr;
-  for (size_t i = 0; i < checked.size(); ++i) {
-    if (!checked[i] || !checked[i]->profile) continue;
-    if (first == nullptr) first = &*checked[i];
-    DiagnosticSink one;
-    reports.push_back(cluster_check::CheckProfile(*checked[i]->profile, *checked[i]->plan,
-                                                  checked[i]->layered.merged, *cluster, one));
-    one = AcceptWarnings(one, &checked[i]->layered.merged, options.allow);
-    if (one.HasErrors()) results[i].second = false;
+  for (size_t s = 0; s < subjects.size(); ++s) {
+    const DiagnosticSink one = AcceptWarnings(comparison->findings[s], subjects[s].loaded,
+                                              options.allow);
+    if (one.HasErrors()) results[index[s]].second = false;
     for (const Diagnostic& d : one.diagnostics()) sink.Report(d);
   }
-  if (first != nullptr) {
-    DiagnosticSink unpicked;
-    cluster_check::CheckUnpickedNodes(reports, *first->profile, first->layered.merged, *cluster,
-                                      unpicked);
-    unpicked = AcceptWarnings(unpicked, &first->layered.merged, options.allow);
+  if (!subjects.empty()) {
+    const DiagnosticSink unpicked =
+        AcceptWarnings(comparison->unpicked, subjects.front().loaded, options.allow);
     for (const Diagnostic& d : unpicked.diagnostics()) sink.Report(d);
   }
-  nlohmann::json profiles = nlohmann::json::array();
-  for (const cluster_check::ProfileReport& report : reports) {
-    profiles.push_back(cluster_check::NodeTableJson(report));
-    table << cluster_check::FormatNodeTable(report);
-  }
-  return {{"export", cluster->label}, {"profiles", profiles}};
+  table << comparison->NodeTables();
+  return comparison->NodeTablesJson();
 }
 
 }  // namespace
@@ -140,83 +135,106 @@ void SetupValidateCommand(CLI::App& app) {
   });
 }
 
-int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
+namespace {
+
+/// What validate found so far: each profile's check and whether it is clean of errors, the
+/// cluster names the profiles claim.
+struct ValidateRun {
   DiagnosticSink sink;
   SourceTexts sources;
   std::vector<std::pair<std::string, bool>> results;  // profile, clean of errors
   std::vector<std::optional<CheckedProfile>> checked;
   std::vector<ProfileClaim> claims;  // cluster names, checked across the set
-  for (const std::string& profile : ExpandProfileArgs(options.profiles, sink)) {
+};
+
+/// Each profile on its own: schema, model, lint rules, closure.
+void CheckEachProfile(const ValidateOptions& options, ValidateRun& run) {
+  for (const std::string& profile : ExpandProfileArgs(options.profiles, run.sink)) {
     LayerInputs inputs = options.layers;
     inputs.profile_path = profile;
     DiagnosticSink one;
-    checked.push_back(CheckLayeredProfile(inputs, one, &sources));
-    if (checked.back() && checked.back()->profile) {
-      claims.push_back({profile, checked.back()->profile->cluster_name,
-                        checked.back()->layered.merged.locations.Find("/cluster/name")});
+    run.checked.push_back(CheckLayeredProfile(inputs, one, &run.sources));
+    const std::optional<CheckedProfile>& checked = run.checked.back();
+    if (checked && checked->profile) {
+      run.claims.push_back({profile, checked->profile->cluster_name,
+                            checked->layered.merged.locations.Find("/cluster/name")});
     }
-    one = AcceptWarnings(one, checked.back() ? &checked.back()->layered.merged : nullptr,
-                         options.allow);
+    one = AcceptWarnings(one, checked ? &checked->layered.merged : nullptr, options.allow);
     // Under lint (--strict) an unaccepted warning fails the profile: it is not printed "valid"
     // while the command exits 1 (issue 28).
-    results.emplace_back(profile,
-                         !one.HasErrors() && !(options.strict && one.WarningCount() > 0));
-    for (const Diagnostic& d : one.diagnostics()) sink.Report(d);
+    run.results.emplace_back(profile,
+                             !one.HasErrors() && !(options.strict && one.WarningCount() > 0));
+    for (const Diagnostic& d : one.diagnostics()) run.sink.Report(d);
   }
-  // The cause before its consequences (issue 28): two profiles claiming one cluster.name come
-  // first; what the set checks then find between those profiles follows from it (often one
-  // profile copied) and is folded into one note under it.
+}
+
+/// The profiles as a set. The cause before its consequences (issue 28): two profiles claiming one
+/// cluster.name come first; what the set checks then find between those profiles follows from it
+/// (often one profile copied) and is folded into one note under it.
+void CheckAcrossProfiles(ValidateRun& run) {
   DiagnosticSink across;
-  CheckProfileClaims(claims, across);
+  CheckProfileClaims(run.claims, across);
   std::set<std::string> duplicated;  // files of a cluster name claimed twice
   std::map<std::string, std::vector<std::string>> by_name;
-  for (const ProfileClaim& claim : claims) by_name[claim.cluster_name].push_back(claim.profile_path);
+  for (const ProfileClaim& claim : run.claims) {
+    by_name[claim.cluster_name].push_back(claim.profile_path);
+  }
   for (const auto& [name, files] : by_name) {
     if (files.size() > 1) duplicated.insert(files.begin(), files.end());
   }
   for (const Diagnostic& d : across.diagnostics()) {
-    for (auto& [profile, clean] : results) {
+    for (auto& [profile, clean] : run.results) {
       if (profile == d.location.file) clean = false;
     }
-    sink.Report(d);
+    run.sink.Report(d);
   }
   DiagnosticSink set_findings;
-  CheckProfileSet(checked, results, set_findings);
+  CheckProfileSet(run.checked, run.results, set_findings);
   int folded = 0;
   for (const Diagnostic& d : set_findings.diagnostics()) {
     if (duplicated.count(d.location.file) && d.severity == Severity::kError) {
       ++folded;
     } else {
-      sink.Report(d);
+      run.sink.Report(d);
     }
   }
   if (folded > 0) {
     const Diagnostic& cause = across.diagnostics().front();
-    sink.Report(Diagnostic{Severity::kNote, cause.location, "", "fleet.duplicate-cluster",
-                           std::to_string(folded) +
-                               " more error(s) between the profiles that share a cluster.name "
-                               "(lint.shared-*) follow from it and are not listed",
-                           "give each profile its own cluster.name, then validate again"});
+    run.sink.Report(Diagnostic{Severity::kNote, cause.location, "", "fleet.duplicate-cluster",
+                               std::to_string(folded) +
+                                   " more error(s) between the profiles that share a "
+                                   "cluster.name (lint.shared-*) follow from it and are not listed",
+                               "give each profile its own cluster.name, then validate again"});
   }
+}
+
+}  // namespace
+
+int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
+  ValidateRun run;
+  CheckEachProfile(options, run);
+  CheckAcrossProfiles(run);
   // Then the live cluster's export, when one is given (--cluster).
   std::ostringstream table;
   nlohmann::json cluster_result;
-  if (!options.cluster.empty())
-    cluster_result = CheckAgainstCluster(options, checked, results, sink, sources, table);
-  int status = ExitCodeFor(sink);
-  if (status == 0 && options.strict && sink.WarningCount() > 0) status = 1;
+  if (!options.cluster.empty()) {
+    cluster_result =
+        CheckAgainstCluster(options, run.checked, run.results, run.sink, run.sources, table);
+  }
+  int status = ExitCodeFor(run.sink);
+  if (status == 0 && options.strict && run.sink.WarningCount() > 0) status = 1;
   if (options.format == "json") {
     nlohmann::json result = {{"profiles", nlohmann::json::array()}, {"strict", options.strict}};
-    for (const auto& [profile, clean] : results) {
+    for (const auto& [profile, clean] : run.results) {
       result["profiles"].push_back({{"profile", InputLabel(profile)}, {"valid", clean}});
     }
     if (!options.cluster.empty()) result["cluster"] = cluster_result;
-    out << DumpJson(JsonReport(options.command, status, sink, result)) << '\n';
+    out << DumpJson(JsonReport(options.command, status, run.sink, result)) << '\n';
     return status;
   }
-  out << Colorize(FormatDiagnostics(sink, sources), ColorEnabled(1));
+  out << Colorize(FormatDiagnostics(run.sink, run.sources), ColorEnabled(1));
   if (options.node_table || isatty(STDOUT_FILENO)) out << table.str();
-  for (const auto& [profile, clean] : results) {
+  for (const auto& [profile, clean] : run.results) {
     if (clean) out << InputLabel(profile) << ": valid\n";
   }
   return status;

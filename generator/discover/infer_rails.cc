@@ -1,13 +1,12 @@
 // Rails: which RDMA resources the group's pods can request, the PFs behind them (SR-IOV node
 // states), the NADs that attach them and their IPAM (whereabouts ranges, nv-ipam IPPools).
 
-#include <arpa/inet.h>
-
 #include <algorithm>
 #include <regex>
 #include <set>
 
 #include "discover/infer.h"
+#include "support/ipv4_network.h"
 
 namespace hkim::discover {
 namespace {
@@ -54,19 +53,6 @@ std::string PfSignature(const std::vector<const PfFacts*>& pfs) {
             std::to_string(pf->num_vfs) + " VF";
   }
   return text.empty() ? "no Mellanox PF with VFs" : text;
-}
-
-// IPv4 CIDR as [first, last]; nullopt for anything else.
-std::optional<std::pair<uint32_t, uint32_t>> Cidr(const std::string& text) {
-  auto slash = text.find('/');
-  if (slash == std::string::npos) return std::nullopt;
-  in_addr address{};
-  if (inet_pton(AF_INET, text.substr(0, slash).c_str(), &address) != 1) return std::nullopt;
-  int bits = std::atoi(text.substr(slash + 1).c_str());
-  if (bits < 0 || bits > 32) return std::nullopt;
-  uint32_t mask = bits == 0 ? 0 : ~uint32_t{0} << (32 - bits);
-  uint32_t first = ntohl(address.s_addr) & mask;
-  return std::make_pair(first, first | ~mask);
 }
 
 class RailBuilder {
@@ -367,9 +353,9 @@ class RailBuilder {
       for (size_t j = i + 1; j < p_.rails.size(); ++j) {
         const DiscoveredRail& a = p_.rails[i];
         const DiscoveredRail& b = p_.rails[j];
-        auto ca = Cidr(a.ipam_type == "nv-ipam" ? a.pool_subnet : a.range);
-        auto cb = Cidr(b.ipam_type == "nv-ipam" ? b.pool_subnet : b.range);
-        if (ca && cb && ca->first <= cb->second && cb->first <= ca->second) {
+        auto ca = ParseCidr(a.ipam_type == "nv-ipam" ? a.pool_subnet : a.range);
+        auto cb = ParseCidr(b.ipam_type == "nv-ipam" ? b.pool_subnet : b.range);
+        if (ca && cb && ca->Overlaps(*cb)) {
           Warn("discover.shared-subnet",
                "rails " + a.name + " and " + b.name + " share addresses (" +
                    (a.range.empty() ? a.pool_subnet : a.range) + ", " +

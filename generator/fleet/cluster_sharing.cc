@@ -7,8 +7,12 @@
 
 #include "layering/layering.h"
 #include "lint/lint.h"
+#include "load/report_at.h"
 #include "plan/closure.h"
+#include "plan/describe.h"
 #include "plan/plan.h"
+#include "support/ipv4_network.h"
+#include "support/join.h"
 #include "support/object_id.h"
 
 namespace hkim {
@@ -47,10 +51,6 @@ std::vector<NamedOperator> ListOperators(const Profile& p) {
   return list;
 }
 
-std::string Describe(const PlannedObject& o) {
-  return o.kind + " " + (o.namespace_name.empty() ? "" : o.namespace_name + "/") + o.name;
-}
-
 /// The profile value whose change gives `o` another identity (or, for the cluster-wide
 /// operator objects, the `install` that hands them to another profile).
 std::string SourcePointer(const Profile& p, const PlannedObject& o) {
@@ -86,7 +86,7 @@ std::vector<Emitted> EmittedObjects(const Profile& p, const BundlePlan& plan) {
   std::vector<Emitted> out;
   for (const PlannedObject* o : all) {
     if (o->name.empty() || o->kind == "Kustomization") continue;
-    out.push_back({o->id(), Describe(*o), SourcePointer(p, *o)});
+    out.push_back({o->id(), DescribeObject(*o), SourcePointer(p, *o)});
     // Two Applications installing one chart fight over its release (and its cluster-wide
     // CRDs, ClusterRoles, operator Deployment) even when the Applications' names differ.
     if (o->kind == "Application" && o->context.contains("chart")) {
@@ -114,15 +114,7 @@ std::string WhereIs(const LoadedProfile& loaded, const std::string& pointer) {
 void Report(const ClusterMember& at, const std::string& rule, const std::string& pointer,
             std::string message, std::string fix, DiagnosticSink& sink,
             Severity severity = Severity::kError) {
-  Diagnostic d;
-  d.severity = severity;
-  d.location = at.loaded->locations.Find(pointer);
-  if (d.location.file.empty()) d.location.file = at.loaded->path;
-  d.data_path = pointer;
-  d.rule = rule;
-  d.message = std::move(message);
-  d.fix = std::move(fix);
-  sink.Report(std::move(d));
+  ReportAt(*at.loaded, pointer, severity, rule, std::move(message), std::move(fix), sink);
 }
 
 bool EndsWith(const std::string& text, const std::string& tail) {
@@ -211,12 +203,6 @@ void CheckObjects(const std::vector<ClusterMember>& members, const std::vector<s
 bool HasNicClusterPolicy(const BundlePlan& plan) {
   return std::any_of(plan.objects.begin(), plan.objects.end(),
                      [](const PlannedObject& o) { return o.kind == "NicClusterPolicy"; });
-}
-
-std::string Join(const std::vector<std::string>& items) {
-  std::string text;
-  for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
-  return text;
 }
 
 std::string Lower(std::string text) {

@@ -1,7 +1,6 @@
 #include "lint/lint.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "lint/rules/rules.h"
 
@@ -45,26 +44,6 @@ int RunLint(const Profile& profile, const LoadedProfile& loaded, DiagnosticSink&
     rule.check(context, reporter);
   }
   return sink.ErrorCount() - before;
-}
-
-bool Ipv4Network::Overlaps(const Ipv4Network& other) const {
-  const int shorter = std::min(prefix, other.prefix);
-  const uint32_t mask = shorter == 0 ? 0 : ~uint32_t{0} << (32 - shorter);
-  return (address & mask) == (other.address & mask);
-}
-
-std::optional<Ipv4Network> ParseCidr(const std::string& text) {
-  unsigned a, b, c, d, prefix;
-  char tail;
-  if (std::sscanf(text.c_str(), "%u.%u.%u.%u/%u%c", &a, &b, &c, &d, &prefix, &tail) != 5) {
-    return std::nullopt;
-  }
-  if (a > 255 || b > 255 || c > 255 || d > 255 || prefix > 32) return std::nullopt;
-  Ipv4Network net;
-  net.prefix = static_cast<int>(prefix);
-  const uint32_t mask = prefix == 0 ? 0 : ~uint32_t{0} << (32 - prefix);
-  net.address = ((a << 24) | (b << 16) | (c << 8) | d) & mask;
-  return net;
 }
 
 NcclNameList ParseNcclNameList(const std::string& value) {

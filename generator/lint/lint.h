@@ -14,6 +14,7 @@
 #include "support/diagnostics.h"
 #include "load/load.h"
 #include "model/model.h"
+#include "support/ipv4_network.h"  // Ipv4Network, ParseCidr: the rules' networks
 
 namespace hkim {
 
@@ -64,18 +65,6 @@ const std::vector<LintRule>& LintRules();
 int RunLint(const Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink);
 
 // --- helpers the rule files share -------------------------------------------------------
-
-/// An IPv4 network; `prefix` 0..32.
-struct Ipv4Network {
-  uint32_t address = 0;  ///< host order, masked to the prefix
-  int prefix = 0;
-
-  uint64_t Size() const { return uint64_t{1} << (32 - prefix); }
-  bool Overlaps(const Ipv4Network& other) const;
-};
-
-/// Parses "10.0.103.0/24"; nullopt when malformed.
-std::optional<Ipv4Network> ParseCidr(const std::string& text);
 
 /// Splits an NCCL list variable (NCCL_IB_HCA, NCCL_SOCKET_IFNAME) the way NCCL does: a leading
 /// '^' (exclude), then a leading '=' (exact), then comma-separated tokens with ":port" removed.

@@ -4,26 +4,20 @@
 #include "model/checks.h"
 
 #include <cstdint>
-#include <cstdio>
 #include <map>
 #include <vector>
 #include <set>
 #include <string>
 #include <utility>
 
+#include "load/report_at.h"
+#include "support/ipv4_network.h"
+
 namespace hkim {
 
 void ReportModelError(const LoadedProfile& loaded, DiagnosticSink& sink, const std::string& pointer,
                       const std::string& rule, const std::string& message, const std::string& fix) {
-  Diagnostic d;
-  d.severity = Severity::kError;
-  d.location = loaded.locations.Find(pointer);
-  if (!d.location.known() && d.location.file.empty()) d.location.file = loaded.path;
-  d.data_path = pointer;
-  d.rule = rule;
-  d.message = message;
-  d.fix = fix;
-  sink.Report(std::move(d));
+  ReportAt(loaded, pointer, Severity::kError, rule, message, fix, sink);
 }
 
 namespace {
@@ -35,6 +29,17 @@ class Checker {
   int errors() const { return errors_; }
 
  private:
+  // The rails: unique names, NADs and resources, each rail's IPAM, what a pod attaches. Returns
+  // the rails' resource names (-> the rail that requests each).
+  std::map<std::string, std::string> CheckRails(const Profile& p);
+  void CheckWhereaboutsRail(const Profile& p, size_t i,
+                            const std::vector<std::vector<size_t>>& overlaps);
+  void CheckNvIpamRail(const Rail& rail);
+  void CheckPlatform(const Profile& p);
+  void CheckGeneratedSettings(const Profile& p,
+                              const std::map<std::string, std::string>& resources);
+  void CheckNccl(const Profile& p);
+  void CheckHealthCheckAndTopology(const Profile& p);
   void Error(const std::string& pointer, const std::string& rule, const std::string& message,
              const std::string& fix) {
     ReportModelError(loaded_, sink_, pointer, rule, message, fix);
@@ -46,41 +51,13 @@ class Checker {
   int errors_ = 0;
 };
 
-// Parses a.b.c.d/len; false when malformed.
-bool ParseCidr(const std::string& cidr, uint32_t& network, int& prefix) {
-  unsigned a, b, c, d;
-  int len;
-  char tail;
-  if (std::sscanf(cidr.c_str(), "%u.%u.%u.%u/%d%c", &a, &b, &c, &d, &len, &tail) != 5) return false;
-  if (a > 255 || b > 255 || c > 255 || d > 255 || len < 0 || len > 32) return false;
-  const uint32_t address = (a << 24) | (b << 16) | (c << 8) | d;
-  const uint32_t mask = len == 0 ? 0 : ~uint32_t{0} << (32 - len);
-  network = address & mask;
-  prefix = len;
-  return true;
-}
-
 bool CidrsOverlap(const std::string& left, const std::string& right) {
-  uint32_t a, b;
-  int la, lb;
-  if (!ParseCidr(left, a, la) || !ParseCidr(right, b, lb)) return false;
-  const int shorter = la < lb ? la : lb;
-  const uint32_t mask = shorter == 0 ? 0 : ~uint32_t{0} << (32 - shorter);
-  return (a & mask) == (b & mask);
+  const std::optional<Ipv4Network> a = ParseCidr(left), b = ParseCidr(right);
+  return a && b && a->Overlaps(*b);
 }
 
-void Checker::Run(const Profile& p) {
-  if (p.workload.gpus_per_pod > p.node_shape.gpus_per_node) {
-    Error("/workload/gpus_per_pod", "model.gpus-per-pod",
-          "gpus_per_pod (" + std::to_string(p.workload.gpus_per_pod) +
-              ") is more than node_shape.gpus_per_node (" +
-              std::to_string(p.node_shape.gpus_per_node) + "); the pods can never be scheduled",
-          "lower gpus_per_pod to at most " + std::to_string(p.node_shape.gpus_per_node));
-  }
-
-  std::map<std::string, std::string> rail_names, nad_names, resources;
-  int attachments = 0;
-  // Which whereabouts rails' ranges overlap which (both ways), to report each collision once.
+// Which whereabouts rails' ranges overlap which (both ways), to report each collision once.
+std::vector<std::vector<size_t>> RangeOverlaps(const Profile& p) {
   std::vector<std::vector<size_t>> overlaps(p.network.rails.size());
   for (size_t i = 0; i < p.network.rails.size(); ++i) {
     const Rail& a = p.network.rails[i];
@@ -92,6 +69,29 @@ void Checker::Run(const Profile& p) {
         overlaps[i].push_back(j);
     }
   }
+  return overlaps;
+}
+
+void Checker::Run(const Profile& p) {
+  if (p.workload.gpus_per_pod > p.node_shape.gpus_per_node) {
+    Error("/workload/gpus_per_pod", "model.gpus-per-pod",
+          "gpus_per_pod (" + std::to_string(p.workload.gpus_per_pod) +
+              ") is more than node_shape.gpus_per_node (" +
+              std::to_string(p.node_shape.gpus_per_node) + "); the pods can never be scheduled",
+          "lower gpus_per_pod to at most " + std::to_string(p.node_shape.gpus_per_node));
+  }
+
+  const std::map<std::string, std::string> resources = CheckRails(p);
+  CheckPlatform(p);
+  CheckGeneratedSettings(p, resources);
+  CheckNccl(p);
+  CheckHealthCheckAndTopology(p);
+}
+
+std::map<std::string, std::string> Checker::CheckRails(const Profile& p) {
+  std::map<std::string, std::string> rail_names, nad_names, resources;
+  int attachments = 0;
+  const std::vector<std::vector<size_t>> overlaps = RangeOverlaps(p);
   for (size_t i = 0; i < p.network.rails.size(); ++i) {
     const Rail& rail = p.network.rails[i];
     if (!rail_names.emplace(rail.name, rail.pointer).second) {
@@ -113,51 +113,9 @@ void Checker::Run(const Profile& p) {
     }
     attachments += rail.attachments_per_pod;
     if (rail.ipam.type == IpamType::kWhereabouts) {
-      if (rail.ipam.range.empty()) {
-        Error(rail.ipam.pointer, "model.ipam-range", "a whereabouts rail needs an ipam.range",
-              "add range: 10.0.103.0/24 (one subnet per rail)");
-      }
-      if (rail.ipam.pool) {
-        Error(rail.ipam.pointer + "/pool", "model.ipam-pool", "ipam.pool is for nv-ipam only",
-              "remove pool, or set type: nv-ipam");
-      }
-      // Report each collision once, at the rail that causes it: a rail overlapping more rails
-      // than its partner does (one widened range: at that range, not at the 7 it covers), and
-      // between equals (copies of one range) at the later one, naming the earlier.
-      const std::vector<size_t>& mine = overlaps[i];
-      std::vector<size_t> blamed;
-      for (size_t j : mine) {
-        if (overlaps[j].size() < mine.size() || (overlaps[j].size() == mine.size() && j < i))
-          blamed.push_back(j);
-      }
-      if (!blamed.empty()) {
-        const Rail& other = p.network.rails[blamed.front()];
-        std::string more;
-        for (size_t k = 1; k < blamed.size(); ++k)
-          more += (k == 1 ? "" : ", ") + ("'" + p.network.rails[blamed[k]].name + "'");
-        Error(rail.ipam.pointer + "/range", "model.ipam-overlap",
-              "range " + rail.ipam.range + " overlaps " + other.ipam.range + " of rail '" +
-                  other.name + "'" +
-                  (blamed.size() > 1 ? " and the ranges of rails " + more : std::string()) +
-                  "; two rails sharing addresses made 8-node runs hang",
-              "give every rail its own subnet");
-      }
+      CheckWhereaboutsRail(p, i, overlaps);
     } else {
-      if (!rail.ipam.pool) {
-        Error(rail.ipam.pointer, "model.ipam-pool", "an nv-ipam rail needs an ipam.pool",
-              "add pool: {name: default, subnet: 192.168.0.0/16, per_node_block_size: 100}");
-      } else if (rail.ipam.pool->per_node_block_size < rail.attachments_per_pod) {
-        Error(rail.ipam.pool->pointer + "/per_node_block_size", "model.ipam-block-size",
-              "per_node_block_size " + std::to_string(rail.ipam.pool->per_node_block_size) +
-                  " is smaller than the " + std::to_string(rail.attachments_per_pod) +
-                  " addresses one pod takes",
-              "raise per_node_block_size to at least " + std::to_string(rail.attachments_per_pod));
-      }
-      if (!rail.ipam.range.empty()) {
-        Error(rail.ipam.pointer + "/range", "model.ipam-range",
-              "ipam.range is for whereabouts; nv-ipam takes its subnet from the pool",
-              "move the subnet to ipam.pool.subnet");
-      }
+      CheckNvIpamRail(rail);
     }
   }
   if (p.workload.mode == WorkloadMode::kRdma) {
@@ -173,6 +131,62 @@ void Checker::Run(const Profile& p) {
             "lower attachments_per_pod or raise nics_per_node");
     }
   }
+  return resources;
+}
+
+void Checker::CheckWhereaboutsRail(const Profile& p, size_t i,
+                                   const std::vector<std::vector<size_t>>& overlaps) {
+  const Rail& rail = p.network.rails[i];
+  if (rail.ipam.range.empty()) {
+    Error(rail.ipam.pointer, "model.ipam-range", "a whereabouts rail needs an ipam.range",
+          "add range: 10.0.103.0/24 (one subnet per rail)");
+  }
+  if (rail.ipam.pool) {
+    Error(rail.ipam.pointer + "/pool", "model.ipam-pool", "ipam.pool is for nv-ipam only",
+          "remove pool, or set type: nv-ipam");
+  }
+  // Report each collision once, at the rail that causes it: a rail overlapping more rails
+  // than its partner does (one widened range: at that range, not at the 7 it covers), and
+  // between equals (copies of one range) at the later one, naming the earlier.
+  const std::vector<size_t>& mine = overlaps[i];
+  std::vector<size_t> blamed;
+  for (size_t j : mine) {
+    if (overlaps[j].size() < mine.size() || (overlaps[j].size() == mine.size() && j < i))
+      blamed.push_back(j);
+  }
+  if (!blamed.empty()) {
+    const Rail& other = p.network.rails[blamed.front()];
+    std::string more;
+    for (size_t k = 1; k < blamed.size(); ++k)
+      more += (k == 1 ? "" : ", ") + ("'" + p.network.rails[blamed[k]].name + "'");
+    Error(rail.ipam.pointer + "/range", "model.ipam-overlap",
+          "range " + rail.ipam.range + " overlaps " + other.ipam.range + " of rail '" +
+              other.name + "'" +
+              (blamed.size() > 1 ? " and the ranges of rails " + more : std::string()) +
+              "; two rails sharing addresses made 8-node runs hang",
+          "give every rail its own subnet");
+  }
+}
+
+void Checker::CheckNvIpamRail(const Rail& rail) {
+  if (!rail.ipam.pool) {
+    Error(rail.ipam.pointer, "model.ipam-pool", "an nv-ipam rail needs an ipam.pool",
+          "add pool: {name: default, subnet: 192.168.0.0/16, per_node_block_size: 100}");
+  } else if (rail.ipam.pool->per_node_block_size < rail.attachments_per_pod) {
+    Error(rail.ipam.pool->pointer + "/per_node_block_size", "model.ipam-block-size",
+          "per_node_block_size " + std::to_string(rail.ipam.pool->per_node_block_size) +
+              " is smaller than the " + std::to_string(rail.attachments_per_pod) +
+              " addresses one pod takes",
+          "raise per_node_block_size to at least " + std::to_string(rail.attachments_per_pod));
+  }
+  if (!rail.ipam.range.empty()) {
+    Error(rail.ipam.pointer + "/range", "model.ipam-range",
+          "ipam.range is for whereabouts; nv-ipam takes its subnet from the pool",
+          "move the subnet to ipam.pool.subnet");
+  }
+}
+
+void Checker::CheckPlatform(const Profile& p) {
   if (!p.IsOpenShift()) {
     if (!p.network.rails.empty() && !p.network.sriov_device_plugin) {
       Error("/network", "model.sriov-device-plugin",
@@ -219,8 +233,11 @@ void Checker::Run(const Profile& p) {
             "remove it, or set cluster.platform: oke");
     }
   }
+}
 
-  // Requests the generator adds itself must not also come from the profile.
+// Requests and variables the generator sets itself must not also come from the profile.
+void Checker::CheckGeneratedSettings(const Profile& p,
+                                     const std::map<std::string, std::string>& resources) {
   for (const auto* map : {&p.workload.resource_requests, &p.workload.resource_limits}) {
     const char* which = map == &p.workload.resource_requests ? "requests" : "limits";
     for (const auto& [name, value] : *map) {
@@ -239,7 +256,9 @@ void Checker::Run(const Profile& p) {
             "remove it from workload.env");
     }
   }
+}
 
+void Checker::CheckNccl(const Profile& p) {
   if (p.network.fabric == Fabric::kInfiniBand && p.nccl.gid_policy == GidPolicy::kIndex) {
     Error("/nccl/gid_policy", "model.gid-infiniband",
           "NCCL_IB_GID_INDEX selects a RoCE GID; on an InfiniBand fabric NCCL uses GID 0",
@@ -268,7 +287,9 @@ void Checker::Run(const Profile& p) {
             "use the nccl setting for it instead of extra_env");
     }
   }
+}
 
+void Checker::CheckHealthCheckAndTopology(const Profile& p) {
   if (p.health_check.at_bytes > p.health_check.max_bytes) {
     Error("/health_check/at_bytes", "model.health-check-size",
           "at_bytes is larger than max_bytes, so the threshold size is never tried",

@@ -5,6 +5,9 @@
 
 #include <set>
 
+#include "load/report_at.h"
+#include "plan/describe.h"
+
 namespace hkim {
 namespace {
 
@@ -17,8 +20,7 @@ struct Provider {
 };
 
 std::string Describe(const PlannedObject& o) {
-  return o.kind + " " + (o.namespace_name.empty() ? "" : o.namespace_name + "/") + o.name +
-         " (wave " + std::to_string(o.sync_wave) + ")";
+  return DescribeObject(o) + " (wave " + std::to_string(o.sync_wave) + ")";
 }
 
 /// What to write in `preconditions` to declare a need met by the cluster.
@@ -87,15 +89,8 @@ const char* RuleId(K kind) { return InfoOf(kind).closure_rule; }
 
 void Report(const LoadedProfile& loaded, K kind, const std::string& pointer, std::string message,
             std::string fix, DiagnosticSink& sink) {
-  Diagnostic d;
-  d.severity = Severity::kError;
-  d.location = loaded.locations.Find(pointer);
-  if (d.location.file.empty()) d.location.file = loaded.path;
-  d.data_path = pointer;
-  d.rule = RuleId(kind);
-  d.message = std::move(message);
-  d.fix = std::move(fix);
-  sink.Report(std::move(d));
+  ReportAt(loaded, pointer, Severity::kError, RuleId(kind), std::move(message), std::move(fix),
+           sink);
 }
 
 /// An agent toleration covers a taint the workload tolerates when it names the same key (or

@@ -18,8 +18,8 @@ constexpr const char* kTopologyMountPath = "/etc/hkim/topology";
 constexpr const char* kTopologyFileKey = "topo.xml";
 constexpr const char* kWrapperDir = "/opt/hkim/bin";
 // NCCL's configuration file, in an emptyDir of its own: hkim-wrapper writes its per-pod decisions
-// there (wrapper/nccl_conf.h), so that processes started with `kubectl exec` or mpirun over ssh,
-// which bypass the wrapper, still get them (issue 14 item 4).
+// there (wrapper/hkim_wrapper/nccl_conf.h), so that processes started with `kubectl exec` or
+// mpirun over ssh, which bypass the wrapper, still get them (issue 14 item 4).
 constexpr const char* kNcclConfDir = "/opt/hkim/nccl";
 constexpr const char* kNcclConfFile = "/opt/hkim/nccl/nccl.conf";
 
@@ -79,6 +79,89 @@ json NcclEnv(const PlanBuilder& b) {
   return data;
 }
 
+// Multus networks (each rail's NAD, in the pod's namespace, attachments_per_pod times) and the
+// resources a pod requests and is limited to: its GPUs and, with RDMA, each rail's devices.
+json PodResourcesContext(const PlanBuilder& b) {
+  const Profile& p = b.profile();
+  const Workload& w = p.workload;
+  std::string networks;
+  const std::string gpus = std::to_string(w.gpus_per_pod);
+  std::map<std::string, std::string> requests(w.resource_requests), limits(w.resource_limits);
+  if (b.Rdma()) {
+    for (const Rail& rail : p.network.rails) {
+      for (int i = 0; i < rail.attachments_per_pod; ++i)
+        networks += (networks.empty() ? "" : ",") + rail.nad_name;
+      requests[rail.resource_name] = std::to_string(rail.attachments_per_pod);
+      limits[rail.resource_name] = std::to_string(rail.attachments_per_pod);
+    }
+  }
+  requests["nvidia.com/gpu"] = gpus;
+  limits["nvidia.com/gpu"] = gpus;
+  auto list = [](const std::map<std::string, std::string>& map) {
+    json out = json::array();
+    for (const auto& [name, value] : map) out.push_back(json{{"name", name}, {"value", value}});
+    return out;
+  };
+  json c;
+  c["has_networks"] = !networks.empty();
+  c["networks"] = networks;
+  c["requests"] = list(requests);
+  c["limits"] = list(limits);
+  return c;
+}
+
+// Where the pods run: the pod spec keys the Jobs of plan/health.cc set differently
+// (common/pod-spec.mustache), the nodes the profile includes or excludes, its node selector and
+// tolerations.
+json PodPlacementContext(const Profile& p) {
+  json c;
+  c["has_restart_policy"] = false;
+  c["restart_policy"] = "";
+  c["has_subdomain"] = false;
+  c["subdomain"] = "";
+  c["has_priority_class"] = false;
+  c["priority_class"] = "";
+  c["avoid_unhealthy_nodes"] = true;
+  c["health_label"] = kHealthLabel;
+  auto hosts = [](const std::vector<std::string>& names) {
+    json out = json::array();
+    for (const std::string& name : names) out.push_back(json{{"value", name}});
+    return out;
+  };
+  c["has_include_nodes"] = !p.node_shape.include_nodes.empty();
+  c["include_nodes"] = hosts(p.node_shape.include_nodes);
+  c["has_exclude_nodes"] = !p.node_shape.exclude_nodes.empty();
+  c["exclude_nodes"] = hosts(p.node_shape.exclude_nodes);
+  c["has_node_affinity"] = true;  // the health mark at least
+  json selector = json::array();
+  for (const auto& [key, value] : p.node_shape.node_selector)
+    selector.push_back(json{{"key", key}, {"value", value}});
+  c["has_node_selector"] = !selector.empty();
+  c["node_selector"] = selector;
+  c.update(TolerationsContext(p.node_shape.tolerations));
+  return c;
+}
+
+// The container's privileges: IPC_LOCK with RDMA (SYS_RESOURCE too for the SCC strategy),
+// privileged only when the profile's memlock strategy asks for it, the user it runs as.
+json ContainerSecurityContext(const PlanBuilder& b) {
+  const Profile& p = b.profile();
+  const bool privileged = b.Rdma() && p.security.memlock_strategy == MemlockStrategy::kPrivileged;
+  json caps = json::array();
+  if (b.Rdma()) {
+    caps.push_back(json{{"value", "IPC_LOCK"}});
+    if (p.security.memlock_strategy == MemlockStrategy::kSysResourceScc)
+      caps.push_back(json{{"value", "SYS_RESOURCE"}});
+  }
+  json c;
+  c["privileged"] = privileged;
+  c["has_capabilities"] = !caps.empty();
+  c["capabilities"] = caps;
+  c["has_run_as_user"] = p.security.run_as_user.has_value();
+  c["run_as_user"] = p.security.run_as_user.value_or(0);
+  return c;
+}
+
 json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
   const Profile& p = b.profile();
   const Workload& w = p.workload;
@@ -102,52 +185,8 @@ json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
   c["command"] = command;
   c["master_port"] = w.master_port;
   c["nccl_configmap"] = b.NcclConfigMapName();
-
-  // Multus networks: each rail's NAD (in the pod's namespace), attachments_per_pod times.
-  std::string networks;
-  json resources = json::array();
-  const std::string gpus = std::to_string(w.gpus_per_pod);
-  resources.push_back(json{{"name", "nvidia.com/gpu"}, {"value", gpus}});
-  std::map<std::string, std::string> requests(w.resource_requests), limits(w.resource_limits);
-  if (b.Rdma()) {
-    for (const Rail& rail : p.network.rails) {
-      for (int i = 0; i < rail.attachments_per_pod; ++i)
-        networks += (networks.empty() ? "" : ",") + rail.nad_name;
-      requests[rail.resource_name] = std::to_string(rail.attachments_per_pod);
-      limits[rail.resource_name] = std::to_string(rail.attachments_per_pod);
-    }
-  }
-  requests["nvidia.com/gpu"] = gpus;
-  limits["nvidia.com/gpu"] = gpus;
-  c["has_networks"] = !networks.empty();
-  c["networks"] = networks;
-  auto list = [](const std::map<std::string, std::string>& map) {
-    json out = json::array();
-    for (const auto& [name, value] : map) out.push_back(json{{"name", name}, {"value", value}});
-    return out;
-  };
-  c["requests"] = list(requests);
-  c["limits"] = list(limits);
-
-  // Pod spec keys the Jobs of plan/health.cc set differently (common/pod-spec.mustache).
-  c["has_restart_policy"] = false;
-  c["restart_policy"] = "";
-  c["has_subdomain"] = false;
-  c["subdomain"] = "";
-  c["has_priority_class"] = false;
-  c["priority_class"] = "";
-  c["avoid_unhealthy_nodes"] = true;
-  c["health_label"] = kHealthLabel;
-  auto hosts = [](const std::vector<std::string>& names) {
-    json out = json::array();
-    for (const std::string& name : names) out.push_back(json{{"value", name}});
-    return out;
-  };
-  c["has_include_nodes"] = !p.node_shape.include_nodes.empty();
-  c["include_nodes"] = hosts(p.node_shape.include_nodes);
-  c["has_exclude_nodes"] = !p.node_shape.exclude_nodes.empty();
-  c["exclude_nodes"] = hosts(p.node_shape.exclude_nodes);
-  c["has_node_affinity"] = true;  // the health mark at least
+  c.update(PodResourcesContext(b));
+  c.update(PodPlacementContext(p));
   c["field_env"] = json::array({json{{"name", "HKIM_POD_NAME"}, {"field_path", "metadata.name"}}});
 
   json env = json::array();
@@ -158,25 +197,7 @@ json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
   for (const auto& [name, value] : w.env) env.push_back(json{{"name", name}, {"value", value}});
   c["env"] = env;
 
-  json selector = json::array();
-  for (const auto& [key, value] : p.node_shape.node_selector)
-    selector.push_back(json{{"key", key}, {"value", value}});
-  c["has_node_selector"] = !selector.empty();
-  c["node_selector"] = selector;
-  c.update(TolerationsContext(p.node_shape.tolerations));
-
-  const bool privileged = b.Rdma() && p.security.memlock_strategy == MemlockStrategy::kPrivileged;
-  json caps = json::array();
-  if (b.Rdma()) {
-    caps.push_back(json{{"value", "IPC_LOCK"}});
-    if (p.security.memlock_strategy == MemlockStrategy::kSysResourceScc)
-      caps.push_back(json{{"value", "SYS_RESOURCE"}});
-  }
-  c["privileged"] = privileged;
-  c["has_capabilities"] = !caps.empty();
-  c["capabilities"] = caps;
-  c["has_run_as_user"] = p.security.run_as_user.has_value();
-  c["run_as_user"] = p.security.run_as_user.value_or(0);
+  c.update(ContainerSecurityContext(b));
   c["shm_size"] = w.shm_size;
   c["nccl_conf_dir"] = kNcclConfDir;
   c["has_topology"] = b.HasTopology();

@@ -8,6 +8,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include "support/join.h"
 #include "validate/value_fix.h"
 
 namespace hkim {
@@ -49,14 +50,6 @@ std::string SchemaTypeName(const std::string& type) {
   return type;
 }
 
-std::string Join(const std::vector<std::string>& items, const std::string& separator) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i) out += separator;
-    out += items[i];
-  }
-  return out;
-}
 /// The text between the last pair of single quotes in a valijson message.
 std::string QuotedName(const std::string& description) {
   size_t end = description.rfind('\'');

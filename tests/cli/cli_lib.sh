@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# What every CLI test file shares (sourced): the arguments, a scratch folder, and running the
-# built hkimgen with checks of its stdout, stderr and exit status. The sourcing file defines
-# case_* functions and ends with cli_run_case.
+# What every CLI test file shares (sourced by cli_test.sh, user_path_test.sh, docs_test.sh): the
+# arguments, a scratch folder, and running the built hkimgen with checks of its stdout, stderr
+# and exit status. The sourcing file defines case_* functions and ends with cli_run_case.
 set -u
 HKIMGEN=$1
 SRC=$2
@@ -12,6 +12,7 @@ cd "$SRC" || exit 2
 B=profiles/barcelona-h100-cx7.yaml
 OKE=profiles/oke-h100.yaml
 FAILS=0
+status='' out='' err=''  # set by run*; fail shows them once a command ran
 
 # run ARGS...: runs hkimgen; sets $status, $out, $err.
 run() {
@@ -31,9 +32,11 @@ run_in() {
 }
 fail() {
   echo "FAIL [$CASE]: $*"
-  echo "  status=$status"
-  echo "  stdout: ${out:0:1500}"
-  echo "  stderr: ${err:0:1500}"
+  if [[ -n $status ]]; then
+    echo "  status=$status"
+    echo "  stdout: ${out:0:1500}"
+    echo "  stderr: ${err:0:1500}"
+  fi
   FAILS=$((FAILS + 1))
 }
 expect_status() { [[ $status == "$1" ]] || fail "exit status $status, expected $1"; }

@@ -12,18 +12,7 @@
 # must exit 0, unless its comment says `exits N`. `bash scripts/X.sh` is not run (it installs
 # packages and builds; .ci/run, the image tests and this suite run those scripts): the script
 # must exist.
-set -u
-HKIMGEN=$1
-SRC=$2
-CASE=$3
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/hkim-docs-XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-cd "$SRC" || exit 2
-FAILS=0
-fail() {
-  echo "FAIL [$CASE]: $*"
-  FAILS=$((FAILS + 1))
-}
+source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"
 
 # The documents whose commands must run: the front page and the user guide.
 doc_files() {
@@ -139,7 +128,4 @@ case_cli_reference_is_current() {
   done
 }
 
-declare -F "case_$CASE" >/dev/null || { echo "docs_test.sh: no case named $CASE" >&2; exit 2; }
-"case_$CASE"
-[[ $FAILS == 0 ]] || exit 1
-echo "ok: $CASE"
+cli_run_case

@@ -1,23 +1,21 @@
 #pragma once
 
-// What several generator tests share: reading a file, snapshotting a folder for byte-for-byte
-// comparisons, running a shell command with its output captured, building a shipped profile
-// into its typed model and finding planned objects, and hostile YAML.
+// What several generator tests share, on top of tests/support/test_support.h (files, folders,
+// commands): the shipped profiles, building one into its typed model, the two fresh-cluster
+// profiles, finding planned objects, telling manifests from the bundle's other files, and
+// hostile YAML.
 
-#include <sys/wait.h>
-
-#include <cstdlib>
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "commands/init_command.h"
 #include "load/load.h"
 #include "plan/plan.h"
+#include "test_support.h"
 #include "validate/validate.h"
 
 namespace hkim::test_files {
@@ -36,43 +34,12 @@ inline std::vector<std::string> AllStrings(const std::string& alphabet, size_t m
   return out;
 }
 
-/// The whole file, bytes as they are ("" when it cannot be read).
-inline std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-/// Every file under `dir` (relative path -> content).
-inline std::map<std::string, std::string> SnapshotDir(const std::filesystem::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file()) {
-      files[std::filesystem::relative(entry.path(), dir).string()] = ReadFile(entry.path());
-    }
-  }
-  return files;
-}
-
-struct CommandRun {
-  int status = -1;  ///< exit status, -1 when killed by a signal
-  std::string out, err;
-};
-
-/// Runs `command` (one shell line) in `workdir`; stdout and stderr go through files in `scratch`.
-inline CommandRun RunShell(const std::string& command, const std::filesystem::path& workdir,
-                           const std::filesystem::path& scratch) {
-  const std::filesystem::path out = scratch / "stdout", err = scratch / "stderr";
-  const std::string line = "cd '" + workdir.string() + "' && " + command + " >'" + out.string() +
-                           "' 2>'" + err.string() + "'";
-  CommandRun run;
-  const int raw = std::system(line.c_str());
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  run.out = ReadFile(out);
-  run.err = ReadFile(err);
-  return run;
-}
+using test_support::CommandRun;
+using test_support::OnPath;
+using test_support::ReadFile;
+using test_support::RunCapturing;
+using test_support::RunShell;
+using test_support::SnapshotDir;
 
 /// The text of the shipped profile profiles/<name>.yaml.
 inline std::string ReadProfile(const std::string& name) {
@@ -109,6 +76,47 @@ inline std::string FreshOpenShiftProfile() {
   text = Replace(text, "node_policies: false", "node_policies: true");
   text = Replace(text, "already_set: [iommu=pt]", "already_set: []");
   return Replace(text, "rdma_netns: shared", "rdma_netns: exclusive");
+}
+
+/// Barcelona's fresh profile (FreshOpenShiftProfile) in a file, written once per process.
+inline std::string FreshOpenShiftProfileFile() {
+  return test_support::TempFileOnce("hkim-fresh-openshift", FreshOpenShiftProfile()).string();
+}
+
+/// A profile for a fresh OpenShift cluster as `hkimgen init --platform openshift` writes it
+/// (cluster `lab`, shape barcelona-h100-cx7), in a file written once per process: the bundle
+/// installs the operators and renders the node objects (IOMMU MachineConfig, SR-IOV node
+/// policies, the RDMA pool config, the ClusterPolicy), for the tests of what those objects'
+/// changes do (issue 36).
+inline std::string FreshOpenShiftProfilePath() {
+  InitOptions options;
+  options.platform = "openshift";
+  options.shape = "barcelona-h100-cx7";
+  options.name = "lab";
+  options.repo_url = "https://github.com/lab/bundles.git";
+  return test_support::TempFileOnce("hkim-fresh-openshift-starter",
+                                    StarterProfile(options).value_or(""))
+      .string();
+}
+
+/// The shipped profiles' names (profiles/*.yaml without the extension), sorted.
+inline std::vector<std::string> ShippedProfiles() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(HKIM_SOURCE_DIR) / "profiles", ec)) {
+    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+/// Whether a bundle file (its path in the bundle) holds a Kubernetes object: not the README, the
+/// marker or a kustomization.
+inline bool IsManifest(const std::string& file_name) {
+  const std::string name = std::filesystem::path(file_name).filename().string();
+  return name.size() > 5 && name.compare(name.size() - 5, 5, ".yaml") == 0 &&
+         name != "kustomization.yaml";
 }
 
 /// The planned object of `kind` and `name`, or null.

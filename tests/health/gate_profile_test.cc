@@ -9,12 +9,11 @@
 #include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "pipeline/pipeline.h"
+#include "test_support.h"
 
 namespace hkim {
 namespace {
@@ -60,15 +59,8 @@ Outcome RunGate(const std::vector<std::string>& env, const fs::path& bin) {
   for (const std::string& e : env) command += " '" + e + "'";
   const fs::path err = bin / "stderr";
   command += std::string(" ") + HKIM_HEALTH_BIN + " gate --bin-dir " + bin.string() + " 2>" + err.string();
-  Outcome outcome;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) outcome.out.append(buffer.data(), n);
-  outcome.status = WEXITSTATUS(::pclose(pipe));
-  std::ifstream in(err);
-  outcome.err.assign(std::istreambuf_iterator<char>(in), {});
-  return outcome;
+  const test_support::CommandRun run = test_support::RunCapturing(command);
+  return {run.status, run.out, test_support::ReadFile(err)};
 }
 
 class GateProfile : public ::testing::Test {

@@ -6,13 +6,12 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include <array>
-#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "fake_api_server.h"
+#include "test_support.h"
 
 namespace hkim::health {
 namespace {
@@ -41,20 +40,9 @@ json Node(const std::string& name, const std::string& gpus) {
             {"conditions", json::array({{{"type", "Ready"}, {"status", "True"}}})}}}};
 }
 
-struct ProgramRun {
-  int status = -1;
-  std::string out;
-};
+using ProgramRun = test_support::CommandRun;
 
-ProgramRun RunHealth(const std::string& command) {
-  ProgramRun run;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.out.append(buffer.data(), n);
-  run.status = WEXITSTATUS(::pclose(pipe));
-  return run;
-}
+ProgramRun RunHealth(const std::string& command) { return test_support::RunCapturing(command); }
 
 std::vector<json> Summaries(const std::string& out) {
   std::vector<json> summaries;

@@ -4,9 +4,9 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "test_support.h"
 
 namespace hkim::nccl_check {
 namespace {
@@ -117,15 +117,13 @@ TEST(RendezvousWire, AnswersRoundTripAndBadOnesAreMalformed) {
 }
 
 // Every committed seed of the fuzzer parses without breaking the parser's promises (the same
-// checks as wrapper/fuzz/rendezvous_fuzzer.cc, here without libFuzzer).
+// checks as wrapper/nccl_check/fuzz/rendezvous_fuzzer.cc, here without libFuzzer).
 TEST(RendezvousWire, FuzzSeedCorpusKeepsTheParsersPromises) {
   const std::filesystem::path corpus = HKIM_RENDEZVOUS_CORPUS;
   int seen = 0;
   for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    const std::string bytes = s.str().size() >= 2 ? s.str().substr(2) : "";
+    const std::string file = test_support::ReadFile(entry.path());
+    const std::string bytes = file.size() >= 2 ? file.substr(2) : "";
     for (std::size_t have = 0; have <= bytes.size(); ++have) {
       const std::string_view prefix = std::string_view(bytes).substr(0, have);
       std::size_t needed = 0;

@@ -1,4 +1,4 @@
-#include "finding.h"
+#include "common/finding.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -5,21 +5,16 @@
 #include <sys/stat.h>
 
 #include <fstream>
-#include <sstream>
 
 #include "sysfs_fixture.h"
+#include "test_support.h"
 
 namespace hkim::wrapper {
 namespace {
 
 using ::testing::ElementsAre;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::ReadFile;
 
 mode_t Mode(const std::string& path) {
   struct stat st;
@@ -42,7 +37,7 @@ TEST(InstallTo, CopiesItselfAndSiblingHkimProgramsKeepingModes) {
       0)
       << error;
   EXPECT_THAT(installed, ElementsAre("hkim-nccl-check", "hkim-wrapper"));
-  EXPECT_EQ(Slurp(dir.root() + "/out/nested/hkim-wrapper"), "wrapper bytes\n");
+  EXPECT_EQ(ReadFile(dir.root() + "/out/nested/hkim-wrapper"), "wrapper bytes\n");
   EXPECT_EQ(Mode(dir.root() + "/out/nested/hkim-wrapper"), 0755u);
   EXPECT_EQ(Mode(dir.root() + "/out/nested/hkim-nccl-check"), 0750u);
   EXPECT_EQ(Mode(dir.root() + "/out/nested/other-tool"), 0u);

@@ -10,17 +10,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "test_support.h"
+
 namespace hkim::wrapper {
 namespace {
 
 using ::testing::HasSubstr;
 
-std::string Read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::ReadFile;
 
 class NcclConfTest : public ::testing::Test {
  protected:
@@ -56,8 +53,8 @@ TEST_F(NcclConfTest, WritesTheDecisionsWhenAbsentAndLinksHomeForOldNccl) {
   Findings findings = PublishNcclConf(request);
   EXPECT_TRUE(HasRule(findings, "conf.written"));
   EXPECT_TRUE(HasRule(findings, "conf.home-linked"));
-  EXPECT_THAT(Read(dir_ + "/nccl.conf"), HasSubstr("\nNCCL_IB_GID_INDEX=3\n"));
-  EXPECT_EQ(Read(dir_ + "/home/.nccl.conf"), Read(dir_ + "/nccl.conf"));
+  EXPECT_THAT(ReadFile(dir_ + "/nccl.conf"), HasSubstr("\nNCCL_IB_GID_INDEX=3\n"));
+  EXPECT_EQ(ReadFile(dir_ + "/home/.nccl.conf"), ReadFile(dir_ + "/nccl.conf"));
 }
 
 TEST_F(NcclConfTest, LeavesAnExistingFileAloneAndSaysSo) {
@@ -66,8 +63,8 @@ TEST_F(NcclConfTest, LeavesAnExistingFileAloneAndSaysSo) {
   Findings findings =
       PublishNcclConf({dir_ + "/nccl.conf", dir_ + "/home", {{"NCCL_IB_GID_INDEX", "3"}}});
   EXPECT_TRUE(HasRule(findings, "conf.exists"));
-  EXPECT_EQ(Read(dir_ + "/nccl.conf"), "NCCL_DEBUG=INFO\n");
-  EXPECT_EQ(Read(dir_ + "/home/.nccl.conf"), "NCCL_DEBUG=WARN\n");
+  EXPECT_EQ(ReadFile(dir_ + "/nccl.conf"), "NCCL_DEBUG=INFO\n");
+  EXPECT_EQ(ReadFile(dir_ + "/home/.nccl.conf"), "NCCL_DEBUG=WARN\n");
 }
 
 TEST_F(NcclConfTest, AnUnwritableFolderIsAWarningNotACrash) {

@@ -14,9 +14,9 @@
 #include <functional>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "sysfs_fixture.h"
+#include "test_support.h"
 
 namespace hkim::wrapper {
 namespace {
@@ -30,12 +30,7 @@ struct Result {
   std::string out, err;
 };
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test_support::ReadFile;
 
 // Runs `program` with exactly `env` (plus PATH), capturing stdout and stderr. `in_child` runs in
 // the child before exec; when it returns false the child exits 77 (the test skips).
@@ -67,8 +62,8 @@ Result RunProgram(const std::vector<std::string>& args, std::vector<std::string>
   ::waitpid(pid, &status, 0);
   Result r;
   r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = Slurp(out_path);
-  r.err = Slurp(err_path);
+  r.out = ReadFile(out_path);
+  r.err = ReadFile(err_path);
   return r;
 }
 
@@ -265,7 +260,7 @@ TEST(WrapperProgram, ReportFileHoldsTheJsonRecord) {
   Result r = RunProgram({"--sysfs-root", fixture.root(), "--report", report, "--", "true"},
                         PluginEnvironment(BarcelonaDevices(), true, true));
   EXPECT_EQ(r.status, 0) << r.err;
-  auto j = nlohmann::json::parse(Slurp(report));
+  auto j = nlohmann::json::parse(ReadFile(report));
   EXPECT_EQ(j["set"]["NCCL_IB_HCA"], "=mlx5_6,mlx5_7,mlx5_10,mlx5_11");
   EXPECT_EQ(j["devices"].size(), 4u);
   EXPECT_EQ(j["devices"][2]["gid_index"], 3);

@@ -12,8 +12,10 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <chrono>
-#include <fstream>
+#include <optional>
 #include <sstream>
+
+#include "common/read_file.h"
 
 namespace hkim::health {
 namespace {
@@ -23,15 +25,6 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
-
-bool ReadWholeFile(const std::string& path, std::string* text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream out;
-  out << in.rdbuf();
-  *text = out.str();
-  return true;
-}
 
 std::string Trim(std::string text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' '))
@@ -96,14 +89,14 @@ bool InClusterEndpoint(const EnvLookup& env, const std::string& sa_dir, ApiEndpo
       return false;
     }
   }
-  if (!ReadWholeFile(sa_dir + "/token", &endpoint->token)) {
+  const std::optional<std::string> token = wrapper::ReadWholeFile(sa_dir + "/token");
+  if (!token) {
     *error = "cannot read " + sa_dir + "/token (automountServiceAccountToken off?)";
     return false;
   }
-  endpoint->token = Trim(endpoint->token);
+  endpoint->token = Trim(*token);
   endpoint->ca_file = sa_dir + "/ca.crt";
-  std::string ca;
-  if (!ReadWholeFile(endpoint->ca_file, &ca)) {
+  if (!wrapper::ReadWholeFile(endpoint->ca_file)) {
     *error = "cannot read " + endpoint->ca_file;
     return false;
   }

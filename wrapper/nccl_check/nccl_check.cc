@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "allreduce_runner.h"
+#include "common/read_file.h"
 #include "rendezvous.h"
 #include "size_range.h"
 #include "verdict.h"
@@ -22,13 +23,6 @@ using Clock = std::chrono::steady_clock;
 
 double Since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 int Error(const std::string& message, const std::string& fix) {
@@ -178,7 +172,7 @@ int RunCheck(const CheckConfig& config, const std::string& json_path) {
                  "see NCCL's warnings above; check the GPUs (nvidia-smi) and the NCCL_* settings");
   }
 
-  report.transport = ParseNcclLog(ReadFile(log.path()));
+  report.transport = ParseNcclLog(wrapper::ReadWholeFile(log.path()).value_or(""));
   report.verdict = Decide(config, report.results, report.ranks, report.transport);
   report.total_seconds = Since(start);
 

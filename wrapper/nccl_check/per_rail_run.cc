@@ -1,6 +1,5 @@
 #include "per_rail_run.h"
 
-#include <dirent.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -13,27 +12,24 @@
 #include <map>
 #include <sstream>
 
+#include "common/read_file.h"
+#include "common/sysfs_read.h"
+
 extern char** environ;
 
 namespace hkim::nccl_check {
 namespace {
 
+// A sysfs attribute, bounded and never blocking (common/sysfs_read.h); "" when it cannot be read.
 std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  std::string text = out.str();
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text;
+  std::string value;
+  return wrapper::ReadAttribute(path, &value) ? value : "";
 }
 
+// The entries of a sysfs folder, sorted, without hidden ones.
 std::vector<std::string> List(const std::string& dir) {
-  std::vector<std::string> names;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (dirent* e = ::readdir(d))
-      if (e->d_name[0] != '.') names.push_back(e->d_name);
-    ::closedir(d);
-  }
+  std::vector<std::string> names = wrapper::ListDirectory(dir);
+  std::erase_if(names, [](const std::string& name) { return name.empty() || name[0] == '.'; });
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -84,7 +80,7 @@ RailRun RunChild(const PerRailSetup& setup, const std::string& hca,
     }
     status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
   }
-  RailRun run = ReadRunRecord(hca, status, ReadText(path));
+  RailRun run = ReadRunRecord(hca, status, wrapper::ReadWholeFile(path).value_or(""));
   ::unlink(path);
   return run;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // The rendezvous messages as bytes, apart from the sockets (rendezvous.cc): building them and
 // parsing what a peer sent, so every byte that arrives over the network is checked in one place
-// (fuzzed by wrapper/fuzz/rendezvous_fuzzer.cc).
+// (fuzzed by wrapper/nccl_check/fuzz/rendezvous_fuzzer.cc).
 //
 // Wire format (integers are 32-bit big-endian):
 //   hello  peer -> rank 0 : "HKIMRDV1" version ordinal replicas local_gpus job_len job[job_len]

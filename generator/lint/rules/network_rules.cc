@@ -6,12 +6,10 @@
 #include <set>
 
 #include "lint/rules/rules.h"
+#include "model/placement.h"
 
 namespace hkim {
 namespace {
-
-// Pods are spread one per node (required pod anti-affinity in the StatefulSet).
-constexpr int kPodsPerNode = 1;
 
 bool UsesRails(const Profile& p) { return p.UsesRails(); }
 

@@ -8,14 +8,12 @@
 
 #include "model/operator_catalog.h"
 #include "model/operator_versions.h"
+#include "model/placement.h"
 #include "model/sriov_policy.h"
 #include "lint/rules/rules.h"
 
 namespace hkim {
 namespace {
-
-// Pods are spread one per node (required pod anti-affinity in the StatefulSet).
-constexpr int kPodsPerNode = 1;
 
 const SriovNetworkOperator* Sriov(const Profile& p) {
   if (!p.IsOpenShift() || !p.operators || !p.operators->sriov_network_operator) return nullptr;

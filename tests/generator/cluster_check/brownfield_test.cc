@@ -7,7 +7,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cluster_check/check_fixture.h"
@@ -208,8 +207,7 @@ TEST(Brownfield, CheckAgreesWithThePlanWhoeverInstallsEachOperator) {
         if (key.find("rdma") != std::string::npos) value = "0";
   }
   const std::string fresh_cluster = doc.dump();
-  const std::string fresh_profile = testing::TempDir() + "/fresh-openshift.yaml";
-  std::ofstream(fresh_profile) << test_files::FreshOpenShiftProfile();
+  const std::string fresh_profile = test_files::FreshOpenShiftProfileFile();
   for (const char* key : {"sriov_network_operator", "nfd", "gpu_operator"}) {
     for (const char* install : {"preinstalled", "shared"}) {
       Checked c = CheckText(fresh_profile, "fresh.json", fresh_cluster,

@@ -10,41 +10,23 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "layering/layering.h"
-#include "pipeline/profile_check.h"
-#include "test_files.h"
+#include "cluster_check/check_fixture.h"
 
 namespace hkim {
 namespace {
 
-namespace fs = std::filesystem;
+using cluster_check_test::Checked;
+using cluster_check_test::kFixtures;
+using cluster_check_test::kSource;
 using nlohmann::json;
 using ::testing::HasSubstr;
-
-const fs::path kSource = fs::path(HKIM_SOURCE_DIR);
-
-struct Checked {
-  DiagnosticSink sink;
-  std::vector<const Diagnostic*> Of(const std::string& rule) const {
-    std::vector<const Diagnostic*> found;
-    for (const Diagnostic& d : sink.diagnostics())
-      if (d.rule == rule) found.push_back(&d);
-    return found;
-  }
-  std::string All() const {
-    std::string text;
-    for (const Diagnostic& d : sink.diagnostics()) text += d.rule + " " + d.message + "\n";
-    return text;
-  }
-};
 
 // `profile` with `sets` against barcelona.json plus `extra` objects (and its ClusterVersion
 // replaced when `openshift` is given).
 Checked CheckWith(const std::string& profile, const std::vector<std::string>& sets,
                   const std::vector<json>& extra, const std::string& openshift = "") {
   Checked c;
-  json list = json::parse(test_files::ReadFile(kSource / "tests/generator/cluster_check/"
-                                                         "barcelona.json"));
+  json list = json::parse(test_files::ReadFile(kFixtures / "barcelona.json"));
   for (json& item : list["items"]) {
     if (item["kind"] == "ClusterVersion" && !openshift.empty())
       item["status"]["desired"]["version"] = openshift;
@@ -54,14 +36,14 @@ Checked CheckWith(const std::string& profile, const std::vector<std::string>& se
   inputs.profile_path = (kSource / profile).string();
   inputs.set_values = sets;
   DiagnosticSink own;
-  auto checked = CheckLayeredProfile(inputs, own);
-  EXPECT_TRUE(checked && checked->profile) << profile;
-  if (!checked || !checked->profile) return c;
+  c.profile = CheckLayeredProfile(inputs, own);
+  EXPECT_TRUE(c.profile && c.profile->profile) << profile;
+  if (!c.profile || !c.profile->profile) return c;
   auto cluster = cluster_check::LoadClusterExport({{"export.json", list.dump(1)}}, c.sink);
   EXPECT_NE(cluster, nullptr);
   if (!cluster) return c;
-  cluster_check::Findings findings(checked->layered.merged, c.sink);
-  cluster_check::CheckVersions(*checked->profile, *cluster, findings);
+  cluster_check::Findings findings(c.profile->layered.merged, c.sink);
+  cluster_check::CheckVersions(*c.profile->profile, *cluster, findings);
   findings.Flush();
   return c;
 }
@@ -80,7 +62,7 @@ json NicClusterPolicy(const std::string& doca) {
           {"spec", {{"ofedDriver", {{"image", "doca-driver"}, {"version", doca}}}}}};
 }
 
-const char kBarcelona[] = "profiles/barcelona-h100-cx7.yaml";
+using cluster_check_test::kBarcelona;
 
 TEST(ClusterVersions, TheReleaseTheProfilePinsRunningIsClean) {
   Checked c = CheckWith(kBarcelona, {"operators.gpu_operator.version=v25.10.1"},

@@ -4,8 +4,6 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -24,22 +22,11 @@ namespace {
 namespace fs = std::filesystem;
 using hkim::test_files::ReadFile;
 
-struct CliRun {
-  int status = -1;
-  std::string out;  // stdout and stderr
-};
+using CliRun = hkim::test_files::CommandRun;
 
+// hkimgen with `args`; `out` holds its stdout and stderr.
 CliRun Hkimgen(const std::string& args) {
-  CliRun run;
-  const std::string command = std::string(HKIM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) run.out.append(buffer.data(), n);
-  const int raw = pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return run;
+  return hkim::test_files::RunCapturing(std::string(HKIM_BINARY) + " " + args + " 2>&1");
 }
 
 class Commands : public ::testing::Test {

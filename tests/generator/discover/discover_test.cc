@@ -294,8 +294,8 @@ TEST_F(DiscoverCommand, DraftedFileValidatesAndRendersWithTheBinary) {
 // upstream schemas, like the shipped ones (bundle_test.cc); each check skips without its tool.
 TEST_F(DiscoverCommand, DraftedBundlesBuildAndMatchUpstreamSchemas) {
   const fs::path tool = fs::path(HKIM_SHARED_DIR) / "tools/validate-upstream/run";
-  const bool kubectl = std::system("command -v kubectl >/dev/null 2>&1") == 0;
-  const bool upstream = fs::exists(tool) && std::system("command -v npm >/dev/null 2>&1") == 0;
+  const bool kubectl = test_files::OnPath("kubectl");
+  const bool upstream = fs::exists(tool) && test_files::OnPath("npm");
   if (!kubectl && !upstream) GTEST_SKIP() << "skipped: neither kubectl nor validate-upstream";
   for (const std::string fixture : {"openshift-amd.json", "oke-intel.json"}) {
     const fs::path profile = dir_ / (fixture + ".yaml"), bundle = dir_ / (fixture + ".d");

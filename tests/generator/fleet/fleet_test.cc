@@ -23,16 +23,13 @@ namespace {
 
 namespace fs = std::filesystem;
 using test_files::CommandRun;
+using test_files::OnPath;
 using test_files::ReadFile;
 using test_files::RunShell;
 using test_files::SnapshotDir;
 
 const fs::path kSource = HKIM_SOURCE_DIR;
 const fs::path kShared = HKIM_SHARED_DIR;
-
-bool OnPath(const std::string& program) {
-  return std::system(("command -v " + program + " >/dev/null 2>&1").c_str()) == 0;
-}
 
 class Fleet : public ::testing::Test {
  protected:

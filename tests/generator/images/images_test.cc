@@ -23,17 +23,9 @@ using hkim::DiagnosticSink;
 using hkim::RenderedBundle;
 using hkim::test_files::CommandRun;
 using hkim::test_files::RunShell;
+using hkim::test_files::ShippedProfiles;
 
 const fs::path kSource = HKIM_SOURCE_DIR;
-
-std::vector<std::string> ShippedProfiles() {
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(kSource / "profiles")) {
-    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 CommandRun Hkimgen(const std::string& args) {
   const fs::path scratch = fs::temp_directory_path() / ("hkim-images-" + std::to_string(getpid()));
@@ -301,11 +293,8 @@ TEST(ShippedImages, ImageSetNamesEveryPackageChartAndImage) {
 // A fresh OpenShift cluster's bundle installs its operators through OLM: the image set names
 // each package with the channel its Subscription follows.
 TEST(ShippedImages, ImageSetNamesTheOlmPackagesOfAFreshOpenShiftBundle) {
-  const fs::path profile =
-      fs::temp_directory_path() / ("hkim-fresh-openshift-" + std::to_string(getpid()) + ".yaml");
-  std::ofstream(profile) << hkim::test_files::FreshOpenShiftProfile();
-  CommandRun run = Hkimgen("images '" + profile.string() + "' -o imageset");
-  fs::remove(profile);
+  const std::string profile = hkim::test_files::FreshOpenShiftProfileFile();
+  CommandRun run = Hkimgen("images '" + profile + "' -o imageset");
   ASSERT_EQ(run.status, 0) << run.err;
   for (const char* package : {"name: gpu-operator-certified", "name: nfd", "name: sriov-network-operator"})
     EXPECT_NE(run.out.find(package), std::string::npos) << package << "\n" << run.out;
@@ -357,11 +346,10 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
   const fs::path layer = scratch / "mirror.yaml";
   std::ofstream(layer) << kMirrorLayer;
   // The shipped profiles, and Barcelona as a fresh cluster (its operators installed by OLM).
-  const fs::path fresh = scratch / "fresh-openshift.yaml";
-  std::ofstream(fresh) << hkim::test_files::FreshOpenShiftProfile();
+  const std::string fresh = hkim::test_files::FreshOpenShiftProfileFile();
   std::vector<std::pair<std::string, std::string>> cases;
   for (const std::string& name : ShippedProfiles()) cases.push_back({name, "profiles/" + name + ".yaml"});
-  cases.push_back({"fresh-openshift", "'" + fresh.string() + "'"});
+  cases.push_back({"fresh-openshift", "'" + fresh + "'"});
   for (const auto& [name, path] : cases) {
     SCOPED_TRACE(name);
     const std::string args = path + " -f '" + layer.string() + "'";
@@ -433,10 +421,10 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
     // bundle that installs operators through OLM has them.
     EXPECT_EQ(mirror_sets, name == "fresh-openshift" ? 2 : 0);
     const fs::path tool = fs::path(HKIM_SHARED_DIR) / "tools/validate-upstream/run";
-    if (fs::exists(tool) && std::system("command -v npm >/dev/null 2>&1") == 0) {
+    if (fs::exists(tool) && hkim::test_files::OnPath("npm")) {
       std::string files;  // the API objects (kustomization.yaml has no upstream schema)
       for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-        if (entry.path().extension() == ".yaml" && entry.path().filename() != "kustomization.yaml")
+        if (hkim::test_files::IsManifest(entry.path().string()))
           files += " '" + entry.path().string() + "'";
       }
       CommandRun valid = RunShell("'" + tool.string() + "' --quiet" + files, kSource, scratch);
@@ -445,7 +433,7 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
   }
   // A mirrored bundle still names its catalogs (through images.catalog_sources).
   CommandRun set =
-      Hkimgen("images '" + fresh.string() + "' -f '" + layer.string() + "' -o imageset");
+      Hkimgen("images '" + fresh + "' -f '" + layer.string() + "' -o imageset");
   EXPECT_EQ(set.status, 0) << set.err;
   EXPECT_NE(set.out.find("catalog: registry.redhat.io/redhat/redhat-operator-index:v4."),
             std::string::npos)

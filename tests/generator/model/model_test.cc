@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "load/load.h"
+#include "test_files.h"
 #include "validate/validate.h"
 
 namespace hkim {
@@ -350,12 +351,8 @@ TEST(Model, ByteSizesParseWithUnits) {
 }
 
 TEST(Model, ShippedProfilesBuild) {
-  for (const char* name : {"barcelona-h100-cx7", "oke-h100", "oke-a100"}) {
-    std::ifstream in(std::filesystem::path(HKIM_SOURCE_DIR) / "profiles" /
-                     (std::string(name) + ".yaml"));
-    std::stringstream text;
-    text << in.rdbuf();
-    Built b = Build(text.str());
+  for (const std::string& name : test_files::ShippedProfiles()) {
+    Built b = Build(test_files::ReadProfile(name));
     EXPECT_TRUE(b.profile) << name << "\n" << Dump(b.sink);
   }
 }

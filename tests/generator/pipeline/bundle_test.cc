@@ -16,8 +16,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using hkim::test_files::CommandRun;
+using hkim::test_files::OnPath;
 using hkim::test_files::ReadFile;
 using hkim::test_files::RunShell;
+using hkim::test_files::ShippedProfiles;
 
 const fs::path kSource = HKIM_SOURCE_DIR;
 const fs::path kShared = HKIM_SHARED_DIR;
@@ -25,20 +27,6 @@ const fs::path kShared = HKIM_SHARED_DIR;
 /// Runs a shell command from the source root, capturing its output in `scratch`.
 CommandRun Shell(const std::string& command, const fs::path& scratch) {
   return RunShell(command, kSource, scratch);
-}
-
-bool OnPath(const std::string& program) {
-  return std::system(("command -v " + program + " >/dev/null 2>&1").c_str()) == 0;
-}
-
-std::vector<std::string> ShippedProfiles() {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(kSource / "profiles", ec)) {
-    if (entry.path().extension() == ".yaml") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 class ShippedBundle : public ::testing::TestWithParam<std::string> {

@@ -39,9 +39,7 @@ std::map<std::string, YAML::Node> Render(const std::string& profile,
   std::map<std::string, YAML::Node> objects;
   if (!bundle) return objects;
   for (const RenderedFile& file : bundle->files) {
-    // The bundle's README.md is for people, not a manifest.
-    if (file.file_name.size() < 5 || file.file_name.compare(file.file_name.size() - 5, 5, ".yaml"))
-      continue;
+    if (!test_files::IsManifest(file.file_name)) continue;
     YAML::Node node = YAML::Load(file.content);
     const std::string ns = node["metadata"] && node["metadata"]["namespace"]
                                ? node["metadata"]["namespace"].as<std::string>()

@@ -12,6 +12,7 @@
 #include "support/diagnostics_format.h"
 #include "pipeline/pipeline.h"
 #include "support/version.h"
+#include "test_files.h"
 
 namespace hkim {
 namespace {
@@ -28,9 +29,7 @@ std::vector<YAML::Node> Render(const std::string& profile, std::vector<std::stri
   std::vector<YAML::Node> docs;
   if (!bundle) return docs;
   for (const RenderedFile& file : bundle->files) {
-    // The bundle's README.md is for people, not a manifest.
-    if (file.file_name.size() < 5 || file.file_name.compare(file.file_name.size() - 5, 5, ".yaml"))
-      continue;
+    if (!test_files::IsManifest(file.file_name)) continue;
     YAML::Node doc = YAML::Load(file.content);
     doc["__file"] = file.file_name;
     docs.push_back(doc);

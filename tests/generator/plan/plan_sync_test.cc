@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <map>
 
-#include "fresh_profile.h"
 #include "pipeline/pipeline.h"
 #include "plan/disruption.h"
 #include "test_files.h"

@@ -9,15 +9,15 @@
 #include <filesystem>
 #include <set>
 
-#include "fresh_profile.h"
 #include "pipeline/pipeline.h"
+#include "test_files.h"
 #include "write/bundle_diff.h"
 #include "write/operator_downgrade.h"
 
 namespace hkim {
 namespace {
 
-// A fresh OpenShift cluster: the bundle renders the node objects (test_files fresh_profile.h).
+// A fresh OpenShift cluster: the bundle renders the node objects (test_files.h).
 constexpr char kFresh[] = "fresh-openshift";
 
 RenderedBundle Render(const std::string& profile, const std::vector<std::string>& sets) {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "finding.h"
+#include "common/finding.h"
 
 namespace hkim::wrapper {
 

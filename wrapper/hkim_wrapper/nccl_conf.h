@@ -10,7 +10,7 @@
 #include <map>
 #include <string>
 
-#include "finding.h"
+#include "common/finding.h"
 
 namespace hkim::wrapper {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "detect.h"
-#include "finding.h"
+#include "common/finding.h"
 #include "memlock.h"
 #include "verbs_probe.h"
 

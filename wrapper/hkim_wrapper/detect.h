@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "environment_scan.h"
-#include "finding.h"
+#include "common/finding.h"
 #include "sysfs_probe.h"
 
 namespace hkim::wrapper {

@@ -1,4 +1,4 @@
-#include "sysfs_read.h"
+#include "common/sysfs_read.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,9 +1,9 @@
-#include "finding.h"
+#include "common/finding.h"
 
 #include <map>
 
 // Header-only UTF-8 decoder shared with the generator's diagnostics (no library behind it).
-#include "../generator/support/utf8.h"
+#include "../../generator/support/utf8.h"
 
 namespace hkim::wrapper {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "finding.h"
+#include "common/finding.h"
 
 namespace hkim::wrapper {
 

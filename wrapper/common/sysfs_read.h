@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "finding.h"
+#include "common/finding.h"
 
 namespace hkim::wrapper {
 

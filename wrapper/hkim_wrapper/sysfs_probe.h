@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "finding.h"
-#include "sysfs_read.h"
+#include "common/finding.h"
+#include "common/sysfs_read.h"
 
 namespace hkim::wrapper {
 
