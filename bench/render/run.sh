@@ -9,9 +9,13 @@
 #   2. Large: the Barcelona profile with NAMESPACES namespaces (default 1000; its IP ranges widened
 #      to hold them) rendered to a folder: median wall time and peak RSS (targets: < 1 s and
 #      < 100 MB on this machine's cores).
-#   3. Fleet: 10 such profiles (each its own cluster, FLEET_NAMESPACES namespaces, default 16) in
-#      one `hkimgen render P1 ... P10 -d DIR`, -j 1 against -j N (N = nproc): the speed-up
-#      (target: scales with cores). -j 1 and -j N must write the same bytes (checked first).
+#   3. Fleet: FLEET_SIZE (default 100) Barcelona-sized profiles (each its own cluster, with the
+#      shipped profile's namespaces, or FLEET_NAMESPACES of them) rendered into one fleet repo
+#      with `hkimgen render FOLDER -d DIR`, -j 1 against -j 2 (targets: < 2 s at -j 2, and -j 2
+#      >= 1.8x faster than -j 1). -j 1 and -j 2 must write the same bytes (checked first).
+# Every target is printed with its measure; wall times and CPU times (user + system: on a loaded
+# machine the wall time includes waiting for a core, the CPU time does not) side by side, with
+# the load average at the start and the end.
 # Every folder render writes a new folder: the previous one is moved aside, not deleted, before
 # each run (deleting thousands of files just before makes ext4's inode allocation slow, which
 # would time the file system's clean-up rather than the render); all are removed at the end (so
@@ -20,7 +24,8 @@
 # itself, part 2 uses hyperfine -N).
 #
 # Usage: bench/render/run.sh [NAMESPACES]   (env HKIMGEN=path/to/hkimgen to skip the build;
-#        FLEET_NAMESPACES=N per fleet profile; RUNS=N runs, default 20; Barcelona at least 40)
+#        FLEET_SIZE=N profiles in the fleet, FLEET_NAMESPACES=N per fleet profile (default: the
+#        shipped profile's); RUNS=N runs, default 20; Barcelona at least 40)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 namespaces=${1:-1000}
@@ -36,6 +41,7 @@ if [[ -z ${HKIMGEN:-} ]]; then
   HKIMGEN=$PWD/build-bench/generator/hkimgen
 fi
 
+echo "bench/render: load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/aside"
@@ -51,13 +57,14 @@ aside_n() { echo "sh '$work/aside.sh' '$1'"; }
 # The shipped Barcelona profile with its one namespace replaced by N (and each rail's range
 # widened to a /20, 4,094 addresses, so that N namespaces x 2 replicas fit); everything else
 # (4 rails, NCCL settings, security, GitOps) as shipped, so schema and model see a real profile.
-generate() {  # generate TARGET NAMESPACES [CLUSTER]
+generate() {  # generate TARGET NAMESPACES [CLUSTER]   (NAMESPACES 0: the shipped ones)
   python3 - profiles/barcelona-h100-cx7.yaml "$1" "$2" "${3:-}" <<'PY'
 import re, sys
 source, target, count, cluster = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 text = open(source).read()
 names = "".join(f"  - team-{i:04d}\n" for i in range(count))
-text, n = re.subn(r"^namespaces:\n(  - .*\n)+", "namespaces:\n" + names, text, flags=re.M)
+text, n = re.subn(r"^namespaces:\n(  - .*\n)+", "namespaces:\n" + names, text,
+                  flags=re.M) if count else (text, 1)
 if n != 1:
     sys.exit("bench/render: could not find the namespaces list in the Barcelona profile")
 text, n = re.subn(r"range: 10\.0\.10([0-9])\.0/24", r"range: 10.\1.0.0/20", text)
@@ -92,15 +99,15 @@ import json, os, statistics, sys, time
 hkimgen, profile, work, runs, kubectl = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 rounds, warmup = max(runs, 40), 3
 devnull = os.open(os.devnull, os.O_WRONLY)
-def timed(argv):
+def timed(argv):  # (wall, CPU = user + system) seconds of one process
     start = time.perf_counter()
     pid = os.posix_spawn(argv[0], argv, os.environ,
                          file_actions=[(os.POSIX_SPAWN_DUP2, devnull, 1),
                                        (os.POSIX_SPAWN_DUP2, devnull, 2)])
-    _, status = os.waitpid(pid, 0)
+    _, status, usage = os.wait4(pid, 0)
     if status != 0:
         sys.exit(f"bench/render: {' '.join(argv)} failed ({status})")
-    return time.perf_counter() - start
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
 new_dir, current_dir = f"{work}/b-out", f"{work}/barcelona"
 commands = {
     "hkimgen render -d DIR": [hkimgen, "render", profile, "-q", "-d", new_dir],
@@ -109,20 +116,23 @@ commands = {
     "kubectl kustomize DIR": [kubectl, "kustomize", current_dir],
 }
 times = {name: [] for name in commands}
+cpu = {name: [] for name in commands}
 for i in range(warmup + rounds):
     for name, argv in commands.items():
         if argv[-1] == new_dir and os.path.exists(new_dir):  # a new folder every time
             os.rename(new_dir, f"{work}/aside/b-out-{i}")
-        seconds = timed(argv)
+        seconds, cpu_seconds = timed(argv)
         if i >= warmup:
             times[name].append(seconds)
+            cpu[name].append(cpu_seconds)
 results = []
 print(f"Barcelona, {rounds} interleaved rounds (after {warmup} warm-up rounds): median [p25 .. p75]")
 for name, samples in times.items():
     q = statistics.quantiles(samples, n=4)
     print(f"  {name:<36}{statistics.median(samples) * 1000:8.1f} ms  "
-          f"[{q[0] * 1000:.1f} .. {q[2] * 1000:.1f}]")
-    results.append({"command": name, "median": statistics.median(samples), "times": samples})
+          f"[{q[0] * 1000:.1f} .. {q[2] * 1000:.1f}]  CPU {statistics.median(cpu[name]) * 1000:.1f} ms")
+    results.append({"command": name, "median": statistics.median(samples), "times": samples,
+                    "cpu": statistics.median(cpu[name])})
 json.dump({"results": results}, open(f"{work}/barcelona.json", "w"))
 PY
 
@@ -140,26 +150,28 @@ for i in 1 2 3 4 5; do
 done
 cat "$work"/rss-* > "$work/rss"
 
-# 3. The fleet: 10 profiles, one command, 1 thread vs every core.
-fleet_namespaces=${FLEET_NAMESPACES:-16}
-cores=$(nproc)
+# 3. The fleet: FLEET_SIZE Barcelona-sized clusters into one repo, -j 1 vs -j 2.
+fleet_size=${FLEET_SIZE:-100}
+fleet_namespaces=${FLEET_NAMESPACES:-0}
+cores=2
 mkdir -p "$work/fleet-profiles"
-for i in $(seq -w 1 10); do
+for i in $(seq -w 1 "$fleet_size"); do
   generate "$work/fleet-profiles/bench-$i.yaml" "$fleet_namespaces" "bench-$i"
 done
 (cd "$work" && "$HKIMGEN" render fleet-profiles -q -d fleet-check -j 1 --fleet-path fleet &&
   "$HKIMGEN" render fleet-profiles -q -d fleet-check-n -j "$cores" --fleet-path fleet &&
   diff -r fleet-check fleet-check-n >/dev/null) ||
   { echo "bench/render: the fleet differs between -j 1 and -j $cores" >&2; exit 1; }
-echo "bench/render: fleet of 10 profiles x $fleet_namespaces namespaces ->" \
+echo "bench/render: fleet of $fleet_size profiles ->" \
   "$(find "$work/fleet-check" -name '*.yaml' | wc -l) files" >&2
-hyperfine --warmup 2 --min-runs 10 --export-json "$work/fleet.json" \
+hyperfine --warmup 1 --min-runs "${FLEET_RUNS:-5}" --export-json "$work/fleet.json" \
   -n "fleet -j 1" --prepare "$(aside "$work/fleet")" \
-  "cd '$work' && '$HKIMGEN' render fleet-profiles -q -d fleet -j 1" \
+  "cd '$work' && '$HKIMGEN' render fleet-profiles -q -d fleet -j 1 --fleet-path fleet" \
   -n "fleet -j $cores" --prepare "$(aside "$work/fleet")" \
-  "cd '$work' && '$HKIMGEN' render fleet-profiles -q -d fleet -j $cores" >&2
+  "cd '$work' && '$HKIMGEN' render fleet-profiles -q -d fleet -j $cores --fleet-path fleet" >&2
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
-python3 - "$work" "$cores" "$namespaces" <<'PY'
+python3 - "$work" "$cores" "$namespaces" "$fleet_size" <<'PY'
 import json, statistics, sys
 work, cores, namespaces = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def load(name):
@@ -176,22 +188,32 @@ current = barcelona["hkimgen render -d DIR (current)"]
 large = load("large")[0]
 rss = statistics.median(int(line) for line in open(f"{work}/rss")) / 1024
 one, many = load("fleet")
-speedup = one["median"] / many["median"]
+fleet_size = sys.argv[4]
+
+def cpu(r):  # hyperfine's mean user + system; the Barcelona rounds' median
+    return r["cpu"] if "cpu" in r else r["user"] + r["system"]
 
 print()
-print(f"issue 13 render targets, measured in this run ({cores} cores; medians of whole processes)")
-print(f"{'measure':<44}{'value':>16}  {'target':<18}result")
-ratio = peer["median"] / folder["median"]
-print(f"{'Barcelona -d DIR vs kubectl kustomize':<44}{ratio:>15.1f}x  {'>= 10x faster':<18}"
-      f"{verdict(ratio >= 10)}")
-print(f"{'  (hkimgen -d DIR / kustomize)':<44}{ms(folder) + ' / ' + ms(peer):>16}")
-print(f"{'  Barcelona to stdout vs kustomize':<44}{peer['median'] / stream['median']:>15.1f}x")
-print(f"{'  Barcelona -d DIR, bundle current, vs kust.':<44}{peer['median'] / current['median']:>15.1f}x")
-print(f"{namespaces + ' namespaces -d DIR, wall':<44}{ms(large):>16}  {'< 1 s':<18}"
-      f"{verdict(large['median'] < 1.0)}")
-print(f"{namespaces + ' namespaces -d DIR, peak RSS':<44}{rss:>13.1f} MB  {'< 100 MB':<18}"
+print(f"issue 41 render targets, measured in this run (2 threads; medians of whole processes;"
+      f" load average {open('/proc/loadavg').read().split()[0]})")
+print(f"{'measure':<46}{'wall':>14}{'CPU':>14}  {'target':<20}result (wall)")
+def ratio_row(label, r):
+    wall, cpu_ratio = peer["median"] / r["median"], cpu(peer) / cpu(r)
+    print(f"{label:<46}{wall:>13.1f}x{cpu_ratio:>13.1f}x  {'>= 10x faster':<20}{verdict(wall >= 10)}")
+ratio_row("Barcelona -d DIR vs kubectl kustomize", folder)
+ratio_row("Barcelona to stdout vs kubectl kustomize", stream)
+print(f"{'  (-d DIR / stdout / kustomize)':<46}"
+      f"{ms(folder) + ' / ' + ms(stream) + ' / ' + ms(peer):>28}")
+print(f"{'  Barcelona -d DIR, bundle current, vs kust.':<46}{peer['median'] / current['median']:>13.1f}x"
+      f"{cpu(peer) / cpu(current):>13.1f}x")
+print(f"{namespaces + ' namespaces -d DIR':<46}{ms(large):>14}{cpu(large) * 1000:>11.1f} ms  "
+      f"{'< 1 s':<20}{verdict(large['median'] < 1.0)}")
+print(f"{namespaces + ' namespaces -d DIR, peak RSS':<46}{rss:>11.1f} MB{'':>14}  {'< 100 MB':<20}"
       f"{verdict(rss < 100)}")
-print(f"{'fleet of 10: -j 1 / -j ' + str(cores):<44}{speedup:>15.2f}x  "
-      f"{'scales (ideal ' + str(cores) + 'x)':<18}{'see RESULTS.md' if cores > 1 else 'n/a: 1 core'}")
-print(f"{'  (-j 1 / -j ' + str(cores) + ')':<44}{ms(one) + ' / ' + ms(many):>16}")
+print(f"{'fleet of ' + fleet_size + ' into a repo, -j ' + str(cores):<46}{ms(many):>14}"
+      f"{cpu(many) * 1000:>11.1f} ms  {'< 2 s':<20}{verdict(many['median'] < 2.0)}")
+speedup = one["median"] / many["median"]
+print(f"{'fleet -j 1 / -j ' + str(cores):<46}{speedup:>13.2f}x{'':>14}  {'>= 1.8x':<20}"
+      f"{verdict(speedup >= 1.8)}")
+print(f"{'  (-j 1 wall / CPU)':<46}{ms(one):>14}{cpu(one) * 1000:>11.1f} ms")
 PY

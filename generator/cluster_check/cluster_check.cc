@@ -436,7 +436,7 @@ std::unique_ptr<ClusterExport> LoadClusterExport(std::vector<discover::ExportInp
   if (cluster->set.files.empty()) return nullptr;
   for (const discover::ExportObject& object : cluster->set.objects) {
     cluster->kinds.insert(object.kind);
-    cluster->by_key.emplace(object.kind + "/" + object.namespace_name + "/" + object.name, &object);
+    cluster->by_id.emplace(object.id(), &object);
   }
   return cluster;
 }

@@ -19,16 +19,21 @@
 #include "plan/plan.h"
 #include "support/diagnostics.h"
 #include "support/diagnostics_format.h"
+#include "support/object_id.h"
 
 namespace hkim::cluster_check {
 
 /// A loaded export: its objects, the facts discover reads from them, and an index of every
-/// object by "Kind/namespace/name" (for takeover) and of the kinds it holds (a check whose
+/// object by its identity (for takeover) and of the kinds it holds (a check whose
 /// kind the export lacks says so instead of failing).
+/// Objects the checks look up by identity.
+inline constexpr const char* kMachineConfigGroup = "machineconfiguration.openshift.io";
+inline const ObjectId kClusterVersion{"config.openshift.io", "ClusterVersion", "", "version"};
+
 struct ClusterExport {
   discover::ExportSet set;
   discover::ClusterFacts facts;
-  std::map<std::string, const discover::ExportObject*> by_key;
+  std::map<ObjectId, const discover::ExportObject*> by_id;
   std::set<std::string> kinds;
   std::string label;  ///< the first input's name, for messages
 };

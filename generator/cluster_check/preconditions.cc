@@ -61,7 +61,7 @@ void CheckMachineConfigPool(const Profile& p, const ClusterExport& cluster,
                 p.iommu.pointer + "/machine_config_pool", findings);
     return;
   }
-  if (!cluster.by_key.count("MachineConfigPool//" + role)) {
+  if (!cluster.by_id.count(ObjectId{kMachineConfigGroup, "MachineConfigPool", "", role})) {
     findings.Add(Severity::kError, "cluster.pool-missing", p.iommu.pointer + "/machine_config_pool",
                  "cluster " + cluster.label,
                  "machine_config_pool is existing but the cluster has no MachineConfigPool " +
@@ -110,8 +110,8 @@ void CheckOpenShiftVersion(const Profile& p, const BundlePlan& plan, const Clust
                            Findings& findings) {
   if (!p.IsOpenShift() || !p.operators || p.operators->openshift_version.empty()) return;
   const std::string pointer = p.operators->pointer + "/openshift_version";
-  auto it = cluster.by_key.find("ClusterVersion//version");
-  if (it == cluster.by_key.end()) {
+  auto it = cluster.by_id.find(kClusterVersion);
+  if (it == cluster.by_id.end()) {
     NotExported(cluster, "ClusterVersion", "the OpenShift release", pointer, findings);
     return;
   }
@@ -292,8 +292,8 @@ void CheckTakeover(const Profile& p, const BundlePlan& plan, const ClusterExport
         planned.kind == "OperatorGroup" || planned.kind == "Subscription" ||
         OperatorOfSingletonKind(planned.kind) != nullptr)
       continue;
-    auto it = cluster.by_key.find(planned.kind + "/" + planned.namespace_name + "/" + planned.name);
-    if (it == cluster.by_key.end()) continue;
+    auto it = cluster.by_id.find(planned.id());
+    if (it == cluster.by_id.end()) continue;
     const discover::ExportObject* object = it->second;
     const std::string owner = TrackedBy(*object->json);
     if (apps.count(owner)) continue;

@@ -43,9 +43,9 @@ std::optional<Running> RunningRelease(const ClusterExport& cluster, const Operat
   return found;
 }
 
-const discover::ExportObject* Object(const ClusterExport& cluster, const std::string& key) {
-  auto it = cluster.by_key.find(key);
-  return it == cluster.by_key.end() ? nullptr : it->second;
+const discover::ExportObject* Object(const ClusterExport& cluster, const ObjectId& id) {
+  auto it = cluster.by_id.find(id);
+  return it == cluster.by_id.end() ? nullptr : it->second;
 }
 
 // "4.21.9" matches an entry "4.21.9" or "4.21"; "" matches anything.
@@ -93,7 +93,7 @@ void CompareRelease(const Profile& p, const ClusterExport& cluster, const Operat
 
 void CheckOpenShiftRange(const Profile& p, const ClusterExport& cluster, Findings& findings) {
   if (!p.IsOpenShift() || !p.operators || !p.operators->gpu_operator) return;
-  const discover::ExportObject* cv = Object(cluster, "ClusterVersion//version");
+  const discover::ExportObject* cv = Object(cluster, kClusterVersion);
   if (!cv) return;  // cluster.not-exported (preconditions.cc) says so
   const std::string openshift = Str(At(*cv->json, {"status", "desired", "version"}));
   const GpuOperator& gpu = *p.operators->gpu_operator;
@@ -113,7 +113,7 @@ void CheckOpenShiftRange(const Profile& p, const ClusterExport& cluster, Finding
 // cluster it was not built for.
 void CheckOpenShiftOperators(const Profile& p, const ClusterExport& cluster, Findings& findings) {
   if (!p.IsOpenShift() || !p.operators) return;
-  const discover::ExportObject* cv = Object(cluster, "ClusterVersion//version");
+  const discover::ExportObject* cv = Object(cluster, kClusterVersion);
   if (!cv) return;
   const std::string openshift = Str(At(*cv->json, {"status", "desired", "version"}));
   const std::string minor = openshift.substr(0, openshift.find('.', openshift.find('.') + 1));
@@ -148,7 +148,7 @@ void CheckOpenShiftOperators(const Profile& p, const ClusterExport& cluster, Fin
 }
 
 void CheckKnownBad(const Profile& p, const ClusterExport& cluster, Findings& findings) {
-  const discover::ExportObject* cv = Object(cluster, "ClusterVersion//version");
+  const discover::ExportObject* cv = Object(cluster, kClusterVersion);
   const std::string openshift = cv ? Str(At(*cv->json, {"status", "desired", "version"})) : "";
   // The DOCA driver the cluster's NicClusterPolicy deploys (Barcelona's runs one even though
   // its profile does not render the policy).

@@ -215,10 +215,10 @@ const SriovStateFacts* ClusterFacts::StateOf(const std::string& node) const {
 
 ClusterFacts ExtractFacts(const ExportSet& exports, DiagnosticSink& sink) {
   ClusterFacts facts;
-  std::set<std::string> seen;  // kind/namespace/name: the same object given twice counts once
+  std::set<ObjectId> seen;  // the same object given twice counts once
   UnreadableGpuCounts unreadable;
   for (const ExportObject& object : exports.objects) {
-    if (!seen.insert(object.kind + "/" + object.namespace_name + "/" + object.name).second)
+    if (!seen.insert(object.id()).second)
       continue;
     // Findings about one object point at where it starts in its file.
     const SourceLocation at = exports.Locate(object, "");

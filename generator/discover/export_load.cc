@@ -81,6 +81,7 @@ void Collect(const nlohmann::json& value, const std::string& pointer, std::size_
     }
   }
   ExportObject object;
+  object.group = ApiGroupOf(StringAt(value, "apiVersion"));
   object.kind = StringAt(value, "kind");
   object.name = StringAt(value, "metadata", "name");
   object.namespace_name = StringAt(value, "metadata", "namespace");

@@ -11,6 +11,7 @@
 
 #include "support/diagnostics.h"
 #include "load/load.h"
+#include "support/object_id.h"
 
 namespace hkim::discover {
 
@@ -25,6 +26,7 @@ struct ExportInput {
 
 /// One Kubernetes object of an export.
 struct ExportObject {
+  std::string group;  ///< API group of its apiVersion ("" for the core group)
   std::string kind;
   std::string name;
   std::string namespace_name;            ///< empty for cluster-scoped objects
@@ -36,6 +38,9 @@ struct ExportObject {
   /// (json_locate.h).
   std::size_t offset = 0;
   SourceLocation start;
+
+  /// Its identity in the cluster (support/object_id.h).
+  ObjectId id() const { return ObjectId{group, kind, namespace_name, name}; }
 };
 
 /// Every file's parsed document (kept for the objects' JSON and the diagnostics' source lines)

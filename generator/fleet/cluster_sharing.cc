@@ -13,6 +13,7 @@
 #include "plan/plan.h"
 #include "support/ipv4_network.h"
 #include "support/join.h"
+#include "support/object_id.h"
 
 namespace hkim {
 namespace {
@@ -25,7 +26,7 @@ constexpr const char* kSettingsRule = "lint.shared-operator-settings";
 
 /// One object (or operator chart) a profile's bundle puts into the cluster.
 struct Emitted {
-  std::string identity;     ///< what two Applications would both track
+  ObjectId identity;        ///< what two Applications would both track
   std::string description;  ///< for messages: "Namespace gpu-training"
   std::string pointer;      ///< the profile value that produced the name
 };
@@ -48,11 +49,6 @@ std::vector<NamedOperator> ListOperators(const Profile& p) {
     if (const OperatorCommon* op = OperatorByKey(*p.operators, facts.key))
       list.push_back({facts.key.c_str(), op});
   return list;
-}
-
-std::string ApiGroup(const std::string& api_version) {
-  const size_t slash = api_version.find('/');
-  return slash == std::string::npos ? "" : api_version.substr(0, slash);
 }
 
 /// The profile value whose change gives `o` another identity (or, for the cluster-wide
@@ -90,8 +86,7 @@ std::vector<Emitted> EmittedObjects(const Profile& p, const BundlePlan& plan) {
   std::vector<Emitted> out;
   for (const PlannedObject* o : all) {
     if (o->name.empty() || o->kind == "Kustomization") continue;
-    out.push_back({ApiGroup(o->api_version) + "|" + o->kind + "|" + o->namespace_name + "|" + o->name,
-                   DescribeObject(*o), SourcePointer(p, *o)});
+    out.push_back({o->id(), DescribeObject(*o), SourcePointer(p, *o)});
     // Two Applications installing one chart fight over its release (and its cluster-wide
     // CRDs, ClusterRoles, operator Deployment) even when the Applications' names differ.
     if (o->kind == "Application" && o->context.contains("chart")) {
@@ -100,8 +95,10 @@ std::vector<Emitted> EmittedObjects(const Profile& p, const BundlePlan& plan) {
       for (const NamedOperator& named : ListOperators(p)) {
         if (named.op->chart == chart) pointer = named.op->pointer + "/install";
       }
-      out.push_back({"chart|" + chart, "the Helm chart " + chart + " (Application " + o->name + ")",
-                     pointer});
+      // The chart's release, tracked like an object ("Helm chart" is no API kind: it never
+      // meets a real object).
+      out.push_back({ObjectId{"", "Helm chart", "", chart},
+                     "the Helm chart " + chart + " (Application " + o->name + ")", pointer});
     }
   }
   return out;
@@ -161,7 +158,7 @@ void CheckObjects(const std::vector<ClusterMember>& members, const std::vector<s
     const size_t later = group[j];
     for (size_t i = 0; i < j; ++i) {
       const size_t earlier = group[i];
-      std::map<std::string, const Emitted*> theirs;
+      std::map<ObjectId, const Emitted*> theirs;
       for (const Emitted& e : emitted[earlier]) theirs.emplace(e.identity, &e);
       // Grouped by the value in the later profile that produced the names: one finding each.
       std::map<std::string, std::vector<std::pair<const Emitted*, const Emitted*>>> by_pointer;

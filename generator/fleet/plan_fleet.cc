@@ -10,6 +10,7 @@
 
 #include "model/operators.h"
 #include "plan/layers.h"
+#include "support/object_id.h"
 
 namespace hkim {
 namespace {
@@ -115,7 +116,7 @@ std::vector<ProjectRules> MemberProjects(const Profile& p, const BundlePlan& pla
     // Chart Applications (apps/) are created by the parent, under the fleet's parent project.
     if (object.layer == kAppsLayer) continue;
     ProjectRules& rules = object.layer == kWorkloadLayer ? workload : platform;
-    const GroupKind kind{ApiGroup(object.api_version), object.kind};
+    const GroupKind kind{std::string(ApiGroupOf(object.api_version)), object.kind};
     if (object.namespace_name.empty()) {
       rules.cluster_kinds.insert(kind);
     } else {
@@ -213,11 +214,6 @@ PlannedObject ApplicationSetObject(const std::vector<FleetMemberPlan>& members,
 }
 
 }  // namespace
-
-std::string ApiGroup(const std::string& api_version) {
-  const size_t slash = api_version.find('/');
-  return slash == std::string::npos ? std::string() : api_version.substr(0, slash);
-}
 
 void AdjustForFleet(const FleetSettings& settings, Profile& p) {
   p.gitops.path = settings.repo_path + "/" + p.cluster_name;

@@ -59,7 +59,4 @@ struct FleetMemberPlan {
 /// first member's are used. Pure function: no I/O.
 BundlePlan PlanFleet(const std::vector<FleetMemberPlan>& members, const FleetSettings& settings);
 
-/// The API group of an apiVersion ("apps/v1" → "apps", "v1" → ""), as AppProject kinds name it.
-std::string ApiGroup(const std::string& api_version);
-
 }  // namespace hkim

@@ -48,8 +48,10 @@ bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, Diagnosti
   const auto folders = Folders(fleet, dir);
   std::vector<std::optional<StagedBundleDir>> slots(folders.size());
   std::vector<DiagnosticSink> reports(folders.size());
+  WriteDirOptions each = options;  // the inputs resolved once, not once per folder
+  if (each.resolved_inputs.empty()) each.resolved_inputs = ResolveInputs(options.inputs);
   ParallelFor(folders.size(), WorkerCount(jobs, folders.size()), [&](size_t i, unsigned) {
-    slots[i] = StageBundleDir(*folders[i].second, folders[i].first, reports[i], options);
+    slots[i] = StageBundleDir(*folders[i].second, folders[i].first, reports[i], each);
   });
   std::vector<StagedBundleDir> staged;
   // Ctrl-C while staging: one "interrupted; DIR unchanged" for the fleet, not one per folder.

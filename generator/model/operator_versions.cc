@@ -1,12 +1,15 @@
 // The release catalog's reader (model/operator_versions.h). The data is catalog/releases.json,
-// embedded at build time; each entry names the tag, commit and files it was read from. The file
-// is parsed once; tests/generator/model/release_catalog_test.cc checks that it parses and that
+// laid out at build time (model/tools/catalog_sections.cc) and embedded; each entry names the
+// tag, commit and files it was read from. Each release and table is parsed once, when first
+// used; tests/generator/model/release_catalog_test.cc checks that it parses and that
 // every release is complete, so a malformed catalog fails the build's tests, not a user's run.
 
 #include "model/operator_versions.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <deque>
+#include <mutex>
 #include <set>
 
 #include "support/embedded_files.h"
@@ -15,17 +18,6 @@ namespace hkim {
 namespace {
 
 using nlohmann::json;
-
-struct Catalog {
-  std::vector<GpuOperatorRelease> gpu;
-  std::vector<NetworkOperatorRelease> network;
-  std::vector<KnownBadCombination> known_bad;
-  std::vector<NcclRelease> nccl;
-  std::map<std::pair<std::string, std::string>, OpenShiftOperatorCsv> openshift;  // (key, minor)
-  std::vector<std::string> nccl_names;  // the union, sorted
-  std::map<std::string, std::string> gpu_support;  // line -> status
-  std::string gpu_support_source;
-};
 
 std::string Text(const json& o, const char* key) {
   auto it = o.find(key);
@@ -51,64 +43,57 @@ std::map<std::string, std::string> Crds(const json& o) {
   return out;
 }
 
-Catalog Load() {
-  Catalog c;
-  const std::string_view* text = FindEmbeddedFile("catalog/releases.json");
-  if (!text) return c;
-  const json doc = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+void Read(const json& r, GpuOperatorRelease& g) {
+  g.version = Text(r, "version");
+  g.chart_version = Text(r, "chart_version");
+  g.date = Text(r, "date");
+  g.source = Text(r, "source");
+  g.kubernetes = Text(r, "kubernetes");
+  g.channel = Text(r, "channel");
+  g.csv = Text(r, "csv");
+  g.replaces = Text(r, "replaces");
+  g.openshift = Text(r, "openshift");
+  g.driver = Text(r, "driver");
+  g.images = Images(r.value("images", json::array()));
+  for (const json& name : r.value("bundle_images", json::array()))
+    g.bundle_images.push_back(name.get<std::string>());
+  g.crds = Crds(r.value("crds", json::object()));
+}
+
+void Read(const json& r, NetworkOperatorRelease& n) {
+  n.version = Text(r, "version");
+  n.chart_version = Text(r, "chart_version");
+  n.date = Text(r, "date");
+  n.source = Text(r, "source");
+  n.kubernetes = Text(r, "kubernetes");
+  n.chart_deploys_nic_cluster_policy = r.value("chart_deploys_nic_cluster_policy", false);
+  n.doca_driver = Component(r.value("doca_driver", json::object()));
+  const json components = r.value("components", json::object());
+  n.sriov_device_plugin = Component(components.value("sriov_device_plugin", json::object()));
+  n.nv_ipam = Component(components.value("nv_ipam", json::object()));
+  n.multus = Component(components.value("multus", json::object()));
+  n.cni_plugins = Component(components.value("cni_plugins", json::object()));
+  n.sriov_cni = Component(components.value("sriov_cni", json::object()));
+  n.rdma_cni = Component(components.value("rdma_cni", json::object()));
+  n.images = Images(r.value("images", json::array()));
+  n.crds = Crds(r.value("crds", json::object()));
+}
+
+/// known_bad, openshift_operators and gpu_operator_support.
+struct OtherTables {
+  std::vector<KnownBadCombination> known_bad;
+  std::map<std::pair<std::string, std::string>, OpenShiftOperatorCsv> openshift;  // (key, minor)
+  std::map<std::string, std::string> gpu_support;  // line -> status
+  std::string gpu_support_source;
+};
+
+OtherTables ReadOther(const json& doc) {
+  OtherTables c;
   if (!doc.is_object()) return c;
-  for (const json& r : doc.value("gpu_operator", json::array())) {
-    GpuOperatorRelease g;
-    g.version = Text(r, "version");
-    g.chart_version = Text(r, "chart_version");
-    g.date = Text(r, "date");
-    g.source = Text(r, "source");
-    g.kubernetes = Text(r, "kubernetes");
-    g.channel = Text(r, "channel");
-    g.csv = Text(r, "csv");
-    g.replaces = Text(r, "replaces");
-    g.openshift = Text(r, "openshift");
-    g.driver = Text(r, "driver");
-    g.images = Images(r.value("images", json::array()));
-    for (const json& name : r.value("bundle_images", json::array()))
-      g.bundle_images.push_back(name.get<std::string>());
-    g.crds = Crds(r.value("crds", json::object()));
-    c.gpu.push_back(std::move(g));
-  }
-  for (const json& r : doc.value("network_operator", json::array())) {
-    NetworkOperatorRelease n;
-    n.version = Text(r, "version");
-    n.chart_version = Text(r, "chart_version");
-    n.date = Text(r, "date");
-    n.source = Text(r, "source");
-    n.kubernetes = Text(r, "kubernetes");
-    n.chart_deploys_nic_cluster_policy = r.value("chart_deploys_nic_cluster_policy", false);
-    n.doca_driver = Component(r.value("doca_driver", json::object()));
-    const json components = r.value("components", json::object());
-    n.sriov_device_plugin = Component(components.value("sriov_device_plugin", json::object()));
-    n.nv_ipam = Component(components.value("nv_ipam", json::object()));
-    n.multus = Component(components.value("multus", json::object()));
-    n.cni_plugins = Component(components.value("cni_plugins", json::object()));
-    n.sriov_cni = Component(components.value("sriov_cni", json::object()));
-    n.rdma_cni = Component(components.value("rdma_cni", json::object()));
-    n.images = Images(r.value("images", json::array()));
-    n.crds = Crds(r.value("crds", json::object()));
-    c.network.push_back(std::move(n));
-  }
   for (const json& b : doc.value("known_bad", json::array())) {
     c.known_bad.push_back({Text(b, "operator"), Text(b, "version"), Text(b, "doca_driver"),
                            Text(b, "openshift"), Text(b, "what"), Text(b, "reference")});
   }
-  std::set<std::string> names;
-  for (const json& r : doc.value("nccl", json::array())) {
-    NcclRelease n{Text(r, "version"), Text(r, "date"), Text(r, "source"), {}};
-    for (const json& name : r.value("names", json::array())) {
-      n.names.push_back(name.get<std::string>());
-      names.insert(n.names.back());
-    }
-    c.nccl.push_back(std::move(n));
-  }
-  c.nccl_names.assign(names.begin(), names.end());
   for (const json& r : doc.value("openshift_operators", json::array())) {
     for (const char* key : {"sriov_network_operator", "nfd"}) {
       const json o = r.value(key, json::object());
@@ -125,24 +110,121 @@ Catalog Load() {
   return c;
 }
 
-const Catalog& TheCatalog() {
-  static const Catalog catalog = Load();
-  return catalog;
-}
-
-template <typename R>
-std::string Known(const std::vector<R>& releases) {
-  std::string out;
-  for (const R& release : releases) out += (out.empty() ? "" : ", ") + release.version;
+std::vector<NcclRelease> ReadNccl(const json& doc) {
+  std::vector<NcclRelease> out;
+  if (!doc.is_array()) return out;
+  for (const json& r : doc) {
+    NcclRelease n{Text(r, "version"), Text(r, "date"), Text(r, "source"), {}};
+    for (const json& name : r.value("names", json::array())) n.names.push_back(name.get<std::string>());
+    out.push_back(std::move(n));
+  }
   return out;
 }
 
-template <typename R>
-std::optional<R> Find(const std::vector<R>& releases, const std::string& version) {
-  for (const R& release : releases) {
-    if (release.version == version) return release;
+/// One part of the laid-out catalog, parsed the first time it is asked for (from any thread).
+template <typename T>
+class Part {
+ public:
+  explicit Part(std::string_view text = {}) : text_(text) {}
+  /// Where its text lies (before the first Get).
+  void SetText(std::string_view text) { text_ = text; }
+  template <typename ReadFn>
+  const T& Get(const ReadFn& read) const {
+    std::call_once(once_, [&] {
+      // The build wrote the text from parsed JSON (model/tools/catalog_sections.cc), so it is
+      // JSON; a default value stands in if it ever is not.
+      const json doc = json::parse(text_, nullptr, /*allow_exceptions=*/false);
+      if (!doc.is_discarded()) value_ = read(doc);
+    });
+    return value_;
   }
-  return std::nullopt;
+
+ private:
+  std::string_view text_;
+  mutable std::once_flag once_;
+  mutable T value_{};
+};
+
+/// The release catalog as the build laid it out (model/tools/catalog_sections.cc): an index, then
+/// every release and table as compact JSON of its own, each parsed when first used, so a render
+/// reads only the releases its profile names.
+template <typename R>
+struct Releases {
+  std::vector<std::string> versions;        // oldest first, as the catalog lists them
+  std::deque<Part<R>> parts;                // parts[i] is versions[i]
+  std::once_flag all_once;
+  std::vector<R> all;
+
+  const R* Find(const std::string& version) const {
+    for (size_t i = 0; i < versions.size(); ++i) {
+      if (versions[i] == version) {
+        return &parts[i].Get([](const json& r) {
+          R release;
+          Read(r, release);
+          return release;
+        });
+      }
+    }
+    return nullptr;
+  }
+  const std::vector<R>& All() {
+    std::call_once(all_once, [this] {
+      for (const std::string& version : versions) all.push_back(*Find(version));
+    });
+    return all;
+  }
+};
+
+struct Catalog {
+  Releases<GpuOperatorRelease> gpu;
+  Releases<NetworkOperatorRelease> network;
+  Part<std::vector<NcclRelease>> nccl;
+  Part<std::vector<std::string>> nccl_names;  // the union, sorted (by the build)
+  Part<OtherTables> other;
+
+  const OtherTables& Other() const { return other.Get(ReadOther); }
+};
+
+std::string_view Span(std::string_view data, const json& span) {
+  if (!span.is_array() || span.size() != 2) return {};
+  const size_t offset = span[0].get<size_t>(), length = span[1].get<size_t>();
+  return offset + length <= data.size() ? data.substr(offset, length) : std::string_view();
+}
+
+template <typename R>
+void ReadIndex(std::string_view data, const json& entries, Releases<R>& releases) {
+  if (!entries.is_array()) return;
+  for (const json& entry : entries) {
+    if (!entry.is_array() || entry.size() != 3 || !entry[0].is_string()) continue;
+    releases.versions.push_back(entry[0].get<std::string>());
+    releases.parts.emplace_back(Span(data, json::array({entry[1], entry[2]})));
+  }
+}
+
+Catalog& TheCatalog() {
+  static Catalog catalog;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const std::string_view* text = FindEmbeddedFile("catalog/releases.sections");
+    if (!text) return;
+    const size_t newline = text->find('\n');
+    if (newline == std::string_view::npos) return;
+    const json index = json::parse(text->substr(0, newline), nullptr, /*allow_exceptions=*/false);
+    if (!index.is_object()) return;
+    const std::string_view data = text->substr(newline + 1);
+    ReadIndex(data, index.value("gpu_operator", json::array()), catalog.gpu);
+    ReadIndex(data, index.value("network_operator", json::array()), catalog.network);
+    catalog.nccl.SetText(Span(data, index.value("nccl", json())));
+    catalog.nccl_names.SetText(Span(data, index.value("nccl_names", json())));
+    catalog.other.SetText(Span(data, index.value("other", json())));
+  });
+  return catalog;
+}
+
+std::string Known(const std::vector<std::string>& versions) {
+  std::string out;
+  for (const std::string& version : versions) out += (out.empty() ? "" : ", ") + version;
+  return out;
 }
 
 // "4.20.3" or "v4.20" -> {4, 20}.
@@ -156,37 +238,49 @@ std::optional<std::pair<int, int>> MajorMinor(const std::string& text) {
 
 }  // namespace
 
-const std::vector<GpuOperatorRelease>& GpuOperatorReleases() { return TheCatalog().gpu; }
+const std::vector<GpuOperatorRelease>& GpuOperatorReleases() { return TheCatalog().gpu.All(); }
 const std::vector<NetworkOperatorRelease>& NetworkOperatorReleases() {
-  return TheCatalog().network;
+  return TheCatalog().network.All();
 }
-const std::vector<KnownBadCombination>& KnownBadCombinations() { return TheCatalog().known_bad; }
-const std::vector<NcclRelease>& NcclReleases() { return TheCatalog().nccl; }
-const std::vector<std::string>& NcclEnvNames() { return TheCatalog().nccl_names; }
+const std::vector<KnownBadCombination>& KnownBadCombinations() {
+  return TheCatalog().Other().known_bad;
+}
+const std::vector<NcclRelease>& NcclReleases() { return TheCatalog().nccl.Get(ReadNccl); }
+const std::vector<std::string>& NcclEnvNames() {
+  return TheCatalog().nccl_names.Get([](const json& doc) {
+    std::vector<std::string> names;
+    for (const json& name : doc) names.push_back(name.get<std::string>());
+    return names;
+  });
+}
 
 std::optional<OpenShiftOperatorCsv> OpenShiftOperatorCsvFor(const std::string& key,
                                                             const std::string& minor) {
-  auto it = TheCatalog().openshift.find({key, minor});
-  if (it == TheCatalog().openshift.end()) return std::nullopt;
+  const auto& openshift = TheCatalog().Other().openshift;
+  auto it = openshift.find({key, minor});
+  if (it == openshift.end()) return std::nullopt;
   return it->second;
 }
 
 std::optional<GpuOperatorRelease> FindGpuOperatorRelease(const std::string& version) {
-  return Find(GpuOperatorReleases(), version);
+  const GpuOperatorRelease* release = TheCatalog().gpu.Find(version);
+  return release ? std::optional<GpuOperatorRelease>(*release) : std::nullopt;
 }
 std::optional<NetworkOperatorRelease> FindNetworkOperatorRelease(const std::string& version) {
-  return Find(NetworkOperatorReleases(), version);
+  const NetworkOperatorRelease* release = TheCatalog().network.Find(version);
+  return release ? std::optional<NetworkOperatorRelease>(*release) : std::nullopt;
 }
 
-std::string KnownGpuOperatorVersions() { return Known(GpuOperatorReleases()); }
-std::string KnownNetworkOperatorVersions() { return Known(NetworkOperatorReleases()); }
+std::string KnownGpuOperatorVersions() { return Known(TheCatalog().gpu.versions); }
+std::string KnownNetworkOperatorVersions() { return Known(TheCatalog().network.versions); }
 
 std::string GpuOperatorSupport(const std::string& version, std::string* source) {
-  if (source) *source = TheCatalog().gpu_support_source;
+  const OtherTables& other = TheCatalog().Other();
+  if (source) *source = other.gpu_support_source;
   const auto v = ParseGpuOperatorVersion(version);
   if (!v) return "";
-  auto it = TheCatalog().gpu_support.find(v->Channel());
-  return it == TheCatalog().gpu_support.end() ? "" : it->second;
+  auto it = other.gpu_support.find(v->Channel());
+  return it == other.gpu_support.end() ? "" : it->second;
 }
 
 std::optional<bool> OpenShiftInRange(const std::string& openshift, const std::string& range) {

@@ -72,11 +72,14 @@ std::string ProviderHint(const Profile& p, K kind, const std::string& name) {
 
 const char* Consequence(K kind) { return InfoOf(kind).consequence; }
 
-bool PreconditionCovers(const Profile& p, const Precondition& pre, const Capability& need) {
+/// `operator_scope`: OperatorScope of an "operator" precondition (the same for every need, so
+/// worked out once per bundle: per need, it was a tenth of a large render).
+bool PreconditionCovers(const Precondition& pre, const std::vector<Capability>& operator_scope,
+                        const Capability& need) {
   if (pre.kind == ToString(need.kind)) return CapabilityMatches(need.kind, pre.what, need.name);
   if (pre.kind == "host-driver") return need.kind == K::kGpuDirect && CapabilityMatches(need.kind, pre.what, need.name);
   if (pre.kind == "operator") {
-    for (const Capability& c : OperatorScope(p, pre.what))
+    for (const Capability& c : operator_scope)
       if (c.kind == need.kind && CapabilityMatches(c.kind, c.name, need.name)) return true;
   }
   return false;
@@ -107,9 +110,12 @@ namespace {
 /// preconditions.
 class NeedMatcher {
  public:
-  NeedMatcher(const Profile& p, const BundlePlan& plan) : p_(p), plan_(plan), platform_(PlatformProvides(p)) {
+  NeedMatcher(const Profile& p, const BundlePlan& plan) : plan_(plan), platform_(PlatformProvides(p)) {
     for (const PlannedObject& o : plan.objects)
       for (const Capability& c : o.provides) providers_.push_back(Provider{c, o.sync_wave, &o});
+    for (const Precondition& pre : plan.preconditions) {
+      scopes_.push_back(pre.kind == "operator" ? OperatorScope(p, pre.what) : std::vector<Capability>());
+    }
   }
 
   /// How `need` of `o` is met.
@@ -131,8 +137,8 @@ class NeedMatcher {
       if (in_time) m.by_bundle_or_platform = true;
       else m.late = &provider;
     }
-    for (const Precondition& pre : plan_.preconditions)
-      if (PreconditionCovers(p_, pre, what)) m.preconditions.push_back(&pre);
+    for (size_t i = 0; i < plan_.preconditions.size(); ++i)
+      if (PreconditionCovers(plan_.preconditions[i], scopes_[i], what)) m.preconditions.push_back(&plan_.preconditions[i]);
     return m;
   }
 
@@ -146,16 +152,16 @@ class NeedMatcher {
       if (what.kind != K::kCrd && provider.object->operator_key != operator_key) continue;
       if (provider.what.kind == what.kind && CapabilityMatches(what.kind, provider.what.name, what.name)) return true;
     }
-    for (const Precondition& pre : plan_.preconditions)
-      if (PreconditionCovers(p_, pre, what)) return true;
+    for (size_t i = 0; i < plan_.preconditions.size(); ++i)
+      if (PreconditionCovers(plan_.preconditions[i], scopes_[i], what)) return true;
     return false;
   }
 
  private:
-  const Profile& p_;
   const BundlePlan& plan_;
   std::vector<Capability> platform_;
   std::vector<Provider> providers_;
+  std::vector<std::vector<Capability>> scopes_;  ///< per precondition: its OperatorScope
 };
 
 std::string NeedPointer(const PlannedObject& o, const Need& need) {

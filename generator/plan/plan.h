@@ -7,6 +7,7 @@
 
 #include "model/model.h"
 #include "plan/requirements.h"
+#include "support/object_id.h"
 
 namespace hkim {
 
@@ -53,6 +54,9 @@ struct PlannedObject {
   std::string operator_key;
   std::vector<ToleratedTaint> tolerates;    ///< a node agent's tolerations
   std::string source_pointer;               ///< the profile value that made it (for messages)
+
+  /// Its identity in the cluster (support/object_id.h).
+  ObjectId id() const { return ObjectId::FromApiVersion(api_version, kind, namespace_name, name); }
 };
 
 /// Every object of one bundle, in output order (by sync wave, then kind, then namespace, then

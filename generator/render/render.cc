@@ -30,7 +30,9 @@ constexpr char kString = '\x02';
 
 std::string Escape(const std::string& value) {
   if (!value.empty() && value.front() == kRawScalar) return value.substr(1);
-  if (!value.empty() && value.front() == kString) return YamlQuoteString(value.substr(1));
+  if (!value.empty() && value.front() == kString) {
+    return YamlQuoteString(std::string_view(value).substr(1));  // no copy of the value first
+  }
   return YamlQuoteString(value);
 }
 

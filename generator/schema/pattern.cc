@@ -13,7 +13,6 @@ namespace hkim {
 namespace {
 
 /// Where Pcre2PatternKeywords moves `pattern`: a name valijson ignores unless taught.
-constexpr const char* kPcre2PatternKeyword = "x-hkimgen-pcre2-pattern";
 
 /// What valijson's PatternConstraint reports, word for word: validate/validate.cc reads it.
 constexpr const char* kMismatch = "Failed to match regex specified by 'pattern' constraint.";

@@ -21,6 +21,9 @@ class SchemaParser;
 
 namespace hkim {
 
+/// The keyword UsePcre2Patterns() teaches a parser, which `pattern` is renamed to.
+inline constexpr const char* kPcre2PatternKeyword = "x-hkimgen-pcre2-pattern";
+
 /// One compiled pattern (shared by copies; matching is thread-safe).
 class SchemaPattern {
  public:

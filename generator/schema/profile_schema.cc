@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -44,16 +45,19 @@ std::optional<ProfileSchema> ProfileSchema::Compile(const std::string& name,
   auto impl = std::make_unique<Impl>();
   try {
     nlohmann::json validation = nlohmann::json::parse(validation_text);
+    const bool one_text = validation_text.data() == whole_text.data() &&
+                          validation_text.size() == whole_text.size();
     {
-      // valijson reads `pattern` under a keyword of ours, matched with PCRE2 (schema/pattern.h).
-      const Pcre2PatternKeywords renamed(validation);
+      // valijson reads `pattern` under a keyword of ours, matched with PCRE2 (schema/pattern.h);
+      // the build's validation copy has it so already (schema/validation_copy.h).
+      std::optional<Pcre2PatternKeywords> renamed;
+      if (one_text) renamed.emplace(validation);
       valijson::SchemaParser parser;
       UsePcre2Patterns(parser);
       valijson::adapters::NlohmannJsonAdapter adapter(validation);
       parser.populateSchema(adapter, impl->schema);
     }
-    if (validation_text.data() == whole_text.data() &&
-        validation_text.size() == whole_text.size()) {
+    if (one_text) {
       // One text: the parse just made is the document, and the text is not kept.
       std::call_once(impl->document_once, [&] { impl->document = std::move(validation); });
     } else {

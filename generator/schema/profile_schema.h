@@ -51,9 +51,9 @@ class ProfileSchema {
 
  private:
   explicit ProfileSchema(std::unique_ptr<Impl> impl);
-  /// Compiles `validation_text` (the schema, or its copy without annotations:
-  /// schema/validation_copy.h); document() parses `whole_text` when it is another text, which
-  /// must then outlive the schema.
+  /// Compiles `validation_text` (the schema, or the build's copy of it without annotations and
+  /// with its patterns' keyword renamed: schema/validation_copy.h); document() parses
+  /// `whole_text` when it is another text, which must then outlive the schema.
   static std::optional<ProfileSchema> Compile(const std::string& name,
                                               std::string_view validation_text,
                                               std::string_view whole_text, DiagnosticSink& sink);

@@ -1,5 +1,7 @@
 #include "schema/validation_copy.h"
 
+#include "schema/pattern.h"
+
 #include <string_view>
 
 namespace hkim {
@@ -49,6 +51,8 @@ json Strip(const json& schema) {
       out[keyword] = std::move(named);
     } else if (HoldsSchemas(keyword)) {
       out[keyword] = StripEach(value);
+    } else if (keyword == "pattern" && value.is_string()) {
+      out[kPcre2PatternKeyword] = value;  // matched with PCRE2 (schema/pattern.h)
     } else {
       out[keyword] = value;  // constraints and data (enum, const, default, required...)
     }

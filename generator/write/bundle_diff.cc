@@ -133,8 +133,10 @@ BundleChange Change(BundleChange::Kind kind, const std::string& file, const Diff
   return change;
 }
 
-std::string Identity(const DiffObject& o) {
-  return o.kind.empty() || o.name.empty() ? "" : o.kind + "/" + o.namespace_name + "/" + o.name;
+/// Its identity, or none when the file is no object (README.md).
+std::optional<ObjectId> Identity(const DiffObject& o) {
+  if (o.kind.empty() || o.name.empty()) return std::nullopt;
+  return o.id();
 }
 
 std::string Folder(const std::string& file) {
@@ -165,15 +167,14 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
   };
   // What leaves the bundle, by object: an object that moves to another layer's folder is the
   // same object on the cluster, not a removal and an addition.
-  std::map<std::string, std::string> leaving;  // identity -> old file
+  std::map<ObjectId, std::string> leaving;  // identity -> old file
   for (const auto& [name, content] : existing) {
     if (wanted_by_name.count(name)) continue;
     if (ours && !ours->count(name)) {
       diff.user_files.push_back(name);
       continue;
     }
-    const std::string id = Identity(ParseDiffObject(content));
-    if (!id.empty()) leaving[id] = name;
+    if (const std::optional<ObjectId> id = Identity(ParseDiffObject(content))) leaving[*id] = name;
   }
   std::set<std::string> moved_away;
   for (const auto& [name, file] : wanted_by_name) {
@@ -189,7 +190,8 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
       diff.changes.push_back(std::move(change));
       continue;
     }
-    auto from = leaving.find(Identity(now));
+    const std::optional<ObjectId> id = Identity(now);
+    auto from = id ? leaving.find(*id) : leaving.end();
     if (from == leaving.end()) {
       BundleChange change = Change(BundleChange::Kind::kAdded, name, now);
       Apply(EffectOfAdding(now), change);

@@ -120,7 +120,20 @@ std::optional<std::set<std::string>> ParseBundleMarker(const std::string& text) 
   return files;
 }
 
+std::vector<ResolvedInput> ResolveInputs(const std::vector<std::string>& inputs) {
+  std::vector<ResolvedInput> out;
+  for (const std::string& input : inputs) {
+    if (input.empty() || input == "-") continue;
+    out.push_back({input, Resolved(input)});
+  }
+  return out;
+}
+
 std::string ForbiddenOutput(const fs::path& target, const std::vector<std::string>& inputs) {
+  return ForbiddenOutput(target, ResolveInputs(inputs));
+}
+
+std::string ForbiddenOutput(const fs::path& target, const std::vector<ResolvedInput>& inputs) {
   const fs::path resolved = Resolved(target);
   if (resolved == resolved.root_path()) return "is the root directory";
   std::error_code ec;
@@ -128,9 +141,8 @@ std::string ForbiddenOutput(const fs::path& target, const std::vector<std::strin
   if (!ec && IsWithin(cwd, resolved)) {
     return "holds the current directory (" + cwd.string() + ")";
   }
-  for (const std::string& input : inputs) {
-    if (input.empty() || input == "-") continue;
-    if (IsWithin(Resolved(input), resolved)) return "holds the input file " + input;
+  for (const ResolvedInput& input : inputs) {
+    if (IsWithin(input.resolved, resolved)) return "holds the input file " + input.given;
   }
   return "";
 }

@@ -36,6 +36,18 @@ std::optional<std::set<std::string>> ParseBundleMarker(const std::string& text);
 std::string ForbiddenOutput(const std::filesystem::path& target,
                             const std::vector<std::string>& inputs);
 
+/// An input as given and as ForbiddenOutput compares it (symbolic links and ".." resolved).
+struct ResolvedInput {
+  std::string given;
+  std::filesystem::path resolved;
+};
+std::vector<ResolvedInput> ResolveInputs(const std::vector<std::string>& inputs);
+
+/// The same with the inputs resolved once by a caller that checks many folders (a fleet: each
+/// folder against every profile was quadratic in the fleet's size).
+std::string ForbiddenOutput(const std::filesystem::path& target,
+                            const std::vector<ResolvedInput>& inputs);
+
 /// Who owns what in an existing output directory.
 struct OutputOwnership {
   std::string refusal;             ///< non-empty: the directory may not be replaced; says why

@@ -139,6 +139,7 @@ DiffObject ParseDiffObject(const std::string& text) {
     return o;  // not YAML (README.md): no object
   }
   if (!o.document.IsMap()) return o;
+  o.group = ApiGroupOf(Scalar(At(o.document, "apiVersion")));
   o.kind = Scalar(At(o.document, "kind"));
   o.name = Scalar(At(o.document, "metadata/name"));
   o.namespace_name = Scalar(At(o.document, "metadata/namespace"));

@@ -12,18 +12,23 @@
 #include <vector>
 
 #include "plan/disruption.h"
+#include "support/object_id.h"
 
 namespace hkim {
 
 /// One bundle file, parsed: its object's identity, the template it came from (its
 /// "# Source: templates/..." line) and whether Argo CD keeps it when it leaves the bundle.
 struct DiffObject {
-  std::string kind;  ///< "" when the file is no single YAML object (README.md)
+  std::string group;  ///< API group of its apiVersion
+  std::string kind;   ///< "" when the file is no single YAML object (README.md)
   std::string name;
   std::string namespace_name;
   std::string template_name;     ///< path under templates/, "" when the file has no Source line
   bool keep_on_removal = false;  ///< sync-options Prune=false or Delete=false
   YAML::Node document;
+
+  /// Its identity in the cluster (support/object_id.h).
+  ObjectId id() const { return ObjectId{group, kind, namespace_name, name}; }
 };
 
 /// Parses a file's text as written (FileText) or as read from the bundle folder.

@@ -343,7 +343,10 @@ fs::path TargetOf(const std::string& dir, const WriteDirOptions& options, Diagno
                         "name a directory of its own, e.g. -d out/<cluster>"));
     return {};
   }
-  if (std::string why = ForbiddenOutput(target, options.inputs); !why.empty()) {
+  const std::string why = options.resolved_inputs.empty() && !options.inputs.empty()
+                              ? ForbiddenOutput(target, options.inputs)
+                              : ForbiddenOutput(target, options.resolved_inputs);
+  if (!why.empty()) {
     sink.Report(Refused(dir, why + ", which hkimgen never replaces",
                         "write the bundle to a folder of its own, e.g. -d out/<cluster>"));
     return {};

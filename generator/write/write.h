@@ -12,6 +12,7 @@
 
 #include "support/diagnostics.h"
 #include "render/render.h"
+#include "write/guard.h"
 
 namespace hkim {
 
@@ -26,6 +27,9 @@ struct WriteDirOptions {
   bool wait = true;
   /// The profile and layer files: a folder holding one is never written.
   std::vector<std::string> inputs;
+  /// `inputs` resolved (write/guard.h ResolveInputs), when the caller writes many folders;
+  /// empty: resolved for each folder.
+  std::vector<ResolvedInput> resolved_inputs;
   /// Called once before blocking on another render's lock (prints "waiting for ...").
   std::function<void()> waiting;
   /// Threads writing the files of one folder (a fleet stages its folders on its own threads).

@@ -4,6 +4,7 @@
 // (catalog/releases.json, model/operator_versions.h; scripts/release-catalog.py says how they
 // were extracted). And rails whose MTUs differ.
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -19,11 +20,11 @@ namespace hkim {
 void CheckNcclEnvNames(const LintContext& c, LintReporter& r) {
   const std::vector<std::string>& names = NcclEnvNames();
   if (names.empty()) return;
-  const std::set<std::string> known(names.begin(), names.end());
-  const std::string releases =
-      NcclReleases().front().version + " to " + NcclReleases().back().version;
   for (const auto& [name, value] : c.profile.nccl.extra_env) {
-    if (name.rfind("NCCL_", 0) != 0 || known.count(name)) continue;
+    // `names` is sorted; the releases themselves are read only for a finding's message.
+    if (name.rfind("NCCL_", 0) != 0 || std::binary_search(names.begin(), names.end(), name)) continue;
+    const std::string releases =
+        NcclReleases().front().version + " to " + NcclReleases().back().version;
     const std::string closest = ClosestMatch(name, names);
     r.Report(c.profile.nccl.pointer + "/extra_env/" + EscapeJsonPointerToken(name),
              name + " is not a variable NCCL reads (none of its releases " + releases +

@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace {
@@ -142,6 +145,52 @@ TEST(ReleaseCatalog, NcclNamesPerReleaseFoldIntoOneSortedList) {
   // Read by newer releases only (a name the union keeps).
   const auto& oldest = hkim::NcclReleases().front().names;
   EXPECT_LT(oldest.size(), hkim::NcclEnvNames().size());
+}
+
+
+
+// The build lays the catalog out per release (model/tools/catalog_sections.cc) and a run parses
+// only what it asks for: every release, table and name of catalog/releases.json must read back,
+// in its order, whichever is asked first.
+TEST(ReleaseCatalog, LaidOutAsTheFileSays) {
+  std::ifstream in(std::filesystem::path(HKIM_SOURCE_DIR) / "catalog/releases.json");
+  ASSERT_TRUE(in) << "catalog/releases.json";
+  const nlohmann::json file = nlohmann::json::parse(in);
+  // A single release first (the render's way in), then the lists.
+  const std::string last_gpu = file["gpu_operator"].back()["version"].get<std::string>();
+  const auto one = hkim::FindGpuOperatorRelease(last_gpu);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->version, last_gpu);
+  EXPECT_EQ(one->images.size(), file["gpu_operator"].back()["images"].size());
+  EXPECT_FALSE(hkim::FindGpuOperatorRelease("v0.0.0"));
+
+  ASSERT_EQ(hkim::GpuOperatorReleases().size(), file["gpu_operator"].size());
+  for (size_t i = 0; i < file["gpu_operator"].size(); ++i) {
+    const nlohmann::json& want = file["gpu_operator"][i];
+    const GpuOperatorRelease& got = hkim::GpuOperatorReleases()[i];
+    EXPECT_EQ(got.version, want["version"].get<std::string>());
+    EXPECT_EQ(got.driver, want.value("driver", ""));
+    EXPECT_EQ(got.crds.size(), want.value("crds", nlohmann::json::object()).size());
+  }
+  ASSERT_EQ(hkim::NetworkOperatorReleases().size(), file["network_operator"].size());
+  for (size_t i = 0; i < file["network_operator"].size(); ++i) {
+    const nlohmann::json& want = file["network_operator"][i];
+    const NetworkOperatorRelease& got = hkim::NetworkOperatorReleases()[i];
+    EXPECT_EQ(got.version, want["version"].get<std::string>());
+    EXPECT_EQ(hkim::FindNetworkOperatorRelease(got.version)->chart_version, got.chart_version);
+  }
+  std::set<std::string> names;
+  for (const nlohmann::json& release : file["nccl"]) {
+    for (const nlohmann::json& name : release["names"]) names.insert(name.get<std::string>());
+  }
+  EXPECT_EQ(hkim::NcclEnvNames(), std::vector<std::string>(names.begin(), names.end()));
+  EXPECT_EQ(hkim::NcclReleases().size(), file["nccl"].size());
+  EXPECT_EQ(hkim::KnownBadCombinations().size(), file.value("known_bad", nlohmann::json::array()).size());
+  std::string versions;
+  for (const nlohmann::json& release : file["gpu_operator"]) {
+    versions += (versions.empty() ? "" : ", ") + release["version"].get<std::string>();
+  }
+  EXPECT_EQ(hkim::KnownGpuOperatorVersions(), versions);
 }
 
 }  // namespace
