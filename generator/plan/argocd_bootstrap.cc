@@ -46,6 +46,8 @@ const std::map<std::string, std::string>& Plurals() {
       {"SriovOperatorConfig", "sriovoperatorconfigs"},
       {"StatefulSet", "statefulsets"},
       {"Subscription", "subscriptions"},
+      {"ValidatingAdmissionPolicy", "validatingadmissionpolicies"},
+      {"ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings"},
   };
   return plurals;
 }

@@ -55,9 +55,11 @@ std::vector<Capability> OperatorScope(const Profile& p, const std::string& key) 
 
 std::vector<Capability> PlatformProvides(const Profile& p) {
   std::vector<Capability> out;
-  // Kubernetes' own API groups (every object kind the bundle emits from them is built in).
+  // Kubernetes' own API groups (every object kind the bundle emits from them is built in;
+  // admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy is GA since Kubernetes 1.30,
+  // OpenShift 4.17).
   for (const char* group : {"", "apps", "batch", "rbac.authorization.k8s.io", "scheduling.k8s.io",
-                            "policy", "networking.k8s.io"})
+                            "policy", "networking.k8s.io", "admissionregistration.k8s.io"})
     Add(out, K::kCrd, std::string(group) + "/*");
   // Argo CD syncs the bundle, so its Application kind exists where the apps/ layer goes.
   Add(out, K::kCrd, "argoproj.io/*");
