@@ -25,10 +25,29 @@ void Add(std::vector<Capability>& out, K kind, const std::string& name) {
 
 }  // namespace
 
+std::string NodeDebugImage(const Profile& p) {
+  // `oc debug node` runs the cluster's own tools image (part of the OpenShift release, which a
+  // disconnected cluster mirrors with it); kubectl needs one with a shell and chroot.
+  if (p.IsOpenShift()) return "";
+  const std::string busybox = "docker.io/library/busybox";
+  // A disconnected cluster reaches only the mirror (issue 37): hkimgen images lists it.
+  if (p.images.enabled()) return MirroredImage(p.images.mirror, busybox).value_or(busybox);
+  return busybox;
+}
+
+std::string CheckImage(const std::string& check) {
+  const std::string flag = "--image=";
+  const size_t at = check.find(flag);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + flag.size();
+  return check.substr(begin, check.find(' ', begin) - begin);
+}
+
 std::string PreconditionCheck(const Profile& p, CapabilityKind kind, const std::string& name) {
   const std::string cli = p.IsOpenShift() ? "oc" : "kubectl";
+  const std::string image = NodeDebugImage(p);
   const std::string on_node =
-      cli + " debug node/NODE" + (p.IsOpenShift() ? "" : " -it --image=docker.io/library/busybox") +
+      cli + " debug node/NODE" + (image.empty() ? "" : " -it --image=" + image) +
       " -- chroot /host ";
   switch (kind) {
     case K::kCrd: return cli + " api-resources --api-group=" + name.substr(0, name.find('/'));
