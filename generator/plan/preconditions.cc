@@ -144,6 +144,23 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
       if (have.kind == pre.kind && have.what == pre.what) return;
     out.push_back(std::move(pre));
   };
+  // The parent Application orders its child Applications (charts, platform, nodes, workload) by
+  // sync wave, and a wave waits for the one before only where Argo CD has a health check for
+  // argoproj.io/Application, which it dropped from its defaults in 1.8: without it the workload
+  // syncs beside the platform and leans on retries (issue 37).
+  const std::string argocd = p.gitops.argocd_namespace;
+  add(Precondition{
+      "argocd-health", "argoproj.io/Application",
+      "the parent Application's sync waves order the child Applications only with Argo CD's "
+      "health check for argoproj.io/Application (resource.customizations.health."
+      "argoproj.io_Application in argocd-cm; on OpenShift GitOps the ArgoCD CR's "
+      "spec.resourceHealthChecks); the Lua to set is in docs/sync-and-disruption.md, "
+      "\"Application health\"",
+      p.IsOpenShift()
+          ? "oc get argocd -n " + argocd + " -o jsonpath='{.items[*].spec.resourceHealthChecks[?(@.kind==\"Application\")].kind}'"
+          : "kubectl get configmap argocd-cm -n " + argocd +
+                " -o jsonpath='{.data.resource\\.customizations\\.health\\.argoproj\\.io_Application}'",
+      "/gitops"});
   const Operators ops = OperatorsOf(p);
   for (const OperatorFacts& facts : OperatorCatalog()) {
     const std::string& key = facts.key;
