@@ -199,6 +199,24 @@ TEST(Plan, LayerKustomizationsListTheirObjectsButNotTheApplications) {
   EXPECT_EQ(plan.application.namespace_name, "argocd");
 }
 
+// Issue 37: the app-of-apps waves gate only with Argo CD's Application health check, which
+// Argo CD dropped from its defaults: every bundle declares it, with the check for its platform.
+TEST(Plan, EveryBundleDeclaresArgoCdsApplicationHealthCheck) {
+  for (const char* name : {"oke-h100", "barcelona-h100-cx7"}) {
+    const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile(name)));
+    int found = 0;
+    for (const Precondition& pre : plan.preconditions) {
+      if (pre.kind != "argocd-health") continue;
+      ++found;
+      EXPECT_EQ(pre.what, "argoproj.io/Application");
+      const bool openshift = std::string(name).rfind("oke", 0) != 0;
+      EXPECT_NE(pre.check.find(openshift ? "resourceHealthChecks" : "argocd-cm"), std::string::npos)
+          << pre.check;
+    }
+    EXPECT_EQ(found, 1) << name;
+  }
+}
+
 TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
   const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
   std::set<std::string> kinds;
