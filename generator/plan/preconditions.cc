@@ -177,6 +177,17 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
             "(hkimgen validate given every profile of the cluster checks that it provides what "
             "this bundle needs)";
     } else {
+      // OKE: the bundle installs the chart, so the same operator must not run already as an OKE
+      // add-on or another Helm release: two controllers would fight over its CRDs and nodes.
+      if (!p.IsOpenShift() && !op->chart.empty())
+        add(Precondition{"not-installed", op->chart,
+                         "operators." + key + ".install: managed: the bundle installs the chart " +
+                             op->chart + "; the same operator already installed as an OKE "
+                             "cluster add-on or as another Helm release would fight it",
+                         "helm list -A --filter '" + op->chart +
+                             "' (none) and oci ce cluster list-addons --cluster-id OCID (no "
+                             "NVIDIA add-on)",
+                         op->pointer + "/install"});
       continue;
     }
     add(Precondition{"operator", key, why, OperatorCheck(p, *op),

@@ -217,6 +217,22 @@ TEST(Plan, EveryBundleDeclaresArgoCdsApplicationHealthCheck) {
   }
 }
 
+// Issue 37: an OKE bundle that installs an operator's chart declares that the operator is not
+// installed already (OKE add-on, another Helm release); OLM on OpenShift has no such twin.
+TEST(Plan, OkeChartsDeclareTheOperatorIsNotInstalledAlready) {
+  std::set<std::string> charts;
+  for (const Precondition& pre : PlanBundle(BuildFrom(ReadProfile("oke-h100"))).preconditions)
+    if (pre.kind == "not-installed") {
+      charts.insert(pre.what);
+      EXPECT_NE(pre.check.find("helm list -A"), std::string::npos) << pre.check;
+      EXPECT_NE(pre.check.find("list-addons"), std::string::npos) << pre.check;
+    }
+  EXPECT_EQ(charts.count("gpu-operator"), 1u);
+  EXPECT_EQ(charts.count("network-operator"), 1u);
+  for (const Precondition& pre : PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7"))).preconditions)
+    EXPECT_NE(pre.kind, "not-installed") << pre.what;
+}
+
 TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
   const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
   std::set<std::string> kinds;
