@@ -29,7 +29,7 @@ void SetupDoctorCommand(CLI::App& app) {
   command->footer(R"(
 Examples:
   kubectl logs -n gpu-training -l app=train-fabric-health --prefix --tail=-1 | hkimgen doctor
-  kubectl logs -n gpu-training job/train-fabric-gate --all-containers | hkimgen doctor -
+  kubectl logs -n gpu-training -l app=train-fabric-gate --all-containers | hkimgen doctor -
   hkimgen doctor node-a.log node-b.log
   hkimgen doctor node-a.log -o json          # the nodes and diagnostics as one JSON document
   hkimgen doctor gate.log --cluster nodes.json --group-by oci.oraclecloud.com/rdma.network_block_id

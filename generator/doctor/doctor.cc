@@ -139,6 +139,15 @@ std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
   return out;
 }
 
+// A node that passed but waits for a declared step (the OKE VF DaemonSet's reboot for the RDMA
+// exclusive mode: check status "wait"). Not a failure: doctor exits 0 for it and lists it apart.
+bool Waits(const DoctorNode& node) {
+  if (!node.passed) return false;
+  for (const DoctorCheck& check : node.checks)
+    if (check.status == "wait") return true;
+  return false;
+}
+
 std::string FormatFleetTable(const std::vector<DoctorNode>& given, const std::string& group_label) {
   const bool grouped = !group_label.empty();
   std::vector<DoctorNode> nodes = given;
@@ -167,7 +176,8 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& given, const std::st
   int failed = 0;
   for (const DoctorNode& node : nodes) {
     failed += !node.passed;
-    std::vector<std::string> row = {node.node, node.passed ? "PASS" : "FAIL"};
+    std::vector<std::string> row = {node.node,
+                                    !node.passed ? "FAIL" : Waits(node) ? "WAIT" : "PASS"};
     if (grouped) row.insert(row.begin() + 1, group_of(node));
     for (const std::string& name : check_names) {
       std::string cell = "-";
@@ -224,6 +234,19 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& given, const std::st
       out += "  " + UntrustedText(group) + ": " + std::to_string(counts.first) + " node(s), " +
              std::to_string(counts.second) + " failing\n";
   }
+  int waiting = 0;
+  for (const DoctorNode& node : nodes) {
+    if (!Waits(node)) continue;
+    if (waiting++ == 0) out += "\nWaiting for a declared step (not a fault):\n";
+    for (const DoctorCheck& check : node.checks) {
+      if (check.status != "wait") continue;
+      out += "  " + UntrustedText(node.node) + " " + UntrustedText(check.name) +
+             (check.detail.empty() ? "" : ": " + UntrustedText(check.detail, kMaxMessageBytes)) +
+             "\n";
+      for (const std::string& fix : check.fixes)
+        out += "    fix: " + UntrustedText(fix, kMaxMessageBytes) + "\n";
+    }
+  }
   int suspects = 0;
   for (const DoctorNode& node : nodes) {
     for (const DoctorSuspect& s : node.suspects) {
@@ -238,6 +261,7 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& given, const std::st
     }
   }
   out += "\n" + std::to_string(nodes.size()) + " node(s), " + std::to_string(failed) + " failing" +
+         (waiting ? ", " + std::to_string(waiting) + " waiting" : "") +
          (suspects ? ", " + std::to_string(suspects) + " suspect(s)" : "") + "\n";
   return out;
 }

@@ -14,7 +14,7 @@ namespace hkim {
 /// One check of one node, as the summary gives it.
 struct DoctorCheck {
   std::string name;
-  std::string status;  ///< pass | fail | skip | error
+  std::string status;  ///< pass | fail | skip | error | wait (a declared step, e.g. a reboot)
   std::string detail;
   std::vector<std::string> failures;
   std::vector<std::string> fixes;
@@ -33,7 +33,7 @@ struct DoctorSuspect {
 /// The latest summary of one node.
 struct DoctorNode {
   std::string node;
-  std::string mode;  ///< node | gate | inventory
+  std::string mode;  ///< node | gate | inventory | vf-config
   std::string time;
   std::string pod;
   bool passed = true;

@@ -9,6 +9,7 @@
 
 #include "model/image_reference.h"
 #include "plan/operators/chart_images.h"
+#include "plan/preconditions.h"
 
 namespace hkim {
 namespace {
@@ -199,6 +200,14 @@ BundleImages CollectImages(const RenderedBundle& bundle, const CatalogIndex& cat
       }
       out.charts.push_back(std::move(chart));
     }
+  }
+  // The image the README's precondition checks run on a node (kubectl debug): a disconnected
+  // cluster pulls it from the mirror too, so the imageset must hold it (issue 37).
+  for (const Precondition& pre : bundle.preconditions) {
+    const std::string image = CheckImage(pre.check);
+    if (image.empty()) continue;
+    found[image].push_back(ImageOrigin{bundle.bundle_name, "README.md",
+                                       "precondition " + pre.kind + " " + pre.what, "check"});
   }
   for (auto& [image, origins] : found) out.images.push_back({image, std::move(origins)});
   BundleImages sorted;

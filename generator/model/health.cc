@@ -91,7 +91,6 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
   Read(g, "transport", gate.transport);
   Read(g, "per_rail", gate.per_rail);
   Read(g, "timeout_seconds", gate.timeout_seconds);
-  Read(g, "ttl_seconds_after_finished", gate.ttl_seconds_after_finished);
   if (gate.at_bytes > gate.max_bytes) {
     reader.Error(gate.pointer + "/at_bytes", "model.gate-size",
                  "the gate's at_bytes is above its max_bytes (the size is never measured)",

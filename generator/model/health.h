@@ -19,8 +19,8 @@ inline constexpr const char* kHealthMarkKey = "hkimgen.io/nccl-health";
 
 enum class GateMode { kOff, kWarn, kFail };
 
-/// The sync gate: an Indexed Job (Argo CD Sync hook) that runs hkim-nccl-check in job scope
-/// over the workload's nodes before the StatefulSet's wave.
+/// The sync gate: an Indexed Job in the wave before the StatefulSet, named by a fingerprint of
+/// its spec (plan/health.cc), that runs hkim-nccl-check in job scope over the workload's nodes.
 struct FabricGate {
   GateMode mode = GateMode::kFail;
   double min_busbw_gbps = 1.0;
@@ -29,7 +29,6 @@ struct FabricGate {
   std::string transport = "auto";  ///< auto | any | NET/IB | NET/Socket | P2P
   bool per_rail = true;
   int timeout_seconds = 1800;
-  int ttl_seconds_after_finished = 86400;
   std::string pointer = "/fabric_health/gate";
 };
 

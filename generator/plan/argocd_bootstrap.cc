@@ -50,6 +50,8 @@ const std::map<std::string, std::string>& Plurals() {
       {"StatefulSet", "statefulsets"},
       {"Subscription", "subscriptions"},
       {"Topology", "topologies"},
+      {"ValidatingAdmissionPolicy", "validatingadmissionpolicies"},
+      {"ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings"},
   };
   return plurals;
 }

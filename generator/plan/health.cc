@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "support/fingerprint.h"
+
 namespace hkim {
 namespace {
 
@@ -44,6 +46,14 @@ json Command(const std::string& mode) {
 json JobPod(const json& workload_pod, const std::string& app, const std::string& mode) {
   json pod = workload_pod;
   pod.erase("metadata");
+  // The Jobs render no config checksum (their runs read the current ConfigMaps); dropped, so that
+  // the gate's fingerprint does not change with the NCCL settings.
+  pod.erase("config_checksum");
+  // Nor do they join the workload's Kueue queue (plan/scheduling.cc): the gate runs before the
+  // StatefulSet is admitted, and its fingerprint must not change with the queue's settings.
+  for (const char* key : {"has_queue", "queue_label", "queue", "topology_annotation",
+                          "topology_level"})
+    pod.erase(key);
   pod["app"] = app;
   pod["has_restart_policy"] = true;
   pod["restart_policy"] = "Never";
@@ -79,20 +89,14 @@ std::string NodeSelector(const Profile& p) {
   return out;
 }
 
-void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod, int wave,
-              BundlePlan& plan) {
+// The gate pod's values for a Job named `job`: the workload's pod spec, run in job scope.
+json GatePod(const Profile& p, const std::string& ns, const json& workload_pod,
+             const std::string& job) {
   const FabricGate& g = p.fabric_health.gate;
-  const std::string job = GateJobName(p), service = GateServiceName(p);
-  const int nodes = p.workload.replicas;
-
-  PlannedObject& svc = AddPlannedObject(plan, p, "health/gate-service.yaml.mustache", "v1",
-                                        "Service", service, ns, wave, false);
-  svc.context["app"] = job;
-  svc.context["rendezvous_port"] = p.wrapper.rendezvous_port;
-
-  PlannedObject& object = AddPlannedObject(plan, p, "health/gate-job.yaml.mustache", "batch/v1",
-                                           "Job", job, ns, wave, false);
-  json pod = JobPod(workload_pod, job, "gate");
+  const std::string service = GateServiceName(p);
+  // The app label (pod anti-affinity, the Service's selector, `kubectl logs -l`) stays the same
+  // whatever the fingerprint.
+  json pod = JobPod(workload_pod, GateServiceName(p), "gate");
   pod["has_subdomain"] = true;
   pod["subdomain"] = service;
   // Indexed Job pods are <job>-<index>-<random>; their hostname <job>-<index> resolves under the
@@ -103,7 +107,7 @@ void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod,
            {"field_path", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}});
   SetEnv(pod, "HKIM_POD_NAME", job + "-$(HKIM_JOB_COMPLETION_INDEX)");
   SetEnv(pod, "MASTER_ADDR", job + "-0." + service + "." + ns + ".svc.cluster.local");
-  SetEnv(pod, "HKIM_REPLICAS", std::to_string(nodes));
+  SetEnv(pod, "HKIM_REPLICAS", std::to_string(p.workload.replicas));
   SetEnv(pod, "HKIM_HEALTH_POLICY", ToString(g.mode));
   SetEnv(pod, "HKIM_HEALTH_PER_RAIL", g.per_rail ? "true" : "false");
   SetEnv(pod, "HKIM_HEALTH_TIMEOUT_S", std::to_string(std::max(60, g.timeout_seconds - 60)));
@@ -127,13 +131,51 @@ void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod,
     SetEnv(pod, "HKIM_HEALTH_TAINT", h.taint ? "true" : "false");
     SetEnv(pod, "HKIM_HEALTH_RELEASE_AFTER", std::to_string(h.release_after_passes));
   }
+  pod["completions"] = p.workload.replicas;
+  pod["active_deadline_seconds"] = g.timeout_seconds;
+  pod["mode"] = ToString(g.mode);
+  return pod;
+}
+
+// What the gate's spec does not show of the rails but their traffic depends on (MTU, addresses,
+// VLAN, the PF): a change of it is a fabric change, so it is part of the gate's fingerprint.
+std::string RailsText(const Profile& p) {
+  json rails = json::array();
+  for (const Rail& r : p.network.rails)
+    rails.push_back(json{{"name", r.name}, {"interface", r.interface_name},
+                         {"hint", r.rdma_device_hint}, {"mtu", r.mtu_bytes},
+                         {"range", r.ipam.range}, {"gateway", r.ipam.gateway},
+                         {"routes", r.ipam.routes}, {"vlan", r.vlan},
+                         {"spoof_check", r.spoof_check}, {"trust", r.trust}});
+  return rails.dump();
+}
+
+// The gate is a plain Job in the wave before the StatefulSet, not a Sync hook: Argo CD applies
+// a wave only where something is out of sync or unhealthy, and a finished Job that passed is
+// both in sync and healthy, so a sync that changes nothing the gate runs with (a ConfigMap, an
+// NCCL setting) passes its wave at once and never asks for the GPUs the running StatefulSet
+// holds. Its name carries a fingerprint of everything in its spec (nodes, rails, resources,
+// images, thresholds) and of the rails' settings (RailsText): when one of those changes, the name changes, Argo CD creates the new Job
+// and waits for it; and a Job's pod template, which the API refuses to change, never changes
+// under one name. docs/health.md, "When the gate runs".
+void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod, int wave,
+              BundlePlan& plan) {
+  const std::string service = GateServiceName(p);
+  // The fingerprint is taken with the unsuffixed name, so that it names the spec, not itself.
+  const std::string job =
+      GateJobName(p) + "-" +
+      Fingerprint(GatePod(p, ns, workload_pod, GateJobName(p)).dump() + RailsText(p));
+
+  PlannedObject& svc = AddPlannedObject(plan, p, "health/gate-service.yaml.mustache", "v1",
+                                        "Service", service, ns, wave, false);
+  svc.context["app"] = service;
+  svc.context["rendezvous_port"] = p.wrapper.rendezvous_port;
+
+  PlannedObject& object = AddPlannedObject(plan, p, "health/gate-job.yaml.mustache", "batch/v1",
+                                           "Job", job, ns, wave, false);
   const json metadata = object.context["metadata"];
-  object.context = pod;
+  object.context = GatePod(p, ns, workload_pod, job);
   object.context["metadata"] = metadata;
-  object.context["completions"] = nodes;
-  object.context["active_deadline_seconds"] = g.timeout_seconds;
-  object.context["ttl_seconds_after_finished"] = g.ttl_seconds_after_finished;
-  object.context["mode"] = ToString(g.mode);
 }
 
 void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_pod,
@@ -208,6 +250,13 @@ std::string ResolvedTransport(const Profile& p, const std::string& transport) {
 }
 
 std::string GateJobName(const Profile& p) { return p.workload.name + "-fabric-gate"; }
+std::string PlannedGateJobName(const BundlePlan& plan, const Profile& p, const std::string& ns) {
+  const std::string prefix = GateJobName(p) + "-";
+  for (const PlannedObject& object : plan.objects)
+    if (object.kind == "Job" && object.namespace_name == ns && object.name.rfind(prefix, 0) == 0)
+      return object.name;
+  return GateJobName(p);
+}
 std::string GateServiceName(const Profile& p) { return p.workload.name + "-fabric-gate"; }
 std::string HealthCronJobName(const Profile& p) { return p.workload.name + "-fabric-health"; }
 std::string HealthServiceAccount(const Profile& p) { return p.workload.name + "-fabric-health"; }
@@ -251,6 +300,7 @@ void PlanFabricHealthCluster(const Profile& p, const HealthWaves& waves, BundleP
   for (const std::string& ns : p.namespaces)
     subjects.push_back(json{{"name", HealthServiceAccount(p)}, {"namespace", ns}});
   binding.context["subjects"] = subjects;
+  PlanHealthNodeFence(p, wave, plan);
 }
 
 }  // namespace hkim

@@ -2,8 +2,8 @@
 
 // Plan stage of the fabric-health family (profile section `fabric_health`, model/health.h;
 // templates in templates/health/):
-//  - the sync gate: an Indexed Job that is an Argo CD Sync hook in the wave before the
-//    StatefulSet, plus its headless Service (stable DNS for rank 0);
+//  - the sync gate: an Indexed Job in the wave before the StatefulSet, named by a fingerprint of
+//    its spec so that it runs only when that changes, plus its headless Service (rank 0's DNS);
 //  - the periodic check: a CronJob per namespace, its ServiceAccount (bound to the SCC like the
 //    workload's), a ClusterRole that can only get, list and patch nodes and its binding, and a
 //    preemptible PriorityClass.
@@ -24,7 +24,7 @@ inline constexpr const char* kHealthLabel = kHealthMarkKey;  // model/health.h
 /// The Argo CD sync waves of the family's objects (from the core plan's wave order).
 struct HealthWaves {
   int access = 0;    ///< ServiceAccount, RoleBinding, ClusterRole(Binding), PriorityClass
-  int gate = 0;      ///< the gate Job (Sync hook) and its Service: before the StatefulSet
+  int gate = 0;      ///< the gate Job and its Service: before the StatefulSet
   int periodic = 0;  ///< the CronJob
 };
 
@@ -39,13 +39,22 @@ void PlanFabricHealthNamespace(const Profile& profile, const std::string& ns,
 /// ClusterRoleBinding for the health ServiceAccount of every namespace), when enabled.
 void PlanFabricHealthCluster(const Profile& profile, const HealthWaves& waves, BundlePlan& plan);
 
+/// Adds the fence around the health check's node patches (plan/health_fence.cc): a
+/// ValidatingAdmissionPolicy and its binding that let the health service accounts change only
+/// hkimgen.io/ labels, annotations and taints of a Node.
+void PlanHealthNodeFence(const Profile& profile, int wave, BundlePlan& plan);
+std::string HealthNodeFenceName(const Profile& profile);  ///< hkimgen-<cluster>-fabric-health-node-marks
+
 /// The transport a check requires (HKIM_NCCL_CHECK_TRANSPORT) for a profile's `transport`:
 /// itself, or for "auto" NET/Socket in tcp mode, NET/IB/GDRDMA where nccl.gpudirect names a
 /// mode (the profile relies on GPUDirect), else NET/IB.
 std::string ResolvedTransport(const Profile& profile, const std::string& transport);
 
 /// Names shared by the objects and the tests.
-std::string GateJobName(const Profile& profile);       ///< <workload>-fabric-gate
+std::string GateJobName(const Profile& profile);       ///< <workload>-fabric-gate (+ -<fingerprint>)
+/// The gate Job's name in `ns` as planned: GateJobName, a dash and the fingerprint of its spec.
+std::string PlannedGateJobName(const BundlePlan& plan, const Profile& profile,
+                               const std::string& ns);
 std::string GateServiceName(const Profile& profile);   ///< <workload>-fabric-gate
 std::string HealthCronJobName(const Profile& profile); ///< <workload>-fabric-health
 std::string HealthServiceAccount(const Profile& profile);  ///< <workload>-fabric-health

@@ -25,10 +25,29 @@ void Add(std::vector<Capability>& out, K kind, const std::string& name) {
 
 }  // namespace
 
+std::string NodeDebugImage(const Profile& p) {
+  // `oc debug node` runs the cluster's own tools image (part of the OpenShift release, which a
+  // disconnected cluster mirrors with it); kubectl needs one with a shell and chroot.
+  if (p.IsOpenShift()) return "";
+  const std::string busybox = "docker.io/library/busybox";
+  // A disconnected cluster reaches only the mirror (issue 37): hkimgen images lists it.
+  if (p.images.enabled()) return MirroredImage(p.images.mirror, busybox).value_or(busybox);
+  return busybox;
+}
+
+std::string CheckImage(const std::string& check) {
+  const std::string flag = "--image=";
+  const size_t at = check.find(flag);
+  if (at == std::string::npos) return "";
+  const size_t begin = at + flag.size();
+  return check.substr(begin, check.find(' ', begin) - begin);
+}
+
 std::string PreconditionCheck(const Profile& p, CapabilityKind kind, const std::string& name) {
   const std::string cli = p.IsOpenShift() ? "oc" : "kubectl";
+  const std::string image = NodeDebugImage(p);
   const std::string on_node =
-      cli + " debug node/NODE" + (p.IsOpenShift() ? "" : " -it --image=docker.io/library/busybox") +
+      cli + " debug node/NODE" + (image.empty() ? "" : " -it --image=" + image) +
       " -- chroot /host ";
   switch (kind) {
     case K::kCrd: return cli + " api-resources --api-group=" + name.substr(0, name.find('/'));
@@ -55,9 +74,11 @@ std::vector<Capability> OperatorScope(const Profile& p, const std::string& key) 
 
 std::vector<Capability> PlatformProvides(const Profile& p) {
   std::vector<Capability> out;
-  // Kubernetes' own API groups (every object kind the bundle emits from them is built in).
+  // Kubernetes' own API groups (every object kind the bundle emits from them is built in;
+  // admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy is GA since Kubernetes 1.30,
+  // OpenShift 4.17).
   for (const char* group : {"", "apps", "batch", "rbac.authorization.k8s.io", "scheduling.k8s.io",
-                            "policy", "networking.k8s.io"})
+                            "policy", "networking.k8s.io", "admissionregistration.k8s.io"})
     Add(out, K::kCrd, std::string(group) + "/*");
   // Argo CD syncs the bundle, so its Application kind exists where the apps/ layer goes.
   Add(out, K::kCrd, "argoproj.io/*");
@@ -123,6 +144,23 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
       if (have.kind == pre.kind && have.what == pre.what) return;
     out.push_back(std::move(pre));
   };
+  // The parent Application orders its child Applications (charts, platform, nodes, workload) by
+  // sync wave, and a wave waits for the one before only where Argo CD has a health check for
+  // argoproj.io/Application, which it dropped from its defaults in 1.8: without it the workload
+  // syncs beside the platform and leans on retries (issue 37).
+  const std::string argocd = p.gitops.argocd_namespace;
+  add(Precondition{
+      "argocd-health", "argoproj.io/Application",
+      "the parent Application's sync waves order the child Applications only with Argo CD's "
+      "health check for argoproj.io/Application (resource.customizations.health."
+      "argoproj.io_Application in argocd-cm; on OpenShift GitOps the ArgoCD CR's "
+      "spec.resourceHealthChecks); the Lua to set is in docs/sync-and-disruption.md, "
+      "\"Application health\"",
+      p.IsOpenShift()
+          ? "oc get argocd -n " + argocd + " -o jsonpath='{.items[*].spec.resourceHealthChecks[?(@.kind==\"Application\")].kind}'"
+          : "kubectl get configmap argocd-cm -n " + argocd +
+                " -o jsonpath='{.data.resource\\.customizations\\.health\\.argoproj\\.io_Application}'",
+      "/gitops"});
   const Operators ops = OperatorsOf(p);
   for (const OperatorFacts& facts : OperatorCatalog()) {
     const std::string& key = facts.key;
@@ -139,6 +177,17 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
             "(hkimgen validate given every profile of the cluster checks that it provides what "
             "this bundle needs)";
     } else {
+      // OKE: the bundle installs the chart, so the same operator must not run already as an OKE
+      // add-on or another Helm release: two controllers would fight over its CRDs and nodes.
+      if (!p.IsOpenShift() && !op->chart.empty())
+        add(Precondition{"not-installed", op->chart,
+                         "operators." + key + ".install: managed: the bundle installs the chart " +
+                             op->chart + "; the same operator already installed as an OKE "
+                             "cluster add-on or as another Helm release would fight it",
+                         "helm list -A --filter '" + op->chart +
+                             "' (none) and oci ce cluster list-addons --cluster-id OCID (no "
+                             "NVIDIA add-on)",
+                         op->pointer + "/install"});
       continue;
     }
     add(Precondition{"operator", key, why, OperatorCheck(p, *op),

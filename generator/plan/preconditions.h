@@ -38,4 +38,12 @@ std::vector<Capability> PlatformProvides(const Profile& profile);
 /// and image pulls).
 std::string PreconditionCheck(const Profile& profile, CapabilityKind kind, const std::string& name);
 
+/// The image `kubectl debug node` runs for those checks: busybox, under images.mirror the
+/// mirror's copy of it (a disconnected cluster reaches nothing else); "" on OpenShift, whose
+/// `oc debug` takes the cluster's own tools image.
+std::string NodeDebugImage(const Profile& profile);
+
+/// The image a check command runs (its --image=), "" when none: `hkimgen images` lists it.
+std::string CheckImage(const std::string& check);
+
 }  // namespace hkim

@@ -194,8 +194,19 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
   c["has_gate"] = gate;
   json namespaces = json::array();
   for (const std::string& ns : p.namespaces)
-    namespaces.push_back(json{{"ns", ns}, {"gate", GateJobName(p)}, {"workload", p.workload.name}});
+    namespaces.push_back(json{{"ns", ns},
+                              {"gate", PlannedGateJobName(plan, p, ns)},
+                              {"gate_app", GateServiceName(p)},
+                              {"workload", p.workload.name}});
   c["namespaces"] = namespaces;
+  // OKE: the VF DaemonSet's declared step (templates/operators-oke/daemonset-vf-config...).
+  c["has_vf_config"] = false;
+  for (const PlannedObject& o : plan.objects) {
+    if (o.template_name != "operators-oke/daemonset-vf-config.yaml.mustache") continue;
+    c["has_vf_config"] = true;
+    c["vf_config_namespace"] = o.namespace_name;
+    c["vf_config_app"] = o.name;
+  }
   c["gate_wave"] = static_cast<int>(kWaveService);
   c["workload_wave"] = static_cast<int>(kWaveWorkload);
   SyncContext(p, plan, cli, c);

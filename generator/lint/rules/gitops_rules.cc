@@ -28,6 +28,18 @@ void CheckDeprecatedAutomatedSync(const LintContext& c, LintReporter& r) {
                    "Application syncing itself");
 }
 
+// fabric_health.gate.ttl_seconds_after_finished (before issue 37) deleted the gate Job after it
+// finished; now that the gate is a plain Job named by its fingerprint, a deleted gate would be
+// created again by self-heal and wait for the running workload's GPUs, so it has no TTL.
+void CheckDeprecatedGateTtl(const LintContext& c, LintReporter& r) {
+  const nlohmann::json::json_pointer pointer("/fabric_health/gate/ttl_seconds_after_finished");
+  if (!c.loaded.document.contains(pointer)) return;
+  r.Report("/fabric_health/gate/ttl_seconds_after_finished",
+           "fabric_health.gate.ttl_seconds_after_finished is deprecated and ignored: the gate Job "
+           "stays after it finished, so that Argo CD does not run it again on the next sync",
+           "delete the key; to run a failed gate again, delete its Job and sync");
+}
+
 }  // namespace
 
 std::vector<LintRule> GitOpsLintRules() {
@@ -35,6 +47,9 @@ std::vector<LintRule> GitOpsLintRules() {
       {"lint.deprecated-automated-sync", Severity::kWarning,
        "gitops.self_sync instead of the deprecated gitops.automated_sync",
        CheckDeprecatedAutomatedSync},
+      {"lint.deprecated-gate-ttl", Severity::kWarning,
+       "no fabric_health.gate.ttl_seconds_after_finished: the gate Job has no TTL",
+       CheckDeprecatedGateTtl},
   };
 }
 

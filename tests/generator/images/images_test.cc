@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <set>
 
 #include "images/imageset.h"
@@ -134,6 +135,19 @@ std::vector<std::string> Lines(const std::string& text, bool comments) {
   return lines;
 }
 
+// The images the README's precondition checks run on a node (`kubectl debug node/NODE -it
+// --image=X`): hkimgen images lists them too (issue 37), since a disconnected cluster pulls them.
+void CollectCheckImages(const fs::path& readme, std::set<std::string>& out) {
+  std::ifstream in(readme);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string content = text.str();
+  for (size_t at = 0; (at = content.find("--image=", at)) != std::string::npos;) {
+    at += 8;
+    out.insert(content.substr(at, content.find_first_of(" `\n", at) - at));
+  }
+}
+
 RenderedBundle Bundle(std::vector<std::pair<std::string, std::string>> files) {
   RenderedBundle bundle{"c", {}};
   for (auto& [name, text] : files) bundle.files.push_back({name, "t", text});
@@ -224,6 +238,7 @@ TEST(ShippedImages, ListsEveryImageFieldOfEachShippedBundle) {
       CollectImageFields(doc, expected);
       CollectChartDefaults(doc, expected);
     }
+    CollectCheckImages(kSource / "out" / name / "README.md", expected);
     EXPECT_GE(expected.size(), 2u) << "the workload and wrapper images at least";
     CommandRun run = Hkimgen("images profiles/" + name + ".yaml");
     ASSERT_EQ(run.status, 0) << run.err;
@@ -275,6 +290,7 @@ TEST(ShippedImages, ImageSetNamesEveryPackageChartAndImage) {
 
   std::set<std::string> want_packages, want_charts, want_images;
   for (const std::string& name : ShippedProfiles()) {
+    CollectCheckImages(kSource / "out" / name / "README.md", want_images);
     for (const YAML::Node& doc : BundleDocuments(kSource / "out" / name)) {
       CollectImageFields(doc, want_images);
       CollectChartDefaults(doc, want_images);
@@ -415,6 +431,14 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
           EXPECT_EQ(entry["mirrors"][0].as<std::string>(), kMirror);
         }
       }
+    }
+    // The precondition checks run their node-debug image from the mirror too (issue 37: it was
+    // docker.io/library/busybox, which a disconnected cluster cannot pull).
+    std::set<std::string> check_images;
+    CollectCheckImages(dir / "README.md", check_images);
+    for (const std::string& image : check_images) {
+      EXPECT_EQ(image.rfind(std::string(kMirror) + "/", 0), 0u) << image;
+      found.insert(image);
     }
     EXPECT_EQ(std::set<std::string>(images.begin(), images.end()), found);
     // No image repository value, a chart's included, points outside the mirror.

@@ -66,7 +66,7 @@ YAML::Node SharedPart(YAML::Node spec) {
   return copy;
 }
 
-TEST(FabricGate, IsASyncHookJobInTheWaveBeforeTheStatefulSet) {
+TEST(FabricGate, IsAPlainJobInTheWaveBeforeTheStatefulSet) {
   const auto docs = Render("barcelona-h100-cx7");
   const auto jobs = OfKind(docs, "Job");
   const auto sets = OfKind(docs, "StatefulSet");
@@ -75,14 +75,57 @@ TEST(FabricGate, IsASyncHookJobInTheWaveBeforeTheStatefulSet) {
   const YAML::Node job = jobs[0];
   EXPECT_LT(Wave(job), Wave(sets[0]));
   const YAML::Node annotations = job["metadata"]["annotations"];
-  EXPECT_EQ(annotations["argocd.argoproj.io/hook"].as<std::string>(), "Sync");
-  EXPECT_EQ(annotations["argocd.argoproj.io/hook-delete-policy"].as<std::string>(),
-            "BeforeHookCreation,HookSucceeded");
+  // Not a hook: a hook runs on every sync and would wait for the running StatefulSet's GPUs.
+  EXPECT_FALSE(annotations["argocd.argoproj.io/hook"]);
+  EXPECT_FALSE(annotations["argocd.argoproj.io/hook-delete-policy"]);
   EXPECT_EQ(job["spec"]["completionMode"].as<std::string>(), "Indexed");
   EXPECT_EQ(job["spec"]["completions"].as<int>(), sets[0]["spec"]["replicas"].as<int>());
   EXPECT_EQ(job["spec"]["backoffLimit"].as<int>(), 0);
   EXPECT_EQ(job["spec"]["activeDeadlineSeconds"].as<int>(), 1800);
-  EXPECT_EQ(job["spec"]["ttlSecondsAfterFinished"].as<int>(), 86400);
+  // No TTL: a deleted gate would be created again by self-heal and run beside the workload.
+  EXPECT_FALSE(job["spec"]["ttlSecondsAfterFinished"]);
+}
+
+std::string GateName(const std::vector<YAML::Node>& docs) {
+  const auto jobs = OfKind(docs, "Job");
+  return jobs.size() == 1 ? jobs[0]["metadata"]["name"].as<std::string>() : "(no single gate)";
+}
+
+// Issue 37: a config-only commit finds the passed gate under the same name (Argo CD skips a wave
+// that is in sync and healthy), so nothing waits for the running StatefulSet's GPUs; a change
+// of the fabric or the placement renders a new gate, which Argo CD creates and waits for.
+TEST(FabricGate, GateIdentityStaysForConfigOnlyChanges) {
+  for (const std::string profile : {"barcelona-h100-cx7", "oke-h100"}) {
+    const std::string base = GateName(Render(profile));
+    EXPECT_NE(base.find("-fabric-gate-"), std::string::npos) << base;
+    for (const std::string set : {"nccl.debug=TRACE", "nccl.ib_timeout=21"}) {
+      const auto docs = Render(profile, {set});
+      EXPECT_EQ(GateName(docs), base) << profile << " --set " << set;
+      // ... while the StatefulSet does change (its config checksum): the change is real.
+      EXPECT_NE(Yaml(OfKind(docs, "StatefulSet").at(0)),
+                Yaml(OfKind(Render(profile), "StatefulSet").at(0))) << set;
+    }
+  }
+}
+
+TEST(FabricGate, GateIdentityChangesWithRailsNodesAndPlacement) {
+  const std::string base = GateName(Render("barcelona-h100-cx7"));
+  for (const std::string set :
+       {"network.rails[0].mtu_bytes=4200", "network.rails[1].ipam.range=10.0.114.0/24",
+        "network.rails[0].nad_name=eno5np0-alt", "workload.replicas=3",
+        "node_shape.include_nodes={gpu-a,gpu-b}", "fabric_health.gate.min_busbw_gbps=60"}) {
+    std::string errors;
+    const auto docs = Render("barcelona-h100-cx7", {set}, &errors);
+    ASSERT_FALSE(docs.empty()) << set << "\n" << errors;
+    EXPECT_NE(GateName(docs), base) << set;
+    // The bundle README names the Job that exists.
+    EXPECT_EQ(GateName(docs).rfind(base.substr(0, base.size() - 8), 0), 0u) << set;
+  }
+  // The pods' own names follow the Job's (Indexed Job hostnames, rank 0's address).
+  const auto docs = Render("barcelona-h100-cx7", {"workload.replicas=3"});
+  const YAML::Node job = OfKind(docs, "Job").at(0);
+  EXPECT_NE(Yaml(job).find(GateName(docs) + "-0." + job["spec"]["template"]["spec"]["subdomain"].as<std::string>()),
+            std::string::npos);
 }
 
 TEST(FabricGate, UsesTheStatefulSetsPodSpec) {

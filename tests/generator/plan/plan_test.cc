@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -30,6 +31,16 @@ std::vector<std::string> Files(const BundlePlan& plan) {
   return out;
 }
 
+// The file names, with the fabric gate's fingerprint (8 hex digits of its spec, plan/health.cc)
+// written as <fingerprint>: plan_health_test checks when it changes.
+std::vector<std::string> StableFiles(const BundlePlan& plan) {
+  std::vector<std::string> out;
+  const std::regex fingerprint("-fabric-gate-[0-9a-f]{8}\\.yaml$");
+  for (const std::string& file : Files(plan))
+    out.push_back(std::regex_replace(file, fingerprint, "-fabric-gate-<fingerprint>.yaml"));
+  return out;
+}
+
 std::map<std::string, std::string> Env(const PlannedObject& configmap) {
   std::map<std::string, std::string> env;
   for (const auto& item : configmap.context["data"]) env[item["key"]] = item["value"];
@@ -40,7 +51,7 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
   const BundlePlan plan = PlanBundle(BuildFrom(FreshOpenShiftProfile()));
   EXPECT_EQ(plan.bundle_name, "barcelona");
   EXPECT_EQ(
-      Files(plan),
+      StableFiles(plan),
       (std::vector<std::string>{
           "platform/00-namespace-nvidia-gpu-operator.yaml",
           "platform/00-namespace-openshift-nfd.yaml",
@@ -72,7 +83,7 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
           "workload/40-rolebinding-nccl-test-h-kim-sa-use-scc-barcelona-nccl-rdma.yaml",
           "workload/40-serviceaccount-nccl-test-h-kim-sa.yaml",
           "workload/50-configmap-nccl-test-h-kim-nccl-env.yaml",
-          "workload/60-job-nccl-test-h-kim-fabric-gate.yaml",
+          "workload/60-job-nccl-test-h-kim-fabric-gate-<fingerprint>.yaml",
           "workload/60-service-nccl-test-h-kim-fabric-gate.yaml",
           "workload/60-service-nccl-test-h-kim-headless.yaml",
           "workload/70-statefulset-nccl-test-h-kim.yaml"}));
@@ -188,6 +199,40 @@ TEST(Plan, LayerKustomizationsListTheirObjectsButNotTheApplications) {
   EXPECT_EQ(plan.application.namespace_name, "argocd");
 }
 
+// Issue 37: the app-of-apps waves gate only with Argo CD's Application health check, which
+// Argo CD dropped from its defaults: every bundle declares it, with the check for its platform.
+TEST(Plan, EveryBundleDeclaresArgoCdsApplicationHealthCheck) {
+  for (const char* name : {"oke-h100", "barcelona-h100-cx7"}) {
+    const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile(name)));
+    int found = 0;
+    for (const Precondition& pre : plan.preconditions) {
+      if (pre.kind != "argocd-health") continue;
+      ++found;
+      EXPECT_EQ(pre.what, "argoproj.io/Application");
+      const bool openshift = std::string(name).rfind("oke", 0) != 0;
+      EXPECT_NE(pre.check.find(openshift ? "resourceHealthChecks" : "argocd-cm"), std::string::npos)
+          << pre.check;
+    }
+    EXPECT_EQ(found, 1) << name;
+  }
+}
+
+// Issue 37: an OKE bundle that installs an operator's chart declares that the operator is not
+// installed already (OKE add-on, another Helm release); OLM on OpenShift has no such twin.
+TEST(Plan, OkeChartsDeclareTheOperatorIsNotInstalledAlready) {
+  std::set<std::string> charts;
+  for (const Precondition& pre : PlanBundle(BuildFrom(ReadProfile("oke-h100"))).preconditions)
+    if (pre.kind == "not-installed") {
+      charts.insert(pre.what);
+      EXPECT_NE(pre.check.find("helm list -A"), std::string::npos) << pre.check;
+      EXPECT_NE(pre.check.find("list-addons"), std::string::npos) << pre.check;
+    }
+  EXPECT_EQ(charts.count("gpu-operator"), 1u);
+  EXPECT_EQ(charts.count("network-operator"), 1u);
+  for (const Precondition& pre : PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7"))).preconditions)
+    EXPECT_NE(pre.kind, "not-installed") << pre.what;
+}
+
 TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
   const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
   std::set<std::string> kinds;
@@ -196,6 +241,8 @@ TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
                                           "ClusterRoleBinding", "ConfigMap", "CronJob",
                                           "DaemonSet", "IPPool", "Job", "LocalQueue",
                                           "ResourceFlavor", "Topology",
+                                          "ValidatingAdmissionPolicy",
+                                          "ValidatingAdmissionPolicyBinding",
                                           "Namespace", "NetworkAttachmentDefinition",
                                           "NicClusterPolicy", "PriorityClass", "Service",
                                           "ServiceAccount", "StatefulSet"}));
