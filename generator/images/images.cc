@@ -1,7 +1,5 @@
 #include "images/images.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -10,41 +8,12 @@
 #include "model/image_reference.h"
 #include "plan/operators/chart_images.h"
 #include "plan/preconditions.h"
+#include "render/rendered_json.h"
 
 namespace hkim {
 namespace {
 
 using nlohmann::json;
-
-// Rendered documents are read with yaml-cpp itself, not load.h: the profile loader's input
-// limits (8 KiB scalars) do not fit a bundle's ConfigMaps (the topology XML). Scalars stay
-// strings: only strings are looked at.
-json ToJson(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Map: {
-      json object = json::object();
-      for (const auto& entry : node) object[entry.first.as<std::string>()] = ToJson(entry.second);
-      return object;
-    }
-    case YAML::NodeType::Sequence: {
-      json array = json::array();
-      for (const auto& item : node) array.push_back(ToJson(item));
-      return array;
-    }
-    case YAML::NodeType::Scalar:
-      return node.Scalar();
-    default:
-      return nullptr;
-  }
-}
-
-std::optional<json> ParseDocument(const std::string& text) {
-  try {
-    return ToJson(YAML::Load(text));
-  } catch (const YAML::Exception&) {
-    return std::nullopt;
-  }
-}
 
 std::string Str(const json& object, const char* key) {
   auto it = object.find(key);
@@ -157,11 +126,14 @@ BundleImages CollectImages(const RenderedBundle& bundle, const CatalogIndex& cat
   BundleImages out;
   std::map<std::string, std::vector<ImageOrigin>> found;
   for (const RenderedFile& file : bundle.files) {
-    const std::optional<json> doc = ParseDocument(file.content);
+    // Render's own reader (render/rendered_json.h): it quotes every string that would read back
+    // as another type, so image fields come back as the strings it wrote.
+    std::string error;
+    const std::optional<json> doc = RenderedDocumentJson(file.content, &error);
     if (!doc) {
       sink.Report(Diagnostic{Severity::kError, SourceLocation{file.file_name, 0, 0}, "",
                              "images.parse",
-                             "the rendered document " + file.file_name + " does not parse",
+                             "the rendered document " + file.file_name + " does not parse: " + error,
                              "report this: render wrote a document that is not YAML"});
       continue;
     }
