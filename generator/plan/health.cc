@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "plan/pod_images.h"
 #include "support/fingerprint.h"
 
 namespace hkim {
@@ -176,6 +177,7 @@ void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod,
   const json metadata = object.context["metadata"];
   object.context = GatePod(p, ns, workload_pod, job);
   object.context["metadata"] = metadata;
+  NeedPodSpecImages(p, object);
 }
 
 void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_pod,
@@ -202,6 +204,7 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
   PlannedObject& object = AddPlannedObject(plan, p, "health/cronjob.yaml.mustache", "batch/v1",
                                            "CronJob", name, ns, waves.periodic,
                                            false);
+  NeedPodSpecImages(p, object);
   json pod = JobPod(workload_pod, name, "node");
   pod["service_account"] = sa;
   pod["has_priority_class"] = true;

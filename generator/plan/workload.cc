@@ -6,6 +6,7 @@
 #include <map>
 
 #include "plan/builder.h"
+#include "plan/pod_images.h"
 #include "model/topology.h"
 #include "model/wrapper_image.h"
 
@@ -232,9 +233,7 @@ void NeedPodRequirements(const PlanBuilder& b, PlannedObject& sts) {
   if (p.scheduling.kueue)
     Needs(sts, CapabilityKind::kCrd, "kueue.x-k8s.io/LocalQueue", p.scheduling.kueue->pointer,
           "its kueue.x-k8s.io/queue-name label: Kueue admits it through a LocalQueue");
-  NeedImage(sts, w.image, w.pointer + "/image", "its containers run it");
-  NeedImage(sts, WrapperImageReference(p.wrapper), p.wrapper.pointer + "/image",
-            "its init container installs hkim-wrapper from it");
+  NeedPodSpecImages(p, sts);
 }
 
 // What the pods read from their ConfigMaps at start, as a hash in the pod template: a changed

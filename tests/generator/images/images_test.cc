@@ -14,6 +14,7 @@
 #include <set>
 
 #include "images/imageset.h"
+#include "pipeline/pipeline.h"
 #include "test_files.h"
 
 namespace {
@@ -246,6 +247,56 @@ TEST(ShippedImages, ListsEveryImageFieldOfEachShippedBundle) {
     EXPECT_TRUE(std::is_sorted(listed.begin(), listed.end()));
     EXPECT_EQ(std::set<std::string>(listed.begin(), listed.end()).size(), listed.size());
     EXPECT_EQ(std::set<std::string>(listed.begin(), listed.end()), expected);
+  }
+}
+
+// The plan's image needs (the closure model's, plan/requirements.h) against what the rendered
+// bundle pulls, object by object, on every shipped profile and every `hkimgen init` starter:
+// the same references both ways, so closure.image and the image preconditions speak of exactly
+// the bundle's pulls (issue 41; the gate Job and health CronJob pods were missing).
+TEST(ShippedImages, ThePlansImageNeedsAreWhatEachRenderedObjectPulls) {
+  std::vector<std::pair<std::string, std::string>> profiles;  // name, text
+  for (const std::string& name : ShippedProfiles())
+    profiles.emplace_back(name, hkim::test_files::ReadProfile(name));
+  for (const char* platform : {"openshift", "oke", "kubernetes"}) {
+    for (const std::string& shape : hkim::InitShapes()) {
+      hkim::InitOptions options;
+      options.platform = platform;
+      options.shape = shape;
+      options.repo_url = "https://github.com/lab/bundles.git";
+      profiles.emplace_back(std::string("init ") + platform + " " + shape,
+                            hkim::StarterProfile(options).value_or(""));
+    }
+  }
+  for (const auto& [name, text] : profiles) {
+    SCOPED_TRACE(name);
+    DiagnosticSink sink;
+    std::optional<hkim::LoadedProfile> loaded = hkim::LoadProfileFromText("p.yaml", text, sink);
+    ASSERT_TRUE(loaded);
+    std::optional<hkim::ProfileRender> render = hkim::RenderLoadedProfileWithPlan(*loaded, sink);
+    ASSERT_TRUE(render) << (sink.diagnostics().empty() ? "" : sink.diagnostics()[0].message);
+    // Object (Kind/namespace/name, as images -o json names it) -> references it pulls; the
+    // README's precondition check image is no object's.
+    std::set<std::pair<std::string, std::string>> pulled, needed;
+    for (const hkim::ImageUse& use : hkim::CollectImages(render->bundle, {}, sink).images)
+      for (const hkim::ImageOrigin& origin : use.origins)
+        if (origin.file != "README.md") pulled.emplace(origin.object, use.image);
+    EXPECT_FALSE(sink.HasErrors());
+    for (const hkim::PlannedObject& object : render->plan.objects) {
+      const std::string id = object.kind + "/" +
+                             (object.namespace_name.empty() ? "" : object.namespace_name + "/") +
+                             object.name;
+      for (const hkim::Need& need : object.needs) {
+        if (need.what.kind != hkim::CapabilityKind::kImage) continue;
+        needed.emplace(id, need.what.name);
+        EXPECT_TRUE(pulled.count({id, need.what.name}))
+            << id << " needs " << need.what.name << " (" << need.pointer
+            << "), which its rendered document does not pull";
+      }
+    }
+    EXPECT_GE(needed.size(), 2u) << "the workload and wrapper images at least";
+    for (const auto& [id, image] : pulled)
+      EXPECT_TRUE(needed.count({id, image})) << id << " pulls " << image << ", no need of the plan";
   }
 }
 

@@ -1,0 +1,17 @@
+#pragma once
+
+// The images every pod of the workload's pod spec (templates/common/pod-spec.mustache) pulls, as
+// needs of the object that runs such pods: the StatefulSet, the fabric gate Job and the health
+// CronJob all copy that pod spec, so each pulls what the others do (issue 41: the plan's image
+// needs are what the rendered bundle pulls, object by object; tests/generator/images).
+
+#include "model/model.h"
+#include "plan/plan.h"
+
+namespace hkim {
+
+/// Needs (CapabilityKind::kImage) of `object` for the workload image (containers[0]) and the
+/// hkim-wrapper image (initContainers[0]), at the profile values that name them.
+void NeedPodSpecImages(const Profile& profile, PlannedObject& object);
+
+}  // namespace hkim
