@@ -131,8 +131,12 @@ class NeedMatcher {
   };
 
   Match Find(const PlannedObject& o, const Capability& what) const {
+    return Find(PlacementOf(profile_, plan_, o), what);
+  }
+
+  /// The same for an object that syncs `at` (worked out once per object by the caller).
+  Match Find(const SyncPlacement& at, const Capability& what) const {
     Match m;
-    const SyncPlacement at = PlacementOf(profile_, plan_, o);
     for (const Capability& c : platform_)
       m.by_bundle_or_platform |= c.kind == what.kind && CapabilityMatches(c.kind, c.name, what.name);
     for (const Provider& provider : providers_) {
@@ -178,9 +182,11 @@ std::string LateProvider(const Profile& p, const Provider& late, const SyncPlace
     return "its provider " + DescribeObject(*late.object) + " (" + DescribePlacement(p, late.at) +
            ") comes in a later wave of the same Application";
   // A chart's Application is the provider itself; a layer object is named with its Application.
-  const std::string from = late.at.through_application ? "it comes from " : "its provider " + DescribeObject(*late.object) + " is in ";
-  return from + DescribePlacement(p, late.at) + ", which the parent does not sync before Application " + at.application +
-         ": Argo CD orders sync waves only inside one Application, and between Applications only by "
+  const std::string from = late.at.through_application
+                               ? "it comes from "
+                               : "its provider " + DescribeObject(*late.object) + " is in ";
+  return from + DescribePlacement(p, late.at) + ", which the parent does not sync before Application " +
+         at.application + ": Argo CD orders sync waves only inside one Application, and between Applications only by "
          "the parent's waves, which hold only with the health check for argoproj.io/Application "
          "(a precondition of every bundle); sibling Applications of one wave sync side by side";
 }
@@ -237,15 +243,16 @@ int CheckClosure(const Profile& p, const LoadedProfile& loaded, const BundlePlan
   // list are one fault each, but the same rail in two namespaces is one.
   std::set<std::string> reported;
   for (const PlannedObject& o : plan.objects) {
+    if (o.needs.empty()) continue;
+    const SyncPlacement at = PlacementOf(p, plan, o);
     for (const Need& need : o.needs) {
       const Capability& what = need.what;
-      const NeedMatcher::Match match = matcher.Find(o, what);
+      const NeedMatcher::Match match = matcher.Find(at, what);
       if (match.by_bundle_or_platform || !match.preconditions.empty()) continue;
       const std::string pointer = NeedPointer(o, need);
       if (!reported.insert(std::string(ToString(what.kind)) + "|" + what.name + "|" + pointer).second) continue;
       const Provider* late = match.late;
       const std::string check = PreconditionCheck(p, what.kind, what.name);
-      const SyncPlacement at = PlacementOf(p, plan, o);
       std::string message = DescribeObject(o) + " (" + DescribePlacement(p, at) + ") needs " +
                             ToString(what.kind) + " " + what.name +
                             (need.why.empty() ? "" : " (" + need.why + ")") + ", but ";
