@@ -7,6 +7,7 @@
 
 #include "load/report_at.h"
 #include "plan/describe.h"
+#include "plan/sync_order.h"
 
 namespace hkim {
 namespace {
@@ -15,7 +16,7 @@ using K = CapabilityKind;
 
 struct Provider {
   Capability what;
-  int wave;
+  SyncPlacement at;  ///< where Argo CD syncs it (plan/sync_order.h)
   const PlannedObject* object;
 };
 
@@ -110,9 +111,13 @@ namespace {
 /// preconditions.
 class NeedMatcher {
  public:
-  NeedMatcher(const Profile& p, const BundlePlan& plan) : plan_(plan), platform_(PlatformProvides(p)) {
-    for (const PlannedObject& o : plan.objects)
-      for (const Capability& c : o.provides) providers_.push_back(Provider{c, o.sync_wave, &o});
+  NeedMatcher(const Profile& p, const BundlePlan& plan)
+      : profile_(p), plan_(plan), platform_(PlatformProvides(p)) {
+    for (const PlannedObject& o : plan.objects) {
+      if (o.provides.empty()) continue;
+      const SyncPlacement at = PlacementOf(p, plan, o);
+      for (const Capability& c : o.provides) providers_.push_back(Provider{c, at, &o});
+    }
     for (const Precondition& pre : plan.preconditions) {
       scopes_.push_back(pre.kind == "operator" ? OperatorScope(p, pre.what) : std::vector<Capability>());
     }
@@ -121,20 +126,25 @@ class NeedMatcher {
   /// How `need` of `o` is met.
   struct Match {
     bool by_bundle_or_platform = false;
-    const Provider* late = nullptr;  ///< a provider in a later wave, when none was in time
+    const Provider* late = nullptr;  ///< a provider that syncs too late, when none was in time
     std::vector<const Precondition*> preconditions;
   };
 
   Match Find(const PlannedObject& o, const Capability& what) const {
+    return Find(PlacementOf(profile_, plan_, o), what);
+  }
+
+  /// The same for an object that syncs `at` (worked out once per object by the caller).
+  Match Find(const SyncPlacement& at, const Capability& what) const {
     Match m;
     for (const Capability& c : platform_)
       m.by_bundle_or_platform |= c.kind == what.kind && CapabilityMatches(c.kind, c.name, what.name);
     for (const Provider& provider : providers_) {
       if (m.by_bundle_or_platform) break;
       if (provider.what.kind != what.kind || !CapabilityMatches(what.kind, provider.what.name, what.name)) continue;
-      // A CRD must be there a wave before its objects; other needs may come with them.
-      const bool in_time = what.kind == K::kCrd ? provider.wave < o.sync_wave : provider.wave <= o.sync_wave;
-      if (in_time) m.by_bundle_or_platform = true;
+      // A CRD must be there a wave before its objects; other needs may come with them, inside
+      // one Application; across Applications only the parent's waves order them.
+      if (SyncsInTime(provider.at, at, what.kind != K::kCrd)) m.by_bundle_or_platform = true;
       else m.late = &provider;
     }
     for (size_t i = 0; i < plan_.preconditions.size(); ++i)
@@ -158,11 +168,34 @@ class NeedMatcher {
   }
 
  private:
+  const Profile& profile_;
   const BundlePlan& plan_;
   std::vector<Capability> platform_;
   std::vector<Provider> providers_;
   std::vector<std::vector<Capability>> scopes_;  ///< per precondition: its OperatorScope
 };
+
+/// Why `late` is not there in time for an object synced `at` (closure findings name both
+/// Applications: Argo CD orders waves only inside one).
+std::string LateProvider(const Profile& p, const Provider& late, const SyncPlacement& at) {
+  if (late.at.application == at.application)
+    return "its provider " + DescribeObject(*late.object) + " (" + DescribePlacement(p, late.at) +
+           ") comes in a later wave of the same Application";
+  // A chart's Application is the provider itself; a layer object is named with its Application.
+  const std::string from = late.at.through_application
+                               ? "it comes from "
+                               : "its provider " + DescribeObject(*late.object) + " is in ";
+  return from + DescribePlacement(p, late.at) + ", which the parent does not sync before Application " +
+         at.application + ": Argo CD orders sync waves only inside one Application, and between Applications only by "
+         "the parent's waves, which hold only with the health check for argoproj.io/Application "
+         "(a precondition of every bundle); sibling Applications of one wave sync side by side";
+}
+
+std::string LateProviderFix(const Provider& late, const SyncPlacement& at) {
+  if (late.at.application == at.application) return "move the provider to an earlier wave";
+  return "let the parent sync Application " + late.at.application + " in an earlier wave than " +
+         at.application + ", or move the provider into " + at.application + " at an earlier wave";
+}
 
 std::string NeedPointer(const PlannedObject& o, const Need& need) {
   if (!need.pointer.empty()) return need.pointer;
@@ -210,20 +243,23 @@ int CheckClosure(const Profile& p, const LoadedProfile& loaded, const BundlePlan
   // list are one fault each, but the same rail in two namespaces is one.
   std::set<std::string> reported;
   for (const PlannedObject& o : plan.objects) {
+    if (o.needs.empty()) continue;
+    const SyncPlacement at = PlacementOf(p, plan, o);
     for (const Need& need : o.needs) {
       const Capability& what = need.what;
-      const NeedMatcher::Match match = matcher.Find(o, what);
+      const NeedMatcher::Match match = matcher.Find(at, what);
       if (match.by_bundle_or_platform || !match.preconditions.empty()) continue;
       const std::string pointer = NeedPointer(o, need);
       if (!reported.insert(std::string(ToString(what.kind)) + "|" + what.name + "|" + pointer).second) continue;
       const Provider* late = match.late;
       const std::string check = PreconditionCheck(p, what.kind, what.name);
-      std::string message = Describe(o) + " needs " + ToString(what.kind) + " " + what.name +
+      std::string message = DescribeObject(o) + " (" + DescribePlacement(p, at) + ") needs " +
+                            ToString(what.kind) + " " + what.name +
                             (need.why.empty() ? "" : " (" + need.why + ")") + ", but ";
-      message += late ? "its provider " + Describe(*late->object) + " comes in a later wave"
+      message += late ? LateProvider(p, *late, at)
                       : "nothing in this bundle provides it, the platform does not, and no precondition declares it";
       message += std::string(": ") + Consequence(what.kind);
-      std::string fix = late ? "move the provider to an earlier wave" : ProviderHint(p, what.kind, what.name);
+      std::string fix = late ? LateProviderFix(*late, at) : ProviderHint(p, what.kind, what.name);
       fix += "; or, if the cluster already has it, declare it: " + DeclareHint(what.kind, what.name, check);
       Report(loaded, what.kind, pointer, std::move(message), std::move(fix), sink);
     }

@@ -1,12 +1,14 @@
 #pragma once
 
 // Closure (issue 27): after planning, every need of every planned object (requirements.h) must
-// be met by an object of the bundle in an earlier sync wave (the same wave for all but CRDs), by
-// the platform (preconditions.h, each fact with its source), or by a precondition, declared in
-// the profile or implied by its settings (an operator installed by other means: `preinstalled`,
-// `shared`, or no `operators` section; an existing MachineConfigPool). Every taint the workload
-// tolerates must be tolerated by every node agent of the bundle. Anything else is an error
-// `closure.<kind>` at the profile value that made the need, with a fix.
+// be met by an object of the bundle that syncs before it (plan/sync_order.h: inside one Argo CD
+// Application an earlier sync wave, the same wave for all but CRDs; from another Application
+// only when the parent syncs that Application in an earlier wave), by the platform
+// (preconditions.h, each fact with its source), or by a precondition, declared in the profile or
+// implied by its settings (an operator installed by other means: `preinstalled`, `shared`, or no
+// `operators` section; an existing MachineConfigPool). Every taint the workload tolerates must be
+// tolerated by every node agent of the bundle. Anything else is an error `closure.<kind>` at the
+// profile value that made the need, naming the Application of both sides, with a fix.
 
 #include <string>
 #include <vector>

@@ -7,6 +7,8 @@
 
 #include "plan/layers.h"
 
+#include <algorithm>
+
 #include "plan/disruption.h"
 
 namespace hkim {
@@ -94,6 +96,7 @@ PlannedObject LayerApplication(const Profile& p, const std::string& layer, int w
   app.name = p.cluster_name + "-" + layer;
   app.namespace_name = p.gitops.argocd_namespace;
   app.file_name = std::string(kAppsLayer) + "/" + layer + ".yaml";
+  app.sync_wave = wave;
   app.context["metadata"] = {{"name", app.name},
                              {"namespace", app.namespace_name},
                              {"sync_wave", std::to_string(wave)},
@@ -118,7 +121,12 @@ PlannedObject LayerApplication(const Profile& p, const std::string& layer, int w
 void PlanLayers(const Profile& p, BundlePlan& plan) {
   const std::vector<std::string> layers = Layers(plan);
   json layer_dirs = json::array();
+  // The layers sync after every other Application of apps/ (the OKE charts): the parent's waves
+  // are the only order between Applications, and the layers' objects need what the charts bring
+  // (their CRDs, the operators that act on them; plan/sync_order.h).
   int wave = 0;
+  for (const PlannedObject& object : plan.objects)
+    if (object.layer == kAppsLayer) wave = std::max(wave, object.sync_wave + 1);
   for (const std::string& layer : layers) {
     layer_dirs.push_back(json{{"file", layer}});
     json files = json::array();

@@ -12,7 +12,9 @@
 #include "load/load.h"
 #include "pipeline/pipeline.h"
 #include "plan/closure.h"
+#include "plan/layers.h"
 #include "plan/plan.h"
+#include "plan/sync_order.h"
 #include "test_files.h"
 #include "validate/validate.h"
 #include "write/guard.h"
@@ -215,6 +217,68 @@ TEST(Closure, WorkloadTaintsArePropagatedToTheNodeAgents) {
       if (o.kind == "NicClusterPolicy" || o.kind == "ClusterPolicy") o.tolerates.clear();
     ExpectAt(Check(p), "closure.toleration", p, "    - key: dedicated");
   }
+}
+
+// Argo CD orders sync waves only inside one Application; between Applications only the parent's
+// waves order them (issue 37, plan/sync_order.h).
+TEST(SyncOrder, WavesCompareOnlyInsideOneApplication) {
+  const SyncPlacement platform_1{"c-platform", 1, 1, false};
+  const SyncPlacement platform_2{"c-platform", 2, 1, false};
+  const SyncPlacement nodes_1{"c-nodes", 1, 2, false};
+  const SyncPlacement workload_4{"c-workload", 4, 3, false};
+  const SyncPlacement chart{"c-network-operator", 0, 0, true};
+  // One Application: an earlier wave, or the same one for all but CRDs.
+  EXPECT_TRUE(SyncsInTime(platform_1, platform_2, false));
+  EXPECT_FALSE(SyncsInTime(platform_2, platform_1, true));
+  EXPECT_TRUE(SyncsInTime(platform_1, platform_1, true));
+  EXPECT_FALSE(SyncsInTime(platform_1, platform_1, false));
+  // Another Application: its wave in the parent decides, not the objects' waves.
+  EXPECT_TRUE(SyncsInTime(platform_2, nodes_1, false));   // later object wave, earlier Application
+  EXPECT_FALSE(SyncsInTime(nodes_1, platform_2, true));   // earlier object wave, later Application
+  EXPECT_FALSE(SyncsInTime(workload_4, nodes_1, true));
+  // Siblings of one parent wave sync side by side: no order, whatever the need.
+  const SyncPlacement sibling{"c-kueue", 0, 0, true};
+  EXPECT_FALSE(SyncsInTime(sibling, chart, true));
+  EXPECT_FALSE(SyncsInTime(chart, SyncPlacement{"c-platform", 1, 0, false}, false));
+  // A chart's contents come once its Application has synced.
+  EXPECT_TRUE(SyncsInTime(chart, platform_1, false));
+  EXPECT_TRUE(SyncsInTime(chart, chart, false));
+}
+
+TEST(Closure, ProviderInALaterApplicationIsLateWhateverItsObjectWave) {
+  // The NicClusterPolicy (wave 1 of oke-h100-nodes) needs the CRD the Network Operator's chart
+  // brings. Parent wave 0 for the chart: in time. The chart after the nodes layer: the
+  // policy's wave is still later than the chart's, but Argo CD never compares the two.
+  Planned p = PlanText(ReadProfile("oke-h100"));
+  const PlannedObject* policy = Find(p.plan, "NicClusterPolicy", "nic-cluster-policy");
+  ASSERT_NE(policy, nullptr);
+  const SyncPlacement at = PlacementOf(p.profile, p.plan, *policy);
+  EXPECT_EQ(at.application, "oke-h100-nodes");
+  EXPECT_EQ(at.application_wave, 2);
+  EXPECT_TRUE(Check(p).empty());
+  PlannedObject* chart = nullptr;
+  for (PlannedObject& o : p.plan.objects)
+    if (o.layer == kAppsLayer && o.name == "oke-h100-network-operator") chart = &o;
+  ASSERT_NE(chart, nullptr);
+  chart->sync_wave = at.application_wave;  // a sibling of the nodes layer: no order either
+  // Located at the value that made the policy (network.sriov_device_plugin).
+  std::vector<Diagnostic> found = Check(p);
+  ExpectAt(found, "closure.crd", p, "  sriov_device_plugin:\n    resource_prefix");
+  chart->sync_wave = at.application_wave + 1;
+  found = Check(p);
+  ExpectAt(found, "closure.crd", p, "  sriov_device_plugin:\n    resource_prefix");
+  bool named = false;
+  for (const Diagnostic& d : found) {
+    if (d.message.find("NicClusterPolicy") == std::string::npos) continue;
+    named = true;
+    EXPECT_NE(d.message.find("wave 1 of Application oke-h100-nodes (wave 2 of oke-h100)"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("Application oke-h100-network-operator (wave 3 of oke-h100), which the parent "
+                             "does not sync before Application oke-h100-nodes"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("health check for argoproj.io/Application"), std::string::npos) << d.message;
+    EXPECT_NE(d.fix.find("let the parent sync Application oke-h100-network-operator in an earlier wave than oke-h100-nodes"),
+              std::string::npos) << d.fix;
+  }
+  EXPECT_TRUE(named);
 }
 
 std::set<std::string> ImagePreconditions(const BundlePlan& plan) {

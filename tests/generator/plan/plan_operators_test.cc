@@ -281,9 +281,14 @@ TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
   EXPECT_EQ(platform->context["path"], "out/oke-h100/platform");
   EXPECT_EQ(nodes->context["path"], "out/oke-h100/nodes");
   EXPECT_EQ(workload->context["destination_namespace"], "gpu-training");
-  EXPECT_EQ(platform->context["metadata"]["sync_wave"], "0");  // platform, nodes, workload
-  EXPECT_EQ(nodes->context["metadata"]["sync_wave"], "1");
-  EXPECT_EQ(workload->context["metadata"]["sync_wave"], "2");
+  // The OKE charts (apps/, wave 0 of the parent), then platform, nodes, workload: the parent's
+  // waves are the only order between Applications (plan/sync_order.h).
+  for (const PlannedObject& o : plan.objects)
+    if (o.layer == kAppsLayer) EXPECT_EQ(o.sync_wave, 0) << o.name;
+  EXPECT_EQ(platform->context["metadata"]["sync_wave"], "1");
+  EXPECT_EQ(nodes->context["metadata"]["sync_wave"], "2");
+  EXPECT_EQ(workload->context["metadata"]["sync_wave"], "3");
+  EXPECT_EQ(workload->sync_wave, 3);
   EXPECT_EQ(platform->context["retry_limit"], 50);
   EXPECT_EQ(plan.application.context["path"], "out/oke-h100/apps");
   EXPECT_TRUE(files.count("platform/kustomization.yaml"));
