@@ -361,8 +361,10 @@ The starter validates as written (schema, model, the lint rules and closure): `h
 exits 0. `hkimgen lint`, where warnings fail, exits 1 until you have also (1) named your
 repository (--repo-url, or edit gitops.repo_url: lint.repo-url-placeholder) and (2) pinned the
 images it names by tag to digests (lint.image-digest: `render --image-digest IMAGE=sha256:...`,
-images.digests, or IMAGE@sha256:... in the profile). Per-platform defaults are filled in: on
-OpenShift, Argo CD runs in openshift-gitops (OpenShift GitOps).
+images.digests, or IMAGE@sha256:... in the profile). On OKE it also notes that the node agents
+run privileged under SELinux enforcing (lint.node-agent-privileged: set node_shape.selinux where
+getenforce says Permissive or Disabled). Per-platform defaults are filled in: on OpenShift, Argo
+CD runs in openshift-gitops (OpenShift GitOps).
 Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)");
   command->callback([options, output] {
     if (!ResolveOutputChoice(*output, kInitFormats, "init", "--output-file", "file", std::cerr)) {

@@ -28,6 +28,17 @@ const char* ToString(IpamType value) {
   return value == IpamType::kWhereabouts ? "whereabouts" : "nv-ipam";
 }
 const char* ToString(CpuVendor value) { return value == CpuVendor::kIntel ? "intel" : "amd"; }
+const char* ToString(SelinuxMode value) {
+  switch (value) {
+    case SelinuxMode::kEnforcing:
+      return "enforcing";
+    case SelinuxMode::kPermissive:
+      return "permissive";
+    case SelinuxMode::kDisabled:
+      return "disabled";
+  }
+  return "?";
+}
 const char* ToString(GidPolicy value) { return value == GidPolicy::kAuto ? "auto" : "index"; }
 const char* ToString(GpuDirect value) {
   switch (value) {

@@ -24,6 +24,8 @@ enum class Platform { kOpenShift, kOke, kKubernetes };
 enum class Fabric { kRoceV2, kInfiniBand };
 enum class IpamType { kWhereabouts, kNvIpam };
 enum class CpuVendor { kIntel, kAmd };
+/// The GPU nodes' SELinux mode (node_shape.selinux); unstated counts as enforcing.
+enum class SelinuxMode { kEnforcing, kPermissive, kDisabled };
 enum class GidPolicy { kAuto, kIndex };
 enum class GpuDirect { kAuto, kDmaBuf, kNvidiaPeermem };
 enum class MemlockStrategy { kSysResourceScc, kPrivileged, kCrioUlimits };
@@ -46,6 +48,7 @@ const char* ToString(Platform value);
 const char* ToString(Fabric value);
 const char* ToString(IpamType value);
 const char* ToString(CpuVendor value);
+const char* ToString(SelinuxMode value);
 const char* ToString(GidPolicy value);
 const char* ToString(GpuDirect value);
 const char* ToString(MemlockStrategy value);
@@ -108,6 +111,10 @@ struct NodeShape {
   int gpus_per_node = 0;
   int nics_per_node = 0;
   CpuVendor cpu_vendor = CpuVendor::kIntel;
+  /// Enforcing (the default of Oracle Linux and RHCOS) keeps container_t pods off host sysfs,
+  /// host sockets and host paths whatever their capabilities: node agents then run privileged.
+  SelinuxMode selinux = SelinuxMode::kEnforcing;
+  bool selinux_set = false;  ///< the profile states it (else assumed enforcing)
   std::map<std::string, std::string> node_selector;  ///< sorted: deterministic output
   /// kubernetes.io/hostname values the pods may run on (empty = any) / must never run on; in
   /// profile order, rendered as required node affinity (In / NotIn).
@@ -351,6 +358,13 @@ struct Profile {
 
   bool IsOpenShift() const { return platform == Platform::kOpenShift; }
   bool UsesRails() const { return workload.mode == WorkloadMode::kRdma && !network.rails.empty(); }
+  /// The node agents the bundle renders (OKE: VF DaemonSet, CNI copiers) run privileged: the
+  /// hosts' SELinux enforces (container_t is denied host sysfs, sockets and paths whatever the
+  /// capabilities) or operators.vf_config.privileged asks.
+  bool NodeAgentsPrivileged() const {
+    return node_shape.selinux == SelinuxMode::kEnforcing ||
+           (operators && operators->vf_config && operators->vf_config->privileged);
+  }
 };
 
 /// Parses a byte size ("32Gi", "8G", "1048576", or a JSON integer) into bytes; nullopt when it

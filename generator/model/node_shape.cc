@@ -91,6 +91,12 @@ void ModelBuilder::ReadNodeShape(const json& shape, Profile& profile) {
   out.nics_per_node = static_cast<int>(Integer(shape, "nics_per_node", 0));
   out.cpu_vendor =
       String(shape, "cpu_vendor", "intel") == "amd" ? CpuVendor::kAmd : CpuVendor::kIntel;
+  // The schema allows only the three words; absent means unknown, treated as enforcing.
+  const std::string selinux = String(shape, "selinux");
+  out.selinux_set = !selinux.empty();
+  out.selinux = selinux == "permissive" ? SelinuxMode::kPermissive
+                : selinux == "disabled" ? SelinuxMode::kDisabled
+                                        : SelinuxMode::kEnforcing;
   out.node_selector = StringMap(shape, "node_selector");
   out.include_nodes = Strings(shape, "include_nodes");
   out.exclude_nodes = Strings(shape, "exclude_nodes");

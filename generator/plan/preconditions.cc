@@ -25,6 +25,11 @@ void Add(std::vector<Capability>& out, K kind, const std::string& name) {
 
 }  // namespace
 
+bool IsOciA100Shape(const std::string& shape) {
+  // The A100 bare-metal shapes of the guide: BM.GPU.A100-v2.8 (80 GB) and BM.GPU4.8 (40 GB).
+  return shape.rfind("BM.GPU.A100", 0) == 0 || shape == "BM.GPU4.8";
+}
+
 std::string NodeDebugImage(const Profile& p) {
   // `oc debug node` runs the cluster's own tools image (part of the OpenShift release, which a
   // disconnected cluster mirrors with it); kubectl needs one with a shell and chroot.
@@ -210,6 +215,19 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
                      std::string(p.IsOpenShift() ? "oc" : "kubectl") +
                          " debug node/NODE -- chroot /host cat /proc/cmdline",
                      p.iommu.pointer + "/already_set/" + std::to_string(i)});
+  }
+  // OCI creates SR-IOV VFs on its A100 bare-metal shapes only in some regions (seed 004, the
+  // oci-hpc-oke guide: "For A100s, Phoenix (PHX) and Osaka (KIX) regions are supported. For
+  // other regions, please contact your sales representative"; H100: every region with H100s).
+  if (p.platform == Platform::kOke && p.UsesRails() && IsOciA100Shape(p.node_shape.name)) {
+    add(Precondition{"oci-region", "sriov-vfs/" + p.node_shape.name,
+                     "OCI creates SR-IOV VFs on A100 shapes (" + p.node_shape.name +
+                         ") only in some regions: Phoenix (PHX, us-phoenix-1) and Osaka (KIX, "
+                         "ap-osaka-1); elsewhere ask OCI (your sales representative) to enable "
+                         "them, or the nodes get no VFs and the pods stay Pending",
+                     "kubectl get nodes -l node.kubernetes.io/instance-type=" + p.node_shape.name +
+                         " -L topology.kubernetes.io/region",
+                     p.node_shape.pointer + "/name"});
   }
   // scheduling.kueue on OKE: OCI labels the nodes of a cluster network with their RDMA fabric
   // position (oci-hpc-oke's Topology uses the same labels); the bundle labels no node. Other

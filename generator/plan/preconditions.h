@@ -38,6 +38,10 @@ std::vector<Capability> PlatformProvides(const Profile& profile);
 /// and image pulls).
 std::string PreconditionCheck(const Profile& profile, CapabilityKind kind, const std::string& name);
 
+/// An OCI A100 bare-metal shape (BM.GPU.A100-v2.8, BM.GPU4.8), whose SR-IOV VFs OCI creates
+/// only in some regions.
+bool IsOciA100Shape(const std::string& shape);
+
 /// The image `kubectl debug node` runs for those checks: busybox, under images.mirror the
 /// mirror's copy of it (a disconnected cluster reaches nothing else); "" on OpenShift, whose
 /// `oc debug` takes the cluster's own tools image.

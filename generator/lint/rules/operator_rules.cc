@@ -236,13 +236,37 @@ void CheckVfConfigPrivileged(const LintContext& c, LintReporter& r) {
   const Profile& p = c.profile;
   if (p.IsOpenShift() || !p.operators || !p.operators->vf_config) return;
   const VfConfig& vf = *p.operators->vf_config;
-  if (!vf.managed() || !vf.privileged) return;
+  // Under SELinux enforcing they run privileged anyway (lint.node-agent-privileged says why).
+  if (!vf.managed() || !vf.privileged || p.node_shape.selinux == SelinuxMode::kEnforcing) return;
   r.Report(vf.pointer + "/privileged",
-           "the VF DaemonSet (and the pool's CNI DaemonSets) run privileged on every GPU node; it "
-           "needs only NET_ADMIN and SYS_CHROOT (SYS_MODULE to load nvidia_peermem) unless "
-           "SELinux keeps containers off the host's sysfs",
+           "the VF DaemonSet (and the pool's CNI DaemonSets) run privileged on every GPU node, "
+           "though node_shape.selinux is " + std::string(ToString(p.node_shape.selinux)) +
+               ": it needs only NET_ADMIN and SYS_CHROOT (SYS_MODULE to load nvidia_peermem)",
            "remove operators.vf_config.privileged unless the unprivileged DaemonSet fails to "
            "write sriov_numvfs on your nodes");
+}
+
+// The node agents run privileged where the hosts' SELinux enforces: said, with each agent's
+// reason and how to narrow it, since a privileged pod on every GPU node is worth knowing.
+void CheckNodeAgentPrivileged(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (p.IsOpenShift() || !p.operators || !p.operators->vf_config || !p.UsesRails()) return;
+  const VfConfig& vf = *p.operators->vf_config;
+  if (!vf.managed() || p.node_shape.selinux != SelinuxMode::kEnforcing) return;
+  const std::string stated = p.node_shape.selinux_set
+                                 ? "node_shape.selinux is enforcing"
+                                 : "node_shape.selinux is unstated, taken as enforcing (Oracle "
+                                   "Linux 8 installs enforcing)";
+  r.Report(p.node_shape.pointer + "/selinux",
+           stated + ", so CRI-O runs containers as container_t, which SELinux denies the host "
+           "whatever the capabilities; these node agents run privileged on every GPU node: "
+           "DaemonSet " + p.cluster_name + "-vf-config (writes sriov_numvfs and driver bind in "
+           "the host's sysfs, reaches systemd's and CRI-O's sockets, runs dracut and modprobe), "
+           "DaemonSets " + p.cluster_name + "-sriov-cni and " + p.cluster_name +
+               "-rdma-cni (copy their binaries into the host's /opt/cni/bin)",
+           "where getenforce on a GPU node prints Permissive or Disabled, set node_shape.selinux: "
+           "permissive (or disabled): they then run with NET_ADMIN, SYS_CHROOT (SYS_MODULE) and "
+           "no capabilities respectively");
 }
 
 // `shared` hands an operator to the profile that owns the cluster's platform; the VF DaemonSet
@@ -293,6 +317,9 @@ std::vector<LintRule> OperatorLintRules() {
       {"lint.nad-resource-producer", Severity::kError,
        "every rail's resource is produced by exactly one node policy on the pods' nodes",
        CheckNadResourceProducer},
+      {"lint.node-agent-privileged", Severity::kNote,
+       "node agents run privileged only where the hosts' SELinux enforces (a note naming them)",
+       CheckNodeAgentPrivileged},
       {"lint.operator-platform", Severity::kError,
        "operators and operator settings belong to the profile's platform", CheckOperatorPlatform},
       {"lint.operator-version", Severity::kError,

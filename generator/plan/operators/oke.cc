@@ -236,6 +236,25 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
     Provides(policy, c.kind, c.name);
 }
 
+/// Why a node agent runs privileged, as comment lines of its template (empty when it does not):
+/// `denied` says what SELinux keeps from container_t on these hosts.
+json PrivilegedReason(const Profile& p, const std::string& denied) {
+  json lines = json::array();
+  if (!p.NodeAgentsPrivileged()) return lines;
+  if (p.node_shape.selinux != SelinuxMode::kEnforcing) {
+    lines.push_back("Privileged because operators.vf_config.privileged asks for it (SELinux " +
+                    std::string(ToString(p.node_shape.selinux)) + " on these nodes).");
+    return lines;
+  }
+  lines.push_back(std::string("Privileged because SELinux enforces on these nodes (node_shape.selinux ") +
+                  (p.node_shape.selinux_set ? "says so" : "unstated, and Oracle Linux 8 installs enforcing") +
+                  "); CRI-O runs");
+  lines.push_back("containers as container_t, which may not " + denied + ",");
+  lines.push_back("whatever the capabilities (OCI's vf-config and the rdma-cni DaemonSet run privileged too).");
+  lines.push_back("Where getenforce says Permissive or Disabled, state node_shape.selinux to drop it.");
+  return lines;
+}
+
 /// The SR-IOV and RDMA CNI plugins the OKE NAD chains (network.cc NadConfig), one DaemonSet each
 /// on the profile's GPU pool, from the pinned Network Operator release's images.
 void PlanRailCniPlugins(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
@@ -261,7 +280,9 @@ void PlanRailCniPlugins(const Profile& p, BundlePlan& plan, const VfConfig& vf) 
     ds.context["has_node_selector"] = !selector.empty();
     ds.context["node_selector"] = selector;
     ds.context.update(TolerationsContext(p.node_shape.tolerations));
-    ds.context["privileged"] = vf.privileged;
+    ds.context["privileged"] = p.NodeAgentsPrivileged();
+    ds.context["privileged_reason"] =
+        PrivilegedReason(p, "write files into host paths (/opt/cni/bin, bin_t)");
     ds.source_pointer = vf.pointer;
     NeedNodeLabels(ds, p.node_shape.node_selector, NodeSelectorPointer, "its nodeSelector");
     ProvideTolerations(ds, p.node_shape.tolerations);
@@ -287,7 +308,10 @@ void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
   ds.context["image"] = vf.image;
   ds.context["vfs_per_pf"] = std::to_string(vf.vfs_per_pf);
   ds.context["mtu"] = std::to_string(vf.mtu_bytes);
-  ds.context["privileged"] = vf.privileged;
+  ds.context["privileged"] = p.NodeAgentsPrivileged();
+  ds.context["privileged_reason"] = PrivilegedReason(
+      p, "write the host's sysfs (sriov_numvfs, driver bind), reach systemd's and CRI-O's sockets, "
+         "rebuild the initramfs or load modules");
   const bool peermem = LoadsHostPeermem(p);
   ds.context["load_peermem"] = peermem;
   ds.context["load_peermem_flag"] = peermem ? "1" : "0";

@@ -111,7 +111,8 @@ DiagnosticSink Check(const char* base, const std::vector<std::string>& sets,
   if (digest_findings) return all;
   DiagnosticSink kept;
   for (const Diagnostic& d : all.diagnostics()) {
-    if (d.rule != "lint.image-digest") kept.Report(d);
+    // The OKE node agents' note under SELinux enforcing (its own test below) likewise.
+    if (d.rule != "lint.image-digest" && d.rule != "lint.node-agent-privileged") kept.Report(d);
   }
   return kept;
 }
@@ -484,7 +485,8 @@ TEST(Lint, ImagesPinnedByDigest) {
             {"workload.image=quay.io/x/train:1@" + digest, "wrapper.digest=" + digest,
              "operators.vf_config.install=managed",
              // the NicClusterPolicy's images: a digest as their version pins them
-             "network.sriov_device_plugin.version=" + digest, "network.nv_ipam.version=" + digest},
+             "network.sriov_device_plugin.version=" + digest, "network.nv_ipam.version=" + digest,
+             "node_shape.selinux=permissive"},  // no lint.node-agent-privileged note
             true);
   ExpectOnly(oke, "lint.image-digest", "/operators/vf_config/image", Severity::kWarning);
   ASSERT_FALSE(oke.diagnostics().empty());
@@ -760,9 +762,38 @@ TEST(Lint, InstallPlanManualIsAWarning) {
                          "operators.gpu_operator.install=preinstalled")));
 }
 
-TEST(Lint, PrivilegedVfConfigIsAWarning) {
-  ExpectOnly(Check(kOkeOps.c_str(), {"operators.vf_config.privileged=true"}),
+TEST(Lint, PrivilegedVfConfigIsAWarningWhereSelinuxDoesNotNeedIt) {
+  ExpectOnly(Check(kOkeOps.c_str(), {"operators.vf_config.privileged=true", "node_shape.selinux=permissive"}),
              "lint.vf-config-privileged", "/operators/vf_config/privileged", Severity::kWarning);
+  // Under enforcing the agents run privileged anyway: the note says so, not this warning.
+  ExpectClean(Check(kOkeOps.c_str(), {"operators.vf_config.privileged=true"}));
+}
+
+// The findings of `rule` alone (Check drops some rules' findings unless asked).
+DiagnosticSink Only(const DiagnosticSink& all, const std::string& rule) {
+  DiagnosticSink kept;
+  for (const Diagnostic& d : all.diagnostics())
+    if (d.rule == rule) kept.Report(d);
+  return kept;
+}
+
+TEST(Lint, NodeAgentsPrivilegedUnderSelinuxEnforcingIsANoteNamingEach) {
+  const std::string rule = "lint.node-agent-privileged";
+  for (const char* set : {"", "node_shape.selinux=enforcing"}) {
+    std::vector<std::string> sets;
+    if (*set) sets.push_back(set);
+    const DiagnosticSink notes = Only(Check(kOkeOps.c_str(), sets, true), rule);
+    ExpectOnly(notes, rule, "/node_shape/selinux", Severity::kNote);
+    const Diagnostic& d = notes.diagnostics()[0];
+    for (const char* agent : {"-vf-config (writes sriov_numvfs", "-sriov-cni and", "-rdma-cni (copy"})
+      EXPECT_NE(d.message.find(agent), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find(*set ? "is enforcing" : "unstated, taken as enforcing"), std::string::npos);
+    EXPECT_NE(d.fix.find("node_shape.selinux: permissive"), std::string::npos);
+  }
+  for (const char* mode : {"permissive", "disabled"})
+    ExpectClean(Only(Check(kOkeOps.c_str(), {std::string("node_shape.selinux=") + mode}, true), rule));
+  // OpenShift bundles render no node agents: nothing to say.
+  ExpectClean(Only(Check(kOpenShiftOps.c_str(), {}, true), rule));
 }
 
 TEST(Lint, SharedVfConfigIsAWarning) {

@@ -34,6 +34,8 @@ std::map<std::string, YAML::Node> Render(const std::string& profile,
   for (const Diagnostic& d : sink.diagnostics()) {
     // Accepted by every shipped profile (accept_warnings); the commands print it as a note.
     if (d.rule == "lint.image-digest" && d.severity == Severity::kWarning) continue;
+    // OKE's node agents run privileged under SELinux enforcing, the default (a note).
+    if (d.rule == "lint.node-agent-privileged" && d.severity == Severity::kNote) continue;
     ADD_FAILURE() << d.rule << ": " << d.message;
   }
   std::map<std::string, YAML::Node> objects;

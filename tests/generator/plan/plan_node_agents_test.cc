@@ -77,7 +77,8 @@ TEST(PlanNodeAgents, OkeInstallsEverySriovAndRdmaCniTheNadChainsOnTheWorkloadsNo
       EXPECT_EQ(ds->context["tolerations"], sts->context["tolerations"]) << name;
       EXPECT_EQ(ds->context["image"], std::string("nvcr.io/nvidia/mellanox/") + plugin +
                                           "-cni:network-operator-v25.10.0");
-      EXPECT_FALSE(ds->context["privileged"].get<bool>());
+      // Unstated SELinux counts as enforcing: container_t may not write /opt/cni/bin.
+      EXPECT_TRUE(ds->context["privileged"].get<bool>());
     }
   }
   // The images follow the pinned Network Operator release, as the NicClusterPolicy's do.
@@ -90,8 +91,8 @@ TEST(PlanNodeAgents, OkeInstallsEverySriovAndRdmaCniTheNadChainsOnTheWorkloadsNo
 }
 
 TEST(PlanNodeAgents, OkeCniDaemonSetRunsTheImageEntrypointWithoutCapabilities) {
-  const std::string text =
-      RenderedText("oke-h100", "operators-oke/daemonset-cni-plugin.yaml.mustache");
+  const std::string text = RenderedText(
+      "oke-h100", "operators-oke/daemonset-cni-plugin.yaml.mustache", {"node_shape.selinux=permissive"});
   EXPECT_NE(text.find("image: nvcr.io/nvidia/mellanox/"), std::string::npos);
   EXPECT_NE(text.find("mountPath: /host/opt/cni/bin"), std::string::npos);
   EXPECT_NE(text.find("path: /opt/cni/bin"), std::string::npos);
@@ -110,8 +111,8 @@ TEST(PlanNodeAgents, OkeVfDaemonSetSetsExclusiveRdmaNetnsUsesSystemdAndLoadsHost
   EXPECT_TRUE(ds->context["load_peermem"].get<bool>());
   EXPECT_EQ(ds->context["capabilities"], json::parse(R"(["NET_ADMIN","SYS_CHROOT","SYS_MODULE"])"));
   EXPECT_EQ(ds->context["image"], "docker.io/library/oraclelinux:9");
-  const std::string text =
-      RenderedText("oke-h100", "operators-oke/daemonset-vf-config.yaml.mustache");
+  const std::string text = RenderedText(
+      "oke-h100", "operators-oke/daemonset-vf-config.yaml.mustache", {"node_shape.selinux=disabled"});
   EXPECT_NE(text.find("rdma system set netns exclusive"), std::string::npos);
   EXPECT_NE(text.find("options ib_core netns_mode=0"), std::string::npos);
   EXPECT_NE(text.find("modprobe nvidia_peermem"), std::string::npos);
@@ -131,6 +132,47 @@ TEST(PlanNodeAgents, OkeVfDaemonSetSetsExclusiveRdmaNetnsUsesSystemdAndLoadsHost
   // The chart Application says who loads peermem with the host driver.
   EXPECT_TRUE(Find(plan, "Application", "oke-h100-gpu-operator")->context["host_peermem"]
                   .get<bool>());
+}
+
+// The securityContext of each OKE node agent per SELinux mode: privileged (with the reason in
+// the manifest) where it enforces or is unstated, capabilities only where it does not.
+TEST(PlanNodeAgents, OkeNodeAgentsRunPrivilegedOnlyWhereSelinuxEnforces) {
+  const char* vf = "operators-oke/daemonset-vf-config.yaml.mustache";
+  const char* cni = "operators-oke/daemonset-cni-plugin.yaml.mustache";
+  for (const std::vector<std::string>& sets :
+       {std::vector<std::string>{}, std::vector<std::string>{"node_shape.selinux=enforcing"}}) {
+    for (const char* name : {vf, cni}) {
+      const std::string text = RenderedText("oke-h100", name, sets);
+      EXPECT_NE(text.find("          privileged: true\n"), std::string::npos) << name;
+      EXPECT_EQ(text.find("capabilities:"), std::string::npos) << name;
+      EXPECT_NE(text.find("# Privileged because SELinux enforces on these nodes"), std::string::npos) << name;
+      EXPECT_NE(text.find(sets.empty() ? "unstated, and Oracle Linux 8 installs enforcing" : "says so"),
+                std::string::npos)
+          << name;
+    }
+  }
+  EXPECT_NE(RenderedText("oke-h100", vf).find("may not write the host's sysfs (sriov_numvfs"),
+            std::string::npos);
+  EXPECT_NE(RenderedText("oke-h100", cni).find("may not write files into host paths (/opt/cni/bin"),
+            std::string::npos);
+  for (const char* mode : {"permissive", "disabled"}) {
+    const std::string set = std::string("node_shape.selinux=") + mode;
+    const std::string vf_text = RenderedText("oke-h100", vf, {set});
+    EXPECT_EQ(vf_text.find("privileged: true"), std::string::npos) << mode;
+    EXPECT_EQ(vf_text.find("# Privileged"), std::string::npos) << mode;
+    EXPECT_NE(vf_text.find("add:\n            - NET_ADMIN\n            - SYS_CHROOT\n"),
+              std::string::npos)
+        << mode;
+    const std::string cni_text = RenderedText("oke-h100", cni, {set});
+    EXPECT_EQ(cni_text.find("privileged: true"), std::string::npos) << mode;
+    EXPECT_NE(cni_text.find("drop: [ALL]"), std::string::npos) << mode;
+  }
+  // operators.vf_config.privileged still asks for it where SELinux would not need it.
+  const std::string asked = RenderedText(
+      "oke-h100", cni, {"node_shape.selinux=permissive", "operators.vf_config.privileged=true"});
+  EXPECT_NE(asked.find("privileged: true"), std::string::npos);
+  EXPECT_NE(asked.find("# Privileged because operators.vf_config.privileged asks for it (SELinux permissive"),
+            std::string::npos);
 }
 
 // A profile that adds its own GPU-node taint gets it on every node agent the workload needs.

@@ -184,8 +184,9 @@ TEST(PlanOperators, OkeChartsReproduceSeed004AsPinnedApplications) {
   EXPECT_EQ(Find(a100, "Application", "oke-a100-volcano"), nullptr);  // optional
 }
 
-TEST(PlanOperators, OkeVfDaemonSetRunsOnTheShapeWithoutPrivilege) {
-  const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
+TEST(PlanOperators, OkeVfDaemonSetRunsOnTheShapeWithoutPrivilegeWhereSelinuxAllows) {
+  const BundlePlan plan = PlanBundle(BuildFrom(Replace(
+      ReadProfile("oke-h100"), "  cpu_vendor: intel\n", "  cpu_vendor: intel\n  selinux: permissive\n")));
   const PlannedObject* ds = Find(plan, "DaemonSet", "oke-h100-vf-config");
   ASSERT_NE(ds, nullptr);
   EXPECT_EQ(ds->namespace_name, "oke-h100-vf-config");

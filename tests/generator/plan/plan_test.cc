@@ -12,6 +12,7 @@
 
 #include "load/load.h"
 #include "plan/layers.h"
+#include "plan/preconditions.h"
 #include "test_files.h"
 #include "validate/validate.h"
 #include "model/wrapper_image.h"
@@ -231,6 +232,29 @@ TEST(Plan, OkeChartsDeclareTheOperatorIsNotInstalledAlready) {
   EXPECT_EQ(charts.count("network-operator"), 1u);
   for (const Precondition& pre : PlanBundle(BuildFrom(ReadProfile("barcelona-h100-cx7"))).preconditions)
     EXPECT_NE(pre.kind, "not-installed") << pre.what;
+}
+
+// Issue 37: OCI creates A100 VFs only in some regions (seed 004: Phoenix and Osaka); an A100
+// OKE bundle declares it with a check that shows the nodes' region, an H100 one does not.
+TEST(Plan, OkeA100BundlesDeclareTheVfRegionPrecondition) {
+  for (const char* name : {"oke-a100", "oke-a100-gpu4", "oke-h100", "barcelona-h100-cx7"}) {
+    const Profile profile = BuildFrom(ReadProfile(name));
+    int found = 0;
+    for (const Precondition& pre : PlanBundle(profile).preconditions) {
+      if (pre.kind != "oci-region") continue;
+      ++found;
+      EXPECT_EQ(pre.what, "sriov-vfs/" + profile.node_shape.name);
+      EXPECT_NE(pre.why.find("Phoenix (PHX"), std::string::npos) << pre.why;
+      EXPECT_NE(pre.why.find("Osaka (KIX"), std::string::npos) << pre.why;
+      EXPECT_EQ(pre.check, "kubectl get nodes -l node.kubernetes.io/instance-type=" +
+                               profile.node_shape.name + " -L topology.kubernetes.io/region");
+      EXPECT_EQ(pre.pointer, "/node_shape/name");
+    }
+    EXPECT_EQ(found, std::string(name).rfind("oke-a100", 0) == 0 ? 1 : 0) << name;
+  }
+  EXPECT_TRUE(IsOciA100Shape("BM.GPU.A100-v2.8"));
+  EXPECT_TRUE(IsOciA100Shape("BM.GPU4.8"));
+  EXPECT_FALSE(IsOciA100Shape("BM.GPU.H100.8"));
 }
 
 TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
