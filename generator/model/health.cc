@@ -76,7 +76,7 @@ const char* ToString(GateMode value) {
 }
 
 int ReadFabricHealth(const json& section, const LoadedProfile& loaded, DiagnosticSink& sink,
-                     FabricHealth& out) {
+                     bool rdma_pool, FabricHealth& out) {
   HealthReader reader(loaded, sink);
   Read(section, "min_rail_fraction", out.min_rail_fraction);
 
@@ -99,9 +99,13 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
 
   const json& p = Member(section, "periodic");
   PeriodicHealth& periodic = out.periodic;
+  // Every RDMA pool gets its nightly check unless the profile says no (issue 37): a fabric
+  // nobody tests degrades unseen.
+  periodic.enabled = rdma_pool;
   Read(p, "enabled", periodic.enabled);
   Read(p, "schedule", periodic.schedule);
   Read(p, "nodes", periodic.nodes);
+  Read(p, "nights", periodic.nights);
   Read(p, "taint", periodic.taint);
   Read(p, "release_after_passes", periodic.release_after_passes);
   Read(p, "per_rail", periodic.per_rail);

@@ -32,11 +32,13 @@ struct FabricGate {
   std::string pointer = "/fabric_health/gate";
 };
 
-/// The periodic per-node check (CronJob, one pod per node, marks the Node).
+/// The periodic per-node check (CronJob, one pod per node, marks the Node). Its NCCL checks
+/// rotate over `nights` nights (wrapper/health/rotation.h picks each night's slice).
 struct PeriodicHealth {
-  bool enabled = false;
+  bool enabled = false;  ///< unset in the profile: on for workload.mode rdma (ReadFabricHealth)
   std::string schedule = "17 3 * * *";
-  int nodes = 0;  ///< 0 = workload.replicas
+  int nodes = 0;  ///< the pool's node count, one pod each; 0 = workload.replicas
+  int nights = 1;  ///< every node runs the NCCL checks once in `nights` runs
   bool taint = false;
   int release_after_passes = 2;  ///< consecutive passes that release a node marked fail
   bool per_rail = true;
@@ -57,8 +59,9 @@ const char* ToString(GateMode value);
 
 /// Reads the schema-valid `fabric_health` section (`section` may be empty: defaults) into `out`.
 /// Byte sizes that do not parse and a gate at_bytes above max_bytes are reported to `sink`
-/// located through `loaded`. Returns the number of errors reported.
+/// located through `loaded`. `rdma_pool`: the workload runs over RDMA, so the periodic check is
+/// on unless the profile turns it off. Returns the number of errors reported.
 int ReadFabricHealth(const nlohmann::json& section, const LoadedProfile& loaded,
-                     DiagnosticSink& sink, FabricHealth& out);
+                     DiagnosticSink& sink, bool rdma_pool, FabricHealth& out);
 
 }  // namespace hkim

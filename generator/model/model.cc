@@ -94,7 +94,8 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
   profile.wrapper.rendezvous_port =
       static_cast<int>(Integer(section("wrapper"), "rendezvous_port", 29650));
   ReadHealthCheck(section("health_check"), profile.health_check);
-  errors_ += ReadFabricHealth(section("fabric_health"), loaded_, sink_, profile.fabric_health);
+  errors_ += ReadFabricHealth(section("fabric_health"), loaded_, sink_,
+                              profile.workload.mode == WorkloadMode::kRdma, profile.fabric_health);
   ReadGitOps(section("gitops"), profile.platform, profile.gitops);
   if (const json* operators = Child(root, "operators")) {
     profile.operators = ReadOperators(*operators, profile.IsOpenShift(), profile.cluster_name);

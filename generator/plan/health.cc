@@ -226,6 +226,7 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
   SetEnv(pod, "HKIM_HEALTH_NODE_SELECTOR", NodeSelector(p));
   SetEnv(pod, "HKIM_HEALTH_TAINT", h.taint ? "true" : "false");
   SetEnv(pod, "HKIM_HEALTH_RELEASE_AFTER", std::to_string(h.release_after_passes));
+  SetEnv(pod, "HKIM_HEALTH_ROTATION_NIGHTS", std::to_string(h.nights));
   SetEnv(pod, "HKIM_HEALTH_PER_RAIL", h.per_rail ? "true" : "false");
   SetEnv(pod, "HKIM_HEALTH_TIMEOUT_S", std::to_string(std::max(60, h.timeout_seconds / 3)));
   SetEnv(pod, "HKIM_NCCL_CHECK_SCOPE", "local");
@@ -240,6 +241,7 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
   object.context["metadata"] = metadata;
   object.context["schedule"] = h.schedule;
   object.context["completions"] = nodes;
+  object.context["rotation_nights"] = h.nights;
   object.context["active_deadline_seconds"] = h.timeout_seconds;
 }
 

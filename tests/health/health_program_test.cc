@@ -161,6 +161,36 @@ TEST_F(HealthProgram, ShortNodeFailsFastWithoutRunningNccl) {
   EXPECT_FALSE(std::ifstream(dir_ + "/nccl-ran").good());
 }
 
+// Issue 37's rotation: with 2 nights, of a 2-node group exactly one node runs NCCL tonight
+// (whichever the date picks); the other checks its inventory, leaves its mark alone, exits 0.
+TEST_F(HealthProgram, RotationRunsNcclOnlyOnTonightsSliceOfTheGroup) {
+  FakeApiServer server(sa_, "tok", [&](const RecordedRequest& request) {
+    if (request.method == "PATCH") return CannedResponse{200, "{}"};
+    if (request.target == "/api/v1/nodes/gpu-1") return CannedResponse{200, Node("gpu-1", "8").dump()};
+    if (request.target == "/api/v1/nodes/gpu-2") return CannedResponse{200, Node("gpu-2", "8").dump()};
+    return CannedResponse{200, json{{"items", {Node("gpu-2", "8"), Node("gpu-1", "8")}}}.dump()};
+  });
+  int ran = 0;
+  for (const std::string node : {"gpu-1", "gpu-2"}) {
+    Script(bin_ + "/hkim-nccl-check", "touch " + dir_ + "/nccl-" + node +
+           "\necho '{\"passed\": true, \"failures\": [], \"transport\": {\"summary\": \"NVLink\"}}'\n");
+    const size_t before = server.requests().size();
+    const ProgramRun run =
+        RunHealth(Command(server.port(), "HKIM_NODE_NAME=" + node + " HKIM_HEALTH_ROTATION_NIGHTS=2"));
+    EXPECT_EQ(run.status, 0) << run.out;
+    const bool nccl = std::ifstream(dir_ + "/nccl-" + node).good();
+    ran += nccl;
+    bool patched = false;
+    for (size_t i = before; i < server.requests().size(); ++i)
+      patched |= server.requests()[i].method == "PATCH";
+    EXPECT_EQ(patched, nccl) << node << ": only tonight's node writes its mark";
+    std::ifstream err(dir_ + "/stderr");
+    const std::string log((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+    EXPECT_NE(log.find("rotation: night "), std::string::npos) << log;
+  }
+  EXPECT_EQ(ran, 1);
+}
+
 TEST_F(HealthProgram, GateFailsUnderPolicyFailAndPassesUnderWarn) {
   Script(bin_ + "/hkim-nccl-check", std::string("cat <<'EOF'\n") + kSlowRecord + "\nEOF\nexit 1\n");
   const std::string gate = "HKIM_NODE_NAME=gpu-1 HKIM_POD_NAME=gate-0 " + std::string(HKIM_HEALTH_BIN) +

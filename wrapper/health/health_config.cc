@@ -86,6 +86,8 @@ void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
   };
   number("HKIM_HEALTH_RELEASE_AFTER", 1, 100, "give the passes that release a node, 1 to 100",
          &config.release_after);
+  number("HKIM_HEALTH_ROTATION_NIGHTS", 1, 366, "give the nights of the rotation, 1 to 366",
+         &config.rotation_nights);
   if (const auto when = env("HKIM_HEALTH_LOCALIZE"); when && !when->empty()) {
     if (*when == "fail" || *when == "always" || *when == "off") config.localize = *when;
     else bad("HKIM_HEALTH_LOCALIZE", *when, "use fail, always or off");

@@ -12,6 +12,8 @@
 //   HKIM_HEALTH_TIMEOUT_S       per NCCL check (default 900)
 //   HKIM_MODE                   tcp: the profile runs without RDMA (diagnosis does not fail)
 //   HKIM_HEALTH_RELEASE_AFTER   consecutive passes that release a node marked fail (default 2)
+//   HKIM_HEALTH_ROTATION_NIGHTS node: the group's NCCL checks are spread over this many nights
+//                               (rotation.h; default 1 = every node every night)
 //   HKIM_HEALTH_LOCALIZE        gate: fail (pairwise rounds when the job check fails, default) |
 //                               always | off
 //   HKIM_HEALTH_PAIR_TIMEOUT_S  gate: one localization round's measurement (default 120)
@@ -48,6 +50,7 @@ struct HealthConfig {
   double check_timeout_s = 900;
   std::string bin_dir;  ///< folder of hkim-wrapper and hkim-nccl-check (our own folder)
   int release_after = 2;
+  int rotation_nights = 1;  ///< node mode: the night's slice of the group runs NCCL (rotation.h)
   // Localization (gate).
   std::string localize = "fail";
   double pair_timeout_s = 120;

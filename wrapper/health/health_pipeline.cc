@@ -11,6 +11,7 @@
 #include "child_run.h"
 #include "localize_run.h"
 #include "node_api.h"
+#include "rotation.h"
 
 namespace hkim::health {
 namespace {
@@ -91,6 +92,30 @@ bool FleetInventory(const HealthConfig& config, const KubeClient& api, const Nod
     out << FormatSummaryLine(other) << std::flush;
   }
   return ok;
+}
+
+// With a rotation (HKIM_HEALTH_ROTATION_NIGHTS > 1), whether this node's turn for the NCCL
+// checks is tonight; `why` says which night it is and when the node's turn comes. A group that
+// cannot be listed runs the checks (a check too many, never one too few).
+bool NcclTurnTonight(const HealthConfig& config, const KubeClient& api, std::string* why) {
+  if (config.rotation_nights <= 1) return true;
+  std::vector<nlohmann::json> nodes;
+  std::string error;
+  if (!ListNodes(api, LabelSelector(config.node_selector), &nodes, &error)) {
+    *why = "rotation: group not listed (" + error + "), checking anyway";
+    return true;
+  }
+  std::vector<std::string> group;
+  for (const nlohmann::json& node : nodes)
+    group.push_back(node.value(nlohmann::json::json_pointer("/metadata/name"), std::string()));
+  const int64_t day = UtcDayNumber(static_cast<int64_t>(std::time(nullptr)));
+  const int wait = NightsUntilTurn(group, config.node_name, day, config.rotation_nights);
+  *why = "rotation: night " + std::to_string(RotationNight(day, config.rotation_nights) + 1) +
+         " of " + std::to_string(config.rotation_nights) + ", " + std::to_string(group.size()) +
+         " nodes in the group; " +
+         (wait == 0 ? std::string("this node's turn")
+                    : "this node's turn in " + std::to_string(wait) + " night(s)");
+  return wait == 0;
 }
 
 // This pod's RDMA devices in the per-rail check's order (NCCL_IB_HCA as the wrapper set it).
@@ -218,6 +243,14 @@ int RunNodeMode(const HealthConfig& config, const std::optional<KubeClient>& api
     }
     PrintOutcome(summary.checks.back(), log);
     recorded &= FleetInventory(config, *api, summary, out, log);
+    // Not this node's night: the capacity checks above ran, NCCL and the mark wait for its turn
+    // (a node that failed its inventory is marked now: that costs nothing).
+    std::string why;
+    if (summary.Passed() && !NcclTurnTonight(config, *api, &why)) {
+      log << "hkim-health: " << why << ": NCCL checks skipped, mark unchanged\n" << std::flush;
+      return recorded ? 0 : 2;
+    }
+    if (!why.empty()) log << "hkim-health: " << why << "\n" << std::flush;
   }
   // 2. The wrapper's diagnosis, then 3. NCCL: each only when everything before passed.
   if (summary.Passed()) {

@@ -399,6 +399,7 @@ health_check:
   transport: any
 fabric_health:
   gate: {mode: fail, min_busbw_gbps: 40, at_bytes: 1Gi, max_bytes: 1Gi, transport: NET/IB/GDRDMA}
+  periodic: {nodes: 3, nights: 3}
   min_rail_fraction: 0.75
 preconditions:
   - kind: machine-config-pool

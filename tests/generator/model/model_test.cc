@@ -148,6 +148,11 @@ TEST(Model, DefaultsAgreeWithTheSchema) {
   EXPECT_EQ(def("health_check", "scope"), ToString(p.health_check.scope));
   EXPECT_EQ(def("health_check", "transport"), p.health_check.transport);
   EXPECT_EQ(def("gitops", "revision"), p.gitops.revision);
+  EXPECT_EQ(def("periodic_health", "nights"), p.fabric_health.periodic.nights);
+  EXPECT_EQ(def("periodic_health", "nodes"), p.fabric_health.periodic.nodes);
+  // The periodic check has no single default: on for an RDMA pool, off in tcp mode (issue 37).
+  EXPECT_FALSE(defs["periodic_health"]["properties"]["enabled"].contains("default"));
+  EXPECT_EQ(p.fabric_health.periodic.enabled, p.workload.mode == WorkloadMode::kRdma);
   // argocd_namespace has no single default: openshift-gitops on OpenShift, argocd elsewhere.
   EXPECT_FALSE(defs["gitops"]["properties"]["argocd_namespace"].contains("default"));
   EXPECT_EQ(p.gitops.argocd_namespace, "openshift-gitops");

@@ -258,10 +258,49 @@ TEST(WrapperImage, DigestOfAnotherFormIsAnErrorAtTheProfileField) {
   EXPECT_NE(errors.find("64 lower-case hex digits"), std::string::npos) << errors;
 }
 
-TEST(PeriodicHealth, OffByDefaultOnInOkeH100) {
-  EXPECT_TRUE(OfKind(Render("oke-a100"), "CronJob").empty());
-  EXPECT_TRUE(OfKind(Render("oke-a100"), "ClusterRole").empty());
-  EXPECT_EQ(OfKind(Render("oke-h100"), "CronJob").size(), 1u);
+// Issue 37: every shipped pool that runs over RDMA has a nightly check whose rotation is stated
+// on the CronJob and passed to its pods; tcp mode and an explicit `enabled: false` have none.
+TEST(PeriodicHealth, EveryShippedRdmaProfileRendersARotatingNightlyCheck) {
+  int rdma_profiles = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kSource / "profiles")) {
+    if (entry.path().extension() != ".yaml") continue;
+    const YAML::Node profile = YAML::LoadFile(entry.path().string());
+    if (!profile["workload"]["mode"] || profile["workload"]["mode"].as<std::string>() != "rdma")
+      continue;
+    ++rdma_profiles;
+    const std::string name = entry.path().stem().string();
+    const auto crons = OfKind(Render(name), "CronJob");
+    ASSERT_EQ(crons.size(), 1u) << name;
+    const YAML::Node& cron = crons[0];
+    const std::string nights =
+        cron["metadata"]["annotations"]["hkimgen.io/rotation-nights"].as<std::string>();
+    EXPECT_GE(std::stoi(nights), 1) << name;
+    const YAML::Node job = cron["spec"]["jobTemplate"]["spec"];
+    EXPECT_EQ(cron["metadata"]["annotations"]["hkimgen.io/rotation-nodes"].as<std::string>(),
+              job["completions"].as<std::string>()) << name;
+    std::string env_nights;
+    for (const YAML::Node& e : job["template"]["spec"]["containers"][0]["env"])
+      if (e["name"].as<std::string>() == "HKIM_HEALTH_ROTATION_NIGHTS")
+        env_nights = e["value"].as<std::string>();
+    EXPECT_EQ(env_nights, nights) << name;
+  }
+  EXPECT_GE(rdma_profiles, 4);
+}
+
+TEST(PeriodicHealth, OffInTcpModeOrWhenTurnedOff) {
+  EXPECT_TRUE(OfKind(Render("oke-a100", {"workload.mode=tcp"}), "CronJob").empty());
+  const auto off = Render("oke-a100", {"fabric_health.periodic.enabled=false"});
+  EXPECT_TRUE(OfKind(off, "CronJob").empty());
+  EXPECT_TRUE(OfKind(off, "ClusterRole").empty());
+}
+
+TEST(PeriodicHealth, RotationNightsAndPoolSizeReachTheCronJob) {
+  const auto docs = Render("oke-a100", {"fabric_health.periodic.nights=4",
+                                        "fabric_health.periodic.nodes=12"});
+  const YAML::Node cron = OfKind(docs, "CronJob").at(0);
+  EXPECT_EQ(cron["metadata"]["annotations"]["hkimgen.io/rotation-nights"].as<std::string>(), "4");
+  EXPECT_EQ(cron["spec"]["jobTemplate"]["spec"]["completions"].as<int>(), 12);
+  EXPECT_EQ(cron["spec"]["jobTemplate"]["spec"]["parallelism"].as<int>(), 12);
 }
 
 TEST(PeriodicHealth, CronJobIsPreemptibleForbidsOverlapAndReachesMarkedNodes) {

@@ -49,7 +49,9 @@ std::map<std::string, std::string> Env(const PlannedObject& configmap) {
 }
 
 TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
-  const BundlePlan plan = PlanBundle(BuildFrom(FreshOpenShiftProfile()));
+  // Without the periodic check (on by default in rdma mode): plan_health_test covers its objects.
+  const BundlePlan plan = PlanBundle(BuildFrom(Replace(
+      FreshOpenShiftProfile(), "  periodic:\n", "  periodic:\n    enabled: false\n")));
   EXPECT_EQ(plan.bundle_name, "barcelona");
   EXPECT_EQ(
       StableFiles(plan),
@@ -450,9 +452,10 @@ TEST(Plan, EveryNamespaceGetsItsOwnAccessNetworksAndWorkload) {
     if (o.layer == kWorkloadLayer) ++per_namespace[o.namespace_name];
   ASSERT_EQ(per_namespace.size(), 2u);
   // SA, Role, RoleBinding, 4 NADs, the NCCL env CM (no topology CM: the Barcelona preset is not
-  // verified), Svc, STS, the fabric gate's Job and Service
-  EXPECT_EQ(per_namespace["nccl-test"], 12);
-  EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 12);
+  // verified), Svc, STS, the fabric gate's Job and Service, and the periodic check's (on by
+  // default in rdma mode) SA, SCC RoleBinding and CronJob
+  EXPECT_EQ(per_namespace["nccl-test"], 15);
+  EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 15);
   int sccs = 0;
   for (const PlannedObject& o : plan.objects) sccs += o.kind == "SecurityContextConstraints";
   EXPECT_EQ(sccs, 1);  // cluster-scoped, granted per namespace through RBAC
