@@ -43,29 +43,29 @@ std::map<std::string, std::string> Crds(const json& o) {
   return out;
 }
 
+void ReadChartRelease(const json& r, ChartRelease& c) {
+  c.version = Text(r, "version");
+  c.chart_version = Text(r, "chart_version");
+  c.date = Text(r, "date");
+  c.source = Text(r, "source");
+  c.kubernetes = Text(r, "kubernetes");
+  c.images = Images(r.value("images", json::array()));
+  c.crds = Crds(r.value("crds", json::object()));
+}
+
 void Read(const json& r, GpuOperatorRelease& g) {
-  g.version = Text(r, "version");
-  g.chart_version = Text(r, "chart_version");
-  g.date = Text(r, "date");
-  g.source = Text(r, "source");
-  g.kubernetes = Text(r, "kubernetes");
+  ReadChartRelease(r, g);
   g.channel = Text(r, "channel");
   g.csv = Text(r, "csv");
   g.replaces = Text(r, "replaces");
   g.openshift = Text(r, "openshift");
   g.driver = Text(r, "driver");
-  g.images = Images(r.value("images", json::array()));
   for (const json& name : r.value("bundle_images", json::array()))
     g.bundle_images.push_back(name.get<std::string>());
-  g.crds = Crds(r.value("crds", json::object()));
 }
 
 void Read(const json& r, NetworkOperatorRelease& n) {
-  n.version = Text(r, "version");
-  n.chart_version = Text(r, "chart_version");
-  n.date = Text(r, "date");
-  n.source = Text(r, "source");
-  n.kubernetes = Text(r, "kubernetes");
+  ReadChartRelease(r, n);
   n.chart_deploys_nic_cluster_policy = r.value("chart_deploys_nic_cluster_policy", false);
   n.doca_driver = Component(r.value("doca_driver", json::object()));
   const json components = r.value("components", json::object());
@@ -75,8 +75,6 @@ void Read(const json& r, NetworkOperatorRelease& n) {
   n.cni_plugins = Component(components.value("cni_plugins", json::object()));
   n.sriov_cni = Component(components.value("sriov_cni", json::object()));
   n.rdma_cni = Component(components.value("rdma_cni", json::object()));
-  n.images = Images(r.value("images", json::array()));
-  n.crds = Crds(r.value("crds", json::object()));
 }
 
 /// known_bad, openshift_operators and gpu_operator_support.

@@ -36,13 +36,20 @@ struct ChartImage {
   std::string needs;
 };
 
-/// What one NVIDIA Network Operator release deploys.
-struct NetworkOperatorRelease {
+/// What every NVIDIA operator release in the catalog records: its tag and chart, where it was
+/// read from, the chart's images and CRDs.
+struct ChartRelease {
   std::string version;        ///< v25.10.0 (the git tag)
   std::string chart_version;  ///< 25.10.0 (Chart.yaml `version`, what Argo CD's targetRevision names)
   std::string date;           ///< the tag's commit date, YYYY-MM-DD
   std::string source;         ///< repository, tag, commit and files it was read from
   std::string kubernetes;     ///< Chart.yaml kubeVersion, e.g. ">= 1.21.0-0"
+  std::vector<ChartImage> images;            ///< the chart's own (operator, init container, NFD)
+  std::map<std::string, std::string> crds;   ///< crds/ file -> content hash
+};
+
+/// What one NVIDIA Network Operator release deploys.
+struct NetworkOperatorRelease : ChartRelease {
   bool chart_deploys_nic_cluster_policy = false;  ///< the chart's `deployCR` (before v24.10.0)
   ComponentImage doca_driver;  ///< hack/release.yaml Mofed: the DOCA driver container
   ComponentImage sriov_device_plugin;
@@ -54,25 +61,17 @@ struct NetworkOperatorRelease {
   // DaemonSets (plan/operators/oke.cc), since the NicClusterPolicy has no field for them.
   ComponentImage sriov_cni;
   ComponentImage rdma_cni;
-  std::vector<ChartImage> images;            ///< the chart's own (operator, init container, NFD)
-  std::map<std::string, std::string> crds;   ///< crds/ file -> content hash
 };
 
 /// What one NVIDIA GPU Operator release deploys, and how OLM names it.
-struct GpuOperatorRelease {
-  std::string version;        ///< v25.10.1 (the git tag)
-  std::string chart_version;  ///< v25.10.1 (the published chart's version, Argo CD's targetRevision)
-  std::string date;
-  std::string source;
-  std::string kubernetes;      ///< Chart.yaml kubeVersion
+/// Its chart_version is the published chart's, v25.10.1, as its tag.
+struct GpuOperatorRelease : ChartRelease {
   std::string channel;         ///< the bundle's default OLM channel, e.g. v25.10
   std::string csv;             ///< gpu-operator-certified.v25.10.1
   std::string replaces;        ///< the CSV it replaces in the channel graph
   std::string openshift;       ///< com.redhat.openshift.versions, e.g. "v4.14-v4.20"
   std::string driver;          ///< the chart's default driver version
-  std::vector<ChartImage> images;
   std::vector<std::string> bundle_images;  ///< the CSV's relatedImages, names without tag/digest
-  std::map<std::string, std::string> crds;  ///< crds/ file -> content hash
 };
 
 /// A combination users reported broken, with its reference.
