@@ -150,8 +150,8 @@ void CheckHealthPoolSize(const LintContext& c, LintReporter& r) {
                ") pods a run, one per node, since fabric_health.periodic.nodes is unset: it "
                "covers only " + replicas +
                " nodes of the pool, whatever periodic.nights, unless the pool has no more",
-           "set fabric_health.periodic.nodes to the pool's node count (hkimgen validate "
-           "--cluster EXPORT counts it)");
+           "set fabric_health.periodic.nodes to the pool's node count (--cluster EXPORT counts "
+           "it: cluster.health-coverage)");
 }
 
 }  // namespace

@@ -377,7 +377,7 @@ TEST(Lint, ThePeriodicCheckWithoutThePoolsSizeCoversOnlyReplicasNodes) {
   if (!unset.diagnostics().empty()) {
     EXPECT_NE(unset.diagnostics()[0].message.find("covers only 2 nodes"), std::string::npos)
         << Dump(unset);
-    EXPECT_NE(unset.diagnostics()[0].fix.find("validate --cluster"), std::string::npos);
+    EXPECT_NE(unset.diagnostics()[0].fix.find("--cluster EXPORT counts it"), std::string::npos);
   }
   ExpectClean(Check(kOke, {"fabric_health.periodic.nodes=0", "fabric_health.periodic.enabled=false"}));
 }
