@@ -110,6 +110,20 @@ bool ForeignSingleton(const ExportObject& object, const std::string& key, const 
   return false;
 }
 
+// Who made a chart's object, for the message. Argo CD's tracking annotation names its
+// Application; app.kubernetes.io/instance is either Argo CD's label tracking or, as every chart
+// sets it, the Helm release's name: the export cannot tell which.
+std::string InstalledBy(const json& object) {
+  const std::string id =
+      Str(At(object, {"metadata", "annotations", "argocd.argoproj.io/tracking-id"}));
+  if (!id.empty()) return " by Argo CD Application " + id.substr(0, id.find(':'));
+  const std::string instance = Str(At(object, {"metadata", "labels", "app.kubernetes.io/instance"}));
+  if (!instance.empty())
+    return " as app.kubernetes.io/instance " + instance +
+           " (a Helm release or an Argo CD Application of that name)";
+  return " outside Argo CD (Helm or an OKE add-on)";
+}
+
 void CheckNotInstalled(const Precondition& pre, const BundlePlan& plan,
                        const ClusterExport& cluster, const std::set<std::string>& apps,
                        Findings& findings) {
@@ -135,14 +149,12 @@ void CheckNotInstalled(const Precondition& pre, const BundlePlan& plan,
       found = true;
     } else if (ForeignChartObject(object, chart, apps) ||
                ForeignSingleton(object, key, plan, apps)) {
-      const std::string owner = TrackedBy(*object.json);
       const std::string from = Str(At(*object.json, {"metadata", "labels", "helm.sh/chart"}));
       findings.Add(Severity::kError, "cluster.operator-installed", pre.pointer,
                    Where(cluster, object),
                    (from.empty() ? "is the operator's " + object.kind + ", made"
                                  : "was rendered from chart " + from) +
-                       (owner.empty() ? " outside Argo CD (Helm or an OKE add-on)"
-                                      : " by Argo CD Application " + owner) +
+                       InstalledBy(*object.json) +
                        ", not by this bundle's Applications: the operator is installed already, "
                        "and a second install fights it",
                    keep);

@@ -87,7 +87,14 @@ TEST(OkePreconditions, AnotherApplicationsChartOrAnUnlabelledClusterPolicyIsAnIn
   });
   auto found = other.Of("cluster.operator-installed");
   ASSERT_EQ(found.size(), 2u) << other.All();
-  EXPECT_THAT(other.All(), HasSubstr("by Argo CD Application team-b-gpu"));
+  EXPECT_THAT(other.All(), HasSubstr("as app.kubernetes.io/instance team-b-gpu (a Helm release or "
+                                     "an Argo CD Application of that name)"));
+  Checked tracked = CheckEdited(kOkeH100, [](json& items) {
+    (*Find(items, "ClusterPolicy", "cluster-policy"))["metadata"]["annotations"]
+                                                     ["argocd.argoproj.io/tracking-id"] =
+        "team-b-gpu:nvidia.com/ClusterPolicy:/cluster-policy";
+  });
+  EXPECT_THAT(tracked.All(), HasSubstr("by Argo CD Application team-b-gpu,"));
   Checked addon = CheckEdited(kOkeH100, [](json& items) {
     (*Find(items, "ClusterPolicy", "cluster-policy"))["metadata"].erase("labels");
   });
