@@ -72,7 +72,8 @@ const std::vector<RuleInfo>& StageRules() {
       {"diff.missing-dir", E, "diff: the fleet folder to compare with does not exist"},
       {"diff.new-dir", Severity::kNote, "diff: the bundle folder does not exist: every file is new"},
       {"diff.operator-downgrade", E,
-       "diff: a Subscription moves to an older operator release, which OLM never installs"},
+       "diff: a Subscription (OLM never installs it) or a chart Application moves to an older "
+       "operator release"},
       {"diff.skipped-minor", W, "diff: an operator release move that skips a minor NVIDIA requires"},
       {"discover.cpu-vendor", W, "discover: the nodes' CPU vendor could not be read or differs"},
       {"discover.draft-invalid", E, "discover: the drafted profile would not validate (nothing written)"},
