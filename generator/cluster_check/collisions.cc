@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "cluster_check/findings.h"
+#include "cluster_check/versions.h"
 #include "discover/json_at.h"
 #include "plan/preconditions.h"
 
@@ -42,23 +43,6 @@ bool Exported(const ClusterExport& cluster, const std::string& kind, const std::
 std::string Ours(const PlannedObject& planned) {
   return planned.kind + " " + (planned.namespace_name.empty() ? "" : planned.namespace_name + "/") +
          planned.name;
-}
-
-/// "v25.10.1" -> {25, 10, 1}; nullopt when a part is not a number.
-std::optional<std::vector<int>> VersionParts(std::string text) {
-  if (!text.empty() && text[0] == 'v') text = text.substr(1);
-  std::vector<int> parts;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t dot = text.find('.', start);
-    const std::string part = text.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos)
-      return std::nullopt;
-    parts.push_back(std::stoi(part));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return parts;
 }
 
 class OlmChecks {

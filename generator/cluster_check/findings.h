@@ -57,6 +57,17 @@ std::string Str(const nlohmann::json& value);
 /// version, and objects the bundle would take over or address ranges it would overlap.
 void CheckPreconditions(const Profile& profile, const BundlePlan& plan, const ClusterExport& cluster,
                         const std::vector<const discover::NodeFacts*>& picked, Findings& findings);
+/// oke_preconditions.cc: the plan's oci-region precondition against the picked nodes' region
+/// label (cluster.oci-region) and its not-installed ones against Helm release Secrets and objects
+/// a chart rendered that this bundle does not sync (cluster.operator-installed).
+void CheckOkePreconditions(const BundlePlan& plan, const ClusterExport& cluster,
+                           const std::vector<const discover::NodeFacts*>& picked,
+                           Findings& findings);
+/// health_coverage.cc: the periodic health check's pods per run against the pool's picked
+/// nodes (cluster.health-coverage): fewer leave nodes its rotation never reaches.
+void CheckHealthCoverage(const Profile& profile, const ClusterExport& cluster,
+                         const std::vector<const discover::NodeFacts*>& picked,
+                         Findings& findings);
 void CheckTakeover(const Profile& profile, const BundlePlan& plan, const ClusterExport& cluster,
                    Findings& findings);
 

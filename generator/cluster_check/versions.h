@@ -5,6 +5,9 @@
 // (gpu-operator-certified.vX, OpenShift) or the `helm.sh/chart` label of the charts' objects
 // (OKE), the NicClusterPolicy's DOCA driver, the ClusterVersion and the nodes' kubelet versions.
 
+#include <optional>
+#include <vector>
+
 #include "cluster_check/findings.h"
 
 namespace hkim::cluster_check {
@@ -16,10 +19,15 @@ namespace hkim::cluster_check {
 ///    a sync moves it: `hkimgen diff` says what moves), one whose CSV does not declare the
 ///    cluster's OpenShift minor, or a Red Hat SR-IOV/NFD operator CSV of another minor than
 ///    the cluster's (a warning);
+///  - cluster.operator-downgrade (OKE): the cluster runs a newer chart release than the profile
+///    pins where the bundle installs the chart: the sync would apply the older chart over it;
 ///  - cluster.known-bad: a combination the catalog records as broken (its reference named);
 ///  - cluster.end-of-support: a running GPU Operator release whose line NVIDIA no longer
 ///    supports;
 ///  - cluster.kubernetes-version: nodes whose kubelet is older than the pinned chart declares.
 void CheckVersions(const Profile& profile, const ClusterExport& cluster, Findings& findings);
+
+/// "v25.10.1" -> {25, 10, 1}; nullopt when a part is not a number.
+std::optional<std::vector<int>> VersionParts(std::string text);
 
 }  // namespace hkim::cluster_check

@@ -34,8 +34,8 @@ Lists files to add (+), change (~, with a unified diff), move to another layer (
 (-), and what a sync of each does on the cluster (docs/sync-and-disruption.md): [disruptive:
 drain and reboot | drain | driver roll | VF reset: ...], [job restart: ...], notes on what does
 not happen (an object Argo CD leaves in place, a ConfigMap running pods do not reread), and
-[refused: ...] for what cannot take effect (an OLM operator downgrade: exit 1,
-diff.operator-downgrade). Files the bundle's .hkimgen-bundle does not list are yours: kept (=),
+[refused: ...] for what cannot take effect (an OLM operator downgrade, an older chart release
+on OKE: exit 1, diff.operator-downgrade). Files the bundle's .hkimgen-bundle does not list are yours: kept (=),
 never removed. Writes nothing. Deprecated: `-o DIR` (now -d DIR) works for one release, with a warning.
 Several profiles, a folder or a quoted pattern compare what the fleet render `render A B ... -d
 DIR` would write (the same set and options: DIR/<cluster>/ per profile and DIR/_fleet/), folder
@@ -65,8 +65,11 @@ void ReportRefusals(const BundleDiff& diff, const BundlePlan& plan, const Loaded
     }
     d.rule = "diff.operator-downgrade";
     d.message = change.refusal;
-    d.fix = "keep the version the cluster runs (the bundle's), or uninstall the operator "
-            "(delete its Subscription and CSV) before a sync installs the older release";
+    d.fix = change.object_kind == "Application"
+                ? "keep the version the cluster runs (the bundle's), or uninstall the chart's "
+                  "release (its Application with its resources) before a sync installs the older one"
+                : "keep the version the cluster runs (the bundle's), or uninstall the operator "
+                  "(delete its Subscription and CSV) before a sync installs the older release";
     sink.Report(std::move(d));
   }
 }

@@ -284,6 +284,12 @@ int CheckClosure(const Profile& p, const LoadedProfile& loaded, const BundlePlan
   return sink.ErrorCount() - before;
 }
 
+// What the owner provides counts in any of its waves. Argo CD orders sync waves inside one
+// Application, and Applications only by their parent's waves (sync_order.h); the owner's and
+// the sharer's bundles have a parent each (a fleet's ApplicationSet syncs them side by side), so
+// no wave of one bundle orders anything of the other, and comparing them would check an order
+// that does not exist. The order is instead the sharer's precondition on the shared operator
+// (preconditions.cc: sync the owner's bundle first), listed in its README and marker.
 int CheckSharedClosure(const ClosureSide& sharer, const ClosureSide& owner, const std::string& key,
                        bool skip_resources, DiagnosticSink& sink) {
   const int before = sink.ErrorCount();

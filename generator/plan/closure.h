@@ -37,7 +37,10 @@ struct ClosureSide {
 /// Closure across a set (fleet/cluster_sharing.h): `sharer` has operators.<key>.install: shared,
 /// so alone its needs that only that operator meets are trusted (an implied precondition); here
 /// each is checked against the bundle of `owner`, the profile of the same cluster that installs
-/// the operator (its objects in any wave, its platform and preconditions), and every taint the
+/// the operator (its objects in any wave: the two bundles are two parent Applications, which
+/// Argo CD syncs side by side, so no wave of one orders the other; the sharer's implied
+/// precondition for the operator says to sync the owner first; its platform and
+/// preconditions), and every taint the
 /// sharer's workload tolerates against the owner's node agents of that operator. Errors are
 /// `closure.<kind>` at the sharer's profile value, naming the owner's file. `skip_resources`
 /// leaves resource needs to lint.shared-device-ids when that already reported them. Returns

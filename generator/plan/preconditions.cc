@@ -177,10 +177,16 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
     } else if (op->install == OperatorInstall::kPreinstalled) {
       why = "operators." + key + ".install: preinstalled (installed by other means)";
     } else if (op->install == OperatorInstall::kShared) {
+      // Two bundles are two parent Applications (a fleet's ApplicationSet syncs them side by
+      // side): nothing orders the owner's install before this bundle's objects that need it, so
+      // the order is the operator's to check before the first sync, not the closure's.
       why = "operators." + key +
             ".install: shared: the bundle of the profile of this cluster that manages it installs it "
             "(hkimgen validate given every profile of the cluster checks that it provides what "
-            "this bundle needs)";
+            "this bundle needs); nothing orders the two bundles' syncs (Argo CD orders waves only "
+            "inside one Application, and between Applications only by their parent's waves), so "
+            "sync that bundle first and wait until it is healthy, or this bundle's objects that "
+            "need the operator fail until it runs and lean on Argo CD's retries";
     } else {
       // OKE: the bundle installs the chart, so the same operator must not run already as an OKE
       // add-on or another Helm release: two controllers would fight over its CRDs and nodes.

@@ -44,4 +44,16 @@ std::string OlmDowngrade(std::string_view package, std::string_view from, std::s
          "Subscription would stay on " + std::string(from) + " while Argo CD reports it synced";
 }
 
+std::string ChartDowngrade(std::string_view chart, std::string_view from, std::string_view to) {
+  const std::optional<std::vector<int>> old_version = ParseOperatorVersion(from);
+  const std::optional<std::vector<int>> new_version = ParseOperatorVersion(to);
+  if (!old_version || !new_version || !(*new_version < *old_version)) return "";
+  // Argo CD renders and applies whatever revision it is given: nothing on the cluster refuses,
+  // so the diff does.
+  return "the Application of chart " + std::string(chart) + " moves from " + std::string(from) +
+         " to the older " + std::string(to) +
+         ": Argo CD would apply the older chart, its CRDs included, over the running release, "
+         "and an older operator would manage the CRs and nodes the newer one set up";
+}
+
 }  // namespace hkim

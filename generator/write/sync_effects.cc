@@ -125,6 +125,15 @@ void CheckDowngrade(const DiffObject& before, const DiffObject& now, SyncEffect&
   }
 }
 
+void CheckChartDowngrade(const DiffObject& before, const DiffObject& now, SyncEffect& effect) {
+  const std::string chart = Scalar(At(now.document, "spec/source/chart"));
+  if (chart.empty() || chart != Scalar(At(before.document, "spec/source/chart"))) return;
+  const std::string reason =
+      ChartDowngrade(chart, Scalar(At(before.document, "spec/source/targetRevision")),
+                     Scalar(At(now.document, "spec/source/targetRevision")));
+  if (!reason.empty() && effect.refusal.empty()) effect.refusal = reason;
+}
+
 }  // namespace
 
 DiffObject ParseDiffObject(const std::string& text) {
@@ -192,6 +201,7 @@ SyncEffect EffectOfChange(const DiffObject& before, const DiffObject& now,
   }
   if (now.kind == "Subscription") CheckDowngrade(before, now, effect);
   if (now.kind == "Application") {
+    CheckChartDowngrade(before, now, effect);
     // gitops.self_sync moved: say who presses sync from now on.
     const bool was = At(before.document, "spec/syncPolicy/automated").IsDefined();
     const bool is = At(now.document, "spec/syncPolicy/automated").IsDefined();

@@ -1,4 +1,5 @@
-// Node shape: GPUs per pod, include/exclude node lists, IOMMU policy and its kernel arguments.
+// Node shape: GPUs per pod, include/exclude node lists, IOMMU policy and its kernel arguments,
+// and the nightly health check's node count.
 
 #include <algorithm>
 #include <map>
@@ -135,6 +136,24 @@ void CheckIncludeNodesTooFew(const LintContext& c, LintReporter& r) {
                "workload.replicas to " + std::to_string(usable));
 }
 
+// The nightly check runs periodic.nodes pods a run, one per node, and rotates its NCCL checks
+// over the nodes those pods land on: unstated, it runs workload.replicas pods, and a pool larger
+// than that has nodes no night reaches (validate --cluster counts the pool:
+// cluster.health-coverage).
+void CheckHealthPoolSize(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  const PeriodicHealth& periodic = p.fabric_health.periodic;
+  if (!periodic.enabled || periodic.nodes > 0) return;
+  const std::string replicas = std::to_string(p.workload.replicas);
+  r.Report(periodic.pointer + "/nodes",
+           "the nightly health check runs workload.replicas (" + replicas +
+               ") pods a run, one per node, since fabric_health.periodic.nodes is unset: it "
+               "covers only " + replicas +
+               " nodes of the pool, whatever periodic.nights, unless the pool has no more",
+           "set fabric_health.periodic.nodes to the pool's node count (--cluster EXPORT counts "
+           "it: cluster.health-coverage)");
+}
+
 }  // namespace
 
 std::vector<LintRule> NodeLintRules() {
@@ -143,6 +162,10 @@ std::vector<LintRule> NodeLintRules() {
        "include_nodes (less exclude_nodes) names at least workload.replicas nodes: pods run one "
        "per node",
        CheckIncludeNodesTooFew},
+      {"lint.health-pool-size", Severity::kNote,
+       "with the periodic health check on, fabric_health.periodic.nodes states the pool's size "
+       "(unset it covers workload.replicas nodes)",
+       CheckHealthPoolSize},
       {"lint.kueue-tolerates-health-taint", Severity::kWarning,
        "with scheduling.kueue, no node_shape toleration covers the health check's taint "
        "(its ResourceFlavor carries them)",

@@ -247,6 +247,51 @@ def oke_blocks():
     return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
 
 
+def oke_installed():
+    """One OKE cluster with an H100 pool (profiles/oke-h100.yaml, which installs the GPU and
+    Network Operators) and an A100 pool of three nodes (profiles/oke-a100.yaml, in us-ashburn-1:
+    no A100 VFs there, seed 004), where both operators run already (issue 37's not-installed):
+    the Network Operator as a Helm release (its release Secrets, data dropped as
+    docs/cluster-check.md exports them) and the GPU Operator's ClusterPolicy rendered from its
+    chart outside Argo CD."""
+    items = []
+    for shape, product, count in [("BM.GPU.H100.8", "NVIDIA-H100-80GB-HBM3", 2),
+                                  ("BM.GPU.A100-v2.8", "NVIDIA-A100-SXM4-80GB", 3)]:
+        for i in range(count):
+            name = "%s-%d" % ("h100" if "H100" in shape else "a100", i + 1)
+            labels = {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
+                      "node.kubernetes.io/instance-type": shape,
+                      "topology.kubernetes.io/region": "us-ashburn-1",
+                      "nvidia.com/gpu.product": product, "nvidia.com/gpu.count": "8"}
+            capacity = {"cpu": "224", "memory": "2113389444Ki", "pods": "110", "nvidia.com/gpu": "8",
+                        "nvidia.com/sriov_rdma_vf": "16"}
+            items.append({"apiVersion": "v1", "kind": "Node",
+                          "metadata": {"name": name, "labels": labels},
+                          "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present",
+                                               "effect": "NoSchedule"}]},
+                          "status": {"capacity": capacity, "allocatable": capacity}})
+    for version, status in [(1, "superseded"), (2, "deployed")]:
+        items.append({"apiVersion": "v1", "kind": "Secret", "type": "helm.sh/release.v1",
+                      "metadata": {"name": "sh.helm.release.v1.network-operator.v%d" % version,
+                                   "namespace": "nvidia-network-operator",
+                                   "labels": {"owner": "helm", "name": "network-operator",
+                                              "status": status, "version": str(version)}}})
+    items.append({"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy",
+                  "metadata": {"name": "cluster-policy",
+                               "labels": {"app.kubernetes.io/managed-by": "Helm",
+                                          "helm.sh/chart": "gpu-operator-v25.3.0"}},
+                  "spec": {"driver": {"enabled": False}}})
+    # A pod of the operator's DaemonSet carries the chart's labels but no Argo CD tracking: no
+    # evidence of who installed it.
+    items.append({"apiVersion": "v1", "kind": "Pod",
+                  "metadata": {"name": "gpu-feature-discovery-x1", "namespace": "gpu-operator",
+                               "labels": {"helm.sh/chart": "gpu-operator-v25.3.0"},
+                               "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet",
+                                                    "name": "gpu-feature-discovery", "uid": "1"}]},
+                  "spec": {"nodeName": "h100-1", "containers": [{"name": "gfd"}]}})
+    return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
+
+
 def write(name, doc):
     with open(name, "w") as out:
         json.dump(doc, out, indent=2, sort_keys=True)
@@ -299,6 +344,7 @@ def main():
     write("takeover.json", doc)
 
     write("oke-blocks.json", oke_blocks())
+    write("oke-installed.json", oke_installed())
 
 
 if __name__ == "__main__":

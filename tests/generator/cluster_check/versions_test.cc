@@ -170,5 +170,34 @@ TEST(ClusterVersions, OkeChartReleasesAreReadFromTheirHelmChartLabel) {
   EXPECT_THAT(found[0]->message, HasSubstr("runs GPU Operator v25.10.0, the profile pins v25.10.1"));
 }
 
+// Issue 36's leftover: a chart the bundle installs on OKE, running newer than the profile pins,
+// is refused as an OLM downgrade is; an older one is the upgrade warning above.
+TEST(ClusterVersions, AnOkeChartNewerThanThePinIsARefusedDowngrade) {
+  auto deployment = [](const std::string& chart) {
+    return json{{"apiVersion", "apps/v1"},
+                {"kind", "Deployment"},
+                {"metadata",
+                 {{"name", "gpu-operator"},
+                  {"namespace", "gpu-operator"},
+                  {"labels", {{"helm.sh/chart", chart}}}}}};
+  };
+  Checked c = CheckWith("profiles/oke-h100.yaml", {}, {deployment("gpu-operator-v26.3.0")});
+  auto found = c.Of("cluster.operator-downgrade");
+  ASSERT_EQ(found.size(), 1u) << c.All();
+  EXPECT_EQ(found[0]->severity, Severity::kError);
+  EXPECT_EQ(found[0]->data_path, "/operators/gpu_operator/version");
+  EXPECT_THAT(found[0]->message, HasSubstr("runs GPU Operator v26.3.0, newer than the profile's v25.10.1"));
+  EXPECT_THAT(found[0]->fix, HasSubstr("operators.gpu_operator.version: v26.3.0"));
+  EXPECT_TRUE(c.Of("cluster.operator-version").empty()) << c.All();  // not reported twice
+  // Left to the cluster (shared, preinstalled) the bundle applies no chart: nothing to refuse.
+  EXPECT_TRUE(CheckWith("profiles/oke-h100.yaml", {"operators.gpu_operator.install=preinstalled"},
+                        {deployment("gpu-operator-v26.3.0")})
+                  .Of("cluster.operator-downgrade")
+                  .empty());
+  EXPECT_TRUE(CheckWith("profiles/oke-h100.yaml", {}, {deployment("gpu-operator-v25.10.0")})
+                  .Of("cluster.operator-downgrade")
+                  .empty());
+}
+
 }  // namespace
 }  // namespace hkim

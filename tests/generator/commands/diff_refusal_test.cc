@@ -44,6 +44,16 @@ TEST(DiffRefusal, IsAnErrorAtTheOperatorsVersionInTheProfile) {
   EXPECT_NE(d.fix.find("keep the version the cluster runs"), std::string::npos);
 }
 
+TEST(DiffRefusal, AChartApplicationsFixSaysToUninstallTheRelease) {
+  BundleDiff diff = Refused("apps/00-application-gpu.yaml");
+  diff.changes[0].object_kind = "Application";
+  DiagnosticSink sink;
+  ReportRefusals(diff, BundlePlan{}, LoadedProfile{}, "out/x", sink);
+  ASSERT_EQ(sink.diagnostics().size(), 1u);
+  EXPECT_NE(sink.diagnostics()[0].fix.find("uninstall the chart's release"), std::string::npos);
+  EXPECT_EQ(sink.diagnostics()[0].fix.find("Subscription"), std::string::npos);
+}
+
 TEST(DiffRefusal, FallsBackToTheBundleFileWhenThePlanDoesNotSay) {
   DiagnosticSink sink;
   ReportRefusals(Refused("platform/sub.yaml"), BundlePlan{}, LoadedProfile{}, "out/x", sink);

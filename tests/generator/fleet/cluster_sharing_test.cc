@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "plan/closure.h"
 #include "plan/plan.h"
 #include "pipeline/profile_check.h"
 #include "commands/rule_ids.h"
@@ -207,6 +208,39 @@ TEST(ClusterSharing, GpuDirectTheSharedOperatorDoesNotDeployIsAClosureError) {
   // Given alone, the owner is not there to compare: trusted, as in a single render.
   const ProfileSet alone = CheckSet({{Shipped("oke-a100"), {"operators.gpu_operator.driver.enabled=true"}}});
   EXPECT_TRUE(alone.sink.diagnostics().empty()) << alone.Dump();
+}
+
+// Issue 37: the two bundles are two parent Applications, which Argo CD syncs side by side, so no
+// wave of the owner's orders the sharer's objects: its provider counts in any wave, and the
+// sharer's precondition on the shared operator says to sync the owner first.
+TEST(ClusterSharing, TheOwnersProviderCountsInAnyWaveAndTheSharerDeclaresTheOrder) {
+  const ProfileSet set = CheckSet({{Shipped("oke-h100"), {}}, {Shipped("oke-a100"), {}}});
+  ASSERT_EQ(set.checked.size(), 2u);
+  const CheckedProfile& owner = set.checked[0];
+  const CheckedProfile& sharer = set.checked[1];
+  const ClosureSide mine{&*sharer.profile, &sharer.layered.merged, &*sharer.plan};
+  BundlePlan late = *owner.plan;
+  for (PlannedObject& o : late.objects) o.sync_wave = 90;
+  DiagnosticSink sink;
+  EXPECT_EQ(CheckSharedClosure(mine, {&*owner.profile, &owner.layered.merged, &late},
+                               "network_operator", false, sink),
+            0);
+  // The control: without the owner's Network Operator objects the sharer's needs are open.
+  BundlePlan without = *owner.plan;
+  std::erase_if(without.objects,
+                [](const PlannedObject& o) { return o.operator_key == "network_operator"; });
+  DiagnosticSink open;
+  EXPECT_GT(CheckSharedClosure(mine, {&*owner.profile, &owner.layered.merged, &without},
+                               "network_operator", false, open),
+            0);
+  int declared = 0;
+  for (const Precondition& pre : sharer.plan->preconditions) {
+    if (pre.kind != "operator" || pre.what != "network_operator") continue;
+    ++declared;
+    EXPECT_NE(pre.why.find("nothing orders the two bundles' syncs"), std::string::npos) << pre.why;
+    EXPECT_NE(pre.why.find("sync that bundle first"), std::string::npos) << pre.why;
+  }
+  EXPECT_EQ(declared, 1);
 }
 
 TEST(ClusterSharing, ShippedSharingProfilesAreClosedAgainstTheirOwner) {

@@ -57,6 +57,7 @@ wrapper:
 gitops:
   repo_url: https://github.com/lab/bundles.git
   path: out/lab
+fabric_health: {periodic: {nodes: 2}}
 )";
 
 constexpr const char* kOke = R"(cluster: {name: oke, platform: oke}
@@ -89,6 +90,7 @@ workload:
   command: [sleep, infinity]
 wrapper: {image: quay.io/x/wrapper:1}
 gitops: {repo_url: https://github.com/lab/bundles.git, path: out/oke}
+fabric_health: {periodic: {nodes: 2}}
 )";
 
 // Loads `base`, applies `sets` as --set assignments, and runs schema, model and lint (not the
@@ -366,6 +368,18 @@ TEST(Lint, KueueFlavorMustNotTolerateTheHealthTaint) {
   ExpectClean(Check(kOpenShift, {"node_shape.tolerations[0].operator=Exists"}));
   ExpectClean(Check(kOpenShift, {kueue[0], "node_shape.tolerations[0].key=nvidia.com/gpu",
                                  "node_shape.tolerations[0].operator=Exists"}));
+}
+
+TEST(Lint, ThePeriodicCheckWithoutThePoolsSizeCoversOnlyReplicasNodes) {
+  // The bases state periodic.nodes; unset, the check runs workload.replicas pods a run.
+  const DiagnosticSink unset = Check(kOke, {"fabric_health.periodic.nodes=0"});
+  ExpectOnly(unset, "lint.health-pool-size", "/fabric_health/periodic/nodes", Severity::kNote);
+  if (!unset.diagnostics().empty()) {
+    EXPECT_NE(unset.diagnostics()[0].message.find("covers only 2 nodes"), std::string::npos)
+        << Dump(unset);
+    EXPECT_NE(unset.diagnostics()[0].fix.find("--cluster EXPORT counts it"), std::string::npos);
+  }
+  ExpectClean(Check(kOke, {"fabric_health.periodic.nodes=0", "fabric_health.periodic.enabled=false"}));
 }
 
 TEST(Lint, IncludeNodesFewerThanReplicasLeavesPodsPending) {

@@ -220,6 +220,26 @@ TEST(DiffDisruption, AnOperatorUpgradeIsNoRefusal) {
   EXPECT_EQ(OfKind(diff, "Subscription").size(), 1u);
 }
 
+// Issue 36's leftover: on OKE the bundle installs the operators from Helm charts, and an older
+// chart release is refused as an OLM downgrade is.
+TEST(DiffDisruption, AnOkeChartDowngradeIsRefusedWithTheReason) {
+  const BundleDiff diff = DiffAfter("oke-h100", {"operators.gpu_operator.version=v25.3.4"});
+  EXPECT_TRUE(diff.HasRefusals()) << FormatBundleDiff(diff, "out");
+  const BundleChange* chart = nullptr;
+  for (const BundleChange& change : diff.changes)
+    if (change.object_name == "oke-h100-gpu-operator") chart = &change;
+  ASSERT_NE(chart, nullptr) << FormatBundleDiff(diff, "out");
+  EXPECT_EQ(chart->refusal,
+            "the Application of chart gpu-operator moves from v25.10.1 to the older v25.3.4: "
+            "Argo CD would apply the older chart, its CRDs included, over the running release, "
+            "and an older operator would manage the CRs and nodes the newer one set up");
+  // The other way is an upgrade: no refusal.
+  const Folder old_disk = OnDisk(Render("oke-h100", {"operators.gpu_operator.version=v25.3.4"}));
+  EXPECT_FALSE(DiffBundle(Render("oke-h100", {}), old_disk.files, old_disk.marker).HasRefusals());
+  EXPECT_EQ(ChartDowngrade("network-operator", "25.10.0", "25.7.0").empty(), false);
+  EXPECT_EQ(ChartDowngrade("network-operator", "25.7.0", "25.10.0"), "");
+}
+
 TEST(DiffDisruption, AUsersFileInTheBundleIsKeptNeverRemoved) {
   const RenderedBundle bundle = Render("oke-h100", {});
   Folder disk = OnDisk(bundle);
