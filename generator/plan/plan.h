@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,24 @@ constexpr const char* kPlatformLayer = "platform";
 constexpr const char* kNodesLayer = "nodes";
 constexpr const char* kWorkloadLayer = "workload";
 
+/// What an OLM Subscription installs (plan/operators/openshift.cc): the operator's own images come
+/// from its catalog, which `hkimgen images` names by these (images/images.h).
+struct PlannedSubscription {
+  std::string package;
+  std::string channel;
+  std::string source;  ///< CatalogSource name
+  std::string source_namespace;
+  std::string starting_csv;  ///< "" when OLM starts at the channel's head
+};
+
+/// The Helm chart an Argo CD Application installs (plan/operators/oke.cc), as its spec.source
+/// names it: the chart's images are its own.
+struct PlannedChart {
+  std::string repo_url;
+  std::string chart;
+  std::string version;  ///< targetRevision
+};
+
 /// One Kubernetes object the bundle will contain, before rendering.
 struct PlannedObject {
   std::string template_name;  ///< path under templates/, e.g. "openshift/scc.yaml.mustache"
@@ -54,6 +73,10 @@ struct PlannedObject {
   std::string operator_key;
   std::vector<ToleratedTaint> tolerates;    ///< a node agent's tolerations
   std::string source_pointer;               ///< the profile value that made it (for messages)
+  /// What the object installs whose images are chosen elsewhere: a Subscription's package, an
+  /// Application's chart (kept when the context is released; `hkimgen images` lists them).
+  std::optional<PlannedSubscription> subscription;
+  std::optional<PlannedChart> chart;
 
   /// Its identity in the cluster (support/object_id.h).
   ObjectId id() const { return ObjectId::FromApiVersion(api_version, kind, namespace_name, name); }

@@ -82,7 +82,67 @@ const ChartImage* Component(const std::vector<ChartImage>& images, const std::st
   return nullptr;
 }
 
+constexpr const char* kValues = "spec.source.helm.valuesObject.";
+
+// The image one mirror-values entry (Entry above) names in full, at `path` of the values; the
+// entry's `prefix` keys (sub_ for a nested image) and the key its tag goes under ("version", or
+// "tag" for the Network Operator's own image).
+void AddNamedImage(const json& entry, const std::string& path, const std::string& prefix,
+                   const std::string& tag_key, std::vector<ChartImageUse>& uses) {
+  if (!entry.is_object() || !entry.value("has_" + prefix + "image", false)) return;
+  const std::string tag_field = prefix.empty() ? tag_key : prefix + "version";
+  uses.push_back({ComposeImage(entry.value(prefix + "repository", ""),
+                               entry.value(prefix + "image", ""), entry.value(tag_field, "")),
+                  kValues + path + ".{repository,image," + tag_key + "}"});
+}
+
+// What templates/operators-oke/application-gpu-operator.yaml.mustache renders of
+// GpuOperatorMirrorValues: operator, operator.initContainer, driver.manager (the driver's own
+// image is never named: OsSuffixed), each component and its nested image, the NFD subchart's
+// image.{repository,tag}.
+void GpuOperatorNamedImages(const json& mirror, std::vector<ChartImageUse>& uses) {
+  AddNamedImage(mirror["operator"], "operator", "", "version", uses);
+  AddNamedImage(mirror["init_container"], "operator.initContainer", "", "version", uses);
+  const json& driver = mirror["driver"];
+  if (driver.is_object() && driver.value("has_sub", false))
+    AddNamedImage(driver, "driver." + driver.value("sub_key", ""), "sub_", "version", uses);
+  for (const json& c : mirror["components"]) {
+    const std::string key = c.value("key", "");
+    if (c.value("has_sub", false))
+      AddNamedImage(c, key + "." + c.value("sub_key", ""), "sub_", "version", uses);
+    AddNamedImage(c, key, "", "version", uses);
+  }
+  const json& nfd = mirror["nfd"];
+  if (nfd.is_object() && nfd.value("has_tag", false)) {
+    uses.push_back({ComposeImage(nfd.value("repository", ""), "", nfd.value("tag", "")),
+                    std::string(kValues) + "node-feature-discovery.image.{repository,tag}"});
+  }
+}
+
 }  // namespace
+
+std::vector<ChartImageUse> ChartPulledImages(const std::string& mirror, const std::string& chart,
+                                             const std::string& version, const json& values,
+                                             const json& mirror_values) {
+  std::vector<ChartImageUse> uses;
+  // With images.mirror the GPU and Network Operator values name every pulled image themselves.
+  if (mirror_values.is_object() && mirror_values.value("operator", json()).is_object()) {
+    if (chart == "gpu-operator") {
+      GpuOperatorNamedImages(mirror_values, uses);
+    } else {
+      // templates/operators-oke/application-network-operator.yaml.mustache.
+      AddNamedImage(mirror_values["operator"], "operator", "", "tag", uses);
+      AddNamedImage(mirror_values["init_container"], "operator.ofedDriver.initContainer", "",
+                    "version", uses);
+    }
+    return uses;
+  }
+  for (const std::string& image : ChartDefaultImages(chart, version, values)) {
+    uses.push_back({MirroredImage(mirror, image).value_or(image),
+                    "chart " + chart + " " + version + " default values"});
+  }
+  return uses;
+}
 
 json GpuOperatorMirrorValues(const Profile& p, const GpuOperator& gpu) {
   if (!p.images.enabled()) return nullptr;
