@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/model.h"
+#include "plan/installs.h"
 #include "plan/requirements.h"
 #include "support/object_id.h"
 
@@ -34,24 +35,6 @@ enum SyncWave : int {
 constexpr const char* kPlatformLayer = "platform";
 constexpr const char* kNodesLayer = "nodes";
 constexpr const char* kWorkloadLayer = "workload";
-
-/// What an OLM Subscription installs (plan/operators/openshift.cc): the operator's own images come
-/// from its catalog, which `hkimgen images` names by these (images/images.h).
-struct PlannedSubscription {
-  std::string package;
-  std::string channel;
-  std::string source;  ///< CatalogSource name
-  std::string source_namespace;
-  std::string starting_csv;  ///< "" when OLM starts at the channel's head
-};
-
-/// The Helm chart an Argo CD Application installs (plan/operators/oke.cc), as its spec.source
-/// names it: the chart's images are its own.
-struct PlannedChart {
-  std::string repo_url;
-  std::string chart;
-  std::string version;  ///< targetRevision
-};
 
 /// One Kubernetes object the bundle will contain, before rendering.
 struct PlannedObject {
