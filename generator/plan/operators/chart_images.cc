@@ -23,7 +23,8 @@ const char* const kVolcanoImages[] = {"volcanosh/vc-controller-manager", "volcan
 // the Prometheus stack are off by default (charts/kueue/values.yaml).
 constexpr const char* kKueueImage = "registry.k8s.io/kueue/kueue";
 
-// A rendered value (images.cc reads the rendered YAML, so scalars are strings) or a plan value.
+// A plan value or a rendered one (tests/generator/images/plan_vs_rendered_test.cc reads the
+// rendered values, where scalars are strings).
 bool IsFalse(const json& values, const char* a, const char* b) {
   if (!values.is_object() || !values.contains(a) || !values[a].is_object()) return false;
   const json& v = values[a].value(b, json());
@@ -217,7 +218,7 @@ json NetworkOperatorMirrorValues(const Profile& p, const std::string& version) {
 std::vector<std::string> ChartDefaultImages(const std::string& chart, const std::string& version,
                                             const json& values) {
   std::vector<std::string> images;
-  // With images.mirror the values name every pulled image themselves (images.cc walks them).
+  // With images.mirror the values name every pulled image themselves (ChartPulledImages).
   const bool mirrored = !At(values, "operator", "repository").empty();
   if (chart == "gpu-operator" && !mirrored) {
     const std::optional<GpuOperatorRelease> release = FindGpuOperatorRelease(version);
