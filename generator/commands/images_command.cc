@@ -25,8 +25,9 @@ Examples:
   oc-mirror --config imageset.yaml --from file:///srv/mirror docker://mirror.example.internal:5000 --v2
   hkimgen images profiles/oke-h100.yaml --set images.mirror=mirror.example.com:5000/gpu
 
-Renders each profile (writes nothing) and walks the rendered bundle for every image reference
-the cluster pulls: pod and init containers of every workload kind, image fields of operator
+Renders each profile (writes nothing) and lists every image reference the bundle makes the
+cluster pull, as its plan records them (a test holds them equal to the rendered documents,
+field by field): pod and init containers of every workload kind, image fields of operator
 custom resources (NicClusterPolicy repository/image:version, the NFD operand, ClusterPolicy
 components where set) and images set in chart values. Text: one image per line, sorted and
 without duplicates, then lines starting with "# olm:" (an operator installed from a catalog:
@@ -122,7 +123,7 @@ int RunImagesCommand(const ImagesOptions& options, std::ostream& out, std::ostre
         const Profile& p = render->profile;
         const CatalogIndex catalogs = KnownCatalogs(
             p.operators ? p.operators->openshift_version : "", p.images.catalog_sources);
-        MergeImages(all, CollectImages(render->bundle, catalogs, one));
+        MergeImages(all, CollectImages(render->plan, catalogs));
       }
     }
     one = AcceptWarnings(one, layered ? &layered->merged : nullptr, options.allow);

@@ -1,11 +1,15 @@
 #pragma once
 
-// Images stage (after render): every image reference a rendered bundle makes the cluster pull,
-// found by walking the rendered documents themselves (not the plan), so the list cannot drift
-// from what the bundle says. Also the OLM packages (Subscriptions) and Helm charts (Argo CD
-// Applications) whose operators pull images of their own choosing.
+// Images stage (after render): every image reference a bundle makes the cluster pull, from the
+// plan's typed record of them (issue 41): each planned object's image needs (plan/requirements.h
+// NeedImage), with the field of the rendered object that names the reference; the OLM packages
+// (PlannedObject::subscription) and Helm charts (PlannedObject::chart) whose operators pull
+// images of their own choosing; and the image the README's precondition checks run. Nothing is
+// parsed back from the rendered documents: tests/generator/images/plan_vs_rendered_test.cc reads
+// every rendered document of every shipped profile and init starter on its own and holds the two
+// equal, origin by origin, so the list cannot drift from what the bundle says.
 //
-// What counts as an image reference (in any object, chart values included):
+// What the rendered documents count as an image reference (in any object, chart values included):
 //  - a string `image` field (pod and init containers of every workload kind, the NFD operand);
 //  - a mapping with string `repository` and `image` (NicClusterPolicy, ClusterPolicy
 //    components): repository/image, then `:version` or `@version` for a digest;
@@ -15,8 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "render/render.h"
-#include "support/diagnostics.h"
+#include "plan/plan.h"
 
 namespace hkim {
 
@@ -69,11 +72,10 @@ using CatalogIndex = std::map<std::string, std::string>;
 CatalogIndex KnownCatalogs(const std::string& openshift_version,
                            const std::map<std::string, std::string>& mirrored_sources = {});
 
-/// The image references, packages and charts of `bundle`; each package's catalog from
-/// `catalogs` ("" when its source is not there). A document that does not parse is reported
-/// ("images.parse"; render wrote it, so this is internal).
-BundleImages CollectImages(const RenderedBundle& bundle, const CatalogIndex& catalogs,
-                           DiagnosticSink& sink);
+/// The image references, packages and charts of the bundle `plan` renders, from the plan itself;
+/// each package's catalog from `catalogs` ("" when its source is not there). The origins name
+/// the file each object is written to, its Kind/namespace/name and the field (Need::field).
+BundleImages CollectImages(const BundlePlan& plan, const CatalogIndex& catalogs);
 
 /// `from` added to `into`: same image, package or chart once, origins joined; order kept sorted.
 void MergeImages(BundleImages& into, const BundleImages& from);

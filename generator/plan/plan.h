@@ -2,10 +2,12 @@
 
 #include <nlohmann/json.hpp>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model/model.h"
+#include "plan/installs.h"
 #include "plan/requirements.h"
 #include "support/object_id.h"
 
@@ -54,6 +56,10 @@ struct PlannedObject {
   std::string operator_key;
   std::vector<ToleratedTaint> tolerates;    ///< a node agent's tolerations
   std::string source_pointer;               ///< the profile value that made it (for messages)
+  /// What the object installs whose images are chosen elsewhere: a Subscription's package, an
+  /// Application's chart (kept when the context is released; `hkimgen images` lists them).
+  std::optional<PlannedSubscription> subscription;
+  std::optional<PlannedChart> chart;
 
   /// Its identity in the cluster (support/object_id.h).
   ObjectId id() const { return ObjectId::FromApiVersion(api_version, kind, namespace_name, name); }

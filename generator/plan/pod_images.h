@@ -11,7 +11,8 @@
 namespace hkim {
 
 /// Needs (CapabilityKind::kImage) of `object` for the workload image (containers[0]) and the
-/// hkim-wrapper image (initContainers[0]), at the profile values that name them.
+/// hkim-wrapper image (initContainers[0]), at the profile values that name them; the fields are
+/// those of a pod template under spec.template (spec.jobTemplate.spec.template for a CronJob).
 void NeedPodSpecImages(const Profile& profile, PlannedObject& object);
 
 }  // namespace hkim

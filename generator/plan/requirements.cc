@@ -105,8 +105,9 @@ void ToleratesEverything(PlannedObject& object) {
 }
 
 void NeedImage(PlannedObject& object, const std::string& reference, const std::string& pointer,
-               const std::string& why) {
-  Needs(object, CapabilityKind::kImage, reference, pointer, why);
+               const std::string& why, const std::string& field) {
+  object.needs.push_back(
+      hkim::Need{Capability{CapabilityKind::kImage, reference}, pointer, why, field});
 }
 
 std::string PointerKey(const std::string& key) { return EscapeJsonPointerToken(key); }

@@ -66,6 +66,9 @@ struct Need {
   Capability what;
   std::string pointer;
   std::string why;
+  /// kImage: the field of the rendered object that names the reference, as `hkimgen images`
+  /// reports it ("spec.template.spec.containers[0].image"; images/images.h).
+  std::string field;
 };
 
 /// A taint toleration of a node agent, as the closure compares them with the workload's.
@@ -106,9 +109,11 @@ void ProvideTolerations(PlannedObject& object, const std::vector<ToleratedTaint>
 /// A node agent that tolerates every taint (`tolerations: [{operator: Exists}]`).
 void ToleratesEverything(PlannedObject& object);
 
-/// An image a container of `object` pulls (`pointer`: the profile value that names it).
+/// An image a container of `object` pulls (`pointer`: the profile value that names it), named by
+/// `field` of the rendered object (one need per field: an object that names the same image twice
+/// records it twice). `hkimgen images` lists these (images/images.h).
 void NeedImage(PlannedObject& object, const std::string& reference, const std::string& pointer,
-               const std::string& why);
+               const std::string& why, const std::string& field);
 
 /// The profile value of one node_shape.node_selector key (for node-label needs).
 std::string NodeSelectorPointer(const std::string& key);

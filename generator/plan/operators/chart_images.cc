@@ -23,7 +23,8 @@ const char* const kVolcanoImages[] = {"volcanosh/vc-controller-manager", "volcan
 // the Prometheus stack are off by default (charts/kueue/values.yaml).
 constexpr const char* kKueueImage = "registry.k8s.io/kueue/kueue";
 
-// A rendered value (images.cc reads the rendered YAML, so scalars are strings) or a plan value.
+// A plan value or a rendered one (tests/generator/images/plan_vs_rendered_test.cc reads the
+// rendered values, where scalars are strings).
 bool IsFalse(const json& values, const char* a, const char* b) {
   if (!values.is_object() || !values.contains(a) || !values[a].is_object()) return false;
   const json& v = values[a].value(b, json());
@@ -82,7 +83,67 @@ const ChartImage* Component(const std::vector<ChartImage>& images, const std::st
   return nullptr;
 }
 
+constexpr const char* kValues = "spec.source.helm.valuesObject.";
+
+// The image one mirror-values entry (Entry above) names in full, at `path` of the values; the
+// entry's `prefix` keys (sub_ for a nested image) and the key its tag goes under ("version", or
+// "tag" for the Network Operator's own image).
+void AddNamedImage(const json& entry, const std::string& path, const std::string& prefix,
+                   const std::string& tag_key, std::vector<ChartImageUse>& uses) {
+  if (!entry.is_object() || !entry.value("has_" + prefix + "image", false)) return;
+  const std::string tag_field = prefix.empty() ? tag_key : prefix + "version";
+  uses.push_back({ComposeImage(entry.value(prefix + "repository", ""),
+                               entry.value(prefix + "image", ""), entry.value(tag_field, "")),
+                  kValues + path + ".{repository,image," + tag_key + "}"});
+}
+
+// What templates/operators-oke/application-gpu-operator.yaml.mustache renders of
+// GpuOperatorMirrorValues: operator, operator.initContainer, driver.manager (the driver's own
+// image is never named: OsSuffixed), each component and its nested image, the NFD subchart's
+// image.{repository,tag}.
+void GpuOperatorNamedImages(const json& mirror, std::vector<ChartImageUse>& uses) {
+  AddNamedImage(mirror["operator"], "operator", "", "version", uses);
+  AddNamedImage(mirror["init_container"], "operator.initContainer", "", "version", uses);
+  const json& driver = mirror["driver"];
+  if (driver.is_object() && driver.value("has_sub", false))
+    AddNamedImage(driver, "driver." + driver.value("sub_key", ""), "sub_", "version", uses);
+  for (const json& c : mirror["components"]) {
+    const std::string key = c.value("key", "");
+    if (c.value("has_sub", false))
+      AddNamedImage(c, key + "." + c.value("sub_key", ""), "sub_", "version", uses);
+    AddNamedImage(c, key, "", "version", uses);
+  }
+  const json& nfd = mirror["nfd"];
+  if (nfd.is_object() && nfd.value("has_tag", false)) {
+    uses.push_back({ComposeImage(nfd.value("repository", ""), "", nfd.value("tag", "")),
+                    std::string(kValues) + "node-feature-discovery.image.{repository,tag}"});
+  }
+}
+
 }  // namespace
+
+std::vector<ChartImageUse> ChartPulledImages(const std::string& mirror, const std::string& chart,
+                                             const std::string& version, const json& values,
+                                             const json& mirror_values) {
+  std::vector<ChartImageUse> uses;
+  // With images.mirror the GPU and Network Operator values name every pulled image themselves.
+  if (mirror_values.is_object() && mirror_values.value("operator", json()).is_object()) {
+    if (chart == "gpu-operator") {
+      GpuOperatorNamedImages(mirror_values, uses);
+    } else {
+      // templates/operators-oke/application-network-operator.yaml.mustache.
+      AddNamedImage(mirror_values["operator"], "operator", "", "tag", uses);
+      AddNamedImage(mirror_values["init_container"], "operator.ofedDriver.initContainer", "",
+                    "version", uses);
+    }
+    return uses;
+  }
+  for (const std::string& image : ChartDefaultImages(chart, version, values)) {
+    uses.push_back({MirroredImage(mirror, image).value_or(image),
+                    "chart " + chart + " " + version + " default values"});
+  }
+  return uses;
+}
 
 json GpuOperatorMirrorValues(const Profile& p, const GpuOperator& gpu) {
   if (!p.images.enabled()) return nullptr;
@@ -157,7 +218,7 @@ json NetworkOperatorMirrorValues(const Profile& p, const std::string& version) {
 std::vector<std::string> ChartDefaultImages(const std::string& chart, const std::string& version,
                                             const json& values) {
   std::vector<std::string> images;
-  // With images.mirror the values name every pulled image themselves (images.cc walks them).
+  // With images.mirror the values name every pulled image themselves (ChartPulledImages).
   const bool mirrored = !At(values, "operator", "repository").empty();
   if (chart == "gpu-operator" && !mirrored) {
     const std::optional<GpuOperatorRelease> release = FindGpuOperatorRelease(version);

@@ -33,6 +33,24 @@ nlohmann::json NetworkOperatorMirrorValues(const Profile& profile, const std::st
 std::vector<std::string> ChartDefaultImages(const std::string& chart, const std::string& version,
                                             const nlohmann::json& values);
 
+/// One image a chart Application makes the cluster pull, and the Application's field that names
+/// it (as `hkimgen images -o json` reports it).
+struct ChartImageUse {
+  std::string reference;
+  std::string field;
+};
+
+/// Every image the Application of `chart` at `version` pulls, given its values as the plan
+/// renders them: `values` (driver.enabled) and `mirror_values` (GpuOperatorMirrorValues,
+/// NetworkOperatorMirrorValues or the Kueue/Volcano mirror context; null without images.mirror).
+/// Where the mirror values name the images (GPU and Network Operator), each at its values path
+/// (spec.source.helm.valuesObject.operator.{repository,image,version}); otherwise the chart's
+/// defaults (ChartDefaultImages) under `mirror`, at "chart <chart> <version> default values".
+std::vector<ChartImageUse> ChartPulledImages(const std::string& mirror, const std::string& chart,
+                                             const std::string& version,
+                                             const nlohmann::json& values,
+                                             const nlohmann::json& mirror_values);
+
 /// The repository of the image Kueue's chart deploys (controllerManager.manager.image).
 std::string KueueChartImageRepository();
 

@@ -27,9 +27,11 @@ constexpr const char* kOkeTemplates = "operators-oke/";
 /// An Argo CD Application for one managed chart, in Argo CD's namespace. It lives in apps/ (synced
 /// by the parent onto Argo CD's own cluster), not in the platform layer: that layer deploys to the
 /// destination cluster, where a remote cluster has no Argo CD to pick the Application up.
+/// `mirror` is the template's mirror context (null without images.mirror), `values` what else of
+/// the chart's values decides which images it pulls (driver.enabled).
 PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommon& op,
                          const std::string& chart_version, const char* template_name,
-                         const json& values = json::object()) {
+                         const json& mirror, const json& values = json::object()) {
   PlannedObject& app = AddPlannedObject(plan, p, std::string(kOkeTemplates) + template_name,
                                         "argoproj.io/v1alpha1", "Application",
                                         p.cluster_name + "-" + op.chart, p.gitops.argocd_namespace,
@@ -38,9 +40,11 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
   app.file_name = kAppsLayer + app.file_name.substr(app.file_name.find('/'));
   app.context["project"] =
       p.gitops.charts_project.empty() ? p.gitops.platform_project : p.gitops.charts_project;
+  app.chart = PlannedChart{op.repo_url, op.chart, chart_version};
   app.context["repo_url"] = op.repo_url;
   app.context["chart"] = op.chart;
   app.context["version"] = chart_version;
+  app.context["mirror"] = mirror;
   app.context["release_name"] = op.chart;
   DestinationContext(p, app.context);
   app.context["destination_namespace"] = op.namespace_name;
@@ -49,11 +53,12 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
   // the nodes layer does.
   SyncPolicyContext(p, ScopeOf(app.kind, app.template_name), app.context);
   app.source_pointer = op.pointer;
-  // What the chart's own workloads pull (its defaults at the pinned release; chart_images.h),
-  // as images.mirror rewrites them, so their registries are preconditions too.
-  for (const std::string& image : ChartDefaultImages(op.chart, chart_version, values))
-    NeedImage(app, MirroredImage(p.images.mirror, image).value_or(image), op.pointer + "/version",
-              "the " + op.chart + " chart deploys it");
+  // What the chart's own workloads pull (its defaults at the pinned release, or the mirror
+  // values that name them; chart_images.h), so their registries are preconditions too.
+  for (const ChartImageUse& use :
+       ChartPulledImages(p.images.mirror, op.chart, chart_version, values, mirror))
+    NeedImage(app, use.reference, op.pointer + "/version", "the " + op.chart + " chart deploys it",
+              use.field);
   return app;
 }
 
@@ -83,7 +88,7 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     const auto release = FindGpuOperatorRelease(gpu.version);
     PlannedObject& app =
         PlanChart(p, plan, gpu, release ? release->chart_version : gpu.version,
-                  "application-gpu-operator.yaml.mustache",
+                  "application-gpu-operator.yaml.mustache", GpuOperatorMirrorValues(p, gpu),
                   json{{"driver", {{"enabled", gpu.driver_enabled}}}});
     const GpuDirectSettings rdma = ResolveGpuDirect(gpu, p.nccl.gpudirect);
     app.context["driver_enabled"] = gpu.driver_enabled;
@@ -94,7 +99,6 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     app.context["use_host_mofed"] = rdma.use_host_mofed;
     app.context["rdma_note"] = rdma.note;
     app.context["host_peermem"] = LoadsHostPeermem(p) && ops.vf_config && ops.vf_config->managed();
-    app.context["mirror"] = GpuOperatorMirrorValues(p, gpu);
     // The chart brings its CRDs and deploys the ClusterPolicy itself.
     ProvideCatalogCrds(app, "gpu_operator");
     ProvideGpuOperator(p, gpu, app);
@@ -107,32 +111,30 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     PlannedObject& app = PlanChart(
         p, plan, net,
         release ? release->chart_version : net.version.substr(net.version.rfind('v', 0) == 0),
-        "application-network-operator.yaml.mustache");
+        "application-network-operator.yaml.mustache", NetworkOperatorMirrorValues(p, net.version));
     app.context["deploy_cr_key"] = release && release->chart_deploys_nic_cluster_policy;
-    app.context["mirror"] = NetworkOperatorMirrorValues(p, net.version);
     // The chart's crds/ hold the NicClusterPolicy and nv-ipam IPPool CRDs.
     ProvideCatalogCrds(app, "network_operator");
   }
   if (ops.volcano && ops.volcano->managed()) {
-    PlannedObject& app =
-        PlanChart(p, plan, *ops.volcano, ops.volcano->version, "application-volcano.yaml.mustache");
     // The chart joins basic.image_registry and its docker.io image names (volcanosh/...), so the
     // mirror itself is the registry: MIRROR/volcanosh/... as oc-mirror stores docker.io's.
-    app.context["mirror"] =
-        p.images.enabled() ? json{{"registry", p.images.mirror}} : json(nullptr);
+    PlannedObject& app =
+        PlanChart(p, plan, *ops.volcano, ops.volcano->version, "application-volcano.yaml.mustache",
+                  p.images.enabled() ? json{{"registry", p.images.mirror}} : json(nullptr));
     ProvideCatalogCrds(app, "volcano");
   }
   if (ops.kueue && ops.kueue->managed()) {
     const Kueue& kueue = *ops.kueue;
+    const std::string chart_version = kueue.version.substr(kueue.version.rfind('v', 0) == 0);
+    const auto mirrored = MirroredRepository(p.images.mirror, KueueChartImageRepository());
+    PlannedObject& app =
+        PlanChart(p, plan, kueue, chart_version, "application-kueue.yaml.mustache",
+                  p.images.enabled() && mirrored ? json{{"repository", *mirrored}} : json(nullptr));
     // Argo CD takes an OCI Helm repository as the registry path without its scheme.
     const std::string& repo = kueue.repo_url;
-    const std::string chart_version = kueue.version.substr(kueue.version.rfind('v', 0) == 0);
-    PlannedObject& app = PlanChart(p, plan, kueue, chart_version, "application-kueue.yaml.mustache");
-    app.context["repo_url"] = repo.rfind("oci://", 0) == 0 ? repo.substr(6) : repo;
-    const auto mirrored = MirroredRepository(p.images.mirror, KueueChartImageRepository());
-    app.context["mirror"] = p.images.enabled() && mirrored
-                                ? json{{"repository", *mirrored}}
-                                : json(nullptr);
+    app.chart->repo_url = repo.rfind("oci://", 0) == 0 ? repo.substr(6) : repo;
+    app.context["repo_url"] = app.chart->repo_url;
     ProvideCatalogCrds(app, "kueue");
   }
 }
@@ -216,18 +218,23 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   policy.operator_key = "network_operator";
   policy.source_pointer = plugin.pointer;
   // Its operator pulls each component image; the release (or the profile's override) names them.
-  auto need_component = [&](const char* field, const std::string& pointer) {
+  // `spec_path`: where templates/oke/nicclusterpolicy.yaml.mustache puts the component.
+  auto need_component = [&](const char* field, const std::string& pointer, const char* spec_path) {
     NeedImage(policy, policy.context[field]["reference"].get<std::string>(), pointer,
-              std::string("its ") + field + " component");
+              std::string("its ") + field + " component",
+              std::string("spec.") + spec_path + ".{repository,image,version}");
   };
-  need_component("sriov_device_plugin", plugin.pointer);
-  if (uses_nv_ipam) need_component("nv_ipam", p.network.nv_ipam ? p.network.nv_ipam->pointer : plugin.pointer);
+  need_component("sriov_device_plugin", plugin.pointer, "sriovDevicePlugin");
+  if (uses_nv_ipam) {
+    need_component("nv_ipam", p.network.nv_ipam ? p.network.nv_ipam->pointer : plugin.pointer,
+                   "nvIpam");
+  }
   if (secondary) {
     const std::string release_at = p.operators && p.operators->network_operator
                                        ? p.operators->network_operator->pointer + "/version"
                                        : plugin.pointer;
-    need_component("multus", release_at);
-    need_component("cni_plugins", release_at);
+    need_component("multus", release_at, "secondaryNetwork.multus");
+    need_component("cni_plugins", release_at, "secondaryNetwork.cniPlugins");
   }
   // The device plugin's resource, nv-ipam where a rail uses it, and with secondaryNetwork Multus
   // (the NAD CRD) and the containernetworking plugins (bridge, tuning, sbr, ...: BRINGUP-FACTS
@@ -289,7 +296,8 @@ void PlanRailCniPlugins(const Profile& p, BundlePlan& plan, const VfConfig& vf) 
     Provides(ds, CapabilityKind::kCniPlugin, plugin.binary);
     NeedImage(ds, ds.context["image"].get<std::string>(),
               p.operators->network_operator ? p.operators->network_operator->pointer + "/version" : vf.pointer,
-              std::string("the ") + plugin.name + " CNI of the pinned Network Operator release");
+              std::string("the ") + plugin.name + " CNI of the pinned Network Operator release",
+              "spec.template.spec.containers[0].image");
   }
 }
 
@@ -330,7 +338,8 @@ void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
   // It sets the RDMA subsystem's exclusive netns mode (the rdma CNI's requirement) and, where the
   // host driver is proprietary, loads nvidia_peermem (GPUDirect RDMA).
   Provides(ds, CapabilityKind::kRdmaNetns, "exclusive");
-  NeedImage(ds, vf.image, vf.pointer + "/image", "its container creates the VFs");
+  NeedImage(ds, vf.image, vf.pointer + "/image", "its container creates the VFs",
+            "spec.template.spec.containers[0].image");
   if (peermem) Provides(ds, CapabilityKind::kGpuDirect, "nvidia-peermem");
   PlanRailCniPlugins(p, plan, vf);
 }

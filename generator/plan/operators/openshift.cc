@@ -35,6 +35,13 @@ void ProvideAgents(const Profile& p, PlannedObject& cr, const std::string& key) 
   cr.operator_key = key;
 }
 
+/// A Subscription's startingCSV, in its typed record and its template's context alike.
+void SetStartingCsv(PlannedObject& sub, const std::string& csv) {
+  sub.subscription->starting_csv = csv;
+  sub.context["has_starting_csv"] = !csv.empty();
+  sub.context["starting_csv"] = csv;
+}
+
 /// Namespace, OperatorGroup and Subscription of one managed OLM operator.
 PlannedObject& PlanOlmInstall(const Profile& profile, BundlePlan& plan, const OperatorCommon& op,
                     const std::string& key, const std::string& group_name, const std::string& subscription_name,
@@ -57,14 +64,15 @@ PlannedObject& PlanOlmInstall(const Profile& profile, BundlePlan& plan, const Op
       plan, profile, std::string(kOperatorTemplates) + "subscription.yaml.mustache",
       "operators.coreos.com/v1alpha1", "Subscription", subscription_name, ns, kWaveOperators,
       false, true);
+  sub.subscription =
+      PlannedSubscription{op.package, op.channel, op.source, op.source_namespace, op.starting_csv};
   sub.context["package"] = op.package;
   sub.context["channel"] = op.channel;
   sub.context["source"] = op.source;
   sub.context["source_namespace"] = op.source_namespace;
   sub.context["approval"] = ToString(op.approval);
   sub.context["manual"] = op.approval == InstallPlanApproval::kManual;
-  sub.context["has_starting_csv"] = !op.starting_csv.empty();
-  sub.context["starting_csv"] = op.starting_csv;
+  SetStartingCsv(sub, op.starting_csv);
   sub.context["source_note"] = source_note;
   sub.source_pointer = op.pointer;
   sub.operator_key = key;
@@ -160,7 +168,8 @@ void PlanNfd(const Profile& p, BundlePlan& plan, const NfdOperator& nfd) {
                        nfd.namespace_name, kWaveOperatorConfig, true, true);
   instance.context["operand_image"] = nfd.operand_image;
   instance.source_pointer = nfd.pointer;
-  NeedImage(instance, nfd.operand_image, nfd.pointer, "the NFD operand its operator deploys");
+  NeedImage(instance, nfd.operand_image, nfd.pointer, "the NFD operand its operator deploys",
+            "spec.operand.image");
   ProvideAgents(p, instance, "nfd");
   // PCI classes 02/0200/0207 (network) and 03 (display) labelled by vendor: NVIDIA Network
   // Operator OCP guide (getting-started-openshift), so GPU and ConnectX nodes get
@@ -183,8 +192,7 @@ void PlanGpuOperator(const Profile& p, BundlePlan& plan, const GpuOperator& gpu)
   // profile states (Manual: nothing upgrades past it unasked). An explicit starting_csv wins.
   if (gpu.starting_csv.empty()) {
     const auto release = FindGpuOperatorRelease(gpu.version);
-    sub.context["has_starting_csv"] = true;
-    sub.context["starting_csv"] = release ? release->csv : gpu.package + "." + gpu.version;
+    SetStartingCsv(sub, release ? release->csv : gpu.package + "." + gpu.version);
   }
   PlannedObject& policy = AddPlannedObject(
       plan, p, std::string(kOperatorTemplates) + "clusterpolicy.yaml.mustache", "nvidia.com/v1",

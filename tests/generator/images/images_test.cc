@@ -22,7 +22,6 @@ namespace {
 namespace fs = std::filesystem;
 using hkim::BundleImages;
 using hkim::DiagnosticSink;
-using hkim::RenderedBundle;
 using hkim::test_files::CommandRun;
 using hkim::test_files::RunShell;
 using hkim::test_files::ShippedProfiles;
@@ -149,60 +148,6 @@ void CollectCheckImages(const fs::path& readme, std::set<std::string>& out) {
   }
 }
 
-RenderedBundle Bundle(std::vector<std::pair<std::string, std::string>> files) {
-  RenderedBundle bundle{"c", {}};
-  for (auto& [name, text] : files) bundle.files.push_back({name, "t", text});
-  return bundle;
-}
-
-TEST(ImagesStage, FindsImagesOfEveryWorkloadKindOperatorResourceAndChartValues) {
-  DiagnosticSink sink;
-  const BundleImages found = hkim::CollectImages(
-      Bundle(
-          {{"a/cron.yaml",
-            "kind: CronJob\nmetadata: {name: c, namespace: n}\nspec:\n  jobTemplate:\n"
-            "    spec:\n      template:\n        spec:\n          initContainers:\n"
-            "          - {name: w, image: quay.io/a/w:1}\n          containers:\n"
-            "          - {name: m, image: quay.io/a/m:2}\n"},
-           {"a/ds.yaml",
-            "kind: DaemonSet\nmetadata: {name: d, namespace: n}\nspec:\n  template:\n"
-            "    spec:\n      containers:\n      - {name: x, image: quay.io/a/m:2}\n"},
-           {"a/cp.yaml",
-            "kind: ClusterPolicy\nmetadata: {name: p}\nspec:\n  driver:\n"
-            "    repository: nvcr.io/nvidia\n    image: driver\n"
-            "    version: sha256:0123\n  toolkit: {enabled: true}\n"},
-           {"apps/chart.yaml",
-            "kind: Application\nmetadata: {name: g, namespace: argocd}\nspec:\n  source:\n"
-            "    repoURL: https://charts.example.com/x\n    chart: x\n    targetRevision: 1.0.0\n"
-            "    helm:\n      valuesObject:\n        exporter:\n"
-            "          image: {repository: ghcr.io/x/exporter, tag: v3}\n"},
-           {"a/sub.yaml",
-            "kind: Subscription\nmetadata: {name: s, namespace: o}\nspec:\n  name: pkg\n"
-            "  channel: stable\n  source: certified-operators\n"
-            "  sourceNamespace: openshift-marketplace\n"}}),
-      hkim::KnownCatalogs("4.19"), sink);
-  EXPECT_FALSE(sink.HasErrors());
-  std::vector<std::string> images;
-  for (const auto& use : found.images) images.push_back(use.image);
-  EXPECT_EQ(images,
-            (std::vector<std::string>{"ghcr.io/x/exporter:v3", "nvcr.io/nvidia/driver@sha256:0123",
-                                      "quay.io/a/m:2", "quay.io/a/w:1"}));
-  ASSERT_EQ(found.images[2].origins.size(), 2u);  // the CronJob's and the DaemonSet's
-  EXPECT_EQ(found.images[2].origins[0].object, "CronJob/n/c");
-  EXPECT_EQ(found.images[2].origins[0].field,
-            "spec.jobTemplate.spec.template.spec.containers[0].image");
-  EXPECT_EQ(found.images[3].origins[0].field,
-            "spec.jobTemplate.spec.template.spec.initContainers[0].image");
-  EXPECT_EQ(found.images[1].origins[0].object, "ClusterPolicy/p");
-  ASSERT_EQ(found.packages.size(), 1u);
-  EXPECT_EQ(found.packages[0].package, "pkg");
-  EXPECT_EQ(found.packages[0].channel, "stable");
-  EXPECT_EQ(found.packages[0].catalog, "registry.redhat.io/redhat/certified-operator-index:v4.19");
-  ASSERT_EQ(found.charts.size(), 1u);
-  EXPECT_EQ(found.charts[0].chart, "x");
-  EXPECT_EQ(found.charts[0].version, "1.0.0");
-}
-
 TEST(ImagesStage, RegistriesCatalogsAndRepositoryNames) {
   EXPECT_EQ(hkim::ImageRegistry("oraclelinux:9"), "docker.io");
   EXPECT_EQ(hkim::ImageRegistry("library/ubuntu"), "docker.io");
@@ -219,11 +164,12 @@ TEST(ImagesStage, RegistriesCatalogsAndRepositoryNames) {
 
 TEST(ImagesStage, ImageSetRefusesAPackageOfAnUnknownCatalog) {
   DiagnosticSink sink;
-  const BundleImages found = hkim::CollectImages(
-      Bundle({{"s.yaml",
-               "kind: Subscription\nmetadata: {name: s, namespace: o}\nspec:\n  name: pkg\n"
-               "  channel: stable\n  source: cs-mirrored\n"}}),
-      hkim::KnownCatalogs("4.19"), sink);
+  BundleImages found;
+  // A Subscription whose catalog source KnownCatalogs does not know: no index image.
+  found.packages.push_back(hkim::OlmPackage{
+      "pkg", "stable", "cs-mirrored", "openshift-marketplace", "",
+      hkim::ImageOrigin{"c", "platform/00-subscription-o-s.yaml", "Subscription/o/s",
+                        "spec.name"}});
   EXPECT_EQ(hkim::ImageSetConfiguration(found, sink), "");
   ASSERT_EQ(sink.diagnostics().size(), 1u);
   EXPECT_EQ(sink.diagnostics()[0].rule, "images.unknown-catalog");
@@ -247,56 +193,6 @@ TEST(ShippedImages, ListsEveryImageFieldOfEachShippedBundle) {
     EXPECT_TRUE(std::is_sorted(listed.begin(), listed.end()));
     EXPECT_EQ(std::set<std::string>(listed.begin(), listed.end()).size(), listed.size());
     EXPECT_EQ(std::set<std::string>(listed.begin(), listed.end()), expected);
-  }
-}
-
-// The plan's image needs (the closure model's, plan/requirements.h) against what the rendered
-// bundle pulls, object by object, on every shipped profile and every `hkimgen init` starter:
-// the same references both ways, so closure.image and the image preconditions speak of exactly
-// the bundle's pulls (issue 41; the gate Job and health CronJob pods were missing).
-TEST(ShippedImages, ThePlansImageNeedsAreWhatEachRenderedObjectPulls) {
-  std::vector<std::pair<std::string, std::string>> profiles;  // name, text
-  for (const std::string& name : ShippedProfiles())
-    profiles.emplace_back(name, hkim::test_files::ReadProfile(name));
-  for (const char* platform : {"openshift", "oke", "kubernetes"}) {
-    for (const std::string& shape : hkim::InitShapes()) {
-      hkim::InitOptions options;
-      options.platform = platform;
-      options.shape = shape;
-      options.repo_url = "https://github.com/lab/bundles.git";
-      profiles.emplace_back(std::string("init ") + platform + " " + shape,
-                            hkim::StarterProfile(options).value_or(""));
-    }
-  }
-  for (const auto& [name, text] : profiles) {
-    SCOPED_TRACE(name);
-    DiagnosticSink sink;
-    std::optional<hkim::LoadedProfile> loaded = hkim::LoadProfileFromText("p.yaml", text, sink);
-    ASSERT_TRUE(loaded);
-    std::optional<hkim::ProfileRender> render = hkim::RenderLoadedProfileWithPlan(*loaded, sink);
-    ASSERT_TRUE(render) << (sink.diagnostics().empty() ? "" : sink.diagnostics()[0].message);
-    // Object (Kind/namespace/name, as images -o json names it) -> references it pulls; the
-    // README's precondition check image is no object's.
-    std::set<std::pair<std::string, std::string>> pulled, needed;
-    for (const hkim::ImageUse& use : hkim::CollectImages(render->bundle, {}, sink).images)
-      for (const hkim::ImageOrigin& origin : use.origins)
-        if (origin.file != "README.md") pulled.emplace(origin.object, use.image);
-    EXPECT_FALSE(sink.HasErrors());
-    for (const hkim::PlannedObject& object : render->plan.objects) {
-      const std::string id = object.kind + "/" +
-                             (object.namespace_name.empty() ? "" : object.namespace_name + "/") +
-                             object.name;
-      for (const hkim::Need& need : object.needs) {
-        if (need.what.kind != hkim::CapabilityKind::kImage) continue;
-        needed.emplace(id, need.what.name);
-        EXPECT_TRUE(pulled.count({id, need.what.name}))
-            << id << " needs " << need.what.name << " (" << need.pointer
-            << "), which its rendered document does not pull";
-      }
-    }
-    EXPECT_GE(needed.size(), 2u) << "the workload and wrapper images at least";
-    for (const auto& [id, image] : pulled)
-      EXPECT_TRUE(needed.count({id, image})) << id << " pulls " << image << ", no need of the plan";
   }
 }
 

@@ -315,21 +315,22 @@ TEST(Closure, ImagesComeFromTheirRegistriesOrUnderAMirrorFromItAlone) {
   ExpectAt(Check(mirrored), "closure.image", mirrored, "  image: iad.ocir.io/");
 }
 
-// The image needs recorded in the plan against what the rendered bundle really pulls (the
-// images stage walks the rendered documents): every image is covered by an image precondition.
+// Every image the bundle pulls (the images stage's list, which
+// tests/generator/images/plan_vs_rendered_test.cc holds equal to the rendered documents) is
+// covered by an image precondition.
 TEST(Closure, EveryImageARenderedBundlePullsIsCoveredByAnImagePrecondition) {
   for (const char* name : {"barcelona-h100-cx7", "oke-h100", "oke-a100"}) {
     SCOPED_TRACE(name);
     DiagnosticSink sink;
     auto loaded = LoadProfileFromText("p.yaml", ReadProfile(name), sink);
     ASSERT_TRUE(loaded);
-    std::optional<RenderedBundle> bundle = RenderLoadedProfile(*loaded, sink);
-    ASSERT_TRUE(bundle);
-    const BundleImages images = CollectImages(*bundle, {}, sink);
+    std::optional<ProfileRender> render = RenderLoadedProfileWithPlan(*loaded, sink);
+    ASSERT_TRUE(render);
+    const BundleImages images = CollectImages(render->plan, {});
     ASSERT_GE(images.images.size(), 2u);
     for (const ImageUse& use : images.images) {
       bool covered = false;
-      for (const Precondition& pre : bundle->preconditions)
+      for (const Precondition& pre : render->bundle.preconditions)
         covered |= pre.kind == "image" && CapabilityMatches(CapabilityKind::kImage, pre.what, use.image);
       EXPECT_TRUE(covered) << use.image;
     }
