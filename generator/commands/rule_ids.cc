@@ -141,6 +141,8 @@ const std::vector<RuleInfo>& StageRules() {
       {"model.ipam-pool", E, "an IPAM pool that is missing or malformed"},
       {"model.ipam-range", E, "an address range with host bits set or a bad address"},
       {"model.memlock-platform", E, "a memlock strategy the platform cannot apply"},
+      {"model.name-too-long", E,
+       "workload.name too long for the gate's pod host names or the health CronJob's name"},
       {"model.openshift-network-operator", E, "settings OpenShift's SR-IOV operator needs"},
       {"model.rdma-without-rails", E, "RDMA mode without rails"},
       {"model.reserved-env", E, "a workload env name hkimgen sets itself"},

@@ -3,6 +3,8 @@
 
 #include "model/health.h"
 
+#include <algorithm>
+
 #include "model/model.h"
 #include "model/checks.h"
 
@@ -112,6 +114,42 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
   Read(p, "min_busbw_gbps", periodic.min_busbw_gbps);
   reader.Bytes(p, periodic.pointer, "at_bytes", periodic.at_bytes);
   Read(p, "timeout_seconds", periodic.timeout_seconds);
+  return reader.errors();
+}
+
+int CheckFabricHealthNames(const Profile& p, const LoadedProfile& loaded, DiagnosticSink& sink) {
+  HealthReader reader(loaded, sink);
+  const std::string& name = p.workload.name;
+  const std::string pointer = p.workload.pointer + "/name";
+  if (p.fabric_health.gate.mode != GateMode::kOff) {
+    // Indexed Job pods get the host name <job>-<index>; a longer one is refused by the API.
+    constexpr size_t kDnsLabel = 63, kFingerprint = 8;
+    const std::string last_index = std::to_string(std::max(0, p.workload.replicas - 1));
+    const std::string host = name + kGateNameSuffix + "-" + std::string(kFingerprint, 'x') + "-" + last_index;
+    if (host.size() > kDnsLabel) {
+      reader.Error(pointer, "model.name-too-long",
+                   "the fabric gate's last pod would get the host name " + name + kGateNameSuffix +
+                       "-<fingerprint>-" + last_index + ", " + std::to_string(host.size()) +
+                       " characters: a host name is at most 63, and the API refuses the Job",
+                   "shorten workload.name to at most " +
+                       std::to_string(name.size() - (host.size() - kDnsLabel)) +
+                       " characters (or set fabric_health.gate.mode: off)");
+    }
+  }
+  if (p.fabric_health.periodic.enabled) {
+    // CronJob names: 52 at most (its Jobs are named <cronjob>-<11-character timestamp>).
+    constexpr size_t kCronJobName = 52;
+    const std::string cronjob = name + kPeriodicNameSuffix;
+    if (cronjob.size() > kCronJobName) {
+      reader.Error(pointer, "model.name-too-long",
+                   "the periodic health check's CronJob would be named " + cronjob + ", " +
+                       std::to_string(cronjob.size()) +
+                       " characters: the API refuses a CronJob name over 52",
+                   "shorten workload.name to at most " +
+                       std::to_string(name.size() - (cronjob.size() - kCronJobName)) +
+                       " characters (or set fabric_health.periodic.enabled: false)");
+    }
+  }
   return reader.errors();
 }
 

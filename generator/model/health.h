@@ -64,4 +64,14 @@ const char* ToString(GateMode value);
 int ReadFabricHealth(const nlohmann::json& section, const LoadedProfile& loaded,
                      DiagnosticSink& sink, bool rdma_pool, FabricHealth& out);
 
+/// The names the family gives its objects: <workload.name><suffix> (plan/health.cc).
+inline constexpr const char* kGateNameSuffix = "-fabric-gate";
+inline constexpr const char* kPeriodicNameSuffix = "-fabric-health";
+/// Checks that workload.name leaves room for the names derived from it: the gate pods' host
+/// names <name>-fabric-gate-<8-hex fingerprint>-<index> (a DNS label: 63 characters) and the
+/// CronJob's name <name>-fabric-health (52: the API appends 11 characters for its Jobs).
+/// Errors model.name-too-long at /workload/name; returns their count.
+struct Profile;
+int CheckFabricHealthNames(const Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink);
+
 }  // namespace hkim

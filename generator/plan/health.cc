@@ -235,7 +235,7 @@ std::string ResolvedTransport(const Profile& p, const std::string& transport) {
   return p.nccl.gpudirect == GpuDirect::kAuto ? "NET/IB" : "NET/IB/GDRDMA";
 }
 
-std::string GateJobName(const Profile& p) { return p.workload.name + "-fabric-gate"; }
+std::string GateJobName(const Profile& p) { return p.workload.name + kGateNameSuffix; }
 std::string PlannedGateJobName(const BundlePlan& plan, const Profile& p, const std::string& ns) {
   const std::string prefix = GateJobName(p) + "-";
   for (const PlannedObject& object : plan.objects)
@@ -243,8 +243,8 @@ std::string PlannedGateJobName(const BundlePlan& plan, const Profile& p, const s
       return object.name;
   return GateJobName(p);
 }
-std::string GateServiceName(const Profile& p) { return p.workload.name + "-fabric-gate"; }
-std::string HealthCronJobName(const Profile& p) { return p.workload.name + "-fabric-health"; }
+std::string GateServiceName(const Profile& p) { return p.workload.name + kGateNameSuffix; }
+std::string HealthCronJobName(const Profile& p) { return p.workload.name + kPeriodicNameSuffix; }
 std::string HealthServiceAccount(const Profile& p) { return p.workload.name + "-fabric-health"; }
 std::string HealthClusterRoleName(const Profile& p) {
   return "hkimgen:" + p.cluster_name + ":fabric-health";

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "pipeline/pipeline.h"
+#include "support/diagnostics_format.h"
 #include "plan/health.h"
 #include "plan/plan.h"
 #include "test_files.h"
@@ -193,6 +194,48 @@ TEST(HealthNamespace, ALongWorkloadNamespaceStillRendersAValidBundle) {
   const YAML::Node cron = OfKind(docs, "CronJob").at(0);
   EXPECT_EQ(Ns(cron), FabricHealthNamespace(ns));
   EXPECT_LE(Ns(cron).size(), 63u);
+}
+
+// Issue 37 item 4a: the names derived from workload.name fit the API's limits, or the profile
+// is refused at the name with the longest name that fits.
+std::string Errors(const std::string& profile, std::vector<std::string> set) {
+  DiagnosticSink sink;
+  SourceTexts sources;
+  LayerInputs inputs{(kSource / "profiles" / (profile + ".yaml")).string(), {}, std::move(set)};
+  auto bundle = RenderProfileLayers(inputs, sink, &sources);
+  EXPECT_FALSE(bundle);
+  return FormatDiagnostics(sink, sources);
+}
+
+TEST(HealthNames, AWorkloadNameTooLongForTheGatePodsHostNamesIsAModelError) {
+  // 41 + "-fabric-gate-" + 8 + "-1" = 64 > 63 (oke-h100: 2 replicas); periodic off so that only
+  // the gate's limit speaks.
+  const std::string errors = Errors("oke-h100", {"workload.name=" + std::string(41, 'a'),
+                                                 "fabric_health.periodic.enabled=false"});
+  EXPECT_NE(errors.find("[model.name-too-long]"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("64 characters"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("fix: shorten workload.name to at most 40 characters"), std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("--set:1:15"), std::string::npos) << errors;  // located at the value
+  EXPECT_FALSE(Render("oke-h100", {"workload.name=" + std::string(40, 'a'),
+                                   "fabric_health.periodic.enabled=false"}).empty());
+  // Without a gate there is no gate pod to name.
+  EXPECT_FALSE(Render("oke-h100", {"workload.name=" + std::string(41, 'a'),
+                                   "fabric_health.periodic.enabled=false",
+                                   "fabric_health.gate.mode=off"}).empty());
+}
+
+TEST(HealthNames, AWorkloadNameTooLongForTheCronJobIsAModelError) {
+  // 39 + "-fabric-health" = 53 > 52.
+  const std::string errors = Errors("oke-h100", {"workload.name=" + std::string(39, 'b'),
+                                                 "fabric_health.gate.mode=off"});
+  EXPECT_NE(errors.find("[model.name-too-long]"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("53 characters"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("at most 38 characters"), std::string::npos) << errors;
+  const auto docs = Render("oke-h100", {"workload.name=" + std::string(38, 'b'),
+                                        "fabric_health.gate.mode=off"});
+  ASSERT_FALSE(docs.empty());
+  EXPECT_EQ(Str(OfKind(docs, "CronJob").at(0)["metadata"]["name"]).size(), 52u);
 }
 
 }  // namespace
