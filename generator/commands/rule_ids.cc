@@ -141,6 +141,8 @@ const std::vector<RuleInfo>& StageRules() {
       {"model.ipam-pool", E, "an IPAM pool that is missing or malformed"},
       {"model.ipam-range", E, "an address range with host bits set or a bad address"},
       {"model.memlock-platform", E, "a memlock strategy the platform cannot apply"},
+      {"model.health-namespace-taken", E,
+       "a workload namespace that is another's periodic health check namespace"},
       {"model.name-too-long", E,
        "workload.name too long for the gate's pod host names or the health CronJob's name"},
       {"model.openshift-network-operator", E, "settings OpenShift's SR-IOV operator needs"},

@@ -4,6 +4,9 @@
 #include "model/health.h"
 
 #include <algorithm>
+#include <set>
+
+#include "support/fingerprint.h"
 
 #include "model/model.h"
 #include "model/checks.h"
@@ -117,6 +120,15 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
   return reader.errors();
 }
 
+std::string FabricHealthNamespace(const std::string& ns) {
+  constexpr size_t kMaxNamespace = 63;  // a DNS label
+  const std::string suffix = kFabricHealthNamespaceSuffix;
+  if (ns.size() + suffix.size() <= kMaxNamespace) return ns + suffix;
+  // Cut, and told apart from other cut names by the fingerprint of the whole name.
+  const std::string print = "-" + Fingerprint(ns);
+  return ns.substr(0, kMaxNamespace - suffix.size() - print.size()) + print + suffix;
+}
+
 int CheckFabricHealthNames(const Profile& p, const LoadedProfile& loaded, DiagnosticSink& sink) {
   HealthReader reader(loaded, sink);
   const std::string& name = p.workload.name;
@@ -137,6 +149,19 @@ int CheckFabricHealthNames(const Profile& p, const LoadedProfile& loaded, Diagno
     }
   }
   if (p.fabric_health.periodic.enabled) {
+    // A workload namespace that is another's health namespace would hold both.
+    const std::set<std::string> workload(p.namespaces.begin(), p.namespaces.end());
+    for (size_t i = 0; i < p.namespaces.size(); ++i) {
+      const std::string health = FabricHealthNamespace(p.namespaces[i]);
+      if (!workload.count(health)) continue;
+      size_t taken = 0;
+      while (p.namespaces[taken] != health) ++taken;
+      reader.Error("/namespaces/" + std::to_string(taken), "model.health-namespace-taken",
+                   "namespace " + health + " is where the periodic health check of namespace " +
+                       p.namespaces[i] + " runs (<namespace>-fabric-health), so it cannot be a "
+                       "workload namespace too",
+                   "rename one of the two namespaces, or set fabric_health.periodic.enabled: false");
+    }
     // CronJob names: 52 at most (its Jobs are named <cronjob>-<11-character timestamp>).
     constexpr size_t kCronJobName = 52;
     const std::string cronjob = name + kPeriodicNameSuffix;

@@ -253,15 +253,6 @@ std::string HealthPriorityClassName(const Profile& p) {
   return p.cluster_name + "-fabric-health-low";
 }
 
-std::string FabricHealthNamespace(const std::string& ns) {
-  constexpr size_t kMaxNamespace = 63;  // a DNS label
-  const std::string suffix = kFabricHealthNamespaceSuffix;
-  if (ns.size() + suffix.size() <= kMaxNamespace) return ns + suffix;
-  // Cut, and told apart from other cut names by the fingerprint of the whole name.
-  const std::string print = "-" + Fingerprint(ns);
-  return ns.substr(0, kMaxNamespace - suffix.size() - print.size()) + print + suffix;
-}
-
 bool IsFabricHealthNamespace(const Profile& p, const std::string& ns) {
   const std::string suffix = kFabricHealthNamespaceSuffix;
   if (ns.size() < suffix.size() || ns.compare(ns.size() - suffix.size(), suffix.size(), suffix) != 0)

@@ -75,11 +75,7 @@ std::string PlannedGateJobName(const BundlePlan& plan, const Profile& profile,
 std::string GateServiceName(const Profile& profile);   ///< <workload>-fabric-gate
 std::string HealthCronJobName(const Profile& profile); ///< <workload>-fabric-health
 std::string HealthServiceAccount(const Profile& profile);  ///< <workload>-fabric-health
-/// The namespace of the periodic check serving workload namespace `ns`: <ns>-fabric-health, or,
-/// where that would pass the 63 characters of a namespace name, <ns cut>-<fingerprint of ns>-
-/// fabric-health. Always ends in kFabricHealthNamespaceSuffix.
-std::string FabricHealthNamespace(const std::string& ns);
-inline constexpr const char* kFabricHealthNamespaceSuffix = "-fabric-health";
+// FabricHealthNamespace(ns): model/health.h.
 /// Whether `ns` is the health namespace of one of the profile's workload namespaces.
 bool IsFabricHealthNamespace(const Profile& profile, const std::string& ns);
 std::string HealthClusterRoleName(const Profile& profile); ///< hkimgen:<cluster>:fabric-health

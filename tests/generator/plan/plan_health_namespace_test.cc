@@ -238,5 +238,15 @@ TEST(HealthNames, AWorkloadNameTooLongForTheCronJobIsAModelError) {
   EXPECT_EQ(Str(OfKind(docs, "CronJob").at(0)["metadata"]["name"]).size(), 52u);
 }
 
+TEST(HealthNames, AWorkloadNamespaceThatIsAnothersHealthNamespaceIsAModelError) {
+  const std::string errors =
+      Errors("oke-h100", {"namespaces={gpu-training,gpu-training-fabric-health}"});
+  EXPECT_NE(errors.find("[model.health-namespace-taken]"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("at /namespaces/1"), std::string::npos) << errors;
+  EXPECT_EQ(errors.find("[render.file-name]"), std::string::npos) << errors;
+  EXPECT_FALSE(Render("oke-h100", {"namespaces={gpu-training,gpu-training-fabric-health}",
+                                   "fabric_health.periodic.enabled=false"}).empty());
+}
+
 }  // namespace
 }  // namespace hkim
