@@ -125,7 +125,7 @@ json GatePod(const Profile& p, const std::string& ns, const json& workload_pod,
   // No node marks from here: the gate runs with the workload's service account in the workload
   // namespace, where anyone who may run pods could use a token that patches Nodes. Its suspects
   // are in its log and termination message and fail the sync; the nightly check, in its own
-  // namespace, marks (docs/health.md, "Who marks nodes").
+  // namespace, marks (docs/health.md, the gate's "Which node").
   pod["completions"] = p.workload.replicas;
   pod["active_deadline_seconds"] = g.timeout_seconds;
   pod["mode"] = ToString(g.mode);
@@ -174,8 +174,8 @@ void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod,
   NeedPodSpecImages(p, object);
 }
 
-// The CronJob of the check that serves workload namespace `workload_ns`, in its health namespace
-// `ns` (plan/health_namespace.cc plans the rest of that namespace).
+// The periodic check's CronJob in health namespace `ns` (FabricHealthNamespace of the workload
+// namespace it serves; plan/health_namespace.cc plans the rest of that namespace).
 void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_pod,
                   const HealthWaves& waves, BundlePlan& plan) {
   const PeriodicHealth& h = p.fabric_health.periodic;
@@ -245,7 +245,7 @@ std::string PlannedGateJobName(const BundlePlan& plan, const Profile& p, const s
 }
 std::string GateServiceName(const Profile& p) { return p.workload.name + kGateNameSuffix; }
 std::string HealthCronJobName(const Profile& p) { return p.workload.name + kPeriodicNameSuffix; }
-std::string HealthServiceAccount(const Profile& p) { return p.workload.name + "-fabric-health"; }
+std::string HealthServiceAccount(const Profile& p) { return p.workload.name + kPeriodicNameSuffix; }
 std::string HealthClusterRoleName(const Profile& p) {
   return "hkimgen:" + p.cluster_name + ":fabric-health";
 }
