@@ -28,7 +28,7 @@ void SetupDoctorCommand(CLI::App& app) {
   AddOutputOption(command, *output, {"text", "json"});
   command->footer(R"(
 Examples:
-  kubectl logs -n gpu-training -l app=train-fabric-health --prefix --tail=-1 | hkimgen doctor
+  kubectl logs -n gpu-training-fabric-health -l app=train-fabric-health --prefix --tail=-1 | hkimgen doctor
   kubectl logs -n gpu-training -l app=train-fabric-gate --all-containers | hkimgen doctor -
   hkimgen doctor node-a.log node-b.log
   hkimgen doctor node-a.log -o json          # the nodes and diagnostics as one JSON document
@@ -152,7 +152,7 @@ int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostrea
     sink.Report(Diagnostic{Severity::kError, {}, "", "doctor.empty",
                            "no HKIM_HEALTH_SUMMARY line in the input",
                            "pipe the logs of the gate Job or the health CronJob's pods, e.g. "
-                           "kubectl logs -n <ns> -l app=<workload>-fabric-health --tail=-1 | "
+                           "kubectl logs -n <ns>-fabric-health -l app=<workload>-fabric-health --tail=-1 | "
                            "hkimgen doctor"});
     return finish(1, nullptr);
   }

@@ -3,6 +3,11 @@
 
 #include "model/health.h"
 
+#include <algorithm>
+#include <set>
+
+#include "support/fingerprint.h"
+
 #include "model/model.h"
 #include "model/checks.h"
 
@@ -112,6 +117,64 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
   Read(p, "min_busbw_gbps", periodic.min_busbw_gbps);
   reader.Bytes(p, periodic.pointer, "at_bytes", periodic.at_bytes);
   Read(p, "timeout_seconds", periodic.timeout_seconds);
+  return reader.errors();
+}
+
+std::string FabricHealthNamespace(const std::string& ns) {
+  constexpr size_t kMaxNamespace = 63;  // a DNS label
+  const std::string suffix = kFabricHealthNamespaceSuffix;
+  if (ns.size() + suffix.size() <= kMaxNamespace) return ns + suffix;
+  // Cut, and told apart from other cut names by the fingerprint of the whole name.
+  const std::string print = "-" + Fingerprint(ns);
+  return ns.substr(0, kMaxNamespace - suffix.size() - print.size()) + print + suffix;
+}
+
+int CheckFabricHealthNames(const Profile& p, const LoadedProfile& loaded, DiagnosticSink& sink) {
+  HealthReader reader(loaded, sink);
+  const std::string& name = p.workload.name;
+  const std::string pointer = p.workload.pointer + "/name";
+  if (p.fabric_health.gate.mode != GateMode::kOff) {
+    // Indexed Job pods get the host name <job>-<index>; a longer one is refused by the API.
+    constexpr size_t kDnsLabel = 63, kFingerprint = 8;
+    const std::string last_index = std::to_string(std::max(0, p.workload.replicas - 1));
+    const std::string host = name + kGateNameSuffix + "-" + std::string(kFingerprint, 'x') + "-" + last_index;
+    if (host.size() > kDnsLabel) {
+      reader.Error(pointer, "model.name-too-long",
+                   "the fabric gate's last pod would get the host name " + name + kGateNameSuffix +
+                       "-<fingerprint>-" + last_index + ", " + std::to_string(host.size()) +
+                       " characters: a host name is at most 63, and the API refuses the Job",
+                   "shorten workload.name to at most " +
+                       std::to_string(name.size() - (host.size() - kDnsLabel)) +
+                       " characters (or set fabric_health.gate.mode: off)");
+    }
+  }
+  if (p.fabric_health.periodic.enabled) {
+    // A workload namespace that is another's health namespace would hold both.
+    const std::set<std::string> workload(p.namespaces.begin(), p.namespaces.end());
+    for (size_t i = 0; i < p.namespaces.size(); ++i) {
+      const std::string health = FabricHealthNamespace(p.namespaces[i]);
+      if (!workload.count(health)) continue;
+      size_t taken = 0;
+      while (p.namespaces[taken] != health) ++taken;
+      reader.Error("/namespaces/" + std::to_string(taken), "model.health-namespace-taken",
+                   "namespace " + health + " is where the periodic health check of namespace " +
+                       p.namespaces[i] + " runs (<namespace>-fabric-health), so it cannot be a "
+                       "workload namespace too",
+                   "rename one of the two namespaces, or set fabric_health.periodic.enabled: false");
+    }
+    // CronJob names: 52 at most (its Jobs are named <cronjob>-<11-character timestamp>).
+    constexpr size_t kCronJobName = 52;
+    const std::string cronjob = name + kPeriodicNameSuffix;
+    if (cronjob.size() > kCronJobName) {
+      reader.Error(pointer, "model.name-too-long",
+                   "the periodic health check's CronJob would be named " + cronjob + ", " +
+                       std::to_string(cronjob.size()) +
+                       " characters: the API refuses a CronJob name over 52",
+                   "shorten workload.name to at most " +
+                       std::to_string(name.size() - (cronjob.size() - kCronJobName)) +
+                       " characters (or set fabric_health.periodic.enabled: false)");
+    }
+  }
   return reader.errors();
 }
 

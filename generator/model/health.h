@@ -64,4 +64,21 @@ const char* ToString(GateMode value);
 int ReadFabricHealth(const nlohmann::json& section, const LoadedProfile& loaded,
                      DiagnosticSink& sink, bool rdma_pool, FabricHealth& out);
 
+/// The namespace of the periodic check serving workload namespace `ns`: <ns>-fabric-health, or,
+/// where that would pass the 63 characters of a namespace name, <ns cut>-<fingerprint of ns>-
+/// fabric-health. Always ends in kFabricHealthNamespaceSuffix.
+std::string FabricHealthNamespace(const std::string& ns);
+inline constexpr const char* kFabricHealthNamespaceSuffix = "-fabric-health";
+
+/// The names the family gives its objects: <workload.name><suffix> (plan/health.cc).
+inline constexpr const char* kGateNameSuffix = "-fabric-gate";
+inline constexpr const char* kPeriodicNameSuffix = "-fabric-health";
+/// Checks that workload.name leaves room for the names derived from it: the gate pods' host
+/// names <name>-fabric-gate-<8-hex fingerprint>-<index> (a DNS label: 63 characters) and the
+/// CronJob's name <name>-fabric-health (52: the API appends 11 characters for its Jobs).
+/// Errors model.name-too-long at /workload/name, and model.health-namespace-taken where a
+/// workload namespace is another's health namespace; returns their count.
+struct Profile;
+int CheckFabricHealthNames(const Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink);
+
 }  // namespace hkim

@@ -96,6 +96,7 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
   ReadHealthCheck(section("health_check"), profile.health_check);
   errors_ += ReadFabricHealth(section("fabric_health"), loaded_, sink_,
                               profile.workload.mode == WorkloadMode::kRdma, profile.fabric_health);
+  errors_ += CheckFabricHealthNames(profile, loaded_, sink_);
   ReadGitOps(section("gitops"), profile.platform, profile.gitops);
   if (const json* operators = Child(root, "operators")) {
     profile.operators = ReadOperators(*operators, profile.IsOpenShift(), profile.cluster_name);

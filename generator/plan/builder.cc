@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "plan/disruption.h"
+#include "plan/health.h"
 
 namespace hkim::plan {
 namespace {
@@ -83,7 +84,8 @@ PlannedObject& AddPlannedObject(BundlePlan& plan, const Profile& profile,
   object.layer = TouchesNodes(WorstDisruptionOf(kind, template_name)) ? kNodesLayer
                  : std::find(workload.begin(), workload.end(), namespace_name) != workload.end()
                      ? kWorkloadLayer
-                     : kPlatformLayer;
+                 : IsFabricHealthNamespace(profile, namespace_name) ? kHealthLayer
+                                                                    : kPlatformLayer;
   object.file_name = FileName(object.layer, wave, kind, namespace_name, name);
   object.context["metadata"] = Metadata(object, profile, skip_dry_run, keep_on_removal);
   // Every object needs its kind to exist (core kinds are the platform's: closure.cc).

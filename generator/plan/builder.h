@@ -19,7 +19,8 @@ namespace hkim::plan {
 
 // Sync waves: plan/plan.h (SyncWave).
 // The fabric gate runs with the Services, so the StatefulSet's wave starts only after it passed.
-constexpr HealthWaves kHealthWaves{kWaveNamespaceAccess, kWaveService, kWaveWorkload};
+constexpr HealthWaves kHealthWaves{kWaveClusterAccess, kWaveNamespaceAccess, kWaveService,
+                                   kWaveWorkload};
 
 /// Collects the planned objects of one profile. Every stage adds its objects through Add, which
 /// derives the file name and the metadata context every template prints.

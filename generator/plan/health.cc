@@ -122,16 +122,10 @@ json GatePod(const Profile& p, const std::string& ns, const json& workload_pod,
   SetEnv(pod, "HKIM_NCCL_CHECK_TRANSPORT", ResolvedTransport(p, g.transport));
   SetEnv(pod, "HKIM_NCCL_CHECK_MIN_RAIL_FRACTION", Number(p.fabric_health.min_rail_fraction));
   SetEnv(pod, "HKIM_NCCL_CHECK_EXPECT_RAILS", std::to_string(ExpectedRails(p)));
-  if (p.fabric_health.periodic.enabled) {
-    // The periodic check's service account (get, list, patch nodes: nothing more) lets a gate
-    // pod whose own node the localization names mark that node, with the CronJob's consent to
-    // taint; the CronJob releases it after release_after_passes passes.
-    const PeriodicHealth& h = p.fabric_health.periodic;
-    pod["service_account"] = HealthServiceAccount(p);
-    SetEnv(pod, "HKIM_HEALTH_MARK_SUSPECTS", "true");
-    SetEnv(pod, "HKIM_HEALTH_TAINT", h.taint ? "true" : "false");
-    SetEnv(pod, "HKIM_HEALTH_RELEASE_AFTER", std::to_string(h.release_after_passes));
-  }
+  // No node marks from here: the gate runs with the workload's service account in the workload
+  // namespace, where anyone who may run pods could use a token that patches Nodes. Its suspects
+  // are in its log and termination message and fail the sync; the nightly check, in its own
+  // namespace, marks (docs/health.md, the gate's "Which node").
   pod["completions"] = p.workload.replicas;
   pod["active_deadline_seconds"] = g.timeout_seconds;
   pod["mode"] = ToString(g.mode);
@@ -180,25 +174,12 @@ void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod,
   NeedPodSpecImages(p, object);
 }
 
+// The periodic check's CronJob in health namespace `ns` (FabricHealthNamespace of the workload
+// namespace it serves; plan/health_namespace.cc plans the rest of that namespace).
 void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_pod,
                   const HealthWaves& waves, BundlePlan& plan) {
   const PeriodicHealth& h = p.fabric_health.periodic;
   const std::string sa = HealthServiceAccount(p);
-  AddPlannedObject(plan, p, "common/serviceaccount.yaml.mustache", "v1", "ServiceAccount", sa, ns,
-                   waves.access, false);
-  const bool uses_scc = p.IsOpenShift() && p.workload.mode == WorkloadMode::kRdma;
-  if (uses_scc) {
-    // The same `use` Role of the SCC the workload's service account is bound to (plan/plan.cc).
-    const std::string scc = p.security.memlock_strategy == MemlockStrategy::kPrivileged
-                                ? std::string("privileged")
-                                : p.security.scc_name;
-    PlannedObject& binding = AddPlannedObject(
-        plan, p, "openshift/rolebinding-scc.yaml.mustache", "rbac.authorization.k8s.io/v1",
-        "RoleBinding", sa + "-use-scc-" + scc, ns, waves.access, false);
-    binding.context["role"] = p.security.service_account + "-use-scc-" + scc;
-    binding.context["service_account"] = sa;
-  }
-
   const std::string name = HealthCronJobName(p);
   const int nodes = h.nodes > 0 ? h.nodes : p.workload.replicas;
   PlannedObject& object = AddPlannedObject(plan, p, "health/cronjob.yaml.mustache", "batch/v1",
@@ -254,7 +235,7 @@ std::string ResolvedTransport(const Profile& p, const std::string& transport) {
   return p.nccl.gpudirect == GpuDirect::kAuto ? "NET/IB" : "NET/IB/GDRDMA";
 }
 
-std::string GateJobName(const Profile& p) { return p.workload.name + "-fabric-gate"; }
+std::string GateJobName(const Profile& p) { return p.workload.name + kGateNameSuffix; }
 std::string PlannedGateJobName(const BundlePlan& plan, const Profile& p, const std::string& ns) {
   const std::string prefix = GateJobName(p) + "-";
   for (const PlannedObject& object : plan.objects)
@@ -262,9 +243,9 @@ std::string PlannedGateJobName(const BundlePlan& plan, const Profile& p, const s
       return object.name;
   return GateJobName(p);
 }
-std::string GateServiceName(const Profile& p) { return p.workload.name + "-fabric-gate"; }
-std::string HealthCronJobName(const Profile& p) { return p.workload.name + "-fabric-health"; }
-std::string HealthServiceAccount(const Profile& p) { return p.workload.name + "-fabric-health"; }
+std::string GateServiceName(const Profile& p) { return p.workload.name + kGateNameSuffix; }
+std::string HealthCronJobName(const Profile& p) { return p.workload.name + kPeriodicNameSuffix; }
+std::string HealthServiceAccount(const Profile& p) { return p.workload.name + kPeriodicNameSuffix; }
 std::string HealthClusterRoleName(const Profile& p) {
   return "hkimgen:" + p.cluster_name + ":fabric-health";
 }
@@ -272,10 +253,21 @@ std::string HealthPriorityClassName(const Profile& p) {
   return p.cluster_name + "-fabric-health-low";
 }
 
+bool IsFabricHealthNamespace(const Profile& p, const std::string& ns) {
+  const std::string suffix = kFabricHealthNamespaceSuffix;
+  if (ns.size() < suffix.size() || ns.compare(ns.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return false;
+  for (const std::string& workload : p.namespaces)
+    if (FabricHealthNamespace(workload) == ns) return true;
+  return false;
+}
+
 void PlanFabricHealthNamespace(const Profile& p, const std::string& ns, const json& workload_pod,
                                const HealthWaves& waves, BundlePlan& plan) {
   if (p.fabric_health.gate.mode != GateMode::kOff) PlanGate(p, ns, workload_pod, waves.gate, plan);
-  if (p.fabric_health.periodic.enabled) PlanPeriodic(p, ns, workload_pod, waves, plan);
+  if (!p.fabric_health.periodic.enabled) return;
+  PlanFabricHealthNamespaceAccess(p, ns, waves, plan);
+  PlanPeriodic(p, FabricHealthNamespace(ns), workload_pod, waves, plan);
 }
 
 void PlanFabricHealthCluster(const Profile& p, const HealthWaves& waves, BundlePlan& plan) {
@@ -301,9 +293,11 @@ void PlanFabricHealthCluster(const Profile& p, const HealthWaves& waves, BundleP
       plan, p, "health/clusterrolebinding.yaml.mustache", "rbac.authorization.k8s.io/v1",
       "ClusterRoleBinding", HealthClusterRoleName(p), "", wave, false);
   binding.context["role"] = HealthClusterRoleName(p);
+  // Exactly the accounts the admission policy matches (NodeMarkingUsers): the periodic check's,
+  // one per health namespace; none in a workload namespace.
   json subjects = json::array();
   for (const std::string& ns : p.namespaces)
-    subjects.push_back(json{{"name", HealthServiceAccount(p)}, {"namespace", ns}});
+    subjects.push_back(json{{"name", HealthServiceAccount(p)}, {"namespace", FabricHealthNamespace(ns)}});
   binding.context["subjects"] = subjects;
   PlanHealthNodeFence(p, wave, plan);
 }

@@ -4,14 +4,19 @@
 // templates in templates/health/):
 //  - the sync gate: an Indexed Job in the wave before the StatefulSet, named by a fingerprint of
 //    its spec so that it runs only when that changes, plus its headless Service (rank 0's DNS);
-//  - the periodic check: a CronJob per namespace, its ServiceAccount (bound to the SCC like the
-//    workload's), a ClusterRole that can only get, list and patch nodes and its binding, and a
-//    preemptible PriorityClass.
+//  - the periodic check, per workload namespace in a namespace of its own
+//    (FabricHealthNamespace, the bundle's `health` layer): that Namespace, the CronJob, its
+//    ServiceAccount (bound to the SCC like the workload's), copies of the workload namespace's
+//    NADs and ConfigMaps the pods attach and mount; a ClusterRole that can only get, list and
+//    patch nodes bound to those service accounts alone, fenced by an admission policy; and a
+//    preemptible PriorityClass. Nothing in a workload namespace may patch a Node: the gate logs
+//    its suspects and fails the sync, the nightly check marks.
 // Every pod uses the StatefulSet's pod spec (templates/common/pod-spec.mustache) with the
 // values below changed, never a copy of it.
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "model/model.h"
 #include "plan/plan.h"
@@ -23,26 +28,38 @@ inline constexpr const char* kHealthLabel = kHealthMarkKey;  // model/health.h
 
 /// The Argo CD sync waves of the family's objects (from the core plan's wave order).
 struct HealthWaves {
+  int namespace_wave = 0;  ///< the periodic check's Namespace
   int access = 0;    ///< ServiceAccount, RoleBinding, ClusterRole(Binding), PriorityClass
   int gate = 0;      ///< the gate Job and its Service: before the StatefulSet
   int periodic = 0;  ///< the CronJob
 };
 
-/// Adds the gate (unless fabric_health.gate.mode is off) and, when enabled, the periodic
-/// CronJob of namespace `ns`. `workload_pod` is the StatefulSet's template context (the pod spec
-/// values).
+/// Adds the gate (unless fabric_health.gate.mode is off) of workload namespace `ns` and, when
+/// enabled, the periodic check that serves it, in FabricHealthNamespace(ns) (plan/health_periodic.cc).
+/// `workload_pod` is the StatefulSet's template context (the pod spec values); the NADs and
+/// ConfigMaps of `ns` must be planned already (their copies go with the check).
 void PlanFabricHealthNamespace(const Profile& profile, const std::string& ns,
                                const nlohmann::json& workload_pod, const HealthWaves& waves,
                                BundlePlan& plan);
 
+/// The health namespace of workload namespace `ns` and what the check needs in it besides its
+/// CronJob (plan/health_namespace.cc): the Namespace, ServiceAccount, the SCC's `use` on
+/// OpenShift, copies of the NADs and ConfigMaps of `ns`.
+void PlanFabricHealthNamespaceAccess(const Profile& profile, const std::string& ns,
+                                     const HealthWaves& waves, BundlePlan& plan);
+
 /// Adds the cluster-scoped objects of the periodic check (PriorityClass, ClusterRole,
-/// ClusterRoleBinding for the health ServiceAccount of every namespace), when enabled.
+/// ClusterRoleBinding for the health ServiceAccount of every health namespace), when enabled.
 void PlanFabricHealthCluster(const Profile& profile, const HealthWaves& waves, BundlePlan& plan);
 
 /// Adds the fence around the health check's node patches (plan/health_fence.cc): a
 /// ValidatingAdmissionPolicy and its binding that let the health service accounts change only
 /// hkimgen.io/ labels, annotations and taints of a Node.
 void PlanHealthNodeFence(const Profile& profile, int wave, BundlePlan& plan);
+/// The accounts that may mark nodes, exactly: the periodic check's service account in each
+/// health namespace, as Kubernetes names the user ("system:serviceaccount:<ns>:<name>"); the
+/// policy matches them and the ClusterRoleBinding binds them.
+std::vector<std::string> NodeMarkingUsers(const Profile& profile);
 std::string HealthNodeFenceName(const Profile& profile);  ///< hkimgen-<cluster>-fabric-health-node-marks
 
 /// The transport a check requires (HKIM_NCCL_CHECK_TRANSPORT) for a profile's `transport`:
@@ -58,6 +75,9 @@ std::string PlannedGateJobName(const BundlePlan& plan, const Profile& profile,
 std::string GateServiceName(const Profile& profile);   ///< <workload>-fabric-gate
 std::string HealthCronJobName(const Profile& profile); ///< <workload>-fabric-health
 std::string HealthServiceAccount(const Profile& profile);  ///< <workload>-fabric-health
+// FabricHealthNamespace(ns): model/health.h.
+/// Whether `ns` is the health namespace of one of the profile's workload namespaces.
+bool IsFabricHealthNamespace(const Profile& profile, const std::string& ns);
 std::string HealthClusterRoleName(const Profile& profile); ///< hkimgen:<cluster>:fabric-health
 std::string HealthPriorityClassName(const Profile& profile);  ///< <cluster>-fabric-health-low
 

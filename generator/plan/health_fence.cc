@@ -7,6 +7,14 @@
 
 namespace hkim {
 
+std::vector<std::string> NodeMarkingUsers(const Profile& p) {
+  std::vector<std::string> users;
+  for (const std::string& ns : p.namespaces)
+    users.push_back("system:serviceaccount:" + FabricHealthNamespace(ns) + ":" +
+                    HealthServiceAccount(p));
+  return users;
+}
+
 std::string HealthNodeFenceName(const Profile& p) {
   return "hkimgen-" + p.cluster_name + "-fabric-health-node-marks";
 }
@@ -17,9 +25,7 @@ void PlanHealthNodeFence(const Profile& p, int wave, BundlePlan& plan) {
       plan, p, "admission/validatingadmissionpolicy.yaml.mustache",
       "admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", name, "", wave, false);
   nlohmann::json users = nlohmann::json::array();
-  for (const std::string& ns : p.namespaces)
-    users.push_back({{"name", "system:serviceaccount:" + ns + ":" + HealthServiceAccount(p)},
-                     {"last", false}});
+  for (const std::string& user : NodeMarkingUsers(p)) users.push_back({{"name", user}, {"last", false}});
   if (!users.empty()) users.back()["last"] = true;
   policy.context["users"] = users;
   policy.context["prefix"] = "hkimgen.io/";

@@ -19,7 +19,7 @@ using nlohmann::json;
 // The layers that hold objects, platform first (its Application syncs in an earlier wave).
 std::vector<std::string> Layers(const BundlePlan& plan) {
   std::vector<std::string> layers;
-  for (const char* layer : {kPlatformLayer, kNodesLayer, kWorkloadLayer}) {
+  for (const char* layer : {kPlatformLayer, kNodesLayer, kHealthLayer, kWorkloadLayer}) {
     for (const PlannedObject& object : plan.objects) {
       if (object.layer == layer) {
         layers.push_back(layer);
@@ -103,6 +103,7 @@ PlannedObject LayerApplication(const Profile& p, const std::string& layer, int w
                              {"part_of", p.cluster_name}};
   app.context["platform"] = layer == kPlatformLayer;
   app.context["nodes"] = layer == kNodesLayer;
+  app.context["health"] = layer == kHealthLayer;
   app.context["workload"] = workload;
   app.context["project"] = workload ? p.gitops.workload_project : p.gitops.platform_project;
   app.context["repo_url"] = p.gitops.repo_url;

@@ -31,9 +31,11 @@ enum SyncWave : int {
 /// cluster-scoped objects and objects in operator namespaces (platform team); nodes = the objects
 /// whose change drains, reboots or re-images nodes or rolls a driver (plan/disruption.h's table
 /// decides; they sync only when someone presses sync, unless gitops.self_sync says otherwise);
-/// workload = objects in the profile's `namespaces` (ML team).
+/// health = the periodic fabric check's namespaces (platform team: its service accounts may mark
+/// nodes; plan/health.h); workload = objects in the profile's `namespaces` (ML team).
 constexpr const char* kPlatformLayer = "platform";
 constexpr const char* kNodesLayer = "nodes";
+constexpr const char* kHealthLayer = "health";
 constexpr const char* kWorkloadLayer = "workload";
 
 /// One Kubernetes object the bundle will contain, before rendering.
@@ -44,7 +46,7 @@ struct PlannedObject {
   std::string name;
   std::string namespace_name;  ///< empty for cluster-scoped objects
   int sync_wave = 0;           ///< Argo CD sync wave (dependency order)
-  std::string layer;           ///< kPlatformLayer, kNodesLayer, kWorkloadLayer or kAppsLayer
+  std::string layer;           ///< kPlatformLayer, kNodesLayer, kHealthLayer, kWorkloadLayer or kAppsLayer
   std::string file_name;       ///< file in `-o DIR`, e.g. "platform/30-scc-nccl-rdma.yaml"
   nlohmann::json context;      ///< the data the template is rendered with
   // The requirements model (requirements.h): kept when the context is released after rendering.

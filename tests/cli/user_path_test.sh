@@ -56,8 +56,9 @@ case_render_json_gives_every_manifest_as_an_object() {
   expect_status 0
   jq -e '[.result.files[] | select(.file | endswith(".yaml"))] | all(has("object"))' \
     <<<"$out" >/dev/null || fail "a manifest came back as text"
+  # The workload's and its copy in the health check's namespace (<ns>-fabric-health).
   jq -e '[.result.files[] | select(.object.kind == "ConfigMap" and
-           (.object.metadata.name | test("topology")))] | length == 1' <<<"$out" >/dev/null ||
+           (.object.metadata.name | test("topology")))] | length == 2' <<<"$out" >/dev/null ||
     fail "no topology ConfigMap object"
   jq -e '[.result.files[] | select(.object.kind == "StatefulSet")][0].object.spec.replicas
          | type == "number"' <<<"$out" >/dev/null || fail "replicas is not a number"

@@ -59,7 +59,6 @@ YAML::Node SharedPart(YAML::Node spec) {
   copy.remove("subdomain");
   copy.remove("priorityClassName");
   copy.remove("affinity");
-  copy.remove("serviceAccountName");  // the gate takes the health account when periodic is on
   copy["containers"][0].remove("name");
   copy["containers"][0].remove("command");
   copy["containers"][0].remove("env");
@@ -147,13 +146,9 @@ TEST(FabricGate, UsesTheStatefulSetsPodSpec) {
     EXPECT_TRUE(set_annotations["hkimgen.io/config-checksum"]) << profile;
     EXPECT_FALSE(job_annotations["hkimgen.io/config-checksum"]) << profile;
     EXPECT_EQ(job_spec["restartPolicy"].as<std::string>(), "Never");
-    // The workload's account, or with the periodic check on its account (get, list, patch
-    // nodes), so that a gate pod can mark its own node when the localization names it.
-    const std::vector<YAML::Node> crons = OfKind(docs, "CronJob");
-    const YAML::Node expected_sa =
-        crons.empty() ? set_spec["serviceAccountName"]
-                      : crons[0]["spec"]["jobTemplate"]["spec"]["template"]["spec"]["serviceAccountName"];
-    EXPECT_EQ(job_spec["serviceAccountName"].as<std::string>(), expected_sa.as<std::string>()) << profile;
+    // The workload's account, never the health check's (which may patch nodes): issue 37.
+    EXPECT_EQ(job_spec["serviceAccountName"].as<std::string>(),
+              set_spec["serviceAccountName"].as<std::string>()) << profile;
     // Both avoid nodes the health check failed.
     EXPECT_EQ(Yaml(job_spec["affinity"]["nodeAffinity"]), Yaml(set_spec["affinity"]["nodeAffinity"]));
     EXPECT_NE(Yaml(set_spec["affinity"]).find("hkimgen.io/nccl-health"), std::string::npos);
@@ -330,18 +325,21 @@ TEST(PeriodicHealth, CronJobIsPreemptibleForbidsOverlapAndReachesMarkedNodes) {
   EXPECT_EQ(env["HKIM_HEALTH_RELEASE_AFTER"], "2");  // release_after_passes' default
 }
 
-// Issue 30: the gate localizes within its deadline and, with the periodic check on, marks only
-// its own node when it is a suspect, healing after release_after_passes like the CronJob.
-TEST(FabricGate, LocalizationSettingsReachTheGatePods) {
+// Issue 30: the gate localizes within its deadline. Issue 37: it marks no node (its suspects
+// are in its log and termination message; the periodic check marks), whether or not the
+// periodic check is on, so hkim-health gate never calls the API.
+TEST(FabricGate, LocalizationSettingsReachTheGatePodsWhichMarkNoNode) {
   for (const std::string profile : {"barcelona-h100-cx7", "oke-h100"}) {
-    const auto docs = Render(profile, {"fabric_health.periodic.release_after_passes=3"});
-    std::map<std::string, std::string> env;
-    for (const YAML::Node& e : OfKind(docs, "Job").at(0)["spec"]["template"]["spec"]["containers"][0]["env"])
-      env[e["name"].as<std::string>()] = e["value"] ? e["value"].as<std::string>() : "(field)";
-    EXPECT_EQ(env["HKIM_HEALTH_PAIR_TIMEOUT_S"], "180") << profile;  // 1800 s / 10
-    const bool periodic = !OfKind(docs, "CronJob").empty();
-    EXPECT_EQ(env.count("HKIM_HEALTH_MARK_SUSPECTS"), periodic ? 1u : 0u) << profile;
-    if (periodic) EXPECT_EQ(env["HKIM_HEALTH_RELEASE_AFTER"], "3");
+    for (const char* periodic : {"true", "false"}) {
+      const auto docs = Render(profile, {std::string("fabric_health.periodic.enabled=") + periodic});
+      std::map<std::string, std::string> env;
+      for (const YAML::Node& e : OfKind(docs, "Job").at(0)["spec"]["template"]["spec"]["containers"][0]["env"])
+        env[e["name"].as<std::string>()] = e["value"] ? e["value"].as<std::string>() : "(field)";
+      EXPECT_EQ(env["HKIM_HEALTH_PAIR_TIMEOUT_S"], "180") << profile;  // 1800 s / 10
+      EXPECT_EQ(OfKind(docs, "CronJob").size(), std::string(periodic) == "true" ? 1u : 0u);
+      EXPECT_EQ(env.count("HKIM_HEALTH_MARK_SUSPECTS"), 0u) << profile;
+      EXPECT_EQ(env.count("HKIM_HEALTH_RELEASE_AFTER"), 0u) << profile;
+    }
   }
 }
 

@@ -114,8 +114,13 @@ TEST(PlanOperators, PreinstalledOperatorsGetNoInstallObjectsButKeepTheirNodePoli
                               "NodeFeatureDiscovery", "ClusterPolicy"}) {
     EXPECT_EQ(kinds.count(install), 0u) << install;
   }
-  // No operator namespace; only the workload's own (nccl-test, issue 14 item 1).
-  EXPECT_EQ(kinds.count("Namespace"), 1u);
+  // No operator namespace; only the workload's own (nccl-test, issue 14 item 1) and its health
+  // check's (nccl-test-fabric-health).
+  const BundlePlan plan = PlanBundle(BuildFrom(text));
+  std::set<std::string> namespaces;
+  for (const PlannedObject& o : plan.objects)
+    if (o.kind == "Namespace") namespaces.insert(o.name);
+  EXPECT_EQ(namespaces, (std::set<std::string>{"nccl-test", "nccl-test-fabric-health"}));
   EXPECT_EQ(kinds.count("SriovNetworkNodePolicy"), 4u);
 }
 
@@ -264,7 +269,7 @@ TEST(PlanOperators, OkeSharedOperatorsLeaveTheChartsAndNicClusterPolicyToTheOwne
   EXPECT_EQ(Kinds(PlanBundle(BuildFrom(text))).count("NicClusterPolicy"), 1u);
 }
 
-// Layout: platform, nodes and workload layers, one Application each under the parent.
+// Layout: platform, nodes, health and workload layers, one Application each under the parent.
 TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
   std::string text = Replace(ReadProfile("oke-h100"), "gitops:\n  project: default",
                              "gitops:\n  project: default\n  platform_project: platform-team\n"
@@ -272,31 +277,38 @@ TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
   const BundlePlan plan = PlanBundle(BuildFrom(text));
   std::map<std::string, const PlannedObject*> files;
   for (const PlannedObject& f : plan.layer_files) files[f.file_name] = &f;
-  ASSERT_EQ(files.size(), 6u);
+  ASSERT_EQ(files.size(), 8u);
   const PlannedObject* platform = files.at("apps/platform.yaml");
   const PlannedObject* nodes = files.at("apps/nodes.yaml");
+  const PlannedObject* health = files.at("apps/health.yaml");
   const PlannedObject* workload = files.at("apps/workload.yaml");
   EXPECT_EQ(platform->context["project"], "platform-team");
   EXPECT_EQ(nodes->context["project"], "platform-team");
+  // The health check may mark nodes: the platform team's, not the ML team's (issue 37).
+  EXPECT_EQ(health->context["project"], "platform-team");
+  EXPECT_FALSE(health->context["has_destination_namespace"].get<bool>());
   EXPECT_EQ(workload->context["project"], "ml-team");
   EXPECT_EQ(platform->context["path"], "out/oke-h100/platform");
   EXPECT_EQ(nodes->context["path"], "out/oke-h100/nodes");
   EXPECT_EQ(workload->context["destination_namespace"], "gpu-training");
-  // The OKE charts (apps/, wave 0 of the parent), then platform, nodes, workload: the parent's
-  // waves are the only order between Applications (plan/sync_order.h).
+  // The OKE charts (apps/, wave 0 of the parent), then platform, nodes, health, workload: the
+  // parent's waves are the only order between Applications (plan/sync_order.h).
   for (const PlannedObject& o : plan.objects)
     if (o.layer == kAppsLayer) EXPECT_EQ(o.sync_wave, 0) << o.name;
   EXPECT_EQ(platform->context["metadata"]["sync_wave"], "1");
   EXPECT_EQ(nodes->context["metadata"]["sync_wave"], "2");
-  EXPECT_EQ(workload->context["metadata"]["sync_wave"], "3");
-  EXPECT_EQ(workload->sync_wave, 3);
+  EXPECT_EQ(health->context["metadata"]["sync_wave"], "3");
+  EXPECT_EQ(workload->context["metadata"]["sync_wave"], "4");
+  EXPECT_EQ(workload->sync_wave, 4);
   EXPECT_EQ(platform->context["retry_limit"], 50);
   EXPECT_EQ(plan.application.context["path"], "out/oke-h100/apps");
   EXPECT_TRUE(files.count("platform/kustomization.yaml"));
   EXPECT_TRUE(files.count("nodes/kustomization.yaml"));
   EXPECT_TRUE(files.count("workload/kustomization.yaml"));
+  EXPECT_TRUE(files.count("health/kustomization.yaml"));
   for (const PlannedObject& o : plan.objects) {
     const bool in_workload_namespace = o.namespace_name == "gpu-training";
+    const bool in_health_namespace = o.namespace_name == "gpu-training-fabric-health";
     const bool chart_application = o.kind == "Application";
     // What can drain, reboot, reset VFs or roll a driver: the NicClusterPolicy, the VF agent.
     const bool touches_nodes =
@@ -304,6 +316,7 @@ TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
     EXPECT_EQ(o.layer, chart_application       ? kAppsLayer
                        : touches_nodes         ? kNodesLayer
                        : in_workload_namespace ? kWorkloadLayer
+                       : in_health_namespace   ? kHealthLayer
                                                : kPlatformLayer)
         << o.file_name;
     EXPECT_EQ(o.file_name.rfind(o.layer + "/", 0), 0u) << o.file_name;
@@ -338,7 +351,7 @@ TEST(PlanLayers, DestinationNameReplacesTheServerOfEveryApplicationThatDeploysTo
     EXPECT_EQ(file.content.find("server:"), std::string::npos) << file.file_name;
     ++named;
   }
-  EXPECT_EQ(named, 7) << "apps/platform, apps/nodes, apps/workload and the four charts";
+  EXPECT_EQ(named, 8) << "apps/platform, apps/nodes, apps/health, apps/workload and the four charts";
 }
 
 }  // namespace

@@ -177,7 +177,7 @@ TEST(Plan, LayerKustomizationsListTheirObjectsButNotTheApplications) {
   const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-h100")));
   EXPECT_EQ(plan.kustomization.file_name, "kustomization.yaml");
   EXPECT_EQ(plan.kustomization.context["resources"],
-            nlohmann::json::parse(R"([{"file":"platform"},{"file":"nodes"},{"file":"workload"}])"));
+            nlohmann::json::parse(R"([{"file":"platform"},{"file":"nodes"},{"file":"health"},{"file":"workload"}])"));
   std::vector<std::string> listed;
   for (const PlannedObject& file : plan.layer_files) {
     if (file.kind != "Kustomization") continue;
@@ -447,15 +447,21 @@ TEST(Plan, EveryNamespaceGetsItsOwnAccessNetworksAndWorkload) {
   std::string text = Replace(FreshOpenShiftProfile(), "  - nccl-test\n",
                              "  - nccl-test\n  - b-efficient-memory-offloading-765cab\n");
   const BundlePlan plan = PlanBundle(BuildFrom(text));
-  std::map<std::string, int> per_namespace;
-  for (const PlannedObject& o : plan.objects)
+  std::map<std::string, int> per_namespace, per_health_namespace;
+  for (const PlannedObject& o : plan.objects) {
     if (o.layer == kWorkloadLayer) ++per_namespace[o.namespace_name];
+    if (o.layer == kHealthLayer) ++per_health_namespace[o.namespace_name];
+  }
   ASSERT_EQ(per_namespace.size(), 2u);
   // SA, Role, RoleBinding, 4 NADs, the NCCL env CM (no topology CM: the Barcelona preset is not
-  // verified), Svc, STS, the fabric gate's Job and Service, and the periodic check's (on by
-  // default in rdma mode) SA, SCC RoleBinding and CronJob
-  EXPECT_EQ(per_namespace["nccl-test"], 15);
-  EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 15);
+  // verified), Svc, STS, the fabric gate's Job and Service
+  EXPECT_EQ(per_namespace["nccl-test"], 12);
+  EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 12);
+  // The periodic check's (on by default in rdma mode), each in its own namespace: SA, SCC Role
+  // and RoleBinding, copies of the 4 NADs and the NCCL env CM, CronJob.
+  ASSERT_EQ(per_health_namespace.size(), 2u);
+  EXPECT_EQ(per_health_namespace["nccl-test-fabric-health"], 9);
+  EXPECT_EQ(per_health_namespace["b-efficient-memory-offloading-765cab-fabric-health"], 9);
   int sccs = 0;
   for (const PlannedObject& o : plan.objects) sccs += o.kind == "SecurityContextConstraints";
   EXPECT_EQ(sccs, 1);  // cluster-scoped, granted per namespace through RBAC

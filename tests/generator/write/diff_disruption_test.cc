@@ -105,8 +105,13 @@ TEST(DiffDisruption, AWorkloadImageChangeRestartsTheJob) {
 
 TEST(DiffDisruption, AnNcclDebugChangeReachesRunningPodsOnlyThroughTheConfigChecksum) {
   const BundleDiff diff = DiffAfter("oke-h100", {"nccl.debug=TRACE"});
-  const auto configs = OfKind(diff, "ConfigMap");
-  ASSERT_EQ(configs.size(), 1u) << FormatBundleDiff(diff, "out");
+  // The workload's ConfigMap and its copy in the health check's namespace (read by the next run).
+  auto configs = OfKind(diff, "ConfigMap");
+  ASSERT_EQ(configs.size(), 2u) << FormatBundleDiff(diff, "out");
+  if (configs[0]->file_name.rfind("workload/", 0) != 0) std::swap(configs[0], configs[1]);
+  ASSERT_EQ(configs[0]->file_name.rfind("workload/", 0), 0u) << configs[0]->file_name;
+  EXPECT_EQ(configs[1]->file_name.rfind("health/", 0), 0u) << configs[1]->file_name;
+  EXPECT_EQ(configs[1]->effect, Disruption::kNone);
   EXPECT_EQ(configs[0]->effect, Disruption::kNone);
   EXPECT_TRUE(Has(AllNotes(*configs[0]), "running pods read it at start only: StatefulSet "
                                          "nccl-allreduce's hkimgen.io/config-checksum changes"))
