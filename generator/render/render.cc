@@ -537,6 +537,15 @@ void RenderAhead::Render(BundlePlan& plan) {
   next_ = objects.size();
 }
 
+std::vector<std::string> TemplateNamesInRenderOrder(const BundlePlan& plan) {
+  std::vector<std::string> names;
+  std::set<std::string_view> seen;
+  for (const PlannedObject* object : RenderOrder(plan)) {
+    if (seen.insert(object->template_name).second) names.push_back(object->template_name);
+  }
+  return names;
+}
+
 std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
                                            DiagnosticSink& sink, RenderCheck check,
                                            const std::function<void()>& on_rendered,
