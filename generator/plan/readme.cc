@@ -113,7 +113,7 @@ void SyncContext(const Profile& p, const BundlePlan& plan, const std::string& cl
     entry["objects"] = list;
   }
   c["has_disruptive_objects"] = !objects.empty();
-  c["disruptive_objects"] = objects;
+  c["disruptive_objects"] = std::move(objects);
   c["wrapper_image"] = WrapperImageReference(p.wrapper);
   c["repo_url"] = p.gitops.repo_url;
   c["repo_path"] = p.gitops.path;
@@ -144,9 +144,12 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
                         {"file", o.file_name}});
   }
   json waves = json::array();
+  // Moved, not copied: for a thousand namespaces these lists are the largest context of the
+  // plan (tens of thousands of entries), and each copy was a few MB of peak memory.
   for (auto& [wave, objects] : by_wave)
-    waves.push_back(json{{"wave", wave}, {"title", WaveTitle(wave)}, {"objects", objects}});
-  c["waves"] = waves;
+    waves.push_back(
+        json{{"wave", wave}, {"title", WaveTitle(wave)}, {"objects", std::move(objects)}});
+  c["waves"] = std::move(waves);
 
   c["has_bootstrap"] = !plan.bootstrap.empty();
   json bootstrap = json::array();
@@ -198,7 +201,7 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
                               {"gate", PlannedGateJobName(plan, p, ns)},
                               {"gate_app", GateServiceName(p)},
                               {"workload", p.workload.name}});
-  c["namespaces"] = namespaces;
+  c["namespaces"] = std::move(namespaces);
   // OKE: the VF DaemonSet's declared step (templates/operators-oke/daemonset-vf-config...).
   c["has_vf_config"] = false;
   for (const PlannedObject& o : plan.objects) {
