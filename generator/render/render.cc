@@ -431,7 +431,7 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
                                             const std::function<void()>& on_rendered = {},
                                             RenderAhead* ahead = nullptr) {
   bool ok = true;
-  std::set<std::string> file_names;
+  std::set<std::string_view> file_names;  // views of the plan's names (peak memory)
   std::vector<bool> named(order.size(), false);
   for (size_t i = 0; i < order.size(); ++i) {
     const PlannedObject* object = order[i];
