@@ -402,12 +402,16 @@ namespace {
 
 /// Renders each non-null `objects[i]` into files[i], its diagnostics into reports[i], on `jobs`
 /// threads; instances[w] are thread w's working copies of the templates (kainjow keeps state in
-/// them), kept by the caller between calls.
+/// them), kept by the caller between calls. When `contexts` is given, contexts[i] (objects[i]'s
+/// template context) is dropped once rendered by the calling thread, which allocated it (the
+/// others' are the caller's to drop): the bundle's last files (layer kustomizations, README)
+/// list every object, and their contexts need not outlive their render (peak memory).
 void RenderEach(const std::vector<const PlannedObject*>& objects, const TemplateSet& templates,
                 RenderCheck check, unsigned jobs, std::vector<Instances>& instances,
                 const std::function<void()>& on_rendered,
                 std::vector<std::optional<RenderedFile>>& files,
-                std::vector<DiagnosticSink>& reports) {
+                std::vector<DiagnosticSink>& reports,
+                const std::vector<nlohmann::json*>* contexts = nullptr) {
   files.resize(objects.size());
   reports.resize(objects.size());
   jobs = ThreadsForSmallTasks(objects.size(), jobs);
@@ -415,6 +419,7 @@ void RenderEach(const std::vector<const PlannedObject*>& objects, const Template
   ParallelFor(objects.size(), jobs, [&](size_t i, unsigned worker) {
     if (!objects[i]) return;
     files[i] = RenderOne(*objects[i], templates, reports[i], check, instances[worker]);
+    if (contexts && worker == 0 && i < contexts->size()) *(*contexts)[i] = nullptr;
     if (on_rendered) on_rendered();
   });
 }
@@ -464,7 +469,8 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
     }
   }
   std::vector<Instances> instances;
-  RenderEach(to_render, templates, check, jobs, instances, on_rendered, files, reports);
+  RenderEach(to_render, templates, check, jobs, instances, on_rendered, files, reports,
+             contexts.empty() ? nullptr : &contexts);
   // Released by this thread, which allocated them (see RenderAhead::Render).
   for (nlohmann::json* context : contexts) *context = nullptr;
   RenderedBundle bundle;
