@@ -17,6 +17,7 @@
 #include "fleet/fleet.h"
 #include "fleet/write_fleet.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/prepare.h"
 #include "render/rendered_json.h"
 #include "support/interrupt.h"
 #include "support/progress.h"
@@ -346,6 +347,9 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   RenderSettings settings;
   settings.check = options.verify ? RenderCheck::kReparse : RenderCheck::kByConstruction;
   settings.jobs = WorkerCount(options.jobs, kManyTasks);
+  // The schema and templates set up on a second thread while this one reads the profile.
+  std::optional<RenderPreparation> preparation;
+  if (settings.jobs > 1) settings.preparation = &preparation.emplace();
   RenderProgress progress;
   settings.progress = [&progress](size_t planned, size_t rendered) {
     progress.Add(planned, rendered);

@@ -6,6 +6,7 @@
 
 #include "lint/lint.h"
 #include "model/model.h"
+#include "pipeline/prepare.h"
 #include "plan/closure.h"
 #include "plan/plan.h"
 #include "validate/validate.h"
@@ -47,10 +48,18 @@ std::optional<ProfileRender> RenderLoadedProfileWithPlan(const LoadedProfile& lo
   RenderAhead ahead(*templates, settings.check, settings.jobs, rendered);
   size_t counted = 0;  // objects the progress total holds so far
   BundlePlan plan = PlanBundle(*profile, [&](BundlePlan& planned) {
+    if (settings.preparation) {
+      std::vector<std::string> names;
+      for (size_t i = counted; i < planned.objects.size(); ++i) {
+        names.push_back(planned.objects[i].template_name);
+      }
+      settings.preparation->ParseTemplates(names);
+    }
     if (settings.progress) settings.progress(planned.objects.size() - counted, 0);
     counted = planned.objects.size();
     ahead.Render(planned);
   });
+  if (settings.preparation) settings.preparation->ParseTemplates(TemplateNamesInRenderOrder(plan), true);
   // Closure (closure.h): every need of the plan met by the bundle, the platform or a
   // precondition. Nothing is written after an error (the files rendered ahead are dropped).
   if (CheckClosure(*profile, loaded, plan, sink) > 0) return std::nullopt;

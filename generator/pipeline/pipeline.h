@@ -19,6 +19,8 @@
 
 namespace hkim {
 
+class RenderPreparation;  // pipeline/prepare.h
+
 /// Choices every render path shares; the defaults are a normal single-profile render.
 struct RenderSettings {
   RenderCheck check = RenderCheck::kByConstruction;  ///< kReparse: `render --verify`, tests
@@ -31,6 +33,8 @@ struct RenderSettings {
   /// Threads rendering the bundle's objects (the bytes do not depend on it). 1 inside a fleet,
   /// whose threads each render a profile.
   unsigned jobs = 1;
+  /// When set, the templates are parsed ahead on its thread as the plan names them (prepare.h).
+  RenderPreparation* preparation = nullptr;
 };
 
 /// A profile's render with what came before it: the fleet stage plans `_fleet/` from the typed

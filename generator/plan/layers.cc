@@ -135,10 +135,10 @@ void PlanLayers(const Profile& p, BundlePlan& plan) {
     for (const PlannedObject& object : plan.objects) {
       if (object.layer == layer) files.push_back(json{{"file", object.file_name.substr(prefix.size())}});
     }
-    plan.layer_files.push_back(Kustomization(prefix + "kustomization.yaml", files));
+    plan.layer_files.push_back(Kustomization(prefix + "kustomization.yaml", std::move(files)));
     plan.layer_files.push_back(LayerApplication(p, layer, wave++));
   }
-  plan.kustomization = Kustomization("kustomization.yaml", layer_dirs);
+  plan.kustomization = Kustomization("kustomization.yaml", std::move(layer_dirs));
 
   PlannedObject& app = plan.application;
   app.template_name = "common/application.yaml.mustache";

@@ -113,7 +113,7 @@ void SyncContext(const Profile& p, const BundlePlan& plan, const std::string& cl
     entry["objects"] = list;
   }
   c["has_disruptive_objects"] = !objects.empty();
-  c["disruptive_objects"] = objects;
+  c["disruptive_objects"] = std::move(objects);
   c["wrapper_image"] = WrapperImageReference(p.wrapper);
   c["repo_url"] = p.gitops.repo_url;
   c["repo_path"] = p.gitops.path;
@@ -144,9 +144,12 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
                         {"file", o.file_name}});
   }
   json waves = json::array();
+  // Moved, not copied: for a thousand namespaces these lists are the largest context of the
+  // plan (tens of thousands of entries), and each copy was a few MB of peak memory.
   for (auto& [wave, objects] : by_wave)
-    waves.push_back(json{{"wave", wave}, {"title", WaveTitle(wave)}, {"objects", objects}});
-  c["waves"] = waves;
+    waves.push_back(
+        json{{"wave", wave}, {"title", WaveTitle(wave)}, {"objects", std::move(objects)}});
+  c["waves"] = std::move(waves);
 
   c["has_bootstrap"] = !plan.bootstrap.empty();
   json bootstrap = json::array();
@@ -200,7 +203,7 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
                               {"workload", p.workload.name},
                               {"health_ns", FabricHealthNamespace(ns)},
                               {"health_cronjob", HealthCronJobName(p)}});
-  c["namespaces"] = namespaces;
+  c["namespaces"] = std::move(namespaces);
   c["has_periodic"] = p.fabric_health.periodic.enabled;
   c["health_application"] = p.cluster_name + "-" + kHealthLayer;
   // OKE: the VF DaemonSet's declared step (templates/operators-oke/daemonset-vf-config...).

@@ -402,12 +402,16 @@ namespace {
 
 /// Renders each non-null `objects[i]` into files[i], its diagnostics into reports[i], on `jobs`
 /// threads; instances[w] are thread w's working copies of the templates (kainjow keeps state in
-/// them), kept by the caller between calls.
+/// them), kept by the caller between calls. When `contexts` is given, contexts[i] (objects[i]'s
+/// template context) is dropped once rendered by the calling thread, which allocated it (the
+/// others' are the caller's to drop): the bundle's last files (layer kustomizations, README)
+/// list every object, and their contexts need not outlive their render (peak memory).
 void RenderEach(const std::vector<const PlannedObject*>& objects, const TemplateSet& templates,
                 RenderCheck check, unsigned jobs, std::vector<Instances>& instances,
                 const std::function<void()>& on_rendered,
                 std::vector<std::optional<RenderedFile>>& files,
-                std::vector<DiagnosticSink>& reports) {
+                std::vector<DiagnosticSink>& reports,
+                const std::vector<nlohmann::json*>* contexts = nullptr) {
   files.resize(objects.size());
   reports.resize(objects.size());
   jobs = ThreadsForSmallTasks(objects.size(), jobs);
@@ -415,6 +419,7 @@ void RenderEach(const std::vector<const PlannedObject*>& objects, const Template
   ParallelFor(objects.size(), jobs, [&](size_t i, unsigned worker) {
     if (!objects[i]) return;
     files[i] = RenderOne(*objects[i], templates, reports[i], check, instances[worker]);
+    if (contexts && worker == 0 && i < contexts->size()) *(*contexts)[i] = nullptr;
     if (on_rendered) on_rendered();
   });
 }
@@ -431,7 +436,7 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
                                             const std::function<void()>& on_rendered = {},
                                             RenderAhead* ahead = nullptr) {
   bool ok = true;
-  std::set<std::string> file_names;
+  std::set<std::string_view> file_names;  // views of the plan's names (peak memory)
   std::vector<bool> named(order.size(), false);
   for (size_t i = 0; i < order.size(); ++i) {
     const PlannedObject* object = order[i];
@@ -464,7 +469,8 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
     }
   }
   std::vector<Instances> instances;
-  RenderEach(to_render, templates, check, jobs, instances, on_rendered, files, reports);
+  RenderEach(to_render, templates, check, jobs, instances, on_rendered, files, reports,
+             contexts.empty() ? nullptr : &contexts);
   // Released by this thread, which allocated them (see RenderAhead::Render).
   for (nlohmann::json* context : contexts) *context = nullptr;
   RenderedBundle bundle;
@@ -535,6 +541,15 @@ void RenderAhead::Render(BundlePlan& plan) {
     if (rendered[i]) files.insert_or_assign(rendered[i]->file_name, std::move(*rendered[i]));
   }
   next_ = objects.size();
+}
+
+std::vector<std::string> TemplateNamesInRenderOrder(const BundlePlan& plan) {
+  std::vector<std::string> names;
+  std::set<std::string_view> seen;
+  for (const PlannedObject* object : RenderOrder(plan)) {
+    if (seen.insert(object->template_name).second) names.push_back(object->template_name);
+  }
+  return names;
 }
 
 std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,

@@ -137,6 +137,10 @@ std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet&
                                            const std::function<void()>& on_rendered = {},
                                            unsigned jobs = 1, RenderAhead* ahead = nullptr);
 
+/// The templates `plan` renders (names under templates/), each once, in the order RenderBundle
+/// first uses them (pipeline/prepare.h parses them ahead).
+std::vector<std::string> TemplateNamesInRenderOrder(const BundlePlan& plan);
+
 /// `value` as one YAML scalar that reads back as exactly that string (plain when safe, else
 /// double-quoted with escapes). Never spans lines.
 std::string YamlQuoteString(std::string_view value);

@@ -14,6 +14,7 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <string_view>
 
 #include "support/interrupt.h"
 #include "plan/layers.h"
@@ -287,7 +288,7 @@ bool PutFile(const std::string& name, const WantedText& text, bool write, const 
 /// Fills the empty folder `staging` with `wanted` (PutFile) on `jobs` threads: the folders
 /// first, then the files, spread over the threads (a large bundle is mostly file system time).
 bool FillStaging(const std::map<std::string, WantedText>& wanted,
-                 const std::set<std::string>& write, const fs::path& target,
+                 const std::set<std::string_view>& write, const fs::path& target,
                  const fs::path& staging, unsigned jobs, std::string* failed) {
   std::set<fs::path> folders;
   std::vector<const std::pair<const std::string, WantedText>*> files;
@@ -391,7 +392,8 @@ std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, cons
     staged.current = true;
     return staged;
   }
-  std::set<std::string> write(diff.stale.begin(), diff.stale.end());
+  // Views of diff's names (a new folder of a large bundle: every name, peak memory).
+  std::set<std::string_view> write(diff.stale.begin(), diff.stale.end());
   write.insert(diff.missing.begin(), diff.missing.end());
   staged.staging = TemporarySibling(target, "new", getpid());
   staged.retired = TemporarySibling(target, "old", getpid());

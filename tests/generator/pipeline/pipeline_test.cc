@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "pipeline/prepare.h"
 #include "support/diagnostics_format.h"
 #include "support/parallel.h"
 #include "test_files.h"
@@ -249,6 +250,8 @@ TEST(Pipeline, OneProfileRendersTheSameBytesOnAnyNumberOfThreads) {
     RenderSettings one, many;
     one.jobs = 1;
     many.jobs = 4;
+    RenderPreparation preparation;  // the schema and templates set up on a thread of its own
+    many.preparation = &preparation;
     auto serial = RenderProfileLayers(inputs, one_sink, nullptr, one);
     auto parallel = RenderProfileLayers(inputs, many_sink, nullptr, many);
     ASSERT_TRUE(serial && parallel) << profile;
@@ -263,6 +266,21 @@ TEST(Pipeline, OneProfileRendersTheSameBytesOnAnyNumberOfThreads) {
     }
   }
   fs::remove(overlay);
+}
+
+// A fresh process sets the schema and templates up on a second thread unless -j 1
+// (pipeline/prepare.h): the same bytes and messages either way, for every shipped profile.
+TEST_F(Scratch, RenderSetUpOnASecondThreadGivesTheSameBundle) {
+  for (const char* name : {"barcelona-h100-cx7", "oke-h100", "oke-a100", "oke-a100-gpu4"}) {
+    const std::string profile = std::string("profiles/") + name + ".yaml";
+    CommandRun serial = Hkimgen("render " + profile + " -j 1", dir_);
+    CommandRun prepared = Hkimgen("render " + profile + " -j 2", dir_);
+    ASSERT_EQ(serial.status, 0) << serial.err;
+    EXPECT_EQ(prepared.status, 0) << prepared.err;
+    EXPECT_FALSE(serial.out.empty());
+    EXPECT_EQ(serial.out, prepared.out) << profile;
+    EXPECT_EQ(serial.err, prepared.err) << profile;
+  }
 }
 
 // The same through the command line: `render --verify -d` writes the very bytes `render -d` does
