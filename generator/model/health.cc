@@ -149,16 +149,15 @@ int CheckFabricHealthNames(const Profile& p, const LoadedProfile& loaded, Diagno
     }
   }
   if (p.fabric_health.periodic.enabled) {
-    // A workload namespace that is another's health namespace would hold both.
-    const std::set<std::string> workload(p.namespaces.begin(), p.namespaces.end());
-    for (size_t i = 0; i < p.namespaces.size(); ++i) {
-      const std::string health = FabricHealthNamespace(p.namespaces[i]);
-      if (!workload.count(health)) continue;
-      size_t taken = 0;
-      while (p.namespaces[taken] != health) ++taken;
+    // The pool's check runs in the first workload namespace's health namespace (plan/health.h
+    // HealthNamespace); a workload namespace of that name would hold both.
+    const std::string health =
+        p.namespaces.empty() ? std::string() : FabricHealthNamespace(p.namespaces.front());
+    for (size_t taken = 1; taken < p.namespaces.size(); ++taken) {
+      if (p.namespaces[taken] != health) continue;
       reader.Error("/namespaces/" + std::to_string(taken), "model.health-namespace-taken",
-                   "namespace " + health + " is where the periodic health check of namespace " +
-                       p.namespaces[i] + " runs (<namespace>-fabric-health), so it cannot be a "
+                   "namespace " + health + " is where the pool's periodic health check runs (the "
+                       "first namespace's, <namespace>-fabric-health), so it cannot be a "
                        "workload namespace too",
                    "rename one of the two namespaces, or set fabric_health.periodic.enabled: false");
     }

@@ -253,21 +253,23 @@ std::string HealthPriorityClassName(const Profile& p) {
   return p.cluster_name + "-fabric-health-low";
 }
 
+std::string HealthNamespace(const Profile& p) {
+  return p.namespaces.empty() ? std::string() : FabricHealthNamespace(p.namespaces.front());
+}
+
 bool IsFabricHealthNamespace(const Profile& p, const std::string& ns) {
   const std::string suffix = kFabricHealthNamespaceSuffix;
   if (ns.size() < suffix.size() || ns.compare(ns.size() - suffix.size(), suffix.size(), suffix) != 0)
     return false;
-  for (const std::string& workload : p.namespaces)
-    if (FabricHealthNamespace(workload) == ns) return true;
-  return false;
+  return ns == HealthNamespace(p);
 }
 
 void PlanFabricHealthNamespace(const Profile& p, const std::string& ns, const json& workload_pod,
                                const HealthWaves& waves, BundlePlan& plan) {
   if (p.fabric_health.gate.mode != GateMode::kOff) PlanGate(p, ns, workload_pod, waves.gate, plan);
-  if (!p.fabric_health.periodic.enabled) return;
+  if (!p.fabric_health.periodic.enabled || ns != p.namespaces.front()) return;
   PlanFabricHealthNamespaceAccess(p, ns, waves, plan);
-  PlanPeriodic(p, FabricHealthNamespace(ns), workload_pod, waves, plan);
+  PlanPeriodic(p, HealthNamespace(p), workload_pod, waves, plan);
 }
 
 void PlanFabricHealthCluster(const Profile& p, const HealthWaves& waves, BundlePlan& plan) {
@@ -293,12 +295,10 @@ void PlanFabricHealthCluster(const Profile& p, const HealthWaves& waves, BundleP
       plan, p, "health/clusterrolebinding.yaml.mustache", "rbac.authorization.k8s.io/v1",
       "ClusterRoleBinding", HealthClusterRoleName(p), "", wave, false);
   binding.context["role"] = HealthClusterRoleName(p);
-  // Exactly the accounts the admission policy matches (NodeMarkingUsers): the periodic check's,
-  // one per health namespace; none in a workload namespace.
-  json subjects = json::array();
-  for (const std::string& ns : p.namespaces)
-    subjects.push_back(json{{"name", HealthServiceAccount(p)}, {"namespace", FabricHealthNamespace(ns)}});
-  binding.context["subjects"] = subjects;
+  // Exactly the account the admission policy matches (NodeMarkingUsers): the periodic check's,
+  // in the health namespace; none in a workload namespace.
+  binding.context["subjects"] = json::array(
+      {json{{"name", HealthServiceAccount(p)}, {"namespace", HealthNamespace(p)}}});
   PlanHealthNodeFence(p, wave, plan);
 }
 

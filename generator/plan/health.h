@@ -35,7 +35,8 @@ struct HealthWaves {
 };
 
 /// Adds the gate (unless fabric_health.gate.mode is off) of workload namespace `ns` and, when
-/// enabled, the periodic check that serves it, in FabricHealthNamespace(ns) (plan/health_periodic.cc).
+/// enabled and `ns` is the first workload namespace, the pool's periodic check, in
+/// HealthNamespace(profile) (plan/health_periodic.cc).
 /// `workload_pod` is the StatefulSet's template context (the pod spec values); the NADs and
 /// ConfigMaps of `ns` must be planned already (their copies go with the check).
 void PlanFabricHealthNamespace(const Profile& profile, const std::string& ns,
@@ -78,6 +79,11 @@ std::string HealthServiceAccount(const Profile& profile);  ///< <workload>-fabri
 // FabricHealthNamespace(ns): model/health.h.
 /// Whether `ns` is the health namespace of one of the profile's workload namespaces.
 bool IsFabricHealthNamespace(const Profile& profile, const std::string& ns);
+/// The one namespace the pool's periodic check runs in: FabricHealthNamespace of the first
+/// workload namespace. Every workload namespace runs on the same pool of nodes, so one check (one
+/// CronJob, one account that may mark nodes) serves them all; a check per namespace would test
+/// the same nodes once per namespace each night.
+std::string HealthNamespace(const Profile& profile);
 std::string HealthClusterRoleName(const Profile& profile); ///< hkimgen:<cluster>:fabric-health
 std::string HealthPriorityClassName(const Profile& profile);  ///< <cluster>-fabric-health-low
 

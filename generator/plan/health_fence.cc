@@ -8,11 +8,7 @@
 namespace hkim {
 
 std::vector<std::string> NodeMarkingUsers(const Profile& p) {
-  std::vector<std::string> users;
-  for (const std::string& ns : p.namespaces)
-    users.push_back("system:serviceaccount:" + FabricHealthNamespace(ns) + ":" +
-                    HealthServiceAccount(p));
-  return users;
+  return {"system:serviceaccount:" + HealthNamespace(p) + ":" + HealthServiceAccount(p)};
 }
 
 std::string HealthNodeFenceName(const Profile& p) {

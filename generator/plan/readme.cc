@@ -200,11 +200,12 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
     namespaces.push_back(json{{"ns", ns},
                               {"gate", PlannedGateJobName(plan, p, ns)},
                               {"gate_app", GateServiceName(p)},
-                              {"workload", p.workload.name},
-                              {"health_ns", FabricHealthNamespace(ns)},
-                              {"health_cronjob", HealthCronJobName(p)}});
+                              {"workload", p.workload.name}});
   c["namespaces"] = std::move(namespaces);
   c["has_periodic"] = p.fabric_health.periodic.enabled;
+  c["health_ns"] = HealthNamespace(p);
+  c["health_cronjob"] = HealthCronJobName(p);
+  c["several_namespaces"] = p.namespaces.size() > 1;
   c["health_application"] = p.cluster_name + "-" + kHealthLayer;
   // OKE: the VF DaemonSet's declared step (templates/operators-oke/daemonset-vf-config...).
   c["has_vf_config"] = false;

@@ -187,6 +187,25 @@ TEST(HealthNamespace, NameIsTheWorkloadNamespacesWithinADnsLabel) {
   EXPECT_EQ(FabricHealthNamespace(std::string(49, 'a')), std::string(49, 'a') + "-fabric-health");
 }
 
+TEST(HealthNamespace, SeveralWorkloadNamespacesShareThePoolsOneCheck) {
+  // Every workload namespace runs on the same nodes: one CronJob, one health namespace (the
+  // first namespace's), one account bound to mark nodes and matched by the policy.
+  const auto docs = Render("oke-h100", {"namespaces={gpu-training,team-b,team-c}"});
+  ASSERT_FALSE(docs.empty());
+  const auto crons = OfKind(docs, "CronJob");
+  ASSERT_EQ(crons.size(), 1u);
+  EXPECT_EQ(Ns(crons[0]), "gpu-training-fabric-health");
+  std::set<std::string> health_namespaces;
+  for (const YAML::Node& n : OfKind(docs, "Namespace"))
+    if (Str(n["metadata"]["name"]).find("-fabric-health") != std::string::npos)
+      health_namespaces.insert(Str(n["metadata"]["name"]));
+  EXPECT_EQ(health_namespaces, (std::set<std::string>{"gpu-training-fabric-health"}));
+  const YAML::Node binding = OfKind(docs, "ClusterRoleBinding").at(0);
+  ASSERT_EQ(binding["subjects"].size(), 1u);
+  EXPECT_EQ(Str(binding["subjects"][0]["namespace"]), "gpu-training-fabric-health");
+  EXPECT_EQ(OfKind(docs, "Job").size(), 3u);  // the gate stays per namespace
+}
+
 TEST(HealthNamespace, ALongWorkloadNamespaceStillRendersAValidBundle) {
   const std::string ns(60, 'n');
   const auto docs = Render("oke-h100", {"namespaces={" + ns + "}"});

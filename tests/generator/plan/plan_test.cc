@@ -457,11 +457,10 @@ TEST(Plan, EveryNamespaceGetsItsOwnAccessNetworksAndWorkload) {
   // verified), Svc, STS, the fabric gate's Job and Service
   EXPECT_EQ(per_namespace["nccl-test"], 12);
   EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 12);
-  // The periodic check's (on by default in rdma mode), each in its own namespace: SA, SCC Role
-  // and RoleBinding, copies of the 4 NADs and the NCCL env CM, CronJob.
-  ASSERT_EQ(per_health_namespace.size(), 2u);
+  // The pool's one periodic check (on by default in rdma mode), in the first namespace's health
+  // namespace: SA, SCC Role and RoleBinding, copies of the 4 NADs and the NCCL env CM, CronJob.
+  ASSERT_EQ(per_health_namespace.size(), 1u);
   EXPECT_EQ(per_health_namespace["nccl-test-fabric-health"], 9);
-  EXPECT_EQ(per_health_namespace["b-efficient-memory-offloading-765cab-fabric-health"], 9);
   int sccs = 0;
   for (const PlannedObject& o : plan.objects) sccs += o.kind == "SecurityContextConstraints";
   EXPECT_EQ(sccs, 1);  // cluster-scoped, granted per namespace through RBAC
