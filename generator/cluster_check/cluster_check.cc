@@ -111,6 +111,7 @@ class ProfileChecker {
     CheckPreconditions(p_, plan_, cluster_, picked, findings_);
     CheckPlacement(p_, cluster_, picked, findings_);
     CheckTakeover(p_, plan_, cluster_, findings_);
+    CheckPlatformNetworks(p_, cluster_, findings_);
     CheckCollisions(p_, plan_, cluster_, picked, tenants, findings_);
     findings_.Flush();
     return report;

@@ -70,6 +70,10 @@ void CheckHealthCoverage(const Profile& profile, const ClusterExport& cluster,
                          Findings& findings);
 void CheckTakeover(const Profile& profile, const BundlePlan& plan, const ClusterExport& cluster,
                    Findings& findings);
+/// platform_networks.cc: each rail's range against the nodes' addresses and pod CIDRs and, on
+/// OpenShift, the Network config's cluster and service networks (cluster.platform-network-overlap).
+void CheckPlatformNetworks(const Profile& profile, const ClusterExport& cluster,
+                           Findings& findings);
 
 /// placement.cc: with scheduling.kueue, how the picked nodes split over its level and whether
 /// one domain holds every replica (cluster.topology-fit: a note when it does, else an error, a

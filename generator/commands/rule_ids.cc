@@ -52,6 +52,8 @@ const std::vector<RuleInfo>& StageRules() {
       {"cluster.operator-missing", E, "--cluster: an operator left to the cluster is not there"},
       {"cluster.operator-version", E, "--cluster: the cluster runs another operator release"},
       {"cluster.operatorgroup", E, "--cluster: a second OperatorGroup in an operator's namespace"},
+      {"cluster.platform-network-overlap", E,
+       "--cluster: a rail's range overlaps the nodes' addresses or the pod or service network"},
       {"cluster.pool-missing", E, "--cluster: the existing MachineConfigPool is not there"},
       {"cluster.precondition", E, "--cluster: a declared node-label or CRD precondition the cluster lacks"},
       {"cluster.rail-link", E, "--cluster: a rail's PF is administratively down"},

@@ -23,6 +23,7 @@ const char kExportCommand[] =
     " -e clusterpolicies.nvidia.com"
     " -e machineconfigpools.machineconfiguration.openshift.io"
     " -e clusterversions.config.openshift.io"
+    " -e networks.config.openshift.io"
     " -e clusterserviceversions.operators.coreos.com"
     " -e operatorgroups.operators.coreos.com"
     " -e subscriptions.operators.coreos.com"

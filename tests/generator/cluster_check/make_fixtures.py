@@ -78,10 +78,31 @@ def sriov_state(name):
             "status": {"interfaces": interfaces, "syncStatus": "Succeeded"}}
 
 
+def addressed(item, ip, pod_cidr=None):
+    """A Node's addresses as the kubelet reports them (and its podCIDR where the CNI uses one)."""
+    item["status"]["addresses"] = [{"type": "InternalIP", "address": ip},
+                                   {"type": "Hostname", "address": item["metadata"]["name"]}]
+    if pod_cidr:
+        item["spec"]["podCIDR"], item["spec"]["podCIDRs"] = pod_cidr, [pod_cidr]
+    return item
+
+
+def openshift_network():
+    """The cluster's Network config with OpenShift's default networks (Barcelona's pods' eth0,
+    10.129.2.45/23, lies in the default cluster network)."""
+    networks = {"clusterNetwork": [{"cidr": "10.128.0.0/14", "hostPrefix": 23}],
+                "serviceNetwork": ["172.30.0.0/16"], "networkType": "OVNKubernetes"}
+    return {"apiVersion": "config.openshift.io/v1", "kind": "Network", "metadata": {"name": "cluster"},
+            "spec": networks, "status": dict(networks, clusterNetworkMTU=8900)}
+
+
 def cluster(gpu_nodes=2, heavy=False):
     names = ["h100-n%02d" % (i + 1) if gpu_nodes < 100 else "gpu-r%02d-n%04d" % (i // 40, i)
              for i in range(gpu_nodes)]
-    items = [node(n, heavy=heavy) for n in names] + [node("infra-1", gpu=False)]
+    # Inferred: the machine network (the nodes' InternalIPs), 10.30.0.0/16.
+    items = [addressed(node(n, heavy=heavy), "10.30.%d.%d" % (i // 250, i % 250 + 10))
+             for i, n in enumerate(names)]
+    items.append(addressed(node("infra-1", gpu=False), "10.30.255.10"))
     items += [sriov_state(n) for n in names]
     items.append({"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "MachineConfigPool",
                   "metadata": {"name": "h100"},
@@ -91,6 +112,7 @@ def cluster(gpu_nodes=2, heavy=False):
     items.append({"apiVersion": "config.openshift.io/v1", "kind": "ClusterVersion",
                   "metadata": {"name": "version"},
                   "status": {"desired": {"version": "4.20.8"}}})
+    items.append(openshift_network())
     return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
 
 
@@ -111,21 +133,23 @@ def barcelona_live():
       the DOCA driver doca3.3.0-26.01-1.0.0.0-0; hand-made node policies h100-nodes-eno5np0..8 (one
       VF, resource eno5np0rdma..); NADs eno5np0-network.. in `default` owned by SriovNetworks and
       sed-stripped copies in yunshi's namespace, all plain sriov without the rdma CNI; shared
-      RDMA mode (no SriovNetworkPoolConfig); yunshi's StatefulSet tsfm-node on u15/u16."""
+      RDMA mode (no SriovNetworkPoolConfig); yunshi's StatefulSet tsfm-node on u15/u16;
+      OpenShift's default cluster and service networks (the pods' eth0 is 10.129.2.45/23);
+    - inferred: the nodes' InternalIPs, in a machine network 10.30.0.0/16."""
     gpu = ["moc-r4pcc02u17-nairr", "moc-r4pcc02u18-nairr", "moc-r4pcc02u25-nairr",
            "moc-r4pcc02u15-yunshi", "moc-r4pcc02u16-yunshi"]
     items = []
     orphan = {"app.kubernetes.io/instance": "infra-operators"}  # Infrabric's, Application gone
-    for name in gpu:
-        n = node(name)
+    for i, name in enumerate(gpu):
+        n = addressed(node(name), "10.30.0.%d" % (20 + i))
         n["spec"] = {}  # no taints on Barcelona's GPU nodes (yunshi's pods tolerate none)
         n["metadata"]["labels"]["topology.kubernetes.io/rack"] = "r4pcc02"
         items.append(n)
         items.append(sriov_state(name))
-    for name in ["moc-cpu-w1", "moc-cpu-w2", "moc-cpu-w3"]:
-        items.append(node(name, gpu=False))
-    for name in ["moc-ctl-1", "moc-ctl-2", "moc-ctl-3"]:
-        ctl = node(name, gpu=False)
+    for i, name in enumerate(["moc-cpu-w1", "moc-cpu-w2", "moc-cpu-w3"]):
+        items.append(addressed(node(name, gpu=False), "10.30.0.%d" % (30 + i)))
+    for i, name in enumerate(["moc-ctl-1", "moc-ctl-2", "moc-ctl-3"]):
+        ctl = addressed(node(name, gpu=False), "10.30.0.%d" % (10 + i))
         del ctl["metadata"]["labels"]["node-role.kubernetes.io/worker"]
         ctl["metadata"]["labels"]["node-role.kubernetes.io/master"] = ""
         items.append(ctl)
@@ -152,6 +176,7 @@ def barcelona_live():
                       "spec": spec})
     items.append({"apiVersion": "config.openshift.io/v1", "kind": "ClusterVersion",
                   "metadata": {"name": "version"}, "status": {"desired": {"version": "4.20.8"}}})
+    items.append(openshift_network())
     olm = "operators.coreos.com/v1"
     for ns, package, csv in [("nvidia-gpu-operator", "gpu-operator-certified", "v25.10.1"),
                              ("openshift-nfd", "nfd", "4.20.0-202511101230"),
@@ -238,12 +263,14 @@ def oke_blocks():
                            OCI + "local_block_id": block[1]})
         capacity = {"cpu": "224", "memory": "2113389444Ki", "pods": "110", "nvidia.com/gpu": "8",
                     "nvidia.com/sriov_rdma_vf": "16"}
-        items.append({"apiVersion": "v1", "kind": "Node",
-                      "metadata": {"name": name, "labels": labels},
-                      "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present",
-                                           "effect": "NoSchedule"}]},
-                      "status": {"capacity": capacity, "allocatable": capacity,
-                                 "nodeInfo": {"osImage": "Oracle Linux Server 8.10"}}})
+        # The worker subnet of the VCN and flannel's pods CIDR (OKE's defaults).
+        items.append(addressed({"apiVersion": "v1", "kind": "Node",
+                                "metadata": {"name": name, "labels": labels},
+                                "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present",
+                                                     "effect": "NoSchedule"}]},
+                                "status": {"capacity": capacity, "allocatable": capacity,
+                                           "nodeInfo": {"osImage": "Oracle Linux Server 8.10"}}},
+                               "10.0.10.%d" % (10 + i), "10.244.%d.0/25" % i))
     return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
 
 
@@ -265,11 +292,12 @@ def oke_installed():
                       "nvidia.com/gpu.product": product, "nvidia.com/gpu.count": "8"}
             capacity = {"cpu": "224", "memory": "2113389444Ki", "pods": "110", "nvidia.com/gpu": "8",
                         "nvidia.com/sriov_rdma_vf": "16"}
-            items.append({"apiVersion": "v1", "kind": "Node",
-                          "metadata": {"name": name, "labels": labels},
-                          "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present",
-                                               "effect": "NoSchedule"}]},
-                          "status": {"capacity": capacity, "allocatable": capacity}})
+            items.append(addressed({"apiVersion": "v1", "kind": "Node",
+                                    "metadata": {"name": name, "labels": labels},
+                                    "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present",
+                                                         "effect": "NoSchedule"}]},
+                                    "status": {"capacity": capacity, "allocatable": capacity}},
+                                   "10.0.10.%d" % (len(items) + 10), "10.244.%d.0/25" % len(items)))
     for version, status in [(1, "superseded"), (2, "deployed")]:
         items.append({"apiVersion": "v1", "kind": "Secret", "type": "helm.sh/release.v1",
                       "metadata": {"name": "sh.helm.release.v1.network-operator.v%d" % version,
