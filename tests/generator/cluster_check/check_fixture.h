@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,6 +71,26 @@ inline Checked CheckText(const std::string& profile, const std::string& label, c
 inline Checked Check(const std::string& profile, const std::string& fixture,
               const std::vector<std::string>& sets = {}) {
   return CheckText(profile, fixture, test_files::ReadFile(kFixtures / fixture), sets);
+}
+
+// `fixture` with its items changed by `edit`, checked with `profile` (and `sets`).
+inline Checked CheckEdited(const std::string& profile, const std::string& fixture,
+                           const std::function<void(nlohmann::json& items)>& edit,
+                           const std::vector<std::string>& sets = {}) {
+  nlohmann::json doc = nlohmann::json::parse(test_files::ReadFile(kFixtures / fixture));
+  edit(doc["items"]);
+  return CheckText(profile, fixture, doc.dump(1), sets);
+}
+
+// The export item of `kind` named `name`; a test failure (and a throwaway object) when absent.
+inline nlohmann::json& FindItem(nlohmann::json& items, const std::string& kind,
+                                const std::string& name) {
+  for (nlohmann::json& item : items)
+    if (item["kind"] == kind && item["metadata"]["name"] == name) return item;
+  ADD_FAILURE() << kind << "/" << name << " not in the fixture";
+  static nlohmann::json none;
+  none = nlohmann::json::object();
+  return none;
 }
 
 inline constexpr char kBarcelona[] = "profiles/barcelona-h100-cx7.yaml";

@@ -15,32 +15,21 @@ namespace hkim {
 namespace {
 
 using cluster_check_test::Checked;
-using cluster_check_test::CheckText;
-using cluster_check_test::kFixtures;
+using cluster_check_test::FindItem;
 using nlohmann::json;
 using ::testing::HasSubstr;
 
 constexpr char kOkeH100[] = "profiles/oke-h100.yaml";
 constexpr char kOkeA100[] = "profiles/oke-a100.yaml";
 
-json Installed() { return json::parse(test_files::ReadFile(kFixtures / "oke-installed.json")); }
-
 // oke-installed.json changed by `edit`, checked with `profile` (and `sets`).
-template <typename Edit>
-Checked CheckEdited(const std::string& profile, Edit edit, const std::vector<std::string>& sets = {}) {
-  json doc = Installed();
-  edit(doc["items"]);
-  return CheckText(profile, "oke-installed.json", doc.dump(1), sets);
+Checked CheckEdited(const std::string& profile, const std::function<void(json& items)>& edit,
+                    const std::vector<std::string>& sets = {}) {
+  return cluster_check_test::CheckEdited(profile, "oke-installed.json", edit, sets);
 }
 
 Checked CheckInstalled(const std::string& profile, const std::vector<std::string>& sets = {}) {
   return CheckEdited(profile, [](json&) {}, sets);
-}
-
-json* Find(json& items, const std::string& kind, const std::string& name) {
-  for (json& item : items)
-    if (item["kind"] == kind && item["metadata"]["name"] == name) return &item;
-  return nullptr;
 }
 
 TEST(OkePreconditions, AnOperatorInstalledByHelmOrOutsideArgoCdIsAnErrorAtItsInstallLine) {
@@ -69,7 +58,7 @@ TEST(OkePreconditions, AnOperatorInstalledByHelmOrOutsideArgoCdIsAnErrorAtItsIns
 
 TEST(OkePreconditions, ChartObjectsThisBundleSyncsAreItsOwn) {
   Checked c = CheckEdited(kOkeH100, [](json& items) {
-    json& policy = *Find(items, "ClusterPolicy", "cluster-policy");
+    json& policy = FindItem(items, "ClusterPolicy", "cluster-policy");
     policy["metadata"]["annotations"]["argocd.argoproj.io/tracking-id"] =
         "oke-h100-gpu-operator:nvidia.com/ClusterPolicy:/cluster-policy";
     for (json& item : items)
@@ -82,7 +71,7 @@ TEST(OkePreconditions, AnotherApplicationsChartOrAnUnlabelledClusterPolicyIsAnIn
   // Another Argo CD Application's install, named; an add-on's ClusterPolicy need not carry
   // Helm's labels: the operator's singleton CR synced by no Application of this bundle counts.
   Checked other = CheckEdited(kOkeH100, [](json& items) {
-    (*Find(items, "ClusterPolicy", "cluster-policy"))["metadata"]["labels"]["app.kubernetes.io/instance"] =
+    (FindItem(items, "ClusterPolicy", "cluster-policy"))["metadata"]["labels"]["app.kubernetes.io/instance"] =
         "team-b-gpu";
   });
   auto found = other.Of("cluster.operator-installed");
@@ -90,13 +79,13 @@ TEST(OkePreconditions, AnotherApplicationsChartOrAnUnlabelledClusterPolicyIsAnIn
   EXPECT_THAT(other.All(), HasSubstr("as app.kubernetes.io/instance team-b-gpu (a Helm release or "
                                      "an Argo CD Application of that name)"));
   Checked tracked = CheckEdited(kOkeH100, [](json& items) {
-    (*Find(items, "ClusterPolicy", "cluster-policy"))["metadata"]["annotations"]
+    (FindItem(items, "ClusterPolicy", "cluster-policy"))["metadata"]["annotations"]
                                                      ["argocd.argoproj.io/tracking-id"] =
         "team-b-gpu:nvidia.com/ClusterPolicy:/cluster-policy";
   });
   EXPECT_THAT(tracked.All(), HasSubstr("by Argo CD Application team-b-gpu,"));
   Checked addon = CheckEdited(kOkeH100, [](json& items) {
-    (*Find(items, "ClusterPolicy", "cluster-policy"))["metadata"].erase("labels");
+    (FindItem(items, "ClusterPolicy", "cluster-policy"))["metadata"].erase("labels");
   });
   EXPECT_THAT(addon.All(), HasSubstr("is the operator's ClusterPolicy, made outside Argo CD"));
 }

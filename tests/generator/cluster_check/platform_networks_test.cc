@@ -14,8 +14,10 @@
 namespace hkim {
 namespace {
 
+using cluster_check_test::CheckEdited;
 using cluster_check_test::Checked;
 using cluster_check_test::CheckText;
+using cluster_check_test::FindItem;
 using cluster_check_test::kBarcelona;
 using cluster_check_test::kFixtures;
 using ::testing::HasSubstr;
@@ -25,21 +27,6 @@ using json = nlohmann::json;
 constexpr char kRule[] = "cluster.platform-network-overlap";
 constexpr char kOkeH100[] = "profiles/oke-h100.yaml";
 
-// `profile` against `fixture` with its items changed by `edit`.
-Checked CheckEdited(const std::string& profile, const std::string& fixture,
-                    const std::function<void(json& items)>& edit) {
-  json doc = json::parse(test_files::ReadFile(kFixtures / fixture));
-  edit(doc["items"]);
-  return CheckText(profile, fixture, doc.dump(2));
-}
-
-json& Find(json& items, const std::string& kind, const std::string& name) {
-  for (json& item : items)
-    if (item["kind"] == kind && item["metadata"]["name"] == name) return item;
-  ADD_FAILURE() << kind << "/" << name << " not in the fixture";
-  static json none;
-  return none;
-}
 
 TEST(PlatformNetworks, TheShippedProfilesClustersOverlapNothingAndLackNothing) {
   for (const auto& [profile, fixture] :
@@ -56,7 +43,7 @@ TEST(PlatformNetworks, TheShippedProfilesClustersOverlapNothingAndLackNothing) {
 
 TEST(PlatformNetworks, ANodeAddressInsideARailsRangeIsAnErrorAtTheRange) {
   Checked c = CheckEdited(kBarcelona, "barcelona.json", [](json& items) {
-    Find(items, "Node", "h100-n02")["status"]["addresses"][0]["address"] = "10.0.104.7";
+    FindItem(items, "Node", "h100-n02")["status"]["addresses"][0]["address"] = "10.0.104.7";
   });
   auto found = c.Of(kRule);
   ASSERT_EQ(found.size(), 1u) << c.All();
@@ -93,7 +80,7 @@ TEST(PlatformNetworks, PodCidrsInsideAnNvIpamPoolFoldIntoOneErrorAtItsSubnet) {
 
 TEST(PlatformNetworks, OpenShiftsNetworkConfigOverlappingARailIsAnErrorPerRail) {
   Checked c = CheckEdited(kBarcelona, "barcelona.json", [](json& items) {
-    json& network = Find(items, "Network", "cluster");
+    json& network = FindItem(items, "Network", "cluster");
     network["status"]["clusterNetwork"][0]["cidr"] = "10.0.0.0/16";  // overlaps all four rails
     network["spec"]["serviceNetwork"] = {"10.0.105.0/24"};
   });

@@ -14,6 +14,7 @@
 #include "plan/health.h"
 #include "plan/plan.h"
 #include "test_files.h"
+#include "plan/rendered_docs.h"
 
 namespace hkim {
 namespace {
@@ -22,19 +23,9 @@ const std::filesystem::path kSource = HKIM_SOURCE_DIR;
 const char* const kShipped[] = {"barcelona-h100-cx7", "oke-h100", "oke-a100", "oke-a100-gpu4"};
 
 std::vector<YAML::Node> Render(const std::string& profile, std::vector<std::string> set = {}) {
-  DiagnosticSink sink;
-  LayerInputs inputs{(kSource / "profiles" / (profile + ".yaml")).string(), {}, std::move(set)};
-  auto bundle = RenderProfileLayers(inputs, sink);
-  std::vector<YAML::Node> docs;
-  EXPECT_TRUE(bundle) << profile << ": "
-                      << (sink.diagnostics().empty() ? "" : sink.diagnostics()[0].message);
-  if (!bundle) return docs;
-  for (const RenderedFile& file : bundle->files) {
-    if (!test_files::IsManifest(file.file_name)) continue;
-    YAML::Node doc = YAML::Load(file.content);
-    doc["__file"] = file.file_name;
-    docs.push_back(doc);
-  }
+  std::string errors;
+  auto docs = plan_test::RenderShipped(profile, std::move(set), &errors);
+  EXPECT_FALSE(docs.empty()) << profile << ": " << errors;
   return docs;
 }
 
@@ -43,12 +34,7 @@ std::string Kind(const YAML::Node& doc) { return Str(doc["kind"]); }
 std::string Ns(const YAML::Node& doc) { return Str(doc["metadata"]["namespace"]); }
 std::string File(const YAML::Node& doc) { return Str(doc["__file"]); }
 
-std::vector<YAML::Node> OfKind(const std::vector<YAML::Node>& docs, const std::string& kind) {
-  std::vector<YAML::Node> out;
-  for (const YAML::Node& doc : docs)
-    if (Kind(doc) == kind) out.push_back(doc);
-  return out;
-}
+using plan_test::OfKind;
 
 YAML::Node PodSpec(const YAML::Node& doc) {
   const std::string kind = Kind(doc);

@@ -13,6 +13,7 @@
 #include "pipeline/pipeline.h"
 #include "support/version.h"
 #include "test_files.h"
+#include "plan/rendered_docs.h"
 
 namespace hkim {
 namespace {
@@ -21,28 +22,10 @@ const std::filesystem::path kSource = HKIM_SOURCE_DIR;
 
 std::vector<YAML::Node> Render(const std::string& profile, std::vector<std::string> set = {},
                                std::string* errors = nullptr) {
-  DiagnosticSink sink;
-  SourceTexts sources;
-  LayerInputs inputs{(kSource / "profiles" / (profile + ".yaml")).string(), {}, std::move(set)};
-  auto bundle = RenderProfileLayers(inputs, sink, &sources);
-  if (errors) *errors = FormatDiagnostics(sink, sources);
-  std::vector<YAML::Node> docs;
-  if (!bundle) return docs;
-  for (const RenderedFile& file : bundle->files) {
-    if (!test_files::IsManifest(file.file_name)) continue;
-    YAML::Node doc = YAML::Load(file.content);
-    doc["__file"] = file.file_name;
-    docs.push_back(doc);
-  }
-  return docs;
+  return plan_test::RenderShipped(profile, std::move(set), errors);
 }
 
-std::vector<YAML::Node> OfKind(const std::vector<YAML::Node>& docs, const std::string& kind) {
-  std::vector<YAML::Node> out;
-  for (const YAML::Node& doc : docs)
-    if (doc["kind"] && doc["kind"].as<std::string>() == kind) out.push_back(doc);
-  return out;
-}
+using plan_test::OfKind;
 
 int Wave(const YAML::Node& doc) {
   return std::stoi(doc["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"].as<std::string>());
