@@ -7,12 +7,12 @@
 #include <iostream>
 
 #include "commands/app.h"
-#include "support/startup_prefault.h"
+#include "support/startup_heap.h"
 
-// Before the libraries' static constructors (iostreams, CLI11) touch their first pages
-// (priority 101: the first a program may use).
-__attribute__((constructor(101))) static void PrefaultBeforeStaticConstructors() {
-  hkim::PrefaultStartup(std::size_t{2} << 20);  // a small render's heap (startup_prefault.h)
+// Before the libraries' static constructors (iostreams, CLI11) allocate (priority 101: the
+// first a program may use).
+__attribute__((constructor(101))) static void PadHeapBeforeStaticConstructors() {
+  hkim::PadStartupHeap(std::size_t{2} << 20);  // a small render's heap (startup_heap.h)
 }
 
 int main(int argc, char** argv) {

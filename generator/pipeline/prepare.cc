@@ -10,13 +10,13 @@ namespace hkim {
 
 RenderPreparation::RenderPreparation() : thread_([this] { Run(); }) {}
 
+// The thread stops, then thread_'s destructor (the last member: destroyed first) waits for it.
 RenderPreparation::~RenderPreparation() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
   }
   wake_.notify_one();
-  thread_.join();
 }
 
 void RenderPreparation::ParseTemplates(const std::vector<std::string>& names, bool last) {

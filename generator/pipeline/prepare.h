@@ -14,8 +14,9 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "support/thread_beside.h"
 
 namespace hkim {
 
@@ -43,7 +44,7 @@ class RenderPreparation {
   std::set<std::string> given_;
   bool stop_ = false;
   bool last_given_ = false;
-  std::thread thread_;  // last: started once the members above exist
+  ThreadBeside thread_;  // last: started once the members above exist
 };
 
 }  // namespace hkim
