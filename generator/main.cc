@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "commands/app.h"
+#include "support/leave_to_exit.h"
 #include "support/startup_heap.h"
 
 // Before the libraries' static constructors (iostreams, CLI11) allocate (priority 101: the
@@ -16,6 +17,7 @@ __attribute__((constructor(101))) static void PadHeapBeforeStaticConstructors() 
 }
 
 int main(int argc, char** argv) {
+  hkim::ProcessEndsAfterCommand();  // commands may leave what they built to the exit
   const int status = hkim::RunHkimgen(argc, argv, std::cout, std::cerr);
   // What lives until exit (the parsed schema and templates, every CLI11 validator) is left to
   // the system, which frees a process at once; destroying it piece by piece took a tenth of

@@ -8,6 +8,7 @@
 #include "fleet/fleet.h"
 #include "pipeline/pipeline.h"
 #include "support/interrupt.h"
+#include "support/leave_to_exit.h"
 #include "support/progress.h"
 #include "fleet/write_fleet.h"
 #include "write/write.h"
@@ -75,10 +76,12 @@ size_t RenderAndWrite(const RenderOptions& options, const FleetInputs& inputs, s
                       DiagnosticSink& sink, SourceTexts& sources, FleetWriteSummary* summary) {
   std::optional<RenderedFleet> fleet = RenderFleet(inputs, sink, &sources);
   if (!fleet) return 0;
+  const size_t bundles = fleet->members.size();
   if (options.check) {
-    return CheckFleetDir(*fleet, options.output_dir, sink, FleetCommandLine(options))
-               ? fleet->members.size()
-               : 0;
+    const bool current =
+        CheckFleetDir(*fleet, options.output_dir, sink, FleetCommandLine(options));
+    LeaveToExit(std::move(*fleet));  // support/leave_to_exit.h: freed with the process
+    return current ? bundles : 0;
   }
   WriteDirOptions dir_options;
   dir_options.force = options.force;
@@ -88,9 +91,10 @@ size_t RenderAndWrite(const RenderOptions& options, const FleetInputs& inputs, s
     err << "hkimgen: another render is writing into " << dir
         << "; waiting for it to finish (--no-wait fails instead)" << std::endl;
   };
-  return WriteFleetDir(*fleet, options.output_dir, sink, dir_options, inputs.jobs, summary)
-             ? fleet->members.size()
-             : 0;
+  const bool written =
+      WriteFleetDir(*fleet, options.output_dir, sink, dir_options, inputs.jobs, summary);
+  LeaveToExit(std::move(*fleet));
+  return written ? bundles : 0;
 }
 
 }  // namespace
@@ -152,6 +156,7 @@ int RunRenderFleetCommand(const RenderOptions& options, std::ostream& out, std::
         if (!WriteBundleStream(member.render.bundle, out, sink)) break;
       }
       if (!sink.HasErrors()) WriteBundleStream(fleet->fleet, out, sink);
+      LeaveToExit(std::move(*fleet));
     }
     PrintDiagnostics(sink, sources, err);
     return ExitCodeFor(sink);

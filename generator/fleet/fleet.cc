@@ -289,9 +289,10 @@ std::optional<RenderedFleet> RenderFleet(const FleetInputs& inputs, DiagnosticSi
                                          SourceTexts* sources) {
   std::vector<Outcome> outcomes = RenderAll(inputs);
   RenderedFleet fleet;
+  fleet.members.reserve(outcomes.size());  // moved in once (a member's move may copy)
   for (Outcome& outcome : outcomes) {
     for (const Diagnostic& d : outcome.sink.diagnostics()) sink.Report(d);
-    if (sources) sources->insert(outcome.sources.begin(), outcome.sources.end());
+    if (sources) sources->merge(outcome.sources);  // moved: a profile's lines are not copied
     if (outcome.member) fleet.members.push_back(std::move(*outcome.member));
   }
   if (sink.HasErrors() || fleet.members.empty()) return std::nullopt;
@@ -320,8 +321,10 @@ std::optional<RenderedFleet> RenderFleet(const FleetInputs& inputs, DiagnosticSi
   for (const FleetMember& m : fleet.members) plans.push_back({&m.render.profile, &m.render.plan});
   const TemplateSet* templates = SharedEmbeddedTemplates(sink);
   if (!templates) return std::nullopt;
+  const unsigned jobs = WorkerCount(inputs.jobs, plans.size());
+  BundlePlan fleet_plan = PlanFleet(plans, inputs.settings, jobs);
   std::optional<RenderedBundle> files =
-      RenderBundle(PlanFleet(plans, inputs.settings), *templates, sink, inputs.check);
+      RenderBundle(std::move(fleet_plan), *templates, sink, inputs.check, {}, jobs);
   if (!files) return std::nullopt;
   fleet.fleet = std::move(*files);
   return fleet;

@@ -11,6 +11,7 @@
 #include "model/operators.h"
 #include "plan/layers.h"
 #include "support/object_id.h"
+#include "support/parallel.h"
 
 namespace hkim {
 namespace {
@@ -239,17 +240,22 @@ void AdjustForFleet(const FleetSettings& settings, Profile& p) {
   p.gitops.charts_project = ChartsProject(p.cluster_name);
 }
 
-BundlePlan PlanFleet(const std::vector<FleetMemberPlan>& members, const FleetSettings& settings) {
+BundlePlan PlanFleet(const std::vector<FleetMemberPlan>& members, const FleetSettings& settings,
+                     unsigned jobs) {
   BundlePlan plan;
   plan.bundle_name = settings.name;
   if (members.empty()) return plan;
-  std::vector<ProjectRules> projects = {ParentRules(members, settings)};
-  for (const FleetMemberPlan& member : members) {
-    for (ProjectRules& rules : MemberProjects(*member.profile, *member.plan)) {
-      projects.push_back(std::move(rules));
+  // Each member's projects on `jobs` threads, each into its own slot (the order is the members').
+  std::vector<std::vector<PlannedObject>> member_projects(members.size());
+  ParallelFor(members.size(), ThreadsForSmallTasks(members.size(), jobs), [&](size_t i, unsigned) {
+    for (const ProjectRules& rules : MemberProjects(*members[i].profile, *members[i].plan)) {
+      member_projects[i].push_back(ProjectObject(rules, settings));
     }
+  });
+  plan.objects.push_back(ProjectObject(ParentRules(members, settings), settings));
+  for (std::vector<PlannedObject>& objects : member_projects) {
+    for (PlannedObject& object : objects) plan.objects.push_back(std::move(object));
   }
-  for (const ProjectRules& rules : projects) plan.objects.push_back(ProjectObject(rules, settings));
   plan.objects.push_back(ApplicationSetObject(members, settings));
 
   PlannedObject& k = plan.kustomization;

@@ -56,7 +56,9 @@ struct FleetMemberPlan {
 
 /// Plans `_fleet/` for `members` (sorted by cluster name, adjusted by AdjustForFleet). The
 /// members share one repository and revision (the fleet stage checks that before planning); the
-/// first member's are used. Pure function: no I/O.
-BundlePlan PlanFleet(const std::vector<FleetMemberPlan>& members, const FleetSettings& settings);
+/// first member's are used. Pure function: no I/O; the members' projects are planned on `jobs`
+/// threads (the plan is the same for any number).
+BundlePlan PlanFleet(const std::vector<FleetMemberPlan>& members, const FleetSettings& settings,
+                     unsigned jobs = 1);
 
 }  // namespace hkim

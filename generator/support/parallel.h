@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
-#include <thread>
+#include <memory>
 #include <vector>
+
+#include "support/thread_beside.h"
 
 namespace hkim {
 
@@ -39,11 +41,13 @@ void ParallelFor(size_t count, unsigned threads, const Task& task) {
   auto work = [&](unsigned worker) {
     for (size_t i = next++; i < count; i = next++) task(i, worker);
   };
-  std::vector<std::thread> pool;
+  // Each started beside its creator (support/thread_beside.h), joined when the pool goes.
+  std::vector<std::unique_ptr<ThreadBeside>> pool;
   const unsigned workers = ParallelWorkers(count, threads);
-  for (unsigned t = 1; t < workers; ++t) pool.emplace_back(work, t);
+  for (unsigned t = 1; t < workers; ++t) {
+    pool.push_back(std::make_unique<ThreadBeside>([&work, t] { work(t); }));
+  }
   work(0);
-  for (std::thread& thread : pool) thread.join();
 }
 
 }  // namespace hkim
