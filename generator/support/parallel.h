@@ -26,9 +26,10 @@ inline unsigned ParallelWorkers(size_t count, unsigned threads) {
 constexpr size_t kMinTasksPerThread = 32;
 
 /// The threads worth using for `count` small tasks (render one object, write one file): at
-/// most `threads`, one per kMinTasksPerThread tasks, at least 1.
-inline unsigned ThreadsForSmallTasks(size_t count, unsigned threads) {
-  const size_t useful = count / kMinTasksPerThread;
+/// most `threads`, one per `per_thread` tasks, at least 1.
+inline unsigned ThreadsForSmallTasks(size_t count, unsigned threads,
+                                     size_t per_thread = kMinTasksPerThread) {
+  const size_t useful = count / per_thread;
   return useful == 0 ? 1u : static_cast<unsigned>(std::min<size_t>(threads, useful));
 }
 
