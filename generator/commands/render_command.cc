@@ -14,6 +14,7 @@
 #include "commands/layer_options.h"
 #include "support/diagnostics_format.h"
 #include "commands/render_fleet_command.h"
+#include "commands/rule_ids.h"
 #include "fleet/fleet.h"
 #include "fleet/write_fleet.h"
 #include "pipeline/pipeline.h"
@@ -112,7 +113,7 @@ nlohmann::json ObjectsJson(const RenderedBundle& bundle, DiagnosticSink& sink) {
 // input file (profile, -f layers, extends bases) protected.
 bool WriteRendered(const RenderedBundle& bundle, const RenderOptions& options,
                    const SourceTexts& sources, std::ostream& stream, std::ostream& err,
-                   DiagnosticSink& sink, WriteCounts* counts) {
+                   DiagnosticSink& sink, WriteCounts* counts, WriteBehind* behind) {
   if (options.output_dir.empty() || options.check) {
     return WriteStage(bundle, WriteTarget{options.output_dir, options.check}, stream, sink);
   }
@@ -120,6 +121,7 @@ bool WriteRendered(const RenderedBundle& bundle, const RenderOptions& options,
   dir_options.force = options.force;
   dir_options.wait = !options.no_wait;
   dir_options.jobs = WorkerCount(options.jobs, kManyTasks);
+  dir_options.behind = behind;
   dir_options.inputs = {options.profile};
   for (const auto& [file, lines] : sources) dir_options.inputs.push_back(file);
   dir_options.waiting = [&err, dir = options.output_dir] {
@@ -349,7 +351,17 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   settings.jobs = WorkerCount(options.jobs, kManyTasks);
   // The schema and templates set up on a second thread while this one reads the profile.
   std::optional<RenderPreparation> preparation;
-  if (settings.jobs > 1) settings.preparation = &preparation.emplace();
+  // It also reads lint's tables and the rule table (what accepting warnings checks against).
+  if (settings.jobs > 1) {
+    settings.preparation = &preparation.emplace(std::vector<std::function<void()>>{
+        PrepareLintTables, [] { AllRules(); }});
+  }
+  // -d into a new folder: each file written as soon as it is rendered (write/write_behind.h).
+  std::unique_ptr<WriteBehind> behind;
+  if (settings.jobs > 1 && !options.output_dir.empty() && !options.check) {
+    behind = WriteBehind::ForNewFolder(options.output_dir);
+  }
+  if (behind) settings.file_rendered = [&behind](const RenderedFile& file) { behind->Add(file); };
   RenderProgress progress;
   settings.progress = [&progress](size_t planned, size_t rendered) {
     progress.Add(planned, rendered);
@@ -369,7 +381,8 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     if (!options.cluster.empty()) CheckRenderAgainstCluster(options, *layered, sources, err, sink);
     if (json && options.output_dir.empty()) {
       result = {{"files", ObjectsJson(*bundle, sink)}};
-    } else if (WriteRendered(*bundle, options, sources, json ? stream : out, err, sink, &counts) &&
+    } else if (WriteRendered(*bundle, options, sources, json ? stream : out, err, sink, &counts,
+                             behind.get()) &&
                !options.output_dir.empty()) {
       if (options.check) {
         checked_files = bundle->files.size();

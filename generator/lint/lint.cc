@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lint/rules/rules.h"
+#include "model/operator_versions.h"
 
 namespace hkim {
 
@@ -33,6 +34,12 @@ const std::vector<LintRule>& LintRules() {
     return all;
   }();
   return rules;
+}
+
+void PrepareLintTables() {
+  LintRules();
+  NcclReleases();
+  NcclEnvNames();
 }
 
 int RunLint(const Profile& profile, const LoadedProfile& loaded, DiagnosticSink& sink) {

@@ -59,6 +59,11 @@ struct LintRule {
 /// Every rule, sorted by id.
 const std::vector<LintRule>& LintRules();
 
+/// Reads what RunLint reads whatever the profile (the rule table, the NCCL releases and the
+/// names they read), once per process: a set-up thread calls it while the profile is read
+/// (pipeline/prepare.h), so that the lint of a small render does not parse them first.
+void PrepareLintTables();
+
 /// Runs every rule over `profile`, reporting to `sink`. Each fault is reported once, by one
 /// rule, at one location (a fault that involves two values is reported at the later one and
 /// names the other). Returns the number of errors reported.

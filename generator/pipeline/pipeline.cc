@@ -41,8 +41,13 @@ std::optional<ProfileRender> RenderLoadedProfileWithPlan(const LoadedProfile& lo
 
   const TemplateSet* templates = SharedEmbeddedTemplates(sink);
   if (!templates) return std::nullopt;
-  std::function<void()> rendered;
-  if (settings.progress) rendered = [&settings] { settings.progress(0, 1); };
+  FileRendered rendered;
+  if (settings.progress || settings.file_rendered) {
+    rendered = [&settings](const RenderedFile& file) {
+      if (settings.progress) settings.progress(0, 1);
+      if (settings.file_rendered) settings.file_rendered(file);
+    };
+  }
   // Rendered while planned, a few namespaces at a time, and each object's template context
   // released once rendered (peak memory); the objects' identities stay for the fleet plan.
   RenderAhead ahead(*templates, settings.check, settings.jobs, rendered);

@@ -35,6 +35,9 @@ struct RenderSettings {
   unsigned jobs = 1;
   /// When set, the templates are parsed ahead on its thread as the plan names them (prepare.h).
   RenderPreparation* preparation = nullptr;
+  /// Called with each file once rendered (-d into a new folder: write/write_behind.h writes it
+  /// while the rest renders); from the rendering threads; may be empty.
+  FileRendered file_rendered;
 };
 
 /// A profile's render with what came before it: the fleet stage plans `_fleet/` from the typed

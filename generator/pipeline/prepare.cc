@@ -8,7 +8,8 @@
 
 namespace hkim {
 
-RenderPreparation::RenderPreparation() : thread_([this] { Run(); }) {}
+RenderPreparation::RenderPreparation(std::vector<std::function<void()>> warm_ups)
+    : warm_ups_(std::move(warm_ups)), thread_([this] { Run(); }) {}
 
 // The thread stops, then thread_'s destructor (the last member: destroyed first) waits for it.
 RenderPreparation::~RenderPreparation() {
@@ -36,6 +37,7 @@ void RenderPreparation::Run() {
   try {
     DiagnosticSink ignored;
     ProfileSchema::Embedded(ignored);
+    for (const std::function<void()>& warm_up : warm_ups_) warm_up();
     const TemplateSet* templates = SharedEmbeddedTemplates(ignored);
     while (templates) {
       std::string name;

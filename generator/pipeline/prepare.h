@@ -6,24 +6,29 @@
 // and none of it depending on it. The thread compiles the schema first (validation, the next
 // stage, waits for it), then parses the templates the plan names, from the last one rendered
 // backwards, while the rendering thread parses what it reaches first: they meet halfway instead
-// of one waiting on the other. Both are the process's parse-once objects
-// (ProfileSchema::Embedded, SharedEmbeddedTemplates), so the output does not change, only which
-// thread did the parsing.
+// of one waiting on the other. Between the two it reads the other parse-once tables the render
+// reads whatever the profile (lint's, PrepareLintTables), which the validation stage, waiting for
+// the schema, left idle time for. All are the process's parse-once objects
+// (ProfileSchema::Embedded, SharedEmbeddedTemplates, ...), so the output does not change, only
+// which thread did the parsing.
 
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "lint/lint.h"
 #include "support/thread_beside.h"
 
 namespace hkim {
 
 class RenderPreparation {
  public:
-  /// Starts the thread, which compiles the embedded schema at once.
-  RenderPreparation();
+  /// Starts the thread, which compiles the embedded schema at once, then runs `warm_ups` (other
+  /// parse-once tables the render reads whatever the profile; lint's by default).
+  explicit RenderPreparation(std::vector<std::function<void()>> warm_ups = {PrepareLintTables});
   /// Stops taking templates and waits for the one being parsed (if any).
   ~RenderPreparation();
   RenderPreparation(const RenderPreparation&) = delete;
@@ -38,6 +43,7 @@ class RenderPreparation {
  private:
   void Run();
 
+  std::vector<std::function<void()>> warm_ups_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<std::string> waiting_;  // parsed from the back

@@ -408,7 +408,7 @@ namespace {
 /// list every object, and their contexts need not outlive their render (peak memory).
 void RenderEach(const std::vector<const PlannedObject*>& objects, const TemplateSet& templates,
                 RenderCheck check, unsigned jobs, std::vector<Instances>& instances,
-                const std::function<void()>& on_rendered,
+                const FileRendered& on_rendered,
                 std::vector<std::optional<RenderedFile>>& files,
                 std::vector<DiagnosticSink>& reports,
                 const std::vector<nlohmann::json*>* contexts = nullptr) {
@@ -420,7 +420,7 @@ void RenderEach(const std::vector<const PlannedObject*>& objects, const Template
     if (!objects[i]) return;
     files[i] = RenderOne(*objects[i], templates, reports[i], check, instances[worker]);
     if (contexts && worker == 0 && i < contexts->size()) *(*contexts)[i] = nullptr;
-    if (on_rendered) on_rendered();
+    if (on_rendered && files[i]) on_rendered(*files[i]);
   });
 }
 
@@ -433,7 +433,7 @@ std::optional<RenderedBundle> RenderInOrder(const std::string& bundle_name,
                                             const std::vector<nlohmann::json*>& contexts,
                                             const TemplateSet& templates, DiagnosticSink& sink,
                                             RenderCheck check, unsigned jobs,
-                                            const std::function<void()>& on_rendered = {},
+                                            const FileRendered& on_rendered = {},
                                             RenderAhead* ahead = nullptr) {
   bool ok = true;
   std::set<std::string_view> file_names;  // views of the plan's names (peak memory)
@@ -515,7 +515,7 @@ struct RenderAhead::Workers {
 };
 
 RenderAhead::RenderAhead(const TemplateSet& templates, RenderCheck check, unsigned jobs,
-                         std::function<void()> on_rendered)
+                         FileRendered on_rendered)
     : templates_(templates),
       check_(check),
       jobs_(jobs),
@@ -554,7 +554,7 @@ std::vector<std::string> TemplateNamesInRenderOrder(const BundlePlan& plan) {
 
 std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
                                            DiagnosticSink& sink, RenderCheck check,
-                                           const std::function<void()>& on_rendered,
+                                           const FileRendered& on_rendered,
                                            unsigned jobs, RenderAhead* ahead) {
   std::vector<nlohmann::json*> contexts;
   for (PlannedObject& object : plan.objects) contexts.push_back(&object.context);

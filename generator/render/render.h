@@ -98,6 +98,10 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
                                            DiagnosticSink& sink,
                                            RenderCheck check = RenderCheck::kByConstruction);
 
+/// Called once for each file rendered, from the rendering threads (progress, the write stage's
+/// WriteBehind); the file is complete then.
+using FileRendered = std::function<void(const RenderedFile&)>;
+
 /// Renders the objects of a plan that is still being built (PlanBundle's `namespace_planned`),
 /// so that a large plan's template contexts are never all held at once: each batch is rendered
 /// and its contexts released; RenderBundle then takes these files instead of rendering the
@@ -105,7 +109,7 @@ std::optional<RenderedBundle> RenderBundle(const BundlePlan& plan, const Templat
 class RenderAhead {
  public:
   RenderAhead(const TemplateSet& templates, RenderCheck check, unsigned jobs,
-              std::function<void()> on_rendered);
+              FileRendered on_rendered);
   ~RenderAhead();
   /// Renders plan.objects added since the last call once there are a batch of them (the rest
   /// are RenderBundle's). Objects already added must not change afterwards.
@@ -119,7 +123,7 @@ class RenderAhead {
   const TemplateSet& templates_;
   RenderCheck check_;
   unsigned jobs_;
-  std::function<void()> on_rendered_;
+  FileRendered on_rendered_;
   size_t next_ = 0;
   struct Workers;  // each thread's working copies of the templates, kept between batches
   std::unique_ptr<Workers> workers_;
@@ -129,12 +133,12 @@ class RenderAhead {
 /// soon as the object is rendered, so a large plan's contexts and its rendered text are not all
 /// held at once (peak memory). The plan is left with null contexts (its objects' identities stay).
 /// `on_rendered` (when set) is called once per file rendered, from the rendering threads:
-/// progress (support/progress.h). `jobs` threads render (the bundle is the same for any number).
+/// progress (support/progress.h), the files written as they come (write/write_behind.h). `jobs` threads render (the bundle is the same for any number).
 /// `ahead` (when set) holds files rendered while the plan was built.
 std::optional<RenderedBundle> RenderBundle(BundlePlan&& plan, const TemplateSet& templates,
                                            DiagnosticSink& sink,
                                            RenderCheck check = RenderCheck::kByConstruction,
-                                           const std::function<void()>& on_rendered = {},
+                                           const FileRendered& on_rendered = {},
                                            unsigned jobs = 1, RenderAhead* ahead = nullptr);
 
 /// The templates `plan` renders (names under templates/), each once, in the order RenderBundle

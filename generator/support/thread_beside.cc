@@ -30,8 +30,11 @@ ThreadBeside::ThreadBeside(std::function<void()> body) : body_(std::move(body)) 
   started_ = true;
 }
 
-ThreadBeside::~ThreadBeside() {
+ThreadBeside::~ThreadBeside() { Join(); }
+
+void ThreadBeside::Join() {
   if (started_) pthread_join(thread_, nullptr);
+  started_ = false;
 }
 
 void* ThreadBeside::Start(void* self) {

@@ -18,8 +18,10 @@ class ThreadBeside {
   /// Starts `body` on a new thread, on another allowed core than the caller's where there is
   /// one (elsewhere, or where that cannot be asked for, as a plain thread).
   explicit ThreadBeside(std::function<void()> body);
-  /// Waits for the thread to end.
+  /// Waits for the thread to end (Join).
   ~ThreadBeside();
+  /// Waits for the thread to end; later calls return at once.
+  void Join();
   ThreadBeside(const ThreadBeside&) = delete;
   ThreadBeside& operator=(const ThreadBeside&) = delete;
 

@@ -326,6 +326,21 @@ bool FillStaging(const std::map<std::string, WantedText>& wanted,
   return true;
 }
 
+/// Takes over the staging folder `behind` filled while the bundle rendered, when it holds every
+/// file of `wanted` but the marker, which is written here; false (the folder gone) otherwise.
+bool TakeBehind(WriteBehind& behind, const std::map<std::string, WantedText>& wanted,
+                const fs::path& staging) {
+  std::set<std::string> names;
+  for (const auto& [name, text] : wanted) {
+    if (name != kBundleMarkerName) names.insert(name);
+  }
+  if (!behind.Take(staging, names)) return false;
+  if (WriteFile(staging / kBundleMarkerName, wanted.at(kBundleMarkerName))) return true;
+  std::error_code ignored;
+  fs::remove_all(staging, ignored);
+  return false;
+}
+
 WriteCounts Count(const Differences& diff, size_t files) {
   auto without_marker = [](const std::vector<std::string>& names) {
     return static_cast<size_t>(
@@ -374,6 +389,7 @@ std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, cons
   SweepTemporarySiblings(target);
   const std::map<std::string, WantedText> wanted = Wanted(bundle);
   const OutputOwnership owner = InspectOutput(target, Names(wanted), options.force);
+  if (options.behind && owner.exists) options.behind->Discard();  // made for a new folder
   if (!owner.refusal.empty()) {
     sink.Report(Refused(dir, owner.refusal,
                         "choose another -d, move those files away, or pass --force to adopt the "
@@ -403,8 +419,6 @@ std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, cons
   write.insert(diff.missing.begin(), diff.missing.end());
   staged.staging = TemporarySibling(target, "new", getpid());
   staged.retired = TemporarySibling(target, "old", getpid());
-  std::error_code ec;
-  fs::remove_all(staged.staging, ec);
   auto fail = [&](const std::string& message) -> std::optional<StagedBundleDir> {
     std::error_code ignored;
     fs::remove_all(staged.staging, ignored);
@@ -414,6 +428,12 @@ std::optional<StagedBundleDir> StageBundleDir(const RenderedBundle& bundle, cons
     return std::nullopt;
   };
   if (Interrupted()) return fail("interrupted");
+  if (options.behind && !staged.exists && TakeBehind(*options.behind, wanted, staged.staging)) {
+    if (Interrupted()) return fail("interrupted");
+    return staged;  // every file written while the bundle rendered, and the marker now
+  }
+  std::error_code ec;
+  fs::remove_all(staged.staging, ec);
   if (!fs::create_directory(staged.staging, ec)) {
     return fail("cannot create " + staged.staging.string());
   }

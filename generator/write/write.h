@@ -13,6 +13,7 @@
 #include "support/diagnostics.h"
 #include "render/render.h"
 #include "write/guard.h"
+#include "write/write_behind.h"
 
 namespace hkim {
 
@@ -34,6 +35,9 @@ struct WriteDirOptions {
   std::function<void()> waiting;
   /// Threads writing the files of one folder (a fleet stages its folders on its own threads).
   unsigned jobs = 1;
+  /// The bundle's files, written into the staging folder while it rendered (a new folder only;
+  /// write_behind.h): taken over instead of written again when complete, discarded otherwise.
+  WriteBehind* behind = nullptr;
 };
 
 /// What a write changes in its folder, counted from the comparison it makes under the lock (so
