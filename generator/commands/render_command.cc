@@ -21,6 +21,7 @@
 #include "pipeline/prepare.h"
 #include "render/rendered_json.h"
 #include "support/interrupt.h"
+#include "support/leave_to_exit.h"
 #include "support/progress.h"
 #include "write/write.h"
 
@@ -390,6 +391,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
         summary = counts;
       }
     }
+    LeaveToExit(std::move(*bundle));  // support/leave_to_exit.h: freed with the process
   }
   display.reset();  // erase the progress line before anything else is printed
   sink = AcceptWarnings(sink, layered ? &layered->merged : nullptr, options.allow);
@@ -407,6 +409,8 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   PrintDiagnostics(sink, sources, err);
   if (status != 0) checked_files.reset();  // "current" only for a clean check
   if (!options.quiet) PrintOutcome(options, summary, checked_files, err);
+  LeaveToExit(std::move(layered));
+  LeaveToExit(std::move(sources));
   return status;
 }
 
