@@ -8,6 +8,7 @@
 #include "model/model.h"
 #include "pipeline/prepare.h"
 #include "plan/closure.h"
+#include "plan/likely_templates.h"
 #include "plan/plan.h"
 #include "validate/validate.h"
 #include "write/write.h"
@@ -26,6 +27,10 @@ const TemplateSet* SharedEmbeddedTemplates(DiagnosticSink& sink) {
 std::optional<ProfileRender> RenderLoadedProfileWithPlan(const LoadedProfile& loaded,
                                                          DiagnosticSink& sink,
                                                          const RenderSettings& settings) {
+  if (settings.preparation) {  // parsed while the profile is checked and planned, first first
+    const std::vector<std::string>& likely = LikelyTemplates();
+    settings.preparation->ParseTemplates({likely.rbegin(), likely.rend()});
+  }
   const ProfileSchema* schema = ProfileSchema::Embedded(sink);
   if (!schema) return std::nullopt;
   if (!ValidateProfile(loaded, *schema, sink) || sink.HasErrors()) return std::nullopt;

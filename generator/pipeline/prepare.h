@@ -7,8 +7,8 @@
 // stage, waits for it), then parses the templates the plan names, from the last one rendered
 // backwards, while the rendering thread parses what it reaches first: they meet halfway instead
 // of one waiting on the other. Between the two it reads the other parse-once tables the render
-// reads whatever the profile (lint's, PrepareLintTables), which the validation stage, waiting for
-// the schema, left idle time for. All are the process's parse-once objects
+// reads whatever the profile (lint's, PrepareLintTables) and parses the templates nearly every
+// bundle renders (plan/likely_templates.h), while the profile is validated and planned. All are the process's parse-once objects
 // (ProfileSchema::Embedded, SharedEmbeddedTemplates, ...), so the output does not change, only
 // which thread did the parsing.
 
