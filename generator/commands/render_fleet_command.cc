@@ -193,6 +193,8 @@ int RunRenderFleetCommand(const RenderOptions& options, std::ostream& out, std::
         << " changed, " << summary.files.added << " added, " << summary.files.removed
         << " removed\n";
   }
+  LeaveToExit(std::move(sources));  // every profile's lines (support/leave_to_exit.h)
+  LeaveToExit(std::move(sink));
   return status;
 }
 

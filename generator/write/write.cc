@@ -452,7 +452,8 @@ bool SwapInStaged(StagedBundleDir& staged, std::string* error) {
   if (staged.current) return true;
   const fs::path& target = staged.target;
   if (!staged.exists) {
-    if (rename(staged.staging.c_str(), target.c_str()) == 0) return true;
+    staged.moved_in = rename(staged.staging.c_str(), target.c_str()) == 0;
+    if (staged.moved_in) return true;
     *error = std::string("cannot move the new bundle into place: ") + std::strerror(errno);
     return false;
   }
@@ -477,7 +478,10 @@ bool SwapInStaged(StagedBundleDir& staged, std::string* error) {
 bool SwapBackStaged(StagedBundleDir& staged) {
   if (staged.current) return true;
   const fs::path& target = staged.target;
-  if (!staged.exists) return rename(target.c_str(), staged.staging.c_str()) == 0;
+  if (!staged.exists) {
+    staged.moved_in = rename(target.c_str(), staged.staging.c_str()) != 0;
+    return !staged.moved_in;
+  }
   if (staged.exchanged) {
     staged.exchanged = !ExchangePaths(staged.staging, target);
     return !staged.exchanged;
@@ -487,7 +491,7 @@ bool SwapBackStaged(StagedBundleDir& staged) {
 }
 
 void DiscardStaged(const StagedBundleDir& staged) {
-  if (staged.current) return;
+  if (staged.current || staged.moved_in) return;  // nothing of it is left beside the folder
   std::error_code ec;
   fs::remove_all(staged.staging, ec);
   fs::remove_all(staged.retired, ec);

@@ -73,6 +73,7 @@ struct StagedBundleDir {
   bool exists = false;              ///< target existed
   bool current = false;             ///< target already holds the bundle: nothing to swap
   bool exchanged = false;           ///< swapped with one atomic exchange (else two renames)
+  bool moved_in = false;            ///< a new folder: staging renamed into place, nothing beside
   WriteCounts counts;               ///< what the swap changes
 };
 
