@@ -1,6 +1,7 @@
 #include "test_support.h"
 
 #include <sys/wait.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <array>
@@ -78,6 +79,16 @@ fs::path TempFileOnce(const std::string& stem, const std::string& text) {
     std::ofstream(file->path) << text;
   }
   return file->path;
+}
+
+fs::path FreshTestFolder(const std::string& what) {
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string name = test ? std::string(test->test_suite_name()) + "." + test->name() : "none";
+  const fs::path folder =
+      fs::temp_directory_path() / ("hkim-" + what + "-" + std::to_string(getpid()) + "-" + name);
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  return folder;
 }
 
 }  // namespace hkim::test_support

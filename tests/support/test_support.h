@@ -34,6 +34,10 @@ CommandRun RunCapturing(const std::string& command);
 /// Whether `program` is found on $PATH (tests that need kubectl or npm skip without it).
 bool OnPath(const std::string& program);
 
+/// A new, empty folder for the running gtest test: "<temporary folder>/hkim-<what>-<pid>-<suite>.
+/// <test>" (one an earlier run of the same test left is removed first). The test removes it.
+std::filesystem::path FreshTestFolder(const std::string& what);
+
 /// Writes `text` to a file named `stem`-PID.yaml in the temporary folder once per process and
 /// returns its path; the file is removed when the process ends.
 std::filesystem::path TempFileOnce(const std::string& stem, const std::string& text);

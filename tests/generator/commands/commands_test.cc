@@ -33,10 +33,7 @@ CliRun Hkimgen(const std::string& args) {
 class Commands : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hkim-commands-" + std::to_string(getpid()) + "-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
+    dir_ = test_support::FreshTestFolder("commands");
     fs::create_directories(dir_ / "base");
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -251,11 +251,7 @@ TEST(Discover, StringsThatWouldReadAsOtherTypesAreQuoted) {
 class DiscoverCommand : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hkim-discover-" + std::to_string(getpid()) + "-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = test_support::FreshTestFolder("discover");
   }
   void TearDown() override { fs::remove_all(dir_); }
   test_files::CommandRun Run(const std::string& args) {

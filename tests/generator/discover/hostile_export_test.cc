@@ -24,10 +24,7 @@ const fs::path kFixtures = fs::path(HKIM_SOURCE_DIR) / "tests/generator/discover
 class HostileExport : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hkim-hostile-" + std::to_string(getpid()) + "-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
+    dir_ = test_support::FreshTestFolder("hostile");
     fs::create_directories(dir_ / "run");
   }
   void TearDown() override { fs::remove_all(dir_); }

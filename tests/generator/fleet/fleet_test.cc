@@ -34,10 +34,7 @@ const fs::path kShared = HKIM_SHARED_DIR;
 class Fleet : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hkim-fleet-test-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = test_support::FreshTestFolder("fleet-test");
     fs::create_directories(dir_ / "profiles");
     fs::create_directories(dir_ / "scratch");
     // A fleet names each cluster's Argo CD destination (issue 28 item 3); the shipped profiles

@@ -19,11 +19,7 @@ using hkim::test_files::RunShell;
 class HostileInput : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hkim-hostile-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = test_support::FreshTestFolder("hostile");
   }
   void TearDown() override { fs::remove_all(dir_); }
 

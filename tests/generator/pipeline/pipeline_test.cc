@@ -36,11 +36,7 @@ CommandRun Hkimgen(const std::string& args, const fs::path& scratch) {
 class Scratch : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("hkim-pipeline-test-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = test_support::FreshTestFolder("pipeline-test");
   }
   void TearDown() override { fs::remove_all(dir_); }
   fs::path dir_;

@@ -153,10 +153,7 @@ class ProgressOnATerminal : public ::testing::Test {
  protected:
   void SetUp() override {
     namespace fs = std::filesystem;
-    dir_ = fs::temp_directory_path() /
-           ("hkim-progress-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = test_support::FreshTestFolder("progress");
     fs::create_directories(dir_ / "profiles");
     // Each shipped profile names its own Argo CD destination (issue 40): a fleet as shipped.
     for (const char* name : {"barcelona-h100-cx7", "oke-h100"}) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "test_support.h"
 #include "write/guard.h"
 #include "write/write.h"
 
@@ -35,11 +36,7 @@ std::string Read(const fs::path& path) {
 class WriteBehindTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("hkim-write-behind-test-" + std::to_string(getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
+    root_ = test_support::FreshTestFolder("write-behind-test");
     target_ = root_ / "bundle";
     staging_ = TemporarySibling(target_, "new", getpid());
   }

@@ -59,10 +59,7 @@ int Render(const fs::path& profile, const fs::path& dir, std::vector<std::string
 class WriteProcess : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("hkim-write-process-" + std::to_string(getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
+    root_ = test_support::FreshTestFolder("write-process");
     fs::create_directories(root_ / "out");
     a_ = fs::path(HKIM_SOURCE_DIR) / "profiles/oke-a100.yaml";
     b_ = fs::path(HKIM_SOURCE_DIR) / "profiles/oke-h100.yaml";

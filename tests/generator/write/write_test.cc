@@ -38,11 +38,7 @@ RenderedBundle Bundle(std::vector<std::pair<std::string, std::string>> files) {
 class WriteTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("hkim-write-test-" + std::to_string(getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
+    root_ = test_support::FreshTestFolder("write-test");
     dir_ = (root_ / "out" / "bundle").string();
   }
   void TearDown() override { fs::remove_all(root_); }
