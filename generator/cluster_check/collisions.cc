@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "cluster_check/findings.h"
-#include "cluster_check/versions.h"
 #include "discover/json_at.h"
+#include "model/operator_versions.h"
 #include "plan/preconditions.h"
 
 namespace hkim::cluster_check {
@@ -119,8 +119,7 @@ class OlmChecks {
   void Downgrade(const PlannedObject& planned, const ExportObject& csv, const std::string& runs) {
     if (planned.operator_key != "gpu_operator" || !p_.operators || !p_.operators->gpu_operator) return;
     const std::string& wanted = p_.operators->gpu_operator->version;
-    auto have = VersionParts(runs), want = VersionParts(wanted);
-    if (!have || !want || *want >= *have) return;
+    if (!IsOlderVersion(wanted, runs)) return;
     findings_.Add(Severity::kError, "cluster.operator-downgrade",
                   p_.operators->gpu_operator->pointer + "/version", Where(cluster_, csv),
                   "runs the GPU Operator " + runs + ", newer than the profile's " + wanted +

@@ -65,8 +65,7 @@ void CompareRelease(const Profile& p, const ClusterExport& cluster, const Operat
   // (cluster.operator-installed, cluster.operator-downgrade): not reported twice.
   const bool olm_collision = p.IsOpenShift() && op.managed();
   const std::string field = "operators." + op.pointer.substr(op.pointer.rfind('/') + 1) + ".version";
-  const auto have = VersionParts(running->version), want = VersionParts(pinned);
-  if (!p.IsOpenShift() && op.managed() && have && want && *want < *have) {
+  if (!p.IsOpenShift() && op.managed() && IsOlderVersion(pinned, running->version)) {
     // Argo CD renders the pinned chart and applies it, CRDs included, over what the newer
     // release made: an older operator on newer CRs and node state. Refused like an OLM downgrade
     // (collisions.cc), which OLM itself refuses.
@@ -235,22 +234,6 @@ void CheckKubernetes(const Profile& p, const ClusterExport& cluster, Findings& f
 }
 
 }  // namespace
-
-std::optional<std::vector<int>> VersionParts(std::string text) {
-  if (!text.empty() && text[0] == 'v') text = text.substr(1);
-  std::vector<int> parts;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t dot = text.find('.', start);
-    const std::string part = text.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos)
-      return std::nullopt;
-    parts.push_back(std::stoi(part));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return parts;
-}
 
 void CheckVersions(const Profile& p, const ClusterExport& cluster, Findings& findings) {
   CheckKnownBad(p, cluster, findings);

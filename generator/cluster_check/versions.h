@@ -27,7 +27,4 @@ namespace hkim::cluster_check {
 ///  - cluster.kubernetes-version: nodes whose kubelet is older than the pinned chart declares.
 void CheckVersions(const Profile& profile, const ClusterExport& cluster, Findings& findings);
 
-/// "v25.10.1" -> {25, 10, 1}; nullopt when a part is not a number.
-std::optional<std::vector<int>> VersionParts(std::string text);
-
 }  // namespace hkim::cluster_check

@@ -6,6 +6,8 @@
 
 #include "model/operator_versions.h"
 
+#include <cctype>
+
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <deque>
@@ -303,6 +305,36 @@ std::optional<GpuOperatorVersion> ParseGpuOperatorVersion(const std::string& tex
   }
   if (v.year < 0 || v.minor < 0 || v.patch < 0) return std::nullopt;
   return v;
+}
+
+std::optional<std::vector<int>> ParseOperatorVersion(std::string_view text) {
+  // A CSV name: "<package>.v<version>".
+  if (const size_t at = text.find(".v"); at != std::string_view::npos) text = text.substr(at + 1);
+  if (auto gpu = ParseGpuOperatorVersion(std::string(text)))
+    return std::vector<int>{gpu->year, gpu->minor, gpu->patch};
+  if (!text.empty() && text.front() == 'v') text.remove_prefix(1);
+  std::vector<int> numbers;
+  int value = -1;
+  for (char c : text) {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      if (value > 100000) return std::nullopt;
+      value = (value < 0 ? 0 : value * 10) + (c - '0');
+    } else if (c == '.' && value >= 0) {
+      numbers.push_back(value);
+      value = -1;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (value < 0) return std::nullopt;
+  numbers.push_back(value);
+  return numbers;
+}
+
+bool IsOlderVersion(std::string_view version, std::string_view than) {
+  const std::optional<std::vector<int>> older = ParseOperatorVersion(version);
+  const std::optional<std::vector<int>> newer = ParseOperatorVersion(than);
+  return older && newer && *older < *newer;
 }
 
 std::optional<std::string> VfDeviceIdOf(const std::string& pf_device_id) {

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hkim {
@@ -144,6 +145,16 @@ struct GpuOperatorVersion {
 
 /// Parses "v25.10.1" (also a Network Operator tag); nullopt when malformed.
 std::optional<GpuOperatorVersion> ParseGpuOperatorVersion(const std::string& text);
+
+/// The numbers of an operator version as a Subscription, a chart or a cluster names it: a
+/// channel "v25.10", a release "v25.10.1" or "25.10.0", or a CSV
+/// "gpu-operator-certified.v25.10.1" (the part after the package name). nullopt for a name that
+/// is no version ("stable", "alpha", "25.10.0-rc1").
+std::optional<std::vector<int>> ParseOperatorVersion(std::string_view text);
+
+/// Whether `version` is older than `than`, both versions (ParseOperatorVersion); false when
+/// either is not one. The one comparison of operator versions (diff, validate --cluster).
+bool IsOlderVersion(std::string_view version, std::string_view than);
 
 /// The oldest GPU Operator minor release hkimgen renders for: v24.9 (BRINGUP-FACTS §1c lists the
 /// bundles from v24.9.2 on; earlier ClusterPolicies lack fields the bundle sets).

@@ -5,17 +5,12 @@
 // graph), or a chart Application (OKE) an older chart release. The one comparison of operator versions the diff makes; a release catalog can take its
 // place later by answering the same question.
 
-#include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
+
+#include "model/operator_versions.h"  // ParseOperatorVersion, IsOlderVersion
 
 namespace hkim {
-
-/// The numbers of an operator version as a Subscription names it: a channel "v25.10", a release
-/// "v25.10.1" or "25.10.0", or a CSV "gpu-operator-certified.v25.10.1" (the part after the
-/// package name). nullopt for a name that is no version ("stable", "alpha").
-std::optional<std::vector<int>> ParseOperatorVersion(std::string_view text);
 
 /// Why moving the Subscription of `package` from `from` to `to` (channels or starting CSVs) is a
 /// downgrade OLM refuses; "" when it is not one, or when either is no version.
