@@ -253,6 +253,16 @@ OutputLock::~OutputLock() {
   if (fd_ >= 0) close(fd_);  // closing the last descriptor releases the flock
 }
 
+fs::path NamedFolder(const std::string& dir) {
+  fs::path folder = fs::path(dir).lexically_normal();
+  if (!folder.has_filename()) folder = folder.parent_path();  // "out/x/" names out/x
+  if (folder.empty() || folder.filename() == "." || folder.filename() == ".." ||
+      folder == folder.root_path()) {
+    return {};
+  }
+  return folder;
+}
+
 fs::path TemporarySibling(const fs::path& target, const char* kind, long pid) {
   return target.parent_path() /
          ("." + target.filename().string() + ".hkimgen-" + kind + "-" + std::to_string(pid));

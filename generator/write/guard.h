@@ -90,6 +90,10 @@ std::optional<OutputLock> CreateAndLockFolder(const std::filesystem::path& folde
                                               const std::function<void()>& waiting,
                                               DiagnosticSink& sink);
 
+/// The folder `-d DIR` names: DIR normalised ("out/x/" is out/x); empty when that is no folder
+/// of its own ("", ".", "..", "/"), which a bundle never replaces as a whole.
+std::filesystem::path NamedFolder(const std::string& dir);
+
 /// The temporary sibling of `target` that process `pid` builds in ("-new-") or retires the old
 /// bundle to ("-old-"): ".<name>.hkimgen-new-<pid>".
 std::filesystem::path TemporarySibling(const std::filesystem::path& target, const char* kind,

@@ -357,10 +357,8 @@ namespace {
 
 /// The folder `dir` names, or empty after reporting that it cannot be replaced as a whole.
 fs::path TargetOf(const std::string& dir, const WriteDirOptions& options, DiagnosticSink& sink) {
-  fs::path target = fs::path(dir).lexically_normal();
-  if (!target.has_filename()) target = target.parent_path();  // "out/x/" names out/x
-  if (target.empty() || target.filename() == "." || target.filename() == ".." ||
-      target == target.root_path()) {
+  const fs::path target = NamedFolder(dir);
+  if (target.empty()) {
     sink.Report(IoError(dir, "cannot be replaced as a whole",
                         "name a directory of its own, e.g. -d out/<cluster>"));
     return {};

@@ -14,9 +14,8 @@ namespace fs = std::filesystem;
 namespace hkim {
 
 std::unique_ptr<WriteBehind> WriteBehind::ForNewFolder(const std::string& dir) {
-  fs::path target = fs::path(dir).lexically_normal();
-  if (!target.has_filename()) target = target.parent_path();  // "out/x/" names out/x
-  if (target.empty() || target.filename() == "." || target.filename() == "..") return nullptr;
+  const fs::path target = NamedFolder(dir);
+  if (target.empty()) return nullptr;
   struct stat info {};
   if (lstat(target.c_str(), &info) == 0 || errno != ENOENT) return nullptr;  // it exists
   const fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
