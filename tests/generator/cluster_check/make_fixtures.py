@@ -247,6 +247,20 @@ def find(items, kind, name):
 OCI = "oci.oraclecloud.com/rdma."
 
 
+def oke_gpu_node(name, labels, host, pod_block, status=None):
+    """An OKE GPU node (BM.GPU.*.8 with 16 RDMA VFs, tainted for GPU pods) at 10.0.10.`host` of
+    the VCN's worker subnet, with flannel's pod CIDR 10.244.`pod_block`.0/25 (OKE's defaults)."""
+    capacity = {"cpu": "224", "memory": "2113389444Ki", "pods": "110", "nvidia.com/gpu": "8",
+                "nvidia.com/sriov_rdma_vf": "16"}
+    return addressed({"apiVersion": "v1", "kind": "Node",
+                      "metadata": {"name": name, "labels": labels},
+                      "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present",
+                                           "effect": "NoSchedule"}]},
+                      "status": dict({"capacity": capacity, "allocatable": capacity},
+                                     **(status or {}))},
+                     "10.0.10.%d" % host, "10.244.%d.0/25" % pod_block)
+
+
 def oke_blocks():
     """An OKE pool of nine BM.GPU.H100.8 nodes that profiles/oke-h100.yaml describes, spread over
     its RDMA fabric (issue 42): six in network block A, two in block B (of one HPC island), and
@@ -261,16 +275,8 @@ def oke_blocks():
         if block:
             labels.update({OCI + "hpc_island_id": "island-1", OCI + "network_block_id": block[0],
                            OCI + "local_block_id": block[1]})
-        capacity = {"cpu": "224", "memory": "2113389444Ki", "pods": "110", "nvidia.com/gpu": "8",
-                    "nvidia.com/sriov_rdma_vf": "16"}
-        # The worker subnet of the VCN and flannel's pods CIDR (OKE's defaults).
-        items.append(addressed({"apiVersion": "v1", "kind": "Node",
-                                "metadata": {"name": name, "labels": labels},
-                                "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present",
-                                                     "effect": "NoSchedule"}]},
-                                "status": {"capacity": capacity, "allocatable": capacity,
-                                           "nodeInfo": {"osImage": "Oracle Linux Server 8.10"}}},
-                               "10.0.10.%d" % (10 + i), "10.244.%d.0/25" % i))
+        items.append(oke_gpu_node(name, labels, 10 + i, i,
+                                  {"nodeInfo": {"osImage": "Oracle Linux Server 8.10"}}))
     return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": items}
 
 
@@ -290,14 +296,7 @@ def oke_installed():
                       "node.kubernetes.io/instance-type": shape,
                       "topology.kubernetes.io/region": "us-ashburn-1",
                       "nvidia.com/gpu.product": product, "nvidia.com/gpu.count": "8"}
-            capacity = {"cpu": "224", "memory": "2113389444Ki", "pods": "110", "nvidia.com/gpu": "8",
-                        "nvidia.com/sriov_rdma_vf": "16"}
-            items.append(addressed({"apiVersion": "v1", "kind": "Node",
-                                    "metadata": {"name": name, "labels": labels},
-                                    "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present",
-                                                         "effect": "NoSchedule"}]},
-                                    "status": {"capacity": capacity, "allocatable": capacity}},
-                                   "10.0.10.%d" % (len(items) + 10), "10.244.%d.0/25" % len(items)))
+            items.append(oke_gpu_node(name, labels, len(items) + 10, len(items)))
     for version, status in [(1, "superseded"), (2, "deployed")]:
         items.append({"apiVersion": "v1", "kind": "Secret", "type": "helm.sh/release.v1",
                       "metadata": {"name": "sh.helm.release.v1.network-operator.v%d" % version,
