@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <future>
 #include <string>
 #include <thread>
@@ -221,20 +222,84 @@ TEST(Rendezvous, APeersJobWithRawBytesIsRefusedPrintably) {
   EXPECT_NE(fetched.error.find("job 'tr.[2J.'"), std::string::npos) << fetched.error;
 }
 
-TEST(Rendezvous, TwoPodsClaimingOneOrdinalAreRefused) {
+TEST(Rendezvous, TheSameOrdinalAskingAgainGetsTheSameId) {
   RendezvousServer server;
   ASSERT_TRUE(server.Listen("127.0.0.1", 0).ok);
-  UniqueIdBytes first{}, second{};
+  UniqueIdBytes first{}, second{}, third{};
   const int port = server.port();
   auto serving =
       std::async(std::launch::async, [&server] { return server.Serve(Pod(0, 3), FakeId(), 10); });
   EXPECT_TRUE(FetchUniqueId(Pod(1, 3), "127.0.0.1", port, 10, first).ok);
-  const RendezvousStatus again = FetchUniqueId(Pod(1, 3), "127.0.0.1", port, 10, second);
-  EXPECT_FALSE(again.ok);
-  EXPECT_NE(again.error.find("ordinal 1 already fetched the id (two pods claim it)"),
+  EXPECT_TRUE(FetchUniqueId(Pod(1, 3), "127.0.0.1", port, 10, second).ok);
+  EXPECT_EQ(second, FakeId());
+  EXPECT_TRUE(FetchUniqueId(Pod(2, 3), "127.0.0.1", port, 10, third).ok);
+  EXPECT_TRUE(serving.get().ok);
+}
+
+// Two connections that never speak (a port scanner, a stuck peer) are open before the real
+// peer arrives: the peer is served at once, well within its own 3 s, and rank 0 succeeds.
+TEST(Rendezvous, APeerIsServedBehindTwoIdleConnections) {
+  RendezvousServer server;
+  ASSERT_TRUE(server.Listen("127.0.0.1", 0).ok);
+  const int port = server.port();
+  auto serving =
+      std::async(std::launch::async, [&server] { return server.Serve(Pod(0, 2), FakeId(), 20); });
+  const int idle1 = ConnectRaw(port), idle2 = ConnectRaw(port);
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // rank 0 accepted both
+  UniqueIdBytes id{};
+  const auto start = std::chrono::steady_clock::now();
+  const RendezvousStatus fetched = FetchUniqueId(Pod(1, 2), "127.0.0.1", port, 3, id);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_TRUE(fetched.ok) << fetched.error;
+  EXPECT_EQ(id, FakeId());
+  EXPECT_LT(seconds, 2.0);
+  const RendezvousStatus served = serving.get();
+  EXPECT_TRUE(served.ok) << served.error;
+  ::close(idle1);
+  ::close(idle2);
+}
+
+// A peer that sent its hello, got the answer and went away without confirming it (it timed out
+// and will retry): its hello again is answered, and rank 0 succeeds only then.
+TEST(Rendezvous, AReSentHelloIsAnswered) {
+  RendezvousServer server;
+  ASSERT_TRUE(server.Listen("127.0.0.1", 0).ok);
+  const int port = server.port();
+  auto serving =
+      std::async(std::launch::async, [&server] { return server.Serve(Pod(0, 2), FakeId(), 20); });
+  const int lost = ConnectRaw(port);
+  const std::string hello = EncodeHello(Pod(1, 2));
+  ASSERT_EQ(::send(lost, hello.data(), hello.size(), 0), static_cast<ssize_t>(hello.size()));
+  char answer[kAnswerHeaderBytes + kUniqueIdBytes];
+  ASSERT_EQ(::recv(lost, answer, sizeof answer, MSG_WAITALL), static_cast<ssize_t>(sizeof answer));
+  ::close(lost);  // no ack
+  EXPECT_EQ(serving.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout)
+      << "rank 0 must not report success before the peer confirmed the id";
+  UniqueIdBytes id{};
+  const RendezvousStatus again = FetchUniqueId(Pod(1, 2), "127.0.0.1", port, 5, id);
+  EXPECT_TRUE(again.ok) << again.error;
+  EXPECT_EQ(id, FakeId());
+  EXPECT_TRUE(serving.get().ok);
+}
+
+// The peer's hello arrived but it never took the id (it hangs): rank 0 times out naming it
+// instead of reporting success and waiting in NCCL's init for a rank that cannot come.
+TEST(Rendezvous, RankZeroDoesNotReportSuccessWhileAPeerNeverGotTheId) {
+  RendezvousServer server;
+  ASSERT_TRUE(server.Listen("127.0.0.1", 0).ok);
+  const int port = server.port();
+  auto serving =
+      std::async(std::launch::async, [&server] { return server.Serve(Pod(0, 2), FakeId(), 2); });
+  const int stuck = ConnectRaw(port);
+  const std::string hello = EncodeHello(Pod(1, 2));
+  ASSERT_EQ(::send(stuck, hello.data(), hello.size(), 0), static_cast<ssize_t>(hello.size()));
+  const RendezvousStatus served = serving.get();
+  EXPECT_FALSE(served.ok);
+  EXPECT_NE(served.error.find("ordinal(s) 1 of 2 ('train') never fetched the NCCL unique id"),
             std::string::npos)
-      << again.error;
-  EXPECT_FALSE(serving.get().ok);
+      << served.error;
+  ::close(stuck);
 }
 
 TEST(Rendezvous, ListenReportsABusyPort) {

@@ -60,38 +60,51 @@ TEST(RendezvousWire, AJobLengthBeyondTheLimitIsMalformedNotAnAllocation) {
 }
 
 TEST(RendezvousWire, AbsurdCountsAreRefusedWithTheirValues) {
-  const std::string bytes = std::string(kRendezvousMagic) + U32(1) + U32(0x80000000) + U32(4) +
+  const std::string bytes = std::string(kRendezvousMagic) + U32(kRendezvousVersion) + U32(0x80000000) + U32(4) +
                             U32(8) + U32(5) + "train";
   RendezvousHello hello;
   std::size_t needed = 0;
   ASSERT_EQ(ParseHello(bytes, &hello, &needed), WireParse::kDone);
-  EXPECT_EQ(RefusalOf(Pod(0), hello, {1, 2, 3}), "ordinal -2147483648 is not in 1..3");
+  EXPECT_EQ(RefusalOf(Pod(0), hello), "ordinal -2147483648 is not in 1..3");
 }
 
 // Found by rendezvous_fuzzer: replicas - 1 overflowed for INT_MIN (undefined behaviour).
 TEST(RendezvousWire, RefusalIsDefinedForAnyCounts) {
   const RendezvousIdentity odd = Pod(2560001, INT32_MIN, -1);
-  EXPECT_EQ(RefusalOf(odd, {1, odd}, {}), "ordinal 2560001 is not in 1..-2147483649");
+  EXPECT_EQ(RefusalOf(odd, {kRendezvousVersion, odd}), "ordinal 2560001 is not in 1..-2147483649");
 }
 
 TEST(RendezvousWire, RefusalsNameWhatDiffers) {
-  const std::set<int> waiting = {1, 2, 3};
-  auto refusal = [&](const RendezvousIdentity& peer, std::uint32_t version = 1) {
+  auto refusal = [&](const RendezvousIdentity& peer, std::uint32_t version = kRendezvousVersion) {
     RendezvousHello hello{version, peer};
-    return RefusalOf(Pod(0), hello, waiting);
+    return RefusalOf(Pod(0), hello);
   };
   EXPECT_EQ(refusal(Pod(1)), "");
-  EXPECT_EQ(refusal(Pod(1), 2), "rendezvous protocol version 2, rank 0 speaks 1");
+  EXPECT_EQ(refusal(Pod(1), 1), "rendezvous protocol version 1, rank 0 speaks 2");
   EXPECT_EQ(refusal(Pod(1, 2)), "HKIM_REPLICAS=2 there but 4 at rank 0");
   EXPECT_EQ(refusal(Pod(1, 4, 4)), "4 GPUs there but 8 at rank 0 (every pod needs the same count)");
   EXPECT_EQ(refusal(Pod(4)), "ordinal 4 is not in 1..3");
-  EXPECT_EQ(RefusalOf(Pod(0), {1, Pod(2)}, {1}),
-            "ordinal 2 already fetched the id (two pods claim it)");
 }
 
+TEST(RendezvousWire, AnOrdinalServedBeforeIsAnsweredAgain) {
+  // A peer that lost rank 0's answer says hello again: it gets the id, not a refusal.
+  EXPECT_EQ(RefusalOf(Pod(0), {kRendezvousVersion, Pod(2)}), "");
+}
+
+TEST(RendezvousWire, AckRoundTripsAndAForeignOneIsToldApart) {
+  int ordinal = -1;
+  std::size_t needed = 0;
+  const std::string ack = EncodeAck(3);
+  EXPECT_EQ(ack.size(), kAckBytes);
+  EXPECT_EQ(ParseAck(ack.substr(0, 5), &ordinal, &needed), WireParse::kNeedMore);
+  EXPECT_EQ(needed, kAckBytes);
+  EXPECT_EQ(ParseAck(ack, &ordinal, &needed), WireParse::kDone);
+  EXPECT_EQ(ordinal, 3);
+  EXPECT_EQ(ParseAck("GET / HTTP/1.1", &ordinal, &needed), WireParse::kForeign);}
+
 TEST(RendezvousWire, APeersJobWithRawBytesIsShownPrintable) {
-  RendezvousHello hello{1, Pod(1, 4, 8, std::string("tr\x1b[2J\xff\n", 8))};
-  EXPECT_EQ(RefusalOf(Pod(0), hello, {1}), "job 'tr.[2J..' is not rank 0's job 'train'");
+  RendezvousHello hello{kRendezvousVersion, Pod(1, 4, 8, std::string("tr\x1b[2J\xff\n", 8))};
+  EXPECT_EQ(RefusalOf(Pod(0), hello), "job 'tr.[2J..' is not rank 0's job 'train'");
 }
 
 TEST(RendezvousWire, AnswersRoundTripAndBadOnesAreMalformed) {

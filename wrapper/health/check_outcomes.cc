@@ -66,7 +66,9 @@ CheckOutcome DiagnosisOutcome(const ChildResult& child) {
   return outcome;
 }
 
-CheckOutcome NcclOutcome(const std::string& name, const ChildResult& child) {
+namespace {
+
+CheckOutcome ReadNcclOutcome(const std::string& name, const ChildResult& child) {
   CheckOutcome outcome;
   outcome.name = name;
   if (!child.started || child.timed_out) {
@@ -75,12 +77,15 @@ CheckOutcome NcclOutcome(const std::string& name, const ChildResult& child) {
   }
   outcome.numbers["exit_status"] = child.status;
   outcome.status = child.status == 0 ? "pass" : child.status == 1 ? "fail" : "error";
+  if (child.status == kNcclExitRendezvous)
+    outcome.detail = "could not take part: the job-scope rendezvous failed (not a fabric measurement)";
   const size_t brace = child.output.find('{');
   const json record = brace == std::string::npos
                           ? json()
                           : json::parse(child.output.substr(brace), nullptr, false);
   if (!record.is_object()) {
-    outcome.detail = "exit status " + std::to_string(child.status) + ", no JSON record";
+    if (outcome.detail.empty())
+      outcome.detail = "exit status " + std::to_string(child.status) + ", no JSON record";
     if (outcome.status == "pass") outcome.status = "error";
     outcome.fixes.push_back("the check's own messages are in the log above this summary");
     return outcome;
@@ -118,6 +123,24 @@ CheckOutcome NcclOutcome(const std::string& name, const ChildResult& child) {
         "compare with the profile's thresholds; `hkim-wrapper --check` on the node says why "
         "RDMA is not used (memlock, GID, IOMMU, GPUDirect)");
   return outcome;
+}
+
+}  // namespace
+
+CheckOutcome NcclOutcome(const std::string& name, const ChildResult& child) {
+  try {
+    return ReadNcclOutcome(name, child);
+  } catch (const json::exception& error) {  // a record of an unexpected shape: never an abort
+    CheckOutcome outcome;
+    outcome.name = name;
+    outcome.status = "error";
+    outcome.numbers["exit_status"] = child.status;
+    outcome.detail = "exit status " + std::to_string(child.status) + ", unreadable JSON record";
+    outcome.failures.push_back(std::string("the record does not have the expected shape: ") +
+                               error.what());
+    outcome.fixes.push_back("the check's own messages are in the log above this summary");
+    return outcome;
+  }
 }
 
 }  // namespace hkim::health

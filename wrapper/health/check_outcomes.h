@@ -10,6 +10,14 @@
 
 namespace hkim::health {
 
+/// hkim-nccl-check's exit status when this pod could not take part (kExitRendezvous in
+/// wrapper/nccl_check/nccl_check.h): the rendezvous failed before any traffic.
+inline constexpr int kNcclExitRendezvous = 5;
+
+}  // namespace hkim::health
+
+namespace hkim::health {
+
 /// From an InventoryResult ("inventory": GPUs and RDMA resources the node advertises).
 CheckOutcome InventoryOutcome(const InventoryResult& inventory);
 

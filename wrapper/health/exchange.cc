@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "text_cut.h"
+
 namespace hkim::health {
 namespace {
 
@@ -70,7 +72,7 @@ struct Client {
 }  // namespace
 
 ExchangeResult ServeExchange(const std::string& tag, int replicas, int expect, int port,
-                             const json& mine, double timeout_s) {
+                             const json& mine, double timeout_s, const ExchangeFilter& accept) {
   ExchangeResult result;
   result.values[0] = mine;
   // Dual-stack where the kernel has IPv6, else IPv4 only (pods are reached by either).
@@ -108,10 +110,17 @@ ExchangeResult ServeExchange(const std::string& tag, int replicas, int expect, i
   std::vector<Client> clients;
   auto accepted = [&] {
     int count = 0;
-    for (const Client& c : clients) count += c.ordinal >= 0;
+    for (const Client& c : clients) count += c.fd >= 0 && c.ordinal >= 0;
     return count;
   };
+  auto drop = [&](Client& c) {
+    if (c.ordinal >= 0) result.values.erase(c.ordinal);  // it left before the table: absent
+    ::close(c.fd);
+    c.fd = -1;
+    c.ordinal = -1;
+  };
   while (accepted() < expect && Clock::now() < deadline) {
+    std::erase_if(clients, [](const Client& c) { return c.fd < 0; });
     std::vector<pollfd> fds = {{fd, POLLIN, 0}};
     for (const Client& c : clients) fds.push_back({c.fd, POLLIN, 0});
     if (::poll(fds.data(), fds.size(), MsUntil(deadline)) <= 0) continue;
@@ -121,35 +130,57 @@ ExchangeResult ServeExchange(const std::string& tag, int replicas, int expect, i
     }
     for (size_t i = 1; i < fds.size(); ++i) {
       Client& c = clients[i - 1];
-      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)) || c.fd < 0 || c.ordinal >= 0) continue;
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)) || c.fd < 0) continue;
+      if (c.ordinal >= 0) {
+        // An accepted pod only waits for the table: anything readable is its leaving.
+        std::string ignored;
+        if (!ReadSome(c.fd, &ignored)) drop(c);
+        continue;
+      }
       const bool alive = ReadSome(c.fd, &c.buffer);
       const size_t newline = c.buffer.find('\n');
       if (newline == std::string::npos) {
-        if (!alive) {
-          ::close(c.fd);
-          c.fd = -1;
-        }
+        if (!alive) drop(c);
         continue;
       }
-      const json hello = json::parse(c.buffer.substr(0, newline), nullptr, false);
-      const int ordinal = hello.is_object() ? hello.value("ordinal", -1) : -1;
       std::string refusal;
-      if (!hello.is_object() || hello.value("magic", "") != kMagic) refusal = "not a localization peer";
-      else if (hello.value("tag", "") != tag) refusal = "tag " + hello.value("tag", "") + ", expected " + tag;
-      else if (ordinal < 1 || ordinal >= replicas) refusal = "ordinal out of range";
+      int ordinal = -1;
+      json value;
+      try {  // a peer's line is untrusted: any shape is a refusal, never an exception
+        const json hello = json::parse(c.buffer.substr(0, newline), nullptr, false);
+        if (!hello.is_object() || hello.value("magic", "") != kMagic) {
+          refusal = "not a localization peer";
+        } else if (hello.value("tag", "") != tag) {
+          refusal = "tag " + hello.value("tag", "") + ", expected " + tag;
+        } else {
+          ordinal = hello.value("ordinal", -1);
+          value = hello.value("value", json());
+          if (ordinal < 1 || ordinal >= replicas) refusal = "ordinal out of range";
+          else if (accept) refusal = accept(value);
+        }
+      } catch (const json::exception&) {
+        refusal = "a malformed hello";
+      }
       if (!refusal.empty()) {
-        SendAll(c.fd, json{{"magic", kMagic}, {"error", refusal}}.dump() + "\n", After(1));
+        SendAll(c.fd, DumpJson(json{{"magic", kMagic}, {"error", refusal}}) + "\n", After(1));
         ::close(c.fd);
         c.fd = -1;
         continue;
       }
+      // The same ordinal again is the same pod reconnecting: its older connection is dropped.
+      for (Client& other : clients)
+        if (&other != &c && other.fd >= 0 && other.ordinal == ordinal) {
+          ::close(other.fd);
+          other.fd = -1;
+          other.ordinal = -1;
+        }
       c.ordinal = ordinal;
-      result.values[ordinal] = hello.value("value", json());
+      result.values[ordinal] = value;
     }
   }
   json table = json::object();
   for (const auto& [ordinal, value] : result.values) table[std::to_string(ordinal)] = value;
-  const std::string answer = json{{"magic", kMagic}, {"tag", tag}, {"values", table}}.dump() + "\n";
+  const std::string answer = DumpJson(json{{"magic", kMagic}, {"tag", tag}, {"values", table}}) + "\n";
   for (Client& c : clients) {
     if (c.fd < 0) continue;
     if (c.ordinal >= 0) SendAll(c.fd, answer, After(5));
@@ -161,11 +192,11 @@ ExchangeResult ServeExchange(const std::string& tag, int replicas, int expect, i
 }
 
 ExchangeResult JoinExchange(const std::string& tag, int ordinal, const std::string& host, int port,
-                            const json& mine, double timeout_s) {
+                            const json& mine, double timeout_s, bool retry_refused) {
   ExchangeResult result;
   const Clock::time_point deadline = After(timeout_s);
   const std::string hello =
-      json{{"magic", kMagic}, {"tag", tag}, {"ordinal", ordinal}, {"value", mine}}.dump() + "\n";
+      DumpJson(json{{"magic", kMagic}, {"tag", tag}, {"ordinal", ordinal}, {"value", mine}}) + "\n";
   std::string last_error = "no attempt";
   while (Clock::now() < deadline) {
     addrinfo hints{};
@@ -195,9 +226,9 @@ ExchangeResult JoinExchange(const std::string& tag, int ordinal, const std::stri
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL, 0) | O_NONBLOCK);
     std::string buffer;
     bool alive = SendAll(fd, hello, deadline);
-    // Rank 0 answers when everyone has reported: wait until the deadline (plus a margin for
-    // rank 0's own deadline, which started a little later).
-    const Clock::time_point answer_by = deadline + std::chrono::seconds(10);
+    // Rank 0 answers when everyone has reported, at the latest at its own deadline, which is at
+    // most `timeout_s` from now (it was listening already): wait that long, plus a margin.
+    const Clock::time_point answer_by = After(timeout_s + 10);
     while (alive && buffer.find('\n') == std::string::npos && Clock::now() < answer_by) {
       pollfd p{fd, POLLIN, 0};
       if (::poll(&p, 1, MsUntil(answer_by)) > 0) alive = ReadSome(fd, &buffer);
@@ -209,19 +240,30 @@ ExchangeResult JoinExchange(const std::string& tag, int ordinal, const std::stri
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       continue;
     }
-    const json answer = json::parse(buffer.substr(0, newline), nullptr, false);
-    if (!answer.is_object() || answer.value("magic", "") != kMagic) {
-      result.error = host + ":" + std::to_string(port) + " is not a localization peer";
+    try {  // rank 0's line is untrusted too
+      const json answer = json::parse(buffer.substr(0, newline), nullptr, false);
+      if (!answer.is_object() || answer.value("magic", "") != kMagic) {
+        result.error = host + ":" + std::to_string(port) + " is not a localization peer";
+        return result;
+      }
+      if (answer.contains("error")) {
+        last_error = "rank 0 refused: " + answer.value("error", "");
+        if (retry_refused) {
+          std::this_thread::sleep_for(std::chrono::seconds(1));
+          continue;
+        }
+        result.error = last_error;
+        return result;
+      }
+      const json values = answer.value("values", json::object());
+      for (const auto& [key, value] : values.items()) {
+        const int at = std::atoi(key.c_str());
+        if (at >= 0 && std::to_string(at) == key) result.values[at] = value;
+      }
+    } catch (const json::exception& error) {
+      result.values.clear();
+      result.error = host + ":" + std::to_string(port) + " sent a malformed table: " + error.what();
       return result;
-    }
-    if (answer.contains("error")) {
-      result.error = "rank 0 refused: " + answer.value("error", "");
-      return result;
-    }
-    const json values = answer.value("values", json::object());
-    for (const auto& [key, value] : values.items()) {
-      const int at = std::atoi(key.c_str());
-      if (at >= 0 && std::to_string(at) == key) result.values[at] = value;
     }
     result.ok = true;
     return result;

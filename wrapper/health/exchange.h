@@ -6,6 +6,7 @@
 // with another tag or magic is answered with an error and dropped. Bounded: lines of at most
 // 1 MiB, a deadline for the whole exchange.
 
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -18,15 +19,23 @@ struct ExchangeResult {
   std::string error;
 };
 
+/// Why rank 0 refuses a pod's value ("" = accepted); a refused pod counts as absent.
+using ExchangeFilter = std::function<std::string(const nlohmann::json& value)>;
+
 /// The pod with ordinal 0: listens on `port`, takes one value from each of `expect` pods of
 /// ordinals 1..replicas-1 (or until `timeout_s`), then answers all of them. Its own value is
-/// `mine`.
+/// `mine`. A pod that disconnects before the table goes out is absent from it; the same ordinal
+/// connecting again replaces its older connection. `accept` may refuse a value.
 ExchangeResult ServeExchange(const std::string& tag, int replicas, int expect, int port,
-                             const nlohmann::json& mine, double timeout_s);
+                             const nlohmann::json& mine, double timeout_s,
+                             const ExchangeFilter& accept = nullptr);
 
 /// Any other pod: connects to `host`:`port` (retrying until `timeout_s`), sends `mine` as
-/// `ordinal` and waits for the table.
+/// `ordinal` and waits for the table (at most `timeout_s` + 10 s after it connected: rank 0
+/// answers by its own deadline). A refusal ends the exchange with an error, or with
+/// `retry_refused` is retried until `timeout_s` (rank 0 may be another revision's, about to go).
 ExchangeResult JoinExchange(const std::string& tag, int ordinal, const std::string& host, int port,
-                            const nlohmann::json& mine, double timeout_s);
+                            const nlohmann::json& mine, double timeout_s,
+                            bool retry_refused = false);
 
 }  // namespace hkim::health

@@ -50,6 +50,9 @@ void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
     else if (*policy == "warn") config.fail_on_failure = false;
     else bad("HKIM_HEALTH_POLICY", *policy, "use warn or fail");
   }
+  if (const auto path = env("HKIM_HEALTH_READY_FILE"); path && !path->empty())
+    config.ready_file = *path;
+  config.pod_revision = env("HKIM_POD_REVISION").value_or("");
   config.node_name = env("HKIM_NODE_NAME").value_or(config.node_name);
   config.pod_name = env("HKIM_POD_NAME").value_or(config.pod_name);
   if (const auto gpus = env("HKIM_HEALTH_EXPECT_GPUS"); gpus && !gpus->empty()) {
@@ -92,6 +95,8 @@ void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
     if (*when == "fail" || *when == "always" || *when == "off") config.localize = *when;
     else bad("HKIM_HEALTH_LOCALIZE", *when, "use fail, always or off");
   }
+  number("HKIM_HEALTH_ASSEMBLE_TIMEOUT_S", 1, 86400, "give seconds between 1 and 86400",
+         &config.assemble_timeout_s);
   number("HKIM_HEALTH_PAIR_TIMEOUT_S", 5, 3600, "give seconds between 5 and 3600",
          &config.pair_timeout_s);
   config.peer_address = env("HKIM_HEALTH_PEER_ADDRESS").value_or("");

@@ -1,7 +1,15 @@
 #pragma once
 // hkim-health's settings, from the pod's environment (docs/CONTRACTS.md, "Fabric health"):
-//   HKIM_HEALTH_MODE            node | gate (the command line's first word wins)
-//   HKIM_HEALTH_POLICY          warn | fail: gate only; fail = a failed check fails the Job
+//   HKIM_HEALTH_MODE            node | gate (the command line's first word wins; pod and ready
+//                               are given on the command line only)
+//   HKIM_HEALTH_POLICY          warn | fail: gate and pod; fail = a failed check fails the Job
+//                               (gate) or ends the pod with exit 1 before the command (pod)
+//   HKIM_HEALTH_READY_FILE      pod, ready: written when the in-pod check passed, read by
+//                               `hkim-health ready` (default /opt/hkim/nccl/fabric-ready)
+//   HKIM_HEALTH_ASSEMBLE_TIMEOUT_S  pod: how long the pods wait for the whole set (default 300);
+//                               a pod that finds no complete set by then runs its checks alone
+//   HKIM_POD_REVISION           pod: the pod's controller-revision-hash (downward API); pods of
+//                               different revisions never assemble ("" = not checked)
 //   HKIM_NODE_NAME              downward API spec.nodeName (required in node mode)
 //   HKIM_POD_NAME               the pod's name, for the summary
 //   HKIM_HEALTH_EXPECT_GPUS     GPUs a node of the shape registers (node mode)
@@ -14,14 +22,14 @@
 //   HKIM_HEALTH_RELEASE_AFTER   consecutive passes that release a node marked fail (default 2)
 //   HKIM_HEALTH_ROTATION_NIGHTS node: the group's NCCL checks are spread over this many nights
 //                               (rotation.h; default 1 = every node every night)
-//   HKIM_HEALTH_LOCALIZE        gate: fail (pairwise rounds when the job check fails, default) |
-//                               always | off
-//   HKIM_HEALTH_PAIR_TIMEOUT_S  gate: one localization round's measurement (default 120)
-//   HKIM_HEALTH_PEER_ADDRESS    gate: pod address template with {ordinal} (default: MASTER_ADDR
+//   HKIM_HEALTH_LOCALIZE        gate and pod: fail (pairwise rounds when the job check fails,
+//                               default) | always | off
+//   HKIM_HEALTH_PAIR_TIMEOUT_S  gate, pod: one localization round's measurement (default 120)
+//   HKIM_HEALTH_PEER_ADDRESS    gate, pod: pod address template with {ordinal} (default: MASTER_ADDR
 //                               with <set>-0 replaced by <set>-<ordinal>)
 //   HKIM_HEALTH_MARK_SUSPECTS   gate: true = a pod whose node is a suspect marks it (needs get and
 //                               patch on nodes; the bundle's gate never sets it: issue 37)
-//   HKIM_HEALTH_TERMINATION_LOG gate: where the suspects go for the Job (default
+//   HKIM_HEALTH_TERMINATION_LOG gate, pod: where the suspects go for the Job (default
 //                               /dev/termination-log, written only when it exists)
 //   HKIM_REPLICAS, MASTER_ADDR, HKIM_RENDEZVOUS_PORT, HKIM_NCCL_CHECK_MIN_BUSBW_GBPS,
 //   HKIM_NCCL_CHECK_AT_BYTES    the job check's own settings, read for the localization
@@ -35,11 +43,16 @@
 
 namespace hkim::health {
 
-enum class RunMode { kNode, kGate };
+enum class RunMode { kNode, kGate, kPod };
+
+inline constexpr const char* kDefaultReadyFile = "/opt/hkim/nccl/fabric-ready";
 
 struct HealthConfig {
   RunMode mode = RunMode::kNode;
-  bool fail_on_failure = true;  ///< gate: HKIM_HEALTH_POLICY=fail
+  bool fail_on_failure = true;  ///< gate, pod: HKIM_HEALTH_POLICY=fail
+  std::string ready_file = kDefaultReadyFile;  ///< pod, ready
+  double assemble_timeout_s = 300;             ///< pod: HKIM_HEALTH_ASSEMBLE_TIMEOUT_S
+  std::string pod_revision;                    ///< pod: HKIM_POD_REVISION ("" = not checked)
   std::string node_name;
   std::string pod_name;
   NodeExpectation expected;
@@ -51,7 +64,7 @@ struct HealthConfig {
   std::string bin_dir;  ///< folder of hkim-wrapper and hkim-nccl-check (our own folder)
   int release_after = 2;
   int rotation_nights = 1;  ///< node mode: the night's slice of the group runs NCCL (rotation.h)
-  // Localization (gate).
+  // Localization (gate, pod).
   std::string localize = "fail";
   double pair_timeout_s = 120;
   std::string peer_address;

@@ -22,6 +22,7 @@ struct Outcome {
 };
 
 Outcome For(const GroupResult& group, int key) {
+  if (group.inconclusive) return {};  // nothing was measured: no evidence either way
   if (key < 0) return {true, group.ok, group.busbw_gbps};
   if (!group.ran) return {true, false, 0};  // broken before any rail ran: every rail failed
   if (key >= static_cast<int>(group.rails.size())) return {};
@@ -168,9 +169,11 @@ std::vector<std::vector<int>> PlanRound(int pods, int round, const std::vector<b
 
 std::vector<bool> KnownGood(int pods, const std::vector<GroupResult>& results) {
   std::vector<int> passed(pods, 0), failed(pods, 0);
-  for (const GroupResult& group : results)
+  for (const GroupResult& group : results) {
+    if (group.inconclusive) continue;
     for (int member : group.members)
       if (member >= 0 && member < pods) ++(group.ok ? passed : failed)[member];
+  }
   std::vector<bool> good(pods);
   for (int i = 0; i < pods; ++i) good[i] = passed[i] > 0 && failed[i] == 0;
   return good;
@@ -179,6 +182,16 @@ std::vector<bool> KnownGood(int pods, const std::vector<GroupResult>& results) {
 LocalizeVerdict DecideSuspects(const std::vector<LocalizePod>& pods,
                                const std::vector<GroupResult>& results, double expected_gbps) {
   LocalizeVerdict verdict;
+  for (const GroupResult& group : results) {
+    if (!group.inconclusive) continue;
+    std::string members;
+    for (int member : group.members)
+      if (member >= 0 && member < static_cast<int>(pods.size()))
+        members += (members.empty() ? "" : "-") + pods[member].node;
+    verdict.notes.push_back("round " + std::to_string(group.round) + " " + members +
+                            " inconclusive: " + group.detail +
+                            " (a pod could not take part: not evidence against either node)");
+  }
   std::vector<Suspect> together = DecideKey(pods, results, expected_gbps, -1, &verdict.notes);
   size_t rails = 0;
   for (const GroupResult& group : results) rails = std::max(rails, group.rails.size());

@@ -17,6 +17,11 @@
 // fault); in round 0 nothing has passed yet, so it sits that round out. Three pods use the
 // triangle 0-1, 1-2, 2-0 (the leftover sits out).
 //
+// A group in which a pod could not take part (its rendezvous port was in use, the check crashed
+// or was killed for memory, it timed out before the first byte, no record came back) measured
+// nothing: it is "inconclusive" and says nothing about either node (localize_run.cc retries it
+// once on other ports first). Only groups that measured count below.
+//
 // Verdict, for the all-rails measurement and then each rail alone: a pod is a suspect when
 // every group it was measured in failed (slow, wrong transport, broken or timed out) and at
 // least one of those partners passed with someone else (so the fault is on this side).
@@ -52,8 +57,10 @@ struct RailMeasure {
 struct GroupResult {
   int round = 0;
   std::vector<int> members;  ///< plan indexes, ascending
-  bool ran = false;          ///< a measurement came back (false: rendezvous/NCCL broke, timeout)
+  bool ran = false;          ///< a measurement came back (false: NCCL broke, timeout)
   bool ok = false;           ///< passed: bandwidth, transport, exact results
+  /// A member could not take part (rendezvous failed, crash, OOM, no record): not evidence.
+  bool inconclusive = false;
   double busbw_gbps = 0;     ///< at the threshold size (0 when none)
   std::string transport;     ///< NCCL's transport summary
   std::string detail;        ///< the first failure, when not ok

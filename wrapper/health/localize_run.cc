@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "check_outcomes.h"
 #include "child_run.h"
 #include "exchange.h"
 
@@ -53,12 +54,13 @@ json ReportJson(const MemberReport& report) {
   json rails = json::array();
   for (const RailMeasure& rail : report.rails)
     rails.push_back({{"device", rail.device}, {"ok", rail.ok}, {"busbw_gbps", rail.busbw_gbps}});
-  return {{"ran", report.ran},         {"ok", report.ok},           {"busbw_gbps", report.busbw_gbps},
+  return {{"took_part", report.took_part}, {"ran", report.ran}, {"ok", report.ok},           {"busbw_gbps", report.busbw_gbps},
           {"transport", report.transport}, {"detail", report.detail}, {"rails", rails},
           {"seconds", report.seconds}};
 }
 
-// One group's result from its members' reports (a member without a report broke the group).
+// One group's result from its members' reports. A member without a report, or one that could not
+// take part, makes the group inconclusive: nothing about the fabric was measured.
 GroupResult Combine(int round, const std::vector<int>& members, const std::vector<LocalizePod>& pods,
                     const std::map<int, json>& table) {
   GroupResult result;
@@ -69,40 +71,72 @@ GroupResult Combine(int round, const std::vector<int>& members, const std::vecto
   bool first = true;
   for (int member : members) {
     const auto found = table.find(pods[member].ordinal);
-    const json report = found == table.end() ? json() : found->second.value("report", json());
-    if (!report.is_object()) {
-      result.ran = result.ok = false;
-      result.detail = pods[member].node + " did not report";
+    json report;
+    try {
+      report = found == table.end() ? json() : found->second.value("report", json());
+      if (!report.is_object()) {
+        result.inconclusive = true;
+        result.detail = pods[member].node + " sent no report";
+        continue;
+      }
+      if (!report.value("took_part", true)) {
+        result.inconclusive = true;
+        result.detail = pods[member].node + " could not take part (" + report.value("detail", "") + ")";
+        continue;
+      }
+      result.ran &= report.value("ran", false);
+      result.ok &= report.value("ok", false);
+      const double gbps = report.value("busbw_gbps", 0.0);
+      result.busbw_gbps = first ? gbps : std::min(result.busbw_gbps, gbps);
+      if (result.transport.empty()) result.transport = report.value("transport", "");
+      if (result.detail.empty()) result.detail = report.value("detail", "");
+      result.seconds = std::max(result.seconds, report.value("seconds", 0.0));
+      const json rails = report.value("rails", json::array());
+      for (size_t r = 0; r < rails.size(); ++r) {
+        if (result.rails.size() <= r) result.rails.push_back({rails[r].value("device", ""), true, 0});
+        RailMeasure& rail = result.rails[r];
+        const double rail_gbps = rails[r].value("busbw_gbps", 0.0);
+        rail.busbw_gbps = first || rail.busbw_gbps == 0 ? rail_gbps : std::min(rail.busbw_gbps, rail_gbps);
+        rail.ok &= rails[r].value("ok", false);
+      }
+    } catch (const json::exception&) {  // a peer's report of the wrong shape measured nothing
+      result.inconclusive = true;
+      result.detail = pods[member].node + " sent a malformed report";
       continue;
-    }
-    result.ran &= report.value("ran", false);
-    result.ok &= report.value("ok", false);
-    const double gbps = report.value("busbw_gbps", 0.0);
-    result.busbw_gbps = first ? gbps : std::min(result.busbw_gbps, gbps);
-    if (result.transport.empty()) result.transport = report.value("transport", "");
-    if (result.detail.empty()) result.detail = report.value("detail", "");
-    result.seconds = std::max(result.seconds, report.value("seconds", 0.0));
-    const json rails = report.value("rails", json::array());
-    for (size_t r = 0; r < rails.size(); ++r) {
-      if (result.rails.size() <= r) result.rails.push_back({rails[r].value("device", ""), true, 0});
-      RailMeasure& rail = result.rails[r];
-      const double rail_gbps = rails[r].value("busbw_gbps", 0.0);
-      rail.busbw_gbps = first || rail.busbw_gbps == 0 ? rail_gbps : std::min(rail.busbw_gbps, rail_gbps);
-      rail.ok &= rails[r].value("ok", false);
     }
     first = false;
   }
+  if (result.inconclusive) result.ran = result.ok = false;
   if (!result.ran) result.ok = false;
   return result;
 }
 
 }  // namespace
 
-MemberReport ReportFromRecord(const std::string& output, int exit_status, bool timed_out,
-                              const std::string& error) {
+static MemberReport ReadRecord(const std::string& output, int exit_status, bool timed_out,
+                               const std::string& error) {
   MemberReport report;
   const size_t brace = output.find('{');
   const json record = brace == std::string::npos ? json() : json::parse(output.substr(brace), nullptr, false);
+  // Could not take part: the rendezvous failed before any traffic (exit 5, or the record says
+  // so), no GPU or no NCCL (3, 4), killed by a signal we did not send (OOM, crash).
+  const bool no_rendezvous =
+      exit_status == kNcclExitRendezvous ||
+      (record.is_object() && record.contains("took_part") && !record.value("took_part", true));
+  if (!timed_out && (no_rendezvous || exit_status == 3 || exit_status == 4 || exit_status >= 128)) {
+    report.took_part = false;
+    std::string why = exit_status >= 128 ? "killed by signal " + std::to_string(exit_status - 128)
+                      : exit_status == 3 ? std::string("no GPU")
+                      : exit_status == 4 ? std::string("no usable NCCL")
+                                         : std::string("rendezvous failed");
+    if (record.is_object()) {
+      const json rendezvous = record.value("rendezvous", json::object());
+      if (rendezvous.is_object() && rendezvous.contains("error") && rendezvous["error"].is_string())
+        why += ": " + rendezvous["error"].get<std::string>();
+    }
+    report.detail = "exit status " + std::to_string(exit_status) + ", " + why;
+    return report;
+  }
   if (timed_out || !record.is_object()) {
     report.detail = timed_out ? error : "exit status " + std::to_string(exit_status) + ", no record";
     return report;
@@ -129,6 +163,19 @@ MemberReport ReportFromRecord(const std::string& output, int exit_status, bool t
   return report;
 }
 
+MemberReport ReportFromRecord(const std::string& output, int exit_status, bool timed_out,
+                              const std::string& error) {
+  try {
+    return ReadRecord(output, exit_status, timed_out, error);
+  } catch (const json::exception& e) {  // a record of the wrong shape: nothing usable measured
+    MemberReport report;
+    report.took_part = false;
+    report.detail = std::string("exit status ") + std::to_string(exit_status) +
+                    ", unreadable record (" + e.what() + ")";
+    return report;
+  }
+}
+
 GroupCheck NcclGroupCheck(const std::string& nccl_check, const std::string& at_bytes, bool per_rail,
                           std::ostream& log) {
   return [nccl_check, at_bytes, per_rail, &log](const GroupRun& run) {
@@ -146,8 +193,13 @@ GroupCheck NcclGroupCheck(const std::string& nccl_check, const std::string& at_b
         << std::flush;
     const Clock::time_point start = Clock::now();
     const ChildResult child = RunChild(argv, env, run.timeout_s);
-    MemberReport report = ReportFromRecord(child.output, child.status, child.timed_out || !child.started,
-                                           child.error);
+    MemberReport report;
+    if (child.started) {
+      report = ReportFromRecord(child.output, child.status, child.timed_out, child.error);
+    } else {
+      report.took_part = false;
+      report.detail = "not started: " + child.error;
+    }
     report.seconds = Since(start);
     return report;
   };
@@ -204,9 +256,14 @@ LocalizeOutcome RunLocalization(const LocalizeSetup& setup, const std::string& j
       << " rounds of pairs\n" << std::flush;
   outcome.ran = true;
   const int stride = (n + 1) / 2;
-  for (int round = 0; round < kLocalizeRounds; ++round) {
-    const auto groups = PlanRound(n, round, KnownGood(n, outcome.results));
-    if (groups.empty()) break;
+  size_t most_rails = 0;
+  for (const LocalizePod& pod : outcome.pods) most_rails = std::max(most_rails, pod.rails.size());
+  const int ports_per_group = 1 + static_cast<int>(most_rails);
+  // Measures this pod's group among `groups` (first_slot + g picks the ports), then gathers every
+  // pod's report: false when the exchange broke (outcome.error says why).
+  const auto measure = [&](int round, const std::vector<std::vector<int>>& groups,
+                           const std::vector<int>& slots, const std::string& tag,
+                           std::vector<GroupResult>* results) {
     json report = nullptr;
     for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
       const auto& members = groups[g];
@@ -219,31 +276,60 @@ LocalizeOutcome RunLocalization(const LocalizeSetup& setup, const std::string& j
       run.size = static_cast<int>(members.size());
       for (int m : members) run.ordinals.push_back(outcome.pods[m].ordinal);
       run.leader_address = PeerAddress(setup, outcome.pods[members[0]].ordinal);
-      run.port = setup.base_port + 2 + round * stride + g;
-      run.pod_name = setup.pod_set + "-r" + std::to_string(round) + "g" + std::to_string(g) + "-" +
+      run.port = setup.base_port + 2 + slots[g] * ports_per_group;
+      run.pod_name = setup.pod_set + "-" + tag + "g" + std::to_string(g) + "-" +
                      std::to_string(run.rank);
       run.timeout_s = setup.pair_timeout_s;
       report = ReportJson(check(run));
     }
-    const ExchangeResult table =
-        Exchange(setup, "round-" + std::to_string(round), n - 1, {{"report", report}},
-                 setup.pair_timeout_s + setup.exchange_timeout_s);
+    const ExchangeResult table = Exchange(setup, tag, n - 1, {{"report", report}},
+                                          setup.pair_timeout_s + setup.exchange_timeout_s);
     if (!table.ok) {
-      outcome.error = "localization exchange after round " + std::to_string(round) + ": " + table.error;
-      break;
+      outcome.error = "localization exchange after " + tag + ": " + table.error;
+      return false;
+    }
+    for (const auto& members : groups) results->push_back(Combine(round, members, outcome.pods, table.values));
+    return true;
+  };
+  const auto print = [&](const GroupResult& r, const std::string& what) {
+    std::string names;
+    for (int m : r.members) names += (names.empty() ? "" : "-") + outcome.pods[m].node;
+    log << "hkim-health: localize " << what << " " << names << ": "
+        << (r.ok ? "pass" : r.inconclusive ? "INCONCLUSIVE" : r.ran ? "FAIL" : "BROKEN") << " "
+        << Fixed(r.busbw_gbps) << " GB/s" << (r.transport.empty() ? "" : " " + r.transport)
+        << (r.ok || r.detail.empty() ? "" : " (" + r.detail + ")") << ", " << Fixed(r.seconds)
+        << " s\n";
+  };
+  for (int round = 0; round < kLocalizeRounds; ++round) {
+    const auto groups = PlanRound(n, round, KnownGood(n, outcome.results));
+    if (groups.empty()) break;
+    std::vector<int> slots;
+    for (int g = 0; g < static_cast<int>(groups.size()); ++g) slots.push_back(round * stride + g);
+    std::vector<GroupResult> results;
+    if (!measure(round, groups, slots, "r" + std::to_string(round), &results)) break;
+    for (const GroupResult& r : results) print(r, "round " + std::to_string(round));
+    // Groups in which a pod could not take part: once more, on ports of their own. Every pod
+    // sees the same table, so all agree on which groups these are.
+    std::vector<std::vector<int>> again;
+    std::vector<int> again_slots, again_at;
+    for (int g = 0; g < static_cast<int>(results.size()); ++g) {
+      if (!results[g].inconclusive) continue;
+      again.push_back(groups[g]);
+      again_slots.push_back((kLocalizeRounds + round) * stride + g);
+      again_at.push_back(g);
+    }
+    if (!again.empty()) {
+      log << "hkim-health: localize round " << round << ": " << again.size()
+          << " group(s) could not measure, retrying on other ports\n";
+      std::vector<GroupResult> retried;
+      if (!measure(round, again, again_slots, "r" + std::to_string(round) + "retry", &retried)) break;
+      for (size_t i = 0; i < retried.size(); ++i) {
+        print(retried[i], "round " + std::to_string(round) + " retry");
+        results[again_at[i]] = retried[i];
+      }
     }
     outcome.rounds = round + 1;
-    for (const auto& members : groups) {
-      outcome.results.push_back(Combine(round, members, outcome.pods, table.values));
-      const GroupResult& r = outcome.results.back();
-      std::string names;
-      for (int m : members) names += (names.empty() ? "" : "-") + outcome.pods[m].node;
-      log << "hkim-health: localize round " << round << " " << names << ": "
-          << (r.ok ? "pass" : r.ran ? "FAIL" : "BROKEN") << " " << Fixed(r.busbw_gbps) << " GB/s"
-          << (r.transport.empty() ? "" : " " + r.transport)
-          << (r.ok || r.detail.empty() ? "" : " (" + r.detail + ")") << ", " << Fixed(r.seconds)
-          << " s\n";
-    }
+    for (GroupResult& r : results) outcome.results.push_back(std::move(r));
     log << std::flush;
   }
   outcome.verdict = DecideSuspects(outcome.pods, outcome.results, setup.expected_gbps);
@@ -275,7 +361,9 @@ json LocalizationJson(const LocalizeOutcome& outcome) {
   for (const GroupResult& g : outcome.results) {
     json nodes = json::array();
     for (int m : g.members) nodes.push_back(outcome.pods[m].node);
-    groups.push_back({{"round", g.round}, {"nodes", nodes}, {"ok", g.ok}, {"ran", g.ran},
+    groups.push_back({{"round", g.round}, {"nodes", nodes},
+                      {"status", g.ok ? "pass" : g.inconclusive ? "inconclusive" : "fail"},
+                      {"ok", g.ok}, {"ran", g.ran},
                       {"busbw_gbps", g.busbw_gbps}, {"transport", g.transport},
                       {"seconds", g.seconds}, {"detail", g.detail}});
   }

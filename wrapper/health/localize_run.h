@@ -9,9 +9,15 @@
 // then all reports are gathered again (the barrier between rounds). Each round is bounded by
 // the pair timeout; the whole run by 3 x (pair timeout + exchange) + the first exchange.
 //
-// Ports: the exchange uses HKIM_RENDEZVOUS_PORT + 1, group g of round r uses
-// HKIM_RENDEZVOUS_PORT + 2 + r * ceil(n/2) + g, so groups never share a port even when the pods
-// share one network namespace (the bench: every pod on one machine).
+// A group in which a member could not take part (MemberReport::took_part false) is retried once,
+// right after its round, on ports of its own; if it fails to take part again it stays
+// inconclusive (localize.h: not evidence against anyone).
+//
+// Ports: the exchange uses HKIM_RENDEZVOUS_PORT + 1; group g of round r uses
+// HKIM_RENDEZVOUS_PORT + 2 + (r * ceil(n/2) + g) * k and its retry
+// HKIM_RENDEZVOUS_PORT + 2 + ((3 + r) * ceil(n/2) + g) * k, where k = 1 + the most rails a pod
+// reported (per-rail's rounds take the k - 1 ports after the group's), so groups never share a
+// port even when the pods share one network namespace (the bench: every pod on one machine).
 
 #include <functional>
 #include <iosfwd>
@@ -54,6 +60,9 @@ struct GroupRun {
 
 /// What this pod measured in its group (rails: per rail, in its own rail order).
 struct MemberReport {
+  /// False: this pod could not take part (the rendezvous failed, hkim-nccl-check exit 5; it
+  /// crashed or was killed for memory; no GPU or NCCL; it never started): no measurement.
+  bool took_part = true;
   bool ran = false;
   bool ok = false;
   double busbw_gbps = 0;
@@ -91,6 +100,8 @@ GroupCheck NcclGroupCheck(const std::string& nccl_check, const std::string& at_b
                           std::ostream& log);
 
 /// A member's report from hkim-nccl-check's JSON record (plain or per-rail) and exit status.
+/// Exit 5 (or a record with "took_part": false), 3, 4 or a signal we did not send (OOM, crash):
+/// took_part false. A record of any shape never throws.
 MemberReport ReportFromRecord(const std::string& output, int exit_status, bool timed_out,
                               const std::string& error);
 

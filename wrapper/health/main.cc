@@ -1,14 +1,22 @@
-// hkim-health: the fabric health check of one node, run by the bundle's sync gate (gate mode)
-// and its periodic CronJob (node mode, marks the node through the Kubernetes API). Started as
-// `hkim-wrapper -- hkim-health node|gate` so the RDMA environment is the workload's.
+// hkim-health: the fabric health check of one node, run by the workload's own pods before the
+// training command (pod mode), the bundle's sync gate (gate mode), and its periodic CronJob
+// (node mode, marks the node through the Kubernetes API). Started as
+// `hkim-wrapper -- hkim-health node|gate|pod -- <command...>` so the RDMA environment is the
+// workload's; `hkim-health ready` is the StatefulSet's readiness probe.
+
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <exception>
 #include <iostream>
 
 #include "health_config.h"
 #include "health_pipeline.h"
 #include "kube_api.h"
+#include "pod_mode.h"
 
 namespace {
 
@@ -26,27 +34,48 @@ std::string OwnFolder() {
   return path.substr(0, path.rfind('/'));
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   using namespace hkim::health;
+  // Everything after "--" is pod mode's command, passed to execvp untouched.
+  std::vector<std::string> command;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") != 0) continue;
+    for (int j = i + 1; j < argc; ++j) command.emplace_back(argv[j]);
+    argc = i;
+    break;
+  }
   HealthConfig config;
   std::vector<std::string> errors;
   ReadHealthEnvironment(GetEnv, config, errors);
   config.bin_dir = OwnFolder();
 
   CLI::App app{"hkim-health: fabric health of this node (inventory, diagnosis, NCCL, per rail); "
-               "node mode marks the Node hkimgen.io/nccl-health=pass|fail"};
+               "node mode marks the Node hkimgen.io/nccl-health=pass|fail; pod mode checks the "
+               "workload's pod set, then execs the command after --; ready exits 0 once pod "
+               "mode passed (HKIM_HEALTH_READY_FILE exists)"};
   std::string mode, sa_dir = kServiceAccountDir;
   double api_timeout_s = 20;
-  app.add_option("mode", mode, "node | gate (default: HKIM_HEALTH_MODE or node)");
+  app.add_option("mode", mode,
+                 "node | gate | pod -- COMMAND... | ready (default: HKIM_HEALTH_MODE or node)");
   app.add_option("--bin-dir", config.bin_dir, "folder of hkim-wrapper and hkim-nccl-check");
   app.add_option("--service-account-dir", sa_dir, "token and ca.crt of the API client");
   app.add_option("--api-timeout-s", api_timeout_s, "deadline of one API request");
   CLI11_PARSE(app, argc, argv);
+  if (mode == "ready") {  // the readiness probe reads one file: no other setting matters
+    std::string why;
+    if (FabricReady(config, &why)) return 0;
+    std::cout << why << "\n";
+    return 1;
+  }
   if (mode == "gate") config.mode = RunMode::kGate;
   else if (mode == "node") config.mode = RunMode::kNode;
-  else if (!mode.empty()) errors.push_back("mode '" + mode + "' is unknown\nfix: use node or gate");
+  else if (mode == "pod") config.mode = RunMode::kPod;
+  else if (!mode.empty()) errors.push_back("mode '" + mode + "' is unknown\nfix: use node, gate, pod or ready");
+  if (config.mode == RunMode::kPod && command.empty())
+    errors.push_back("pod mode has no command\nfix: give it after --: hkim-health pod -- "
+                     "python train.py");
+  if (config.mode != RunMode::kPod && !command.empty())
+    errors.push_back("only pod mode runs a command after --\nfix: use hkim-health pod -- ...");
   if (config.mode == RunMode::kNode && config.node_name.empty())
     errors.push_back("HKIM_NODE_NAME is not set\nfix: set it from the downward API "
                      "(fieldRef spec.nodeName)");
@@ -55,6 +84,19 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (config.mode == RunMode::kGate) return RunGateMode(config, std::cout, std::cerr);
+  if (config.mode == RunMode::kPod) {
+    const PodOutcome outcome = RunPodMode(config, std::cout, std::cerr);
+    if (!outcome.exec) return outcome.exit_status;
+    std::cout << std::flush;
+    std::cerr << std::flush;
+    std::vector<char*> args;
+    for (std::string& arg : command) args.push_back(arg.data());
+    args.push_back(nullptr);
+    ::execvp(args[0], args.data());  // keeps the environment
+    std::cerr << "hkim-health: error: cannot run " << command[0] << ": " << std::strerror(errno)
+              << "\nfix: give the training command's path (or a name on PATH) after --\n";
+    return 127;
+  }
 
   std::optional<KubeClient> api;
   ApiEndpoint endpoint;
@@ -65,4 +107,18 @@ int main(int argc, char** argv) {
     std::cerr << "hkim-health: error: no Kubernetes API: " << error << "\n";
   }
   return RunNodeMode(config, api, std::cout, std::cerr);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // No input may abort the program (a node would stay unmarked, a pod would die without its
+  // summary): anything a library throws ends the run with a message and exit 2.
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& error) {
+    std::cerr << "hkim-health: error: internal: " << error.what()
+              << "\nfix: report this with the pod's log\n";
+    return 2;
+  }
 }

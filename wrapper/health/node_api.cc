@@ -1,5 +1,7 @@
 #include "node_api.h"
 
+#include "text_cut.h"
+
 namespace hkim::health {
 namespace {
 
@@ -63,7 +65,7 @@ std::string WriteMark(const KubeClient& client, const std::string& name, const N
     if (!read.ok) return read.error;
     if (effect != nullptr) *effect = MarkEffect(read.node, mark);
     const ApiResponse response =
-        client.Patch(path, MarkPatch(read.node, mark).dump(), "application/merge-patch+json");
+        client.Patch(path, DumpJson(MarkPatch(read.node, mark)), "application/merge-patch+json");
     if (response.ok()) return "";
     last_error = Describe("PATCH " + path, response);
     if (response.status != 409) return last_error;

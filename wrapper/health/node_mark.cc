@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "text_cut.h"
+
 namespace hkim::health {
 
 using nlohmann::json;
@@ -44,7 +46,7 @@ json MarkPatch(const json& node, const NodeMark& mark) {
   patch["metadata"]["labels"][kHealthLabel] = marked ? "fail" : "pass";
   patch["metadata"]["annotations"][kTimeAnnotation] = mark.time;
   if (effect == "fail") {
-    patch["metadata"]["annotations"][kReasonAnnotation] = mark.reason.substr(0, 1000);
+    patch["metadata"]["annotations"][kReasonAnnotation] = CutUtf8(mark.reason, 1000);
     patch["metadata"]["annotations"][kPassesAnnotation] = nullptr;  // a failure restarts the count
     if (!MarkedFail(node) || Annotation(node, kSinceAnnotation).empty())
       patch["metadata"]["annotations"][kSinceAnnotation] = mark.time;

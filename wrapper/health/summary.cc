@@ -1,5 +1,7 @@
 #include "summary.h"
 
+#include "text_cut.h"
+
 namespace hkim::health {
 
 using nlohmann::json;
@@ -30,7 +32,7 @@ json SummaryJson(const NodeSummary& summary) {
 }
 
 std::string FormatSummaryLine(const NodeSummary& summary) {
-  return std::string(kSummaryMarker) + SummaryJson(summary).dump() + "\n";
+  return std::string(kSummaryMarker) + DumpJson(SummaryJson(summary)) + "\n";
 }
 
 }  // namespace hkim::health

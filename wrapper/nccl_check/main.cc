@@ -116,7 +116,8 @@ int main(int argc, char** argv) {
       "nccl-tests bus bandwidth, transport from NCCL's own log).\n"
       "Loads libcuda.so.1 and the image's own libnccl.so.2 at run time: HKIM_NCCL_LIBRARY, else "
       "LD_LIBRARY_PATH, PyTorch wheels (nvidia/nccl/lib), the loader's search.\n"
-      "Exit: 0 pass, 1 check failed, 2 could not run, 3 no GPU, 4 no usable NCCL"};
+      "Exit: 0 pass, 1 check failed, 2 could not run, 3 no GPU, 4 no usable NCCL, 5 could not "
+      "take part (the job-scope rendezvous failed: port in use, a peer never came)"};
   CommandLine flags;
   AddOptions(app, config, flags);
   CLI11_PARSE(app, argc, argv);

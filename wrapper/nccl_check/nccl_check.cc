@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "allreduce_runner.h"
@@ -160,7 +161,39 @@ int WriteReport(const CheckReport& report, const std::string& json_path) {
   return report.verdict.passed ? kExitPass : kExitFail;
 }
 
+// The rendezvous failed: this pod never measured anything. A distinct exit status and record,
+// so a caller (hkim-health's localization) does not take it for a slow or broken fabric.
+int NoRendezvous(const CheckConfig& config, const RendezvousStatus& status,
+                 const std::string& json_path) {
+  std::cerr << "hkim-nccl-check: error: rendezvous: " << status.error << "\nfix: " << status.fix
+            << "\n";
+  if (!json_path.empty()) {
+    const std::string json = NoRendezvousJson(config, status.error, status.fix);
+    if (json_path == "-") {
+      std::cout << json << std::flush;
+    } else {
+      std::ofstream(json_path) << json;
+    }
+  }
+  return kExitRendezvous;
+}
+
 }  // namespace
+
+std::string NoRendezvousJson(const CheckConfig& config, const std::string& error,
+                             const std::string& fix) {
+  const nlohmann::json record = {
+      {"tool", "hkim-nccl-check"},
+      {"passed", false},
+      {"took_part", false},
+      {"scope", std::string(ScopeName(config.scope))},
+      {"ordinal", config.ordinal},
+      {"replicas", config.replicas},
+      {"rendezvous", {{"error", error}, {"fix", fix}, {"port", config.rendezvous_port}}},
+      {"failures", {"rendezvous: " + error}}};
+  // The error may quote a host name or a peer's bytes: any byte (see FormatJson).
+  return record.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
 
 int RunCheck(const CheckConfig& config, const std::string& json_path) {
   const Clock::time_point start = Clock::now();
@@ -202,7 +235,7 @@ int RunCheck(const CheckConfig& config, const std::string& json_path) {
     if (job) {
       UniqueIdBytes id{};
       const RendezvousStatus status = ShareUniqueId(config, nccl, report.local_gpus, id);
-      if (!status.ok) return Error("rendezvous: " + status.error, status.fix);
+      if (!status.ok) return NoRendezvous(config, status, json_path);
       setup.id = id;
     }
     AllReduceRunner runner(cuda, nccl, setup);

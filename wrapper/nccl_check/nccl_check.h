@@ -17,11 +17,19 @@ inline constexpr int kExitError = 2;  ///< could not run: settings, rendezvous, 
 inline constexpr int kExitNoGpu = 3;  ///< no CUDA device is visible (or no driver library)
 /// No usable libnccl.so.2 (missing, not NCCL, or older than kMinNcclVersionCode).
 inline constexpr int kExitNoNccl = 4;
+/// This pod could not take part: the job-scope rendezvous failed before any traffic (rank 0
+/// could not listen on its port, a peer never got the NCCL unique id). Says nothing about the
+/// fabric; with --json the record has "took_part": false and "rendezvous": {error, fix, port}.
+inline constexpr int kExitRendezvous = 5;
 
 /// Sets what NCCL reads from the environment before its first call: NCCL_NVLS_ENABLE=0 unless
 /// set (NVLink multicast stays off), and INFO-level debug output of INIT,NET,GRAPH into
 /// `log_path`, which the check reads afterwards to find the transport.
 void PrepareNcclEnvironment(const std::string& log_path);
+
+/// The JSON record of a run that could not take part (kExitRendezvous).
+std::string NoRendezvousJson(const CheckConfig& config, const std::string& error,
+                             const std::string& fix);
 
 /// Runs the whole check with `config` (environment already read and finished). Writes the table
 /// to stderr and, when `json_path` is non-empty, the JSON record there ("-" = stdout). Returns

@@ -14,6 +14,7 @@
 
 #include "common/read_file.h"
 #include "common/sysfs_read.h"
+#include "nccl_check.h"
 
 extern char** environ;
 
@@ -184,6 +185,22 @@ int RunPerRail(const PerRailSetup& setup, const CheckConfig& config, const EnvLo
             << ": all rails together\n" << std::flush;
   const RailRun together = RunChild(setup, all, together_env);
 
+  // A round whose rendezvous failed measured nothing: the whole run could not take part (a
+  // distinct exit status), rather than a rail "down" that would count against the fabric.
+  std::string no_rendezvous;
+  for (const RailRun& run : runs)
+    if (run.exit_status == kExitRendezvous && no_rendezvous.empty()) no_rendezvous = run.hca;
+  if (together.exit_status == kExitRendezvous && no_rendezvous.empty()) no_rendezvous = all;
+  if (!no_rendezvous.empty()) {
+    const std::string error = "per-rail round NCCL_IB_HCA=" + no_rendezvous +
+                              ": the rendezvous failed (its message is above)";
+    std::cerr << "hkim-nccl-check: error: " << error << "\n";
+    const std::string text = NoRendezvousJson(
+        config, error, "choose a free HKIM_RENDEZVOUS_PORT (and the next one per rail)");
+    if (json_path == "-") std::cout << text << std::flush;
+    else if (!json_path.empty()) std::ofstream(json_path) << text;
+    return kExitRendezvous;
+  }
   const PerRailResult result = DecidePerRail(rails, runs, together, policy);
   std::cerr << FormatPerRailTable(result, policy) << std::flush;
   if (!json_path.empty()) {

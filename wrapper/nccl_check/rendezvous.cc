@@ -16,6 +16,7 @@
 #include <set>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 namespace hkim::nccl_check {
 namespace {
@@ -187,19 +188,61 @@ RendezvousStatus RendezvousServer::Listen(const std::string& bind_address, int p
       "choose a free HKIM_RENDEZVOUS_PORT (the same in every pod of the job)");
 }
 
+namespace {
+
+// One accepted connection of rank 0, served without blocking the others: it reads the hello,
+// sends the answer, then reads the ack. Each step has the connection's own deadline.
+struct Connection {
+  int fd = -1;
+  std::string who;
+  Clock::time_point deadline;
+  enum class Step { kHello, kAnswer, kAck } step = Step::kHello;
+  std::string received;
+  std::string answer;
+  std::size_t sent = 0;
+  int ordinal = -1;
+};
+
+void Drop(Connection& c) {
+  if (c.fd >= 0) ::close(c.fd);
+  c.fd = -1;
+}
+
+// Reads what is there now into `c.received`, at most up to `needed` bytes in all. False when the
+// peer closed or failed.
+bool ReadAvailable(Connection& c, std::size_t needed) {
+  while (c.received.size() < needed) {
+    char buffer[512];
+    const ssize_t n =
+        ::recv(c.fd, buffer, std::min(sizeof buffer, needed - c.received.size()), 0);
+    if (n > 0) {
+      c.received.append(buffer, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+  return true;
+}
+
+}  // namespace
+
 RendezvousStatus RendezvousServer::Serve(const RendezvousIdentity& self, const UniqueIdBytes& id,
                                          double timeout_s) {
   if (fd_ < 0) return Error("the rendezvous server is not listening", "call Listen first");
   RendezvousStatus status;
-  std::set<int> waiting;
+  std::set<int> waiting;  // ordinals that have not acknowledged the id yet
   for (int ordinal = 1; ordinal < self.replicas; ++ordinal) waiting.insert(ordinal);
   const Clock::time_point deadline = After(timeout_s);
+  std::vector<Connection> connections;
+  const auto close_all = [&connections] {
+    for (Connection& c : connections) Drop(c);
+  };
 
   while (!waiting.empty()) {
-    pollfd p{fd_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, PollMs(deadline));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) {
+    std::erase_if(connections, [](const Connection& c) { return c.fd < 0; });
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) {
       std::string missing;
       for (int ordinal : waiting)
         missing += (missing.empty() ? "" : ", ") + std::to_string(ordinal);
@@ -210,54 +253,120 @@ RendezvousStatus RendezvousServer::Serve(const RendezvousIdentity& self, const U
           "check that those pods started, resolve and reach MASTER_ADDR, and run the check with "
           "HKIM_NCCL_CHECK_SCOPE=job and the same HKIM_RENDEZVOUS_PORT");
       timeout.warnings = status.warnings;
+      close_all();
       return timeout;
     }
-    sockaddr_storage address{};
-    socklen_t length = sizeof address;
-    Fd peer(::accept4(fd_, reinterpret_cast<sockaddr*>(&address), &length,
-                      SOCK_NONBLOCK | SOCK_CLOEXEC));
-    if (peer.get() < 0) continue;
-    const std::string who = PeerName(address);
-    const Clock::time_point io_deadline = std::min(deadline, After(kPerConnectionTimeoutS));
-
-    RendezvousHello hello;
-    std::string received;
-    IoResult read = IoResult::kOk;
-    const WireParse parsed =
-        ReadMessage(peer.get(), io_deadline, ParseHello, &hello, &received, &read);
-    if (parsed == WireParse::kForeign) {
-      status.warnings.push_back("ignored a connection from " + who +
-                                " that is not an hkim-nccl-check peer (it sent '" +
-                                Opening(received) + "')");
-      continue;
+    Clock::time_point wake = deadline;
+    std::vector<pollfd> fds = {{fd_, POLLIN, 0}};
+    for (const Connection& c : connections) {
+      wake = std::min(wake, c.deadline);
+      fds.push_back({c.fd, static_cast<short>(c.step == Connection::Step::kAnswer ? POLLOUT : POLLIN), 0});
     }
-    if (parsed != WireParse::kDone) {
-      status.warnings.push_back(
-          "ignored a connection from " + who +
-          (parsed == WireParse::kMalformed ? std::string(" with a malformed hello")
-                                           : " that sent no complete hello (" +
-                                                 std::to_string(received.size()) + " bytes)"));
-      continue;
+    const int ready = ::poll(fds.data(), fds.size(), PollMs(wake));
+    if (ready < 0 && errno != EINTR) {
+      close_all();
+      return Error(std::string("rendezvous: poll: ") + std::strerror(errno), "run the check again");
     }
-    const int ordinal = hello.identity.ordinal;
-    const std::string refusal = RefusalOf(self, hello, waiting);
-    const std::string answer = refusal.empty() ? EncodeAccept(id) : EncodeRefusal(refusal);
-    const IoResult sent = WriteAll(peer.get(), answer, io_deadline);
-    if (!refusal.empty()) {
-      RendezvousStatus mismatch = Error(
-          "refused the peer at " + who + " (ordinal " + std::to_string(ordinal) + "): " + refusal,
-          "every pod of the job must run the same profile: same HKIM_REPLICAS, GPU count "
-          "and StatefulSet");
-      mismatch.warnings = status.warnings;
-      return mismatch;
+    for (std::size_t i = 0; i < connections.size(); ++i) {
+      Connection& c = connections[i];
+      const short events = ready > 0 ? fds[i + 1].revents : 0;
+      if (events == 0) {
+        if (Clock::now() < c.deadline) continue;
+        if (c.step == Connection::Step::kHello) {
+          status.warnings.push_back("ignored a connection from " + c.who +
+                                    " that sent no complete hello (" +
+                                    std::to_string(c.received.size()) + " bytes)");
+        } else {
+          status.warnings.push_back("ordinal " + std::to_string(c.ordinal) + " at " + c.who +
+                                    " did not confirm the id in time; waiting for it to retry");
+        }
+        Drop(c);
+        continue;
+      }
+      if (c.step == Connection::Step::kHello) {
+        RendezvousHello hello;
+        std::size_t needed = 0;
+        WireParse parsed = ParseHello(c.received, &hello, &needed);
+        bool alive = true;
+        if (parsed == WireParse::kNeedMore) {
+          alive = ReadAvailable(c, needed);
+          parsed = ParseHello(c.received, &hello, &needed);
+        }
+        if (parsed == WireParse::kForeign) {
+          status.warnings.push_back("ignored a connection from " + c.who +
+                                    " that is not an hkim-nccl-check peer (it sent '" +
+                                    Opening(c.received) + "')");
+          Drop(c);
+          continue;
+        }
+        if (parsed == WireParse::kMalformed || (parsed == WireParse::kNeedMore && !alive)) {
+          status.warnings.push_back(
+              "ignored a connection from " + c.who +
+              (parsed == WireParse::kMalformed
+                   ? std::string(" with a malformed hello")
+                   : " that sent no complete hello (" + std::to_string(c.received.size()) +
+                         " bytes)"));
+          Drop(c);
+          continue;
+        }
+        if (parsed == WireParse::kNeedMore) continue;
+        const std::string refusal = RefusalOf(self, hello);
+        if (!refusal.empty()) {
+          WriteAll(c.fd, EncodeRefusal(refusal), After(1));
+          RendezvousStatus mismatch =
+              Error("refused the peer at " + c.who + " (ordinal " +
+                        std::to_string(hello.identity.ordinal) + "): " + refusal,
+                    "every pod of the job must run the same profile: same HKIM_REPLICAS, GPU "
+                    "count and StatefulSet");
+          mismatch.warnings = status.warnings;
+          close_all();
+          return mismatch;
+        }
+        // A hello from an ordinal that was served before is the same pod again (its answer was
+        // lost): it gets the same id.
+        c.ordinal = hello.identity.ordinal;
+        c.answer = EncodeAccept(id);
+        c.step = Connection::Step::kAnswer;
+        c.received.clear();
+        continue;  // the answer goes out when the socket is writable
+      }
+      if (c.step == Connection::Step::kAnswer) {
+        const ssize_t n = ::send(c.fd, c.answer.data() + c.sent, c.answer.size() - c.sent,
+                                 MSG_NOSIGNAL);
+        if (n > 0) c.sent += static_cast<std::size_t>(n);
+        else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) Drop(c);
+        if (c.fd >= 0 && c.sent == c.answer.size()) c.step = Connection::Step::kAck;
+        continue;
+      }
+      // kAck: the peer holds the id once this arrives; only then is it served.
+      const bool alive = ReadAvailable(c, kAckBytes);
+      int acked = -1;
+      std::size_t needed = 0;
+      const WireParse parsed = ParseAck(c.received, &acked, &needed);
+      if (parsed == WireParse::kDone && acked == c.ordinal) {
+        waiting.erase(c.ordinal);
+        Drop(c);
+      } else if (parsed != WireParse::kNeedMore || !alive) {
+        status.warnings.push_back("ordinal " + std::to_string(c.ordinal) + " at " + c.who +
+                                  " closed without confirming the id; waiting for it to retry");
+        Drop(c);
+      }
     }
-    if (sent == IoResult::kOk) {
-      waiting.erase(ordinal);
-    } else {
-      status.warnings.push_back("could not send the id to ordinal " + std::to_string(ordinal) +
-                                " at " + who + "; waiting for it to retry");
+    if (ready > 0 && (fds[0].revents & POLLIN)) {
+      sockaddr_storage address{};
+      socklen_t length = sizeof address;
+      const int peer = ::accept4(fd_, reinterpret_cast<sockaddr*>(&address), &length,
+                                 SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (peer >= 0) {
+        Connection c;
+        c.fd = peer;
+        c.who = PeerName(address);
+        c.deadline = std::min(deadline, After(kPerConnectionTimeoutS));
+        connections.push_back(std::move(c));
+      }
     }
   }
+  close_all();
   return status;
 }
 
@@ -341,11 +450,17 @@ RendezvousStatus FetchUniqueId(const RendezvousIdentity& self, const std::string
                                                   : "connected, but rank 0 closed without answering";
         continue;
       }
-      ::freeaddrinfo(found);
       if (answer.accepted) {
+        // Rank 0 counts this pod as served at the ack; without it, it waits for a retry.
+        if (WriteAll(fd.get(), EncodeAck(self.ordinal), io_deadline) != IoResult::kOk) {
+          last_error = "could not confirm the id to rank 0";
+          continue;
+        }
+        ::freeaddrinfo(found);
         id = answer.id;
         return {};
       }
+      ::freeaddrinfo(found);
       return Error("rank 0 at " + where + " refused this pod (ordinal " +
                        std::to_string(self.ordinal) + "): " + PrintableBytes(answer.refusal),
                    "every pod of the job must run the same profile: same HKIM_REPLICAS, GPU "

@@ -34,10 +34,13 @@ class RendezvousServer {
   /// The bound port (after a successful Listen).
   int port() const { return port_; }
 
-  /// Hands `id` to each of the replicas-1 peers once, checking each hello against `self`.
-  /// Returns when all have it, on a mismatched peer (which is told why), or after `timeout_s`
-  /// (naming the ordinals that never came). Connections that do not speak the protocol are
-  /// ignored with a warning.
+  /// Hands `id` to each of the replicas-1 peers, checking each hello against `self`. Serves
+  /// its connections concurrently (an idle one, a scanner or a stuck peer, delays nobody and is
+  /// dropped after 5 s); a peer counts as served only when it acknowledged the id, and a hello
+  /// from an ordinal seen before is answered again (the same pod retrying). Returns when every
+  /// peer acknowledged, on a mismatched peer (which is told why), or after `timeout_s` (naming
+  /// the ordinals that never got it). Connections that do not speak the protocol are ignored
+  /// with a warning.
   RendezvousStatus Serve(const RendezvousIdentity& self, const UniqueIdBytes& id, double timeout_s);
 
  private:

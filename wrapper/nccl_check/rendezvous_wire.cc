@@ -59,8 +59,7 @@ WireParse ParseHello(std::string_view bytes, RendezvousHello* hello, std::size_t
   return WireParse::kDone;
 }
 
-std::string RefusalOf(const RendezvousIdentity& self, const RendezvousHello& hello,
-                      const std::set<int>& waiting) {
+std::string RefusalOf(const RendezvousIdentity& self, const RendezvousHello& hello) {
   const RendezvousIdentity& peer = hello.identity;
   if (hello.version != kRendezvousVersion) {
     return "rendezvous protocol version " + std::to_string(hello.version) + ", rank 0 speaks " +
@@ -81,8 +80,6 @@ std::string RefusalOf(const RendezvousIdentity& self, const RendezvousHello& hel
     return "ordinal " + std::to_string(peer.ordinal) + " is not in 1.." +
            std::to_string(static_cast<long long>(self.replicas) - 1);
   }
-  if (waiting.count(peer.ordinal) == 0)
-    return "ordinal " + std::to_string(peer.ordinal) + " already fetched the id (two pods claim it)";
   return "";
 }
 
@@ -100,6 +97,19 @@ std::string EncodeRefusal(const std::string& reason) {
   PutU32(out, static_cast<std::uint32_t>(text.size()));
   out += text;
   return out;
+}
+
+std::string EncodeAck(int ordinal) {
+  std::string out(kRendezvousMagic);
+  PutU32(out, static_cast<std::uint32_t>(ordinal));
+  return out;
+}
+
+WireParse ParseAck(std::string_view bytes, int* ordinal, std::size_t* needed) {
+  if (!MagicSoFar(bytes)) return WireParse::kForeign;
+  if (bytes.size() < kAckBytes) return NeedMore(kAckBytes, needed);
+  *ordinal = static_cast<int>(GetU32(bytes, 8));
+  return WireParse::kDone;
 }
 
 WireParse ParseAnswer(std::string_view bytes, RendezvousAnswer* answer, std::size_t* needed) {

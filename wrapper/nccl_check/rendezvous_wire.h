@@ -6,12 +6,14 @@
 // Wire format (integers are 32-bit big-endian):
 //   hello  peer -> rank 0 : "HKIMRDV1" version ordinal replicas local_gpus job_len job[job_len]
 //   answer rank 0 -> peer : "HKIMRDV1" status(0) id[128]    |   "HKIMRDV1" status(1) len msg[len]
+//   ack    peer -> rank 0 : "HKIMRDV1" ordinal                (the id arrived; version 2)
+// Rank 0 counts a peer as served only at its ack, so a peer that gave up before the answer
+// arrived (and retries) is never counted, and a re-sent hello is answered with the id again.
 
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <set>
 #include <string>
 #include <string_view>
 
@@ -22,13 +24,15 @@ inline constexpr std::size_t kUniqueIdBytes = 128;
 using UniqueIdBytes = std::array<char, kUniqueIdBytes>;
 
 inline constexpr std::string_view kRendezvousMagic = "HKIMRDV1";
-inline constexpr std::uint32_t kRendezvousVersion = 1;
+inline constexpr std::uint32_t kRendezvousVersion = 2;
 /// Longest job name or refusal text accepted; a longer length field is a malformed message.
 inline constexpr std::uint32_t kMaxRendezvousText = 4096;
 /// Magic and the five integers of a hello.
 inline constexpr std::size_t kHelloHeaderBytes = 28;
 /// Magic and the status of an answer.
 inline constexpr std::size_t kAnswerHeaderBytes = 12;
+/// Magic and the ordinal of an ack.
+inline constexpr std::size_t kAckBytes = 12;
 /// The most bytes any message can take (a hello with the longest job): a parser never asks for
 /// more.
 inline constexpr std::size_t kMaxRendezvousMessage =
@@ -70,14 +74,20 @@ std::string EncodeHello(const RendezvousIdentity& self);
 /// Parses a hello from the bytes received so far (see WireParse).
 WireParse ParseHello(std::string_view bytes, RendezvousHello* hello, std::size_t* needed);
 
-/// Why rank 0 (`self`, still waiting for the ordinals in `waiting`) refuses `hello`; "" when it
-/// is accepted. Text the peer sent appears through PrintableBytes.
-std::string RefusalOf(const RendezvousIdentity& self, const RendezvousHello& hello,
-                      const std::set<int>& waiting);
+/// Why rank 0 (`self`) refuses `hello`; "" when it is accepted. An ordinal that was served
+/// before is accepted again (the same pod retrying after a lost answer). Text the peer sent
+/// appears through PrintableBytes.
+std::string RefusalOf(const RendezvousIdentity& self, const RendezvousHello& hello);
 
 /// Rank 0's answers: the id, or a refusal (cut to kMaxRendezvousText bytes).
 std::string EncodeAccept(const UniqueIdBytes& id);
 std::string EncodeRefusal(const std::string& reason);
+
+/// The peer's ack of the id, as `ordinal`.
+std::string EncodeAck(int ordinal);
+
+/// Parses an ack (see WireParse); `*ordinal` is the ordinal it names.
+WireParse ParseAck(std::string_view bytes, int* ordinal, std::size_t* needed);
 
 /// Parses rank 0's answer from the bytes received so far (see WireParse).
 WireParse ParseAnswer(std::string_view bytes, RendezvousAnswer* answer, std::size_t* needed);

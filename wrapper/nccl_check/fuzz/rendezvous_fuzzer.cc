@@ -58,11 +58,9 @@ void CheckHello(std::string_view stream, std::size_t chunk, std::uint8_t knobs) 
   RendezvousIdentity self{knobs & 1 ? hello.identity.job : "train", 0,
                           knobs & 2 ? hello.identity.replicas : 4,
                           knobs & 4 ? hello.identity.local_gpus : 8};
-  std::set<int> waiting;
-  if (knobs & 8) waiting.insert(hello.identity.ordinal);
-  const std::string refusal = RefusalOf(self, hello, waiting);
+  const std::string refusal = RefusalOf(self, hello);
   Require(IsPrintable(refusal));  // rank 0's own job is "train" or equal to the peer's
-  // A hello of version 1 re-encodes to exactly the bytes that were parsed.
+  // A hello of the current version re-encodes to exactly the bytes that were parsed.
   if (hello.version == kRendezvousVersion)
     Require(EncodeHello(hello.identity) == stream.substr(0, consumed));
   RendezvousAnswer answer;
