@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -270,6 +271,167 @@ TEST_F(HealthProgram, WithoutAnApiTheRunSaysSoAndExits2) {
                             " --service-account-dir " + sa_ + " 2>/dev/null");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(Summaries(run.out).back()["mark"], "not marked: no Kubernetes API");
+}
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+bool Exists(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0;
+}
+
+// `hkim-health pod -- sh -c ...` whose command writes the pod's name (from its environment) to
+// dir/exec; the ready file is dir/ready.
+std::string PodCommand(const std::string& dir, const std::string& bin, const std::string& env) {
+  return "HKIM_NODE_NAME=gpu-1 HKIM_HEALTH_READY_FILE=" + dir + "/ready HKIM_HEALTH_TERMINATION_LOG=" +
+         dir + "/term HKIM_HEALTH_POLICY=fail " + env + " " + HKIM_HEALTH_BIN + " pod --bin-dir " + bin +
+         " -- sh -c 'echo $HKIM_POD_NAME > " + dir + "/exec' 2>" + dir + "/stderr";
+}
+
+// A pod restarted alone (HKIM_REPLICAS=4, nobody on rank 0's port): after the assembly timeout
+// it runs the local checks, says so, writes the ready file and execs the command.
+TEST_F(HealthProgram, PodAloneRunsTheLocalChecksSaysSoAndExecsTheCommand) {
+  Script(bin_ + "/hkim-nccl-check",
+         "echo \"$@\" >> " + dir_ + "/ran\necho '{\"passed\": true, \"failures\": []}'\n");
+  const int port = 33000 + static_cast<int>(::getpid() % 9000) * 3;
+  const auto start = std::chrono::steady_clock::now();
+  const ProgramRun run = RunHealth(PodCommand(
+      dir_, bin_,
+      "HKIM_POD_NAME=train-2 HKIM_REPLICAS=4 MASTER_ADDR=127.0.0.1 HKIM_RENDEZVOUS_PORT=" +
+          std::to_string(port) + " HKIM_HEALTH_ASSEMBLE_TIMEOUT_S=1 HKIM_HEALTH_PER_RAIL=true"));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(run.status, 0) << ReadText(dir_ + "/stderr");
+  EXPECT_LT(seconds, 5);
+  const std::vector<json> summaries = Summaries(run.out);
+  ASSERT_EQ(summaries.size(), 1u) << run.out;
+  EXPECT_EQ(summaries[0]["mode"], "pod");
+  EXPECT_EQ(summaries[0]["checks"][1]["name"], "nccl-job");
+  EXPECT_EQ(summaries[0]["checks"][1]["status"], "skip");
+  EXPECT_EQ(summaries[0]["checks"][1]["detail"],
+            "ran alone: the pod set did not assemble within 1 s (the other pods are running)");
+  EXPECT_EQ(summaries[0]["checks"][2]["name"], "nccl-local");
+  EXPECT_EQ(summaries[0]["checks"][3]["name"], "per-rail");
+  EXPECT_EQ(ReadText(dir_ + "/ran"), "--scope local --json -\n--scope local --per-rail --json -\n");
+  EXPECT_EQ(ReadText(dir_ + "/exec"), "train-2\n");  // the command ran, with the environment
+  EXPECT_EQ(ReadText(dir_ + "/ready"), summaries[0]["time"].get<std::string>() + "\n");
+}
+
+TEST_F(HealthProgram, PodFailingUnderPolicyFailIsNotReadyAndDoesNotExec) {
+  Script(bin_ + "/hkim-nccl-check", std::string("cat <<'EOF'\n") + kSlowRecord + "\nEOF\nexit 1\n");
+  std::ofstream(dir_ + "/ready") << "stale\n";  // left by the container's previous run
+  const ProgramRun run = RunHealth(PodCommand(dir_, bin_, "HKIM_POD_NAME=train-0 HKIM_REPLICAS=1"));
+  EXPECT_EQ(run.status, 1);
+  EXPECT_FALSE(Exists(dir_ + "/ready"));
+  EXPECT_FALSE(Exists(dir_ + "/exec"));
+  EXPECT_EQ(ReadText(dir_ + "/term"),
+            "fabric check failed, no suspect: gpu-1: nccl-local: busbw 20.00 GB/s at 1G is below "
+            "the minimum 150.00 GB/s\n");
+  const ProgramRun probe = RunHealth("HKIM_HEALTH_READY_FILE=" + dir_ + "/ready " +
+                                     std::string(HKIM_HEALTH_BIN) + " ready");
+  EXPECT_EQ(probe.status, 1);
+  EXPECT_EQ(probe.out, "fabric not ready: " + dir_ +
+                           "/ready does not exist (the in-pod check has not passed)\n");
+  // Policy warn: the same failure is reported, and the pod goes on.
+  const ProgramRun warn =
+      RunHealth(PodCommand(dir_, bin_, "HKIM_POD_NAME=train-0 HKIM_REPLICAS=1 HKIM_HEALTH_POLICY=warn"));
+  EXPECT_EQ(warn.status, 0);
+  EXPECT_EQ(Summaries(warn.out).at(0)["passed"], false);
+  EXPECT_TRUE(Exists(dir_ + "/exec"));
+  const ProgramRun ready = RunHealth("HKIM_HEALTH_READY_FILE=" + dir_ + "/ready " +
+                                     std::string(HKIM_HEALTH_BIN) + " ready");
+  EXPECT_EQ(ready.status, 0);
+  EXPECT_EQ(ready.out, "");
+}
+
+TEST_F(HealthProgram, PodModeNeedsACommandAndOnlyPodModeTakesOne) {
+  EXPECT_EQ(RunHealth(std::string(HKIM_HEALTH_BIN) + " pod 2>/dev/null").status, 2);
+  EXPECT_EQ(RunHealth(std::string(HKIM_HEALTH_BIN) + " gate -- true 2>/dev/null").status, 2);
+}
+
+// The whole set in pod mode: four processes, a fake check that is slow in every group holding
+// gpu-2. Every pod names gpu-2, none is ready, none runs the command.
+TEST_F(HealthProgram, PodSetWithASlowNodeNamesItAndNoPodExecs) {
+  const std::string groups = dir_ + "/groups";
+  ::mkdir(groups.c_str(), 0755);
+  Script(bin_ + "/hkim-nccl-check",
+         "if [ \"$HKIM_REPLICAS\" = 4 ]; then\n"
+         "  echo '{\"passed\":false,\"failures\":[\"bus bandwidth 9.00 GB/s is below 45\"]}'; exit 1\n"
+         "fi\n"
+         "g=" + groups + "/${HKIM_POD_NAME%-*}\n"
+         "echo $HKIM_NODE_NAME >> $g\n"
+         "i=0; while [ $(wc -l < $g) -lt $HKIM_REPLICAS ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done\n"
+         "if grep -q gpu-2 $g; then\n"
+         "  echo '{\"passed\":false,\"failures\":[\"slow\"],\"results\":[{\"bytes\":1024,\"busbw_gbps\":9.0}],"
+         "\"threshold\":{\"at_bytes\":1024},\"transport\":{\"summary\":\"NET/Socket x2\"}}'; exit 1\n"
+         "fi\n"
+         "echo '{\"passed\":true,\"failures\":[],\"results\":[{\"bytes\":1024,\"busbw_gbps\":50.0}],"
+         "\"threshold\":{\"at_bytes\":1024},\"transport\":{\"summary\":\"NET/IB x2\"}}'\n");
+  const int port = 30000 + static_cast<int>(::getpid() % 9000) * 3;
+  std::string command = "(";
+  for (int i = 0; i < 4; ++i) {
+    const std::string n = std::to_string(i);
+    ::mkdir((dir_ + "/p" + n).c_str(), 0755);
+    command += "HKIM_NODE_NAME=gpu-" + n + " HKIM_POD_NAME=train-" + n +
+               " HKIM_REPLICAS=4 MASTER_ADDR=127.0.0.1 HKIM_RENDEZVOUS_PORT=" + std::to_string(port) +
+               " HKIM_POD_REVISION=rev-a HKIM_NCCL_CHECK_MIN_BUSBW_GBPS=45 HKIM_NCCL_CHECK_AT_BYTES=1024"
+               " HKIM_HEALTH_PAIR_TIMEOUT_S=20 HKIM_HEALTH_POLICY=fail HKIM_HEALTH_READY_FILE=" + dir_ +
+               "/p" + n + "/ready HKIM_HEALTH_TERMINATION_LOG=" + dir_ + "/p" + n + "/term " +
+               HKIM_HEALTH_BIN + " pod --bin-dir " + bin_ + " -- touch " + dir_ + "/p" + n +
+               "/exec > " + dir_ + "/p" + n + "/out 2>" + dir_ + "/p" + n + "/log; echo $? > " +
+               dir_ + "/p" + n + "/rc & ";
+  }
+  command += "wait)";
+  ASSERT_EQ(std::system(command.c_str()), 0);
+  for (int i = 0; i < 4; ++i) {
+    const std::string p = dir_ + "/p" + std::to_string(i);
+    const std::vector<json> summaries = Summaries(ReadText(p + "/out"));
+    ASSERT_EQ(summaries.size(), 1u) << ReadText(p + "/log");
+    EXPECT_EQ(summaries[0]["mode"], "pod");
+    ASSERT_EQ(summaries[0]["suspects"].size(), 1u) << summaries[0].dump();
+    EXPECT_EQ(summaries[0]["suspects"][0]["node"], "gpu-2");
+    EXPECT_EQ(ReadText(p + "/rc"), "1\n");
+    EXPECT_FALSE(Exists(p + "/ready"));
+    EXPECT_FALSE(Exists(p + "/exec"));
+    EXPECT_EQ(ReadText(p + "/term"), "node gpu-2: 9.0 GB/s vs >= 45 expected (NET/Socket x2)\n");
+  }
+}
+
+// A check's record of unexpected shapes (strings for numbers, a number for the transport) is an
+// error in the summary, never an abort of hkim-health.
+TEST_F(HealthProgram, ARecordOfTheWrongShapeIsReportedNotAnAbort) {
+  Script(bin_ + "/hkim-nccl-check",
+         "echo '{\"passed\":false,\"failures\":[1],\"results\":[{\"bytes\":\"x\",\"busbw_gbps\":\"fast\"}],"
+         "\"threshold\":{\"at_bytes\":\"1G\",\"min_busbw_gbps\":\"x\"},\"transport\":{\"summary\":7}}'\nexit 1\n");
+  const ProgramRun run = RunHealth("HKIM_NODE_NAME=gpu-1 HKIM_HEALTH_POLICY=fail " +
+                                   std::string(HKIM_HEALTH_BIN) + " gate --bin-dir " + bin_ +
+                                   " 2>/dev/null");
+  EXPECT_EQ(run.status, 1);
+  const std::vector<json> summaries = Summaries(run.out);
+  ASSERT_EQ(summaries.size(), 1u) << run.out;
+  EXPECT_EQ(summaries[0]["checks"][1]["status"], "error");
+}
+
+// A failure whose reason crosses the annotation's 1000 bytes inside "é": the node is marked
+// (hkim-health aborted here before), the reason cut before the character.
+TEST_F(HealthProgram, AReasonCutThroughAMultiByteCharacterStillMarksTheNode) {
+  const std::string failure = std::string(987, 'a') + "\xc3\xa9\xc3\xa9";  // "nccl-local: " is 12
+  Script(bin_ + "/hkim-nccl-check",
+         "echo '{\"passed\":false,\"failures\":[\"" + failure + "\"]}'\nexit 1\n");
+  FakeApiServer server(sa_, "tok", [&](const RecordedRequest& request) {
+    if (request.method == "PATCH") return CannedResponse{200, "{}"};
+    if (request.target == "/api/v1/nodes/gpu-1") return CannedResponse{200, Node("gpu-1", "8").dump()};
+    return CannedResponse{200, json{{"items", {Node("gpu-1", "8")}}}.dump()};
+  });
+  const ProgramRun run = RunHealth(Command(server.port()));
+  EXPECT_EQ(run.status, 0) << ReadText(dir_ + "/stderr");
+  EXPECT_EQ(Summaries(run.out).back()["mark"], "label fail + taint");
+  const json patch = json::parse(server.requests().back().body);
+  EXPECT_EQ(patch["metadata"]["annotations"]["hkimgen.io/nccl-health-reason"],
+            "nccl-local: " + std::string(987, 'a'));
 }
 
 }  // namespace

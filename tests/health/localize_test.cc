@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <functional>
+#include <mutex>
 #include <unistd.h>
 #include <set>
 #include <sstream>
@@ -263,6 +264,166 @@ TEST(LocalizeRun, RecordOfAPairCheckBecomesAReport) {
   EXPECT_FALSE(rails.rails[1].ok);
   EXPECT_EQ(rails.rails[1].device, "mlx5_11");
   EXPECT_FALSE(ReportFromRecord("", 137, true, "killed").ran);
+}
+
+// The device run's "port taken" case: pod 3 is slow; pod 2's groups of rounds 1 and 2 could
+// not take part (their leader's port was in use). Pod 2's only measured group is the slow one
+// with pod 3, so it must not be named; counted as failures, those groups named it.
+std::vector<GroupResult> PortTakenResults(bool inconclusive) {
+  auto group = [](int round, std::vector<int> members, bool ok) {
+    GroupResult g;
+    g.round = round;
+    g.members = members;
+    g.ran = ok;
+    g.ok = ok;
+    g.busbw_gbps = ok ? 300 : 2.5;
+    g.transport = ok ? "P2P" : "NET/Socket";
+    return g;
+  };
+  std::vector<GroupResult> results = {group(0, {0, 1}, true), group(0, {2, 3}, false),
+                                      group(1, {0, 3}, false), group(1, {1, 2}, false),
+                                      group(2, {0, 2}, false), group(2, {1, 3}, false)};
+  for (GroupResult* g : {&results[3], &results[4]}) {
+    g->ran = false;
+    g->inconclusive = inconclusive;
+    g->detail = "gpu-n1 could not take part (exit status 5, rendezvous failed: cannot listen on "
+                "port 29657 for the rendezvous: Address already in use)";
+  }
+  return results;
+}
+
+std::vector<LocalizePod> FourPods() {
+  std::vector<LocalizePod> pods;
+  for (int i = 0; i < 4; ++i) pods.push_back({i, "gpu-n" + std::to_string(i), "train-" + std::to_string(i), {}});
+  return pods;
+}
+
+TEST(Localize, AGroupInWhichAPodCouldNotTakePartIsNotEvidenceAgainstItsPeer) {
+  const LocalizeVerdict verdict = DecideSuspects(FourPods(), PortTakenResults(true), 45);
+  EXPECT_EQ(Nodes(verdict), std::vector<std::string>{"gpu-n3"});
+  bool noted = false;
+  for (const std::string& note : verdict.notes)
+    noted |= note.rfind("round 1 gpu-n1-gpu-n2 inconclusive: gpu-n1 could not take part", 0) == 0;
+  EXPECT_TRUE(noted) << ::testing::PrintToString(verdict.notes);
+  // The same results with the broken groups counted as failures name the healthy gpu-n2 too.
+  EXPECT_EQ(Nodes(DecideSuspects(FourPods(), PortTakenResults(false), 45)),
+            (std::vector<std::string>{"gpu-n2", "gpu-n3"}));
+}
+
+TEST(Localize, AnInconclusiveGroupDoesNotMakeItsMembersKnownGood) {
+  std::vector<GroupResult> results = PortTakenResults(true);
+  results[0].inconclusive = true;  // 0-1 measured nothing
+  const std::vector<bool> good = KnownGood(4, results);
+  EXPECT_FALSE(good[0]);
+  EXPECT_FALSE(good[1]);
+}
+
+MemberReport FakeMeasure(const GroupRun& run, int slow) {
+  MemberReport report;
+  report.ran = true;
+  report.ok = std::find(run.ordinals.begin(), run.ordinals.end(), slow) == run.ordinals.end();
+  report.busbw_gbps = report.ok ? 180 : 4.3;
+  report.transport = report.ok ? "P2P/CUMEM" : "NET/Socket";
+  return report;
+}
+
+// Four pods, one thread each, the real exchange; round 0's group 0-1 cannot take part on its
+// first port (`first_port_fails`) or on both (`both_fail`).
+std::vector<LocalizeOutcome> RunWithTakenPort(int base, bool retry_fails, std::vector<int>* ports) {
+  const int n = 4, slow = 3;
+  std::vector<LocalizeOutcome> outcomes(n);
+  std::vector<std::ostringstream> logs(n);
+  std::vector<std::thread> threads;
+  std::mutex mutex;
+  for (int i = 0; i < n; ++i) {
+    threads.emplace_back([&, i] {
+      LocalizeSetup setup;
+      setup.ordinal = i;
+      setup.replicas = n;
+      setup.node = "gpu-n" + std::to_string(i);
+      setup.pod = "train-" + std::to_string(i);
+      setup.pod_set = "train";
+      setup.master_addr = "127.0.0.1";
+      setup.base_port = base;
+      setup.pair_timeout_s = 10;
+      setup.exchange_timeout_s = 10;
+      setup.expected_gbps = 45;
+      const GroupCheck fake = [&](const GroupRun& run) {
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          if (run.rank == 0) ports->push_back(run.port);
+        }
+        const bool taken = run.round == 0 && run.group == 0 &&
+                           (run.port == base + 2 || retry_fails);
+        if (taken) {
+          MemberReport report;
+          report.took_part = false;
+          report.detail = "exit status 5, rendezvous failed";
+          return report;
+        }
+        return FakeMeasure(run, slow);
+      };
+      outcomes[i] = RunLocalization(setup, "fail", {}, fake, logs[i]);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  return outcomes;
+}
+
+TEST(LocalizeRun, AGroupThatCouldNotTakePartIsRetriedOnceOnAPortOfItsOwn) {
+  const int base = 21000 + static_cast<int>(::getpid() % 9000) * 2;
+  std::vector<int> ports;
+  const std::vector<LocalizeOutcome> outcomes = RunWithTakenPort(base, false, &ports);
+  // 4 pods: ceil(4/2) = 2 groups a round; the retry of round 0 group 0 is slot (3 + 0) * 2 + 0.
+  EXPECT_NE(std::find(ports.begin(), ports.end(), base + 2 + 6), ports.end())
+      << ::testing::PrintToString(ports);
+  for (const LocalizeOutcome& o : outcomes) {
+    ASSERT_TRUE(o.ran) << o.error;
+    ASSERT_GE(o.results.size(), 1u);
+    EXPECT_TRUE(o.results[0].ok);  // the retry measured 0-1 and it passed
+    EXPECT_FALSE(o.results[0].inconclusive);
+    EXPECT_EQ(Nodes(o.verdict), std::vector<std::string>{"gpu-n3"});
+  }
+}
+
+TEST(LocalizeRun, AGroupThatCannotTakePartTwiceStaysInconclusive) {
+  const int base = 41000 + static_cast<int>(::getpid() % 9000) * 2;
+  std::vector<int> ports;
+  const std::vector<LocalizeOutcome> outcomes = RunWithTakenPort(base, true, &ports);
+  for (const LocalizeOutcome& o : outcomes) {
+    ASSERT_TRUE(o.ran) << o.error;
+    EXPECT_TRUE(o.results[0].inconclusive);
+    EXPECT_EQ(LocalizationJson(o)["groups"][0]["status"], "inconclusive");
+    EXPECT_EQ(Nodes(o.verdict), std::vector<std::string>{"gpu-n3"});
+  }
+}
+
+TEST(LocalizeRun, ARunThatCouldNotTakePartIsToldApartFromASlowOne) {
+  const MemberReport bind = ReportFromRecord(
+      R"({"tool":"hkim-nccl-check","passed":false,"took_part":false,
+          "rendezvous":{"error":"cannot listen on port 29657 for the rendezvous: Address already in use"},
+          "failures":["rendezvous: cannot listen"]})", 5, false, "");
+  EXPECT_FALSE(bind.took_part);
+  EXPECT_EQ(bind.detail, "exit status 5, rendezvous failed: cannot listen on port 29657 for the "
+                         "rendezvous: Address already in use");
+  EXPECT_FALSE(ReportFromRecord("", 5, false, "").took_part);      // exit 5 without a record
+  EXPECT_FALSE(ReportFromRecord("", 137, false, "").took_part);    // killed for memory
+  EXPECT_FALSE(ReportFromRecord("", 3, false, "").took_part);      // no GPU
+  const MemberReport hung = ReportFromRecord("", 137, true, "did not finish within 30 s");
+  EXPECT_TRUE(hung.took_part);  // our own kill after the rendezvous: NCCL hung on the fabric
+  EXPECT_FALSE(hung.ran);
+  const MemberReport slow = ReportFromRecord(R"({"passed":false,"failures":["slow"]})", 1, false, "");
+  EXPECT_TRUE(slow.took_part);
+  EXPECT_TRUE(slow.ran);
+}
+
+TEST(LocalizeRun, ARecordOfAnyShapeNeverThrows) {
+  for (const char* record :
+       {R"({"failures":[1],"results":[{"bytes":"x","busbw_gbps":"fast"}],"threshold":{"at_bytes":"1G"}})",
+        R"({"transport":{"summary":7}})", R"({"rails":"none"})", R"({"rails":[1,2]})",
+        R"({"together":{"busbw_gbps":"x"},"rails":[{"device":3,"status":null}]})", "[1,2]", "{"}) {
+    EXPECT_NO_THROW(ReportFromRecord(record, 1, false, "")) << record;
+  }
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "text_cut.h"
+
 namespace hkim::health {
 namespace {
 
@@ -23,6 +25,33 @@ TEST(NodeMark, FailWithConsentLabelsAnnotatesAndTaintsKeepingOtherTaints) {
   EXPECT_EQ(patch["metadata"]["labels"]["hkimgen.io/nccl-health"], "fail");
   EXPECT_EQ(patch["metadata"]["annotations"]["hkimgen.io/nccl-health-reason"], "per-rail: mlx5_3 down");
   EXPECT_EQ(patch["spec"]["taints"], json::array({kOtherTaint, kOurTaint}));
+}
+
+// The reason is cut at 1000 bytes; "é" (2 bytes) straddles the limit: it is left out whole, and
+// the patch is valid UTF-8 JSON (a cut inside it made the dump throw and hkim-health abort).
+TEST(NodeMark, ReasonCutAt1000BytesThroughAMultiByteCharacterStaysValidUtf8) {
+  const std::string reason = std::string(999, 'a') + "\xc3\xa9" + "tail";
+  const json patch = MarkPatch(Node(json::array()), {false, reason, "t", false});
+  const std::string cut = patch["metadata"]["annotations"]["hkimgen.io/nccl-health-reason"];
+  EXPECT_EQ(cut, std::string(999, 'a'));
+  const std::string text = DumpJson(patch);
+  EXPECT_EQ(json::parse(text)["metadata"]["annotations"]["hkimgen.io/nccl-health-reason"], cut);
+}
+
+TEST(TextCut, CutsOnlyOnUtf8Boundaries) {
+  const std::string euro = "\xe2\x82\xac";        // 3 bytes
+  const std::string smile = "\xf0\x9f\x98\x80";  // 4 bytes
+  EXPECT_EQ(CutUtf8("ab" + euro, 4), "ab");
+  EXPECT_EQ(CutUtf8("ab" + euro, 5), "ab" + euro);
+  EXPECT_EQ(CutUtf8("a" + smile + "b", 4), "a");
+  EXPECT_EQ(CutUtf8("a" + smile + "b", 5), "a" + smile);
+  EXPECT_EQ(CutUtf8("abc", 2), "ab");
+  EXPECT_EQ(CutUtf8(std::string(6, '\x80'), 3), std::string(3, '\x80'));  // not UTF-8: cut as is
+}
+
+TEST(TextCut, DumpReplacesInvalidUtf8InsteadOfThrowing) {
+  const json value = {{"reason", std::string("bad \xc3")}};
+  EXPECT_EQ(DumpJson(value), "{\"reason\":\"bad \xef\xbf\xbd\"}");
 }
 
 TEST(NodeMark, FailWithoutConsentOnlyLabels) {
