@@ -375,14 +375,14 @@ TEST_F(HealthProgram, PodSetWithASlowNodeNamesItAndNoPodExecs) {
   for (int i = 0; i < 4; ++i) {
     const std::string n = std::to_string(i);
     ::mkdir((dir_ + "/p" + n).c_str(), 0755);
-    command += "HKIM_NODE_NAME=gpu-" + n + " HKIM_POD_NAME=train-" + n +
+    command += "(HKIM_NODE_NAME=gpu-" + n + " HKIM_POD_NAME=train-" + n +
                " HKIM_REPLICAS=4 MASTER_ADDR=127.0.0.1 HKIM_RENDEZVOUS_PORT=" + std::to_string(port) +
-               " HKIM_POD_REVISION=rev-a HKIM_NCCL_CHECK_MIN_BUSBW_GBPS=45 HKIM_NCCL_CHECK_AT_BYTES=1024"
+               " HKIM_POD_REVISION=rev-a HKIM_HEALTH_ASSEMBLE_TIMEOUT_S=30 HKIM_NCCL_CHECK_MIN_BUSBW_GBPS=45 HKIM_NCCL_CHECK_AT_BYTES=1024"
                " HKIM_HEALTH_PAIR_TIMEOUT_S=20 HKIM_HEALTH_POLICY=fail HKIM_HEALTH_READY_FILE=" + dir_ +
                "/p" + n + "/ready HKIM_HEALTH_TERMINATION_LOG=" + dir_ + "/p" + n + "/term " +
                HKIM_HEALTH_BIN + " pod --bin-dir " + bin_ + " -- touch " + dir_ + "/p" + n +
                "/exec > " + dir_ + "/p" + n + "/out 2>" + dir_ + "/p" + n + "/log; echo $? > " +
-               dir_ + "/p" + n + "/rc & ";
+               dir_ + "/p" + n + "/rc) & ";
   }
   command += "wait)";
   ASSERT_EQ(std::system(command.c_str()), 0);

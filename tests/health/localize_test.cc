@@ -327,8 +327,8 @@ MemberReport FakeMeasure(const GroupRun& run, int slow) {
   return report;
 }
 
-// Four pods, one thread each, the real exchange; round 0's group 0-1 cannot take part on its
-// first port (`first_port_fails`) or on both (`both_fail`).
+// Four pods, one thread each, the real exchange, pod 3 slow; round 0's group 0-1 cannot take part
+// on its first port, and with `retry_fails` on its retry port either.
 std::vector<LocalizeOutcome> RunWithTakenPort(int base, bool retry_fails, std::vector<int>* ports) {
   const int n = 4, slow = 3;
   std::vector<LocalizeOutcome> outcomes(n);

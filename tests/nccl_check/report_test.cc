@@ -91,5 +91,26 @@ TEST(FormatJson, BytesThatAreNotUtf8FromTheLogBecomeReplacementCharacters) {
       << json["transport"].dump();
 }
 
+// A run whose rendezvous failed measured nothing: its record says so, apart from a failed check.
+TEST(NoRendezvousJson, SaysThePodDidNotTakePartAndWhy) {
+  CheckConfig config;
+  config.scope = Scope::kJob;
+  config.ordinal = 1;
+  config.replicas = 2;
+  config.rendezvous_port = 29657;
+  const nlohmann::json record = nlohmann::json::parse(NoRendezvousJson(
+      config, "cannot listen on port 29657 for the rendezvous: Address already in use",
+      "choose a free HKIM_RENDEZVOUS_PORT"));
+  EXPECT_EQ(record["passed"], false);
+  EXPECT_EQ(record["took_part"], false);
+  EXPECT_EQ(record["scope"], "job");
+  EXPECT_EQ(record["rendezvous"]["port"], 29657);
+  EXPECT_EQ(record["rendezvous"]["error"],
+            "cannot listen on port 29657 for the rendezvous: Address already in use");
+  EXPECT_EQ(record["failures"], nlohmann::json::array(
+                                    {"rendezvous: cannot listen on port 29657 for the rendezvous: "
+                                     "Address already in use"}));
+}
+
 }  // namespace
 }  // namespace hkim::nccl_check

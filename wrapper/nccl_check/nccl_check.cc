@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "allreduce_runner.h"
@@ -179,21 +178,6 @@ int NoRendezvous(const CheckConfig& config, const RendezvousStatus& status,
 }
 
 }  // namespace
-
-std::string NoRendezvousJson(const CheckConfig& config, const std::string& error,
-                             const std::string& fix) {
-  const nlohmann::json record = {
-      {"tool", "hkim-nccl-check"},
-      {"passed", false},
-      {"took_part", false},
-      {"scope", std::string(ScopeName(config.scope))},
-      {"ordinal", config.ordinal},
-      {"replicas", config.replicas},
-      {"rendezvous", {{"error", error}, {"fix", fix}, {"port", config.rendezvous_port}}},
-      {"failures", {"rendezvous: " + error}}};
-  // The error may quote a host name or a peer's bytes: any byte (see FormatJson).
-  return record.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
 
 int RunCheck(const CheckConfig& config, const std::string& json_path) {
   const Clock::time_point start = Clock::now();

@@ -27,10 +27,6 @@ inline constexpr int kExitRendezvous = 5;
 /// `log_path`, which the check reads afterwards to find the transport.
 void PrepareNcclEnvironment(const std::string& log_path);
 
-/// The JSON record of a run that could not take part (kExitRendezvous).
-std::string NoRendezvousJson(const CheckConfig& config, const std::string& error,
-                             const std::string& fix);
-
 /// Runs the whole check with `config` (environment already read and finished). Writes the table
 /// to stderr and, when `json_path` is non-empty, the JSON record there ("-" = stdout). Returns
 /// one of the exit codes above.

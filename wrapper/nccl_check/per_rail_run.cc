@@ -15,6 +15,7 @@
 #include "common/read_file.h"
 #include "common/sysfs_read.h"
 #include "nccl_check.h"
+#include "report.h"
 
 extern char** environ;
 

@@ -71,7 +71,7 @@ std::string FormatJson(const CheckReport& report) {
   for (const auto& [transport, count] : report.transport.transport_counts) {
     if (count > 0) used.push_back(std::string(TransportName(transport)));
   }
-  const json record = {
+  const nlohmann::json record = {
       {"tool", "hkim-nccl-check"},
       {"passed", report.verdict.passed},
       {"policy", std::string(PolicyName(c.policy))},
@@ -108,6 +108,21 @@ std::string FormatJson(const CheckReport& report) {
   // Interface names, library paths and GPU names come from outside and may hold any byte:
   // replace what is not UTF-8 instead of throwing (std::terminate in a pod).
   return record.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string NoRendezvousJson(const CheckConfig& config, const std::string& error,
+                             const std::string& fix) {
+  const nlohmann::json record = {
+      {"tool", "hkim-nccl-check"},
+      {"passed", false},
+      {"took_part", false},
+      {"scope", std::string(ScopeName(config.scope))},
+      {"ordinal", config.ordinal},
+      {"replicas", config.replicas},
+      {"rendezvous", {{"error", error}, {"fix", fix}, {"port", config.rendezvous_port}}},
+      {"failures", {"rendezvous: " + error}}};
+  // The error may quote a host name or a peer's bytes: any byte (see FormatJson).
+  return record.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace hkim::nccl_check

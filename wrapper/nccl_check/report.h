@@ -36,4 +36,9 @@ std::string FormatTable(const CheckReport& report);
 /// verdict, timings.
 std::string FormatJson(const CheckReport& report);
 
+/// The JSON record of a run that could not take part (the rendezvous failed, exit status
+/// kExitRendezvous): "took_part": false, "rendezvous": {error, fix, port}, "failures".
+std::string NoRendezvousJson(const CheckConfig& config, const std::string& error,
+                             const std::string& fix);
+
 }  // namespace hkim::nccl_check
