@@ -5,7 +5,10 @@
 //     short to ever host a pod are marked here) -> the wrapper's diagnosis -> the local NCCL
 //     check -> the per-rail check -> mark this node pass/fail through the API.
 //   gate mode (the sync gate's Indexed Job): the wrapper's diagnosis -> the NCCL check in job
-//     scope (per rail when asked); nothing is marked (the gate has no API rights).
+//     scope (per rail when asked) and the localization on failure (job_check.h); nothing is
+//     marked (the gate has no API rights).
+//   pod mode (the workload's own pods, before the command) is pod_mode.h: the same job check
+//     once the pod set assembled, the local checks when it did not.
 // Each run prints its summary line(s) (summary.h) on stdout.
 
 #include <iosfwd>
