@@ -37,6 +37,28 @@ TEST(HealthConfig, ReadsTheContractVariables) {
   EXPECT_DOUBLE_EQ(config.check_timeout_s, 600);
 }
 
+TEST(HealthConfig, ReadsThePodModeVariablesWithTheirDefaults) {
+  HealthConfig defaults;
+  std::vector<std::string> errors;
+  ReadHealthEnvironment(Env({}), defaults, errors);
+  EXPECT_EQ(defaults.ready_file, "/opt/hkim/nccl/fabric-ready");
+  EXPECT_DOUBLE_EQ(defaults.assemble_timeout_s, 300);
+  EXPECT_EQ(defaults.pod_revision, "");
+  HealthConfig config;
+  ReadHealthEnvironment(Env({{"HKIM_HEALTH_READY_FILE", "/tmp/ready"},
+                             {"HKIM_HEALTH_ASSEMBLE_TIMEOUT_S", "45"},
+                             {"HKIM_POD_REVISION", "nccl-job-7d9f8"}}),
+                        config, errors);
+  EXPECT_TRUE(errors.empty());
+  EXPECT_EQ(config.ready_file, "/tmp/ready");
+  EXPECT_DOUBLE_EQ(config.assemble_timeout_s, 45);
+  EXPECT_EQ(config.pod_revision, "nccl-job-7d9f8");
+  ReadHealthEnvironment(Env({{"HKIM_HEALTH_ASSEMBLE_TIMEOUT_S", "0"}}), config, errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], "HKIM_HEALTH_ASSEMBLE_TIMEOUT_S='0' is not valid\nfix: give seconds between 1 "
+                       "and 86400");
+}
+
 TEST(HealthConfig, BadValuesAreNamedWithAFix) {
   HealthConfig config;
   std::vector<std::string> errors;
