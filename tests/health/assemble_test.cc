@@ -44,8 +44,8 @@ int Port(int offset) { return 22000 + static_cast<int>(::getpid() % 8000) * 4 + 
 
 TEST(Assemble, AWholeSetOfOneRevisionAssembles) {
   const int port = Port(0);
-  const auto results = Assemble({Pod(0, 3, port, "rev-a", 10), Pod(1, 3, port, "rev-a", 10),
-                                 Pod(2, 3, port, "rev-a", 10)});
+  const auto results = Assemble(
+      {Pod(0, 3, port, "rev-a", 10), Pod(1, 3, port, "rev-a", 10), Pod(2, 3, port, "rev-a", 10)});
   for (const AssembleResult& r : results) {
     EXPECT_TRUE(r.complete) << r.detail;
     EXPECT_EQ(r.present, 3);
@@ -55,8 +55,8 @@ TEST(Assemble, AWholeSetOfOneRevisionAssembles) {
 
 TEST(Assemble, APodOfAnotherRevisionCountsAsAbsent) {
   const int port = Port(1);
-  const auto results = Assemble({Pod(0, 3, port, "rev-a", 2), Pod(1, 3, port, "rev-a", 2),
-                                 Pod(2, 3, port, "rev-b", 2)});
+  const auto results = Assemble(
+      {Pod(0, 3, port, "rev-a", 2), Pod(1, 3, port, "rev-a", 2), Pod(2, 3, port, "rev-b", 2)});
   for (const AssembleResult& r : results) EXPECT_FALSE(r.complete);
   EXPECT_EQ(results[0].present, 2);
   EXPECT_EQ(results[0].detail, "ordinal(s) 2 absent");

@@ -66,7 +66,9 @@ TEST(NodeInventory, NotReadyFails) {
 
 TEST(NodeInventory, GarbageDoesNotCrash) {
   for (const json& node : {json(nullptr), json::array(), json{{"status", 3}},
-                           json{{"status", {{"capacity", {{"nvidia.com/gpu", 8}}}}}}}) {
+                           json{{"status", {{"capacity", {{"nvidia.com/gpu", 8}}}}}},
+                           json{{"metadata", {{"name", 5}}}},
+                           json{{"status", {{"conditions", {{{"type", 1}, {"status", true}}}}}}}}) {
     const InventoryResult result = CheckNodeInventory(node, Shape());
     EXPECT_FALSE(result.passed);
   }

@@ -28,9 +28,8 @@ AssembleResult AssemblePodSet(const AssembleSetup& setup, std::ostream& log) {
   const auto start = std::chrono::steady_clock::now();
   AssembleResult result;
   const json mine = {{"node", setup.node}, {"pod", setup.pod}, {"revision", setup.revision}};
-  log << "hkim-health: assemble: waiting up to " << setup.timeout_s << " s for "
-      << setup.replicas << " pod(s)"
-      << (setup.revision.empty() ? "" : " of revision " + setup.revision) << " ("
+  log << "hkim-health: assemble: waiting up to " << setup.timeout_s << " s for " << setup.replicas
+      << " pod(s)" << (setup.revision.empty() ? "" : " of revision " + setup.revision) << " ("
       << (setup.ordinal == 0 ? "serving" : "joining " + setup.master_addr) << " on port "
       << setup.port << ")\n"
       << std::flush;
@@ -47,8 +46,7 @@ AssembleResult AssemblePodSet(const AssembleSetup& setup, std::ostream& log) {
     table = JoinExchange("assemble", setup.ordinal, setup.master_addr, setup.port, mine,
                          setup.timeout_s, /*retry_refused=*/true);
   }
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!table.ok) {
     result.present = 1;
     result.detail = table.error;

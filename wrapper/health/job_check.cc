@@ -21,8 +21,8 @@ constexpr double kDiagnosisTimeoutS = 60;
 
 CheckOutcome Diagnose(const HealthConfig& config, std::ostream& log) {
   log << "hkim-health: diagnosis: hkim-wrapper --check\n" << std::flush;
-  const ChildResult child = RunChild({config.bin_dir + "/hkim-wrapper", "--check"}, {},
-                                     kDiagnosisTimeoutS);
+  const ChildResult child =
+      RunChild({config.bin_dir + "/hkim-wrapper", "--check"}, {}, kDiagnosisTimeoutS);
   log << child.output << std::flush;  // the diagnosis belongs in the pod log too
   CheckOutcome outcome = DiagnosisOutcome(child);
   if (config.tcp_mode && outcome.status == "fail") {
@@ -121,14 +121,14 @@ void Localize(const HealthConfig& config, NodeSummary& summary, std::ostream& lo
   setup.expected_gbps = config.min_busbw_gbps;
   setup.when = config.localize;
   if (setup.ordinal < 0 || config.replicas < 2) {
-    if (job.status != "pass") WriteTerminationMessage(config, summary.node + ": " + FirstFailure(summary));
+    if (job.status != "pass")
+      WriteTerminationMessage(config, summary.node + ": " + FirstFailure(summary));
     return;
   }
-    const LocalizeOutcome outcome =
-      RunLocalization(setup, job.status, config.per_rail ? OwnRails() : std::vector<std::string>{},
-                      NcclGroupCheck(config.bin_dir + "/hkim-nccl-check", config.at_bytes,
-                                     config.per_rail, log),
-                      log);
+  const LocalizeOutcome outcome = RunLocalization(
+      setup, job.status, config.per_rail ? OwnRails() : std::vector<std::string>{},
+      NcclGroupCheck(config.bin_dir + "/hkim-nccl-check", config.at_bytes, config.per_rail, log),
+      log);
   summary.localization = LocalizationJson(outcome);
   summary.suspects = SuspectsJson(outcome.verdict);
   if (!outcome.error.empty()) log << "hkim-health: localize: " << outcome.error << "\n";
@@ -140,7 +140,8 @@ void Localize(const HealthConfig& config, NodeSummary& summary, std::ostream& lo
 
   std::string reason;
   for (const Suspect& s : outcome.verdict.suspects)
-    if (s.node == config.node_name) reason += (reason.empty() ? "" : "; ") + SuspectLine(s) + ": " + s.evidence;
+    if (s.node == config.node_name)
+      reason += (reason.empty() ? "" : "; ") + SuspectLine(s) + ": " + s.evidence;
   if (reason.empty() || !config.mark_suspects) return;
   ApiEndpoint endpoint;
   std::string error;
@@ -156,8 +157,8 @@ void Localize(const HealthConfig& config, NodeSummary& summary, std::ostream& lo
   const NodeMark mark{false, "gate suspect: " + reason, summary.time, config.taint,
                       config.release_after};
   error = WriteMark(api, config.node_name, mark);
-  summary.mark = error.empty() ? (config.taint ? "label fail + taint" : "label fail")
-                               : "not marked: " + error;
+  summary.mark =
+      error.empty() ? (config.taint ? "label fail + taint" : "label fail") : "not marked: " + error;
   log << "hkim-health: node " << config.node_name << " (suspect): " << summary.mark << "\n";
 }
 

@@ -54,8 +54,13 @@ json ReportJson(const MemberReport& report) {
   json rails = json::array();
   for (const RailMeasure& rail : report.rails)
     rails.push_back({{"device", rail.device}, {"ok", rail.ok}, {"busbw_gbps", rail.busbw_gbps}});
-  return {{"took_part", report.took_part}, {"ran", report.ran}, {"ok", report.ok},           {"busbw_gbps", report.busbw_gbps},
-          {"transport", report.transport}, {"detail", report.detail}, {"rails", rails},
+  return {{"took_part", report.took_part},
+          {"ran", report.ran},
+          {"ok", report.ok},
+          {"busbw_gbps", report.busbw_gbps},
+          {"transport", report.transport},
+          {"detail", report.detail},
+          {"rails", rails},
           {"seconds", report.seconds}};
 }
 
@@ -81,7 +86,8 @@ GroupResult Combine(int round, const std::vector<int>& members, const std::vecto
       }
       if (!report.value("took_part", true)) {
         result.inconclusive = true;
-        result.detail = pods[member].node + " could not take part (" + report.value("detail", "") + ")";
+        result.detail =
+            pods[member].node + " could not take part (" + report.value("detail", "") + ")";
         continue;
       }
       result.ran &= report.value("ran", false);
@@ -93,10 +99,12 @@ GroupResult Combine(int round, const std::vector<int>& members, const std::vecto
       result.seconds = std::max(result.seconds, report.value("seconds", 0.0));
       const json rails = report.value("rails", json::array());
       for (size_t r = 0; r < rails.size(); ++r) {
-        if (result.rails.size() <= r) result.rails.push_back({rails[r].value("device", ""), true, 0});
+        if (result.rails.size() <= r)
+          result.rails.push_back({rails[r].value("device", ""), true, 0});
         RailMeasure& rail = result.rails[r];
         const double rail_gbps = rails[r].value("busbw_gbps", 0.0);
-        rail.busbw_gbps = first || rail.busbw_gbps == 0 ? rail_gbps : std::min(rail.busbw_gbps, rail_gbps);
+        rail.busbw_gbps =
+            first || rail.busbw_gbps == 0 ? rail_gbps : std::min(rail.busbw_gbps, rail_gbps);
         rail.ok &= rails[r].value("ok", false);
       }
     } catch (const json::exception&) {  // a peer's report of the wrong shape measured nothing
@@ -288,7 +296,8 @@ LocalizeOutcome RunLocalization(const LocalizeSetup& setup, const std::string& j
       outcome.error = "localization exchange after " + tag + ": " + table.error;
       return false;
     }
-    for (const auto& members : groups) results->push_back(Combine(round, members, outcome.pods, table.values));
+    for (const auto& members : groups)
+      results->push_back(Combine(round, members, outcome.pods, table.values));
     return true;
   };
   const auto print = [&](const GroupResult& r, const std::string& what) {
@@ -322,7 +331,8 @@ LocalizeOutcome RunLocalization(const LocalizeSetup& setup, const std::string& j
       log << "hkim-health: localize round " << round << ": " << again.size()
           << " group(s) could not measure, retrying on other ports\n";
       std::vector<GroupResult> retried;
-      if (!measure(round, again, again_slots, "r" + std::to_string(round) + "retry", &retried)) break;
+      const std::string tag = "r" + std::to_string(round) + "retry";
+      if (!measure(round, again, again_slots, tag, &retried)) break;
       for (size_t i = 0; i < retried.size(); ++i) {
         print(retried[i], "round " + std::to_string(round) + " retry");
         results[again_at[i]] = retried[i];

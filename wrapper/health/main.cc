@@ -49,10 +49,11 @@ int Run(int argc, char** argv) {
   ReadHealthEnvironment(GetEnv, config, errors);
   config.bin_dir = OwnFolder();
 
-  CLI::App app{"hkim-health: fabric health of this node (inventory, diagnosis, NCCL, per rail); "
-               "node mode marks the Node hkimgen.io/nccl-health=pass|fail; pod mode checks the "
-               "workload's pod set, then execs the command after --; ready exits 0 once pod "
-               "mode passed (HKIM_HEALTH_READY_FILE exists)"};
+  CLI::App app{
+      "hkim-health: fabric health of this node (inventory, diagnosis, NCCL, per rail); "
+      "node mode marks the Node hkimgen.io/nccl-health=pass|fail; pod mode checks the "
+      "workload's pod set, then execs the command after --; ready exits 0 once pod "
+      "mode passed (HKIM_HEALTH_READY_FILE exists)"};
   std::string mode, sa_dir = kServiceAccountDir;
   double api_timeout_s = 20;
   app.add_option("mode", mode,
@@ -67,18 +68,24 @@ int Run(int argc, char** argv) {
     std::cout << why << "\n";
     return 1;
   }
-  if (mode == "gate") config.mode = RunMode::kGate;
-  else if (mode == "node") config.mode = RunMode::kNode;
-  else if (mode == "pod") config.mode = RunMode::kPod;
-  else if (!mode.empty()) errors.push_back("mode '" + mode + "' is unknown\nfix: use node, gate, pod or ready");
+  if (mode == "gate")
+    config.mode = RunMode::kGate;
+  else if (mode == "node")
+    config.mode = RunMode::kNode;
+  else if (mode == "pod")
+    config.mode = RunMode::kPod;
+  else if (!mode.empty())
+    errors.push_back("mode '" + mode + "' is unknown\nfix: use node, gate, pod or ready");
   if (config.mode == RunMode::kPod && command.empty())
-    errors.push_back("pod mode has no command\nfix: give it after --: hkim-health pod -- "
-                     "python train.py");
+    errors.push_back(
+        "pod mode has no command\nfix: give it after --: hkim-health pod -- "
+        "python train.py");
   if (config.mode != RunMode::kPod && !command.empty())
     errors.push_back("only pod mode runs a command after --\nfix: use hkim-health pod -- ...");
   if (config.mode == RunMode::kNode && config.node_name.empty())
-    errors.push_back("HKIM_NODE_NAME is not set\nfix: set it from the downward API "
-                     "(fieldRef spec.nodeName)");
+    errors.push_back(
+        "HKIM_NODE_NAME is not set\nfix: set it from the downward API "
+        "(fieldRef spec.nodeName)");
   if (!errors.empty()) {
     for (const std::string& error : errors) std::cerr << "hkim-health: error: " << error << "\n";
     return 2;

@@ -63,9 +63,14 @@ std::string WriteMark(const KubeClient& client, const std::string& name, const N
   for (int attempt = 0; attempt < 3; ++attempt) {
     const NodeRead read = GetNode(client, name);
     if (!read.ok) return read.error;
-    if (effect != nullptr) *effect = MarkEffect(read.node, mark);
-    const ApiResponse response =
-        client.Patch(path, DumpJson(MarkPatch(read.node, mark)), "application/merge-patch+json");
+    std::string patch;
+    try {  // a Node of an unexpected shape is an error to report, never an abort
+      if (effect != nullptr) *effect = MarkEffect(read.node, mark);
+      patch = DumpJson(MarkPatch(read.node, mark));
+    } catch (const nlohmann::json::exception& error) {
+      return "node " + name + " has an unexpected shape: " + error.what();
+    }
+    const ApiResponse response = client.Patch(path, patch, "application/merge-patch+json");
     if (response.ok()) return "";
     last_error = Describe("PATCH " + path, response);
     if (response.status != 409) return last_error;

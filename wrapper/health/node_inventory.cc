@@ -49,7 +49,9 @@ std::optional<std::int64_t> ParseCount(const std::string& quantity) {
   return value * scale;
 }
 
-InventoryResult CheckNodeInventory(const json& node, const NodeExpectation& expected) {
+namespace {
+
+InventoryResult ReadInventory(const json& node, const NodeExpectation& expected) {
   InventoryResult result;
   if (node.contains("metadata") && node["metadata"].is_object())
     result.node = node["metadata"].value("name", "");
@@ -98,6 +100,21 @@ InventoryResult CheckNodeInventory(const json& node, const NodeExpectation& expe
     }
   }
   return result;
+}
+
+}  // namespace
+
+InventoryResult CheckNodeInventory(const json& node, const NodeExpectation& expected) {
+  try {
+    return ReadInventory(node, expected);
+  } catch (const json::exception& error) {  // an unexpected shape fails the node, never aborts
+    InventoryResult result;
+    result.passed = false;
+    result.failures.push_back(std::string("the Node object has an unexpected shape: ") +
+                              error.what());
+    result.fixes.push_back("kubectl get node -o json: compare with the Kubernetes Node schema");
+    return result;
+  }
 }
 
 }  // namespace hkim::health

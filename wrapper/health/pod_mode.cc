@@ -55,8 +55,7 @@ void RunAlone(const HealthConfig& config, const std::string& why, NodeSummary& s
   summary.checks.push_back(RunNccl(config, "nccl-local", {"--scope", "local"}, log));
   PrintOutcome(summary.checks.back(), log);
   if (config.per_rail) {
-    summary.checks.push_back(
-        RunNccl(config, "per-rail", {"--scope", "local", "--per-rail"}, log));
+    summary.checks.push_back(RunNccl(config, "per-rail", {"--scope", "local", "--per-rail"}, log));
     PrintOutcome(summary.checks.back(), log);
   }
 }
@@ -83,10 +82,13 @@ PodOutcome RunPodMode(const HealthConfig& config, std::ostream& out, std::ostrea
 
   const int ordinal = PodOrdinal(config.pod_name);
   if (config.replicas < 2) {
-    RunAlone(config, "one pod (HKIM_REPLICAS=1): the local checks are the job's fabric",
-             summary, log);
+    RunAlone(config, "one pod (HKIM_REPLICAS=1): the local checks are the job's fabric", summary,
+             log);
   } else if (ordinal < 0 || ordinal >= config.replicas) {
-    CheckOutcome job{"nccl-job", "error", "", nlohmann::json::object(),
+    CheckOutcome job{"nccl-job",
+                     "error",
+                     "",
+                     nlohmann::json::object(),
                      {"HKIM_POD_NAME '" + config.pod_name + "' has no ordinal in 0.." +
                       std::to_string(config.replicas - 1)},
                      {"set HKIM_POD_NAME from the downward API (metadata.name) of the "

@@ -260,7 +260,8 @@ RendezvousStatus RendezvousServer::Serve(const RendezvousIdentity& self, const U
     std::vector<pollfd> fds = {{fd_, POLLIN, 0}};
     for (const Connection& c : connections) {
       wake = std::min(wake, c.deadline);
-      fds.push_back({c.fd, static_cast<short>(c.step == Connection::Step::kAnswer ? POLLOUT : POLLIN), 0});
+      const bool writing = c.step == Connection::Step::kAnswer;
+      fds.push_back({c.fd, static_cast<short>(writing ? POLLOUT : POLLIN), 0});
     }
     const int ready = ::poll(fds.data(), fds.size(), PollMs(wake));
     if (ready < 0 && errno != EINTR) {
