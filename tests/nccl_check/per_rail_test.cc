@@ -162,5 +162,38 @@ TEST(PerRailRun, RunsOneChildPerRailThenAllTogether) {
   fs::remove_all(root);
 }
 
+// A round whose rendezvous failed (the child exits 5: its port was in use) measured nothing:
+// the whole per-rail run could not take part, with exit 5 and a record saying so, rather than a
+// rail "down" that a caller would hold against the fabric.
+TEST(PerRailRun, ARoundWhoseRendezvousFailedMakesTheRunNotTakePart) {
+  namespace fs = std::filesystem;
+  const fs::path root =
+      fs::path(::testing::TempDir()) / ("per-rail-rdv-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "class/infiniband/mlx5_0/ports/1/gids");
+  const fs::path child = root / "fake-nccl-check";
+  std::ofstream(child) << "#!/bin/sh\n"
+      "while [ \"$1\" != --json ]; do shift; done\n"
+      "printf '{\"passed\":false,\"took_part\":false,\"failures\":[\"rendezvous: in use\"]}' > \"$2\"\n"
+      "exit 5\n";
+  ::chmod(child.c_str(), 0755);
+  CheckConfig config;
+  config.scope = Scope::kJob;
+  config.rendezvous_port = 29650;
+  const EnvLookup env = [](const std::string& name) -> std::optional<std::string> {
+    if (name == "HKIM_NODE_NAME") return std::string("gpu-1");
+    return std::nullopt;
+  };
+  const fs::path record = root / "record.json";
+  const int status = RunPerRail({child.string(), {"--scope", "job"}, root.string()}, config, env,
+                                record.string());
+  EXPECT_EQ(status, 5);
+  const nlohmann::json json = nlohmann::json::parse(std::ifstream(record));
+  EXPECT_EQ(json["took_part"], false);
+  EXPECT_EQ(json["rendezvous"]["error"],
+            "per-rail round NCCL_IB_HCA==mlx5_0: the rendezvous failed (its message is above)");
+  fs::remove_all(root);
+}
+
 }  // namespace
 }  // namespace hkim::nccl_check
