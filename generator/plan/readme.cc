@@ -75,7 +75,7 @@ void SyncContext(const Profile& p, const BundlePlan& plan, const std::string& cl
     }
     json effects = json::array();
     for (const DisruptionRule* rule : DisruptionRulesOf(o.kind, o.template_name)) {
-      if (rule->effect == Disruption::kNone) continue;
+      if (rule->effect == Disruption::kNone || !TemplateMayWrite(*rule, o.template_name)) continue;
       effects.push_back(json{{"effect", ToString(rule->effect)},
                              {"field", rule->field.empty() ? "any change"
                                                            : "a change of " + std::string(rule->field)},
