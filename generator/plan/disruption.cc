@@ -5,8 +5,6 @@
 
 #include <utility>
 
-#include "support/embedded_files.h"
-
 namespace hkim {
 
 const char* ToString(Disruption value) {
@@ -27,6 +25,10 @@ const char* ToString(Disruption value) {
   return "?";
 }
 
+// A row's field path names, in a list, the element of that `name` (".../containers/vf-config/
+// env/MTU": write/sync_effects.cc reads it so). A row whose field the object's template never
+// writes does not apply to it (plan/readme.cc, write/sync_effects.cc): OKE's NicClusterPolicy has
+// no ofedDriver, so it rolls no driver.
 const std::vector<DisruptionRule>& DisruptionTable() {
   using D = Disruption;
   static const std::vector<DisruptionRule> table = {
@@ -166,14 +168,6 @@ std::vector<const DisruptionRule*> DisruptionRulesOf(std::string_view kind,
     rules.push_back(&rule);
   }
   return rules;
-}
-
-bool TemplateMayWrite(const DisruptionRule& rule, std::string_view template_name) {
-  if (rule.field.empty()) return true;
-  const std::string_view* text = FindEmbeddedFile("templates/" + std::string(template_name));
-  if (!text) return false;
-  const std::string_view last = rule.field.substr(rule.field.rfind('/') + 1);
-  return text->find(last) != std::string_view::npos;
 }
 
 Disruption WorstDisruptionOf(std::string_view kind, std::string_view template_name) {

@@ -35,11 +35,8 @@ inline bool TouchesNodes(Disruption value) { return value >= Disruption::kVfRese
 struct DisruptionRule {
   std::string_view kind;           ///< object kind
   std::string_view template_name;  ///< "" = every template of the kind
-  /// Slash-separated path in the object ("spec/driver") below which a change has `effect`; in a
-  /// list a part names the element of that `name` (".../containers/vf-config/env/MTU"); "" =
-  /// any change. A kind's field rows come before its catch-all row. A row whose field the
-  /// object's template never writes does not apply to it (a NicClusterPolicy without
-  /// ofedDriver rolls no driver).
+  /// Slash-separated path in the object ("spec/driver") below which a change has `effect`;
+  /// "" = any change. A kind's field rows come before its catch-all row.
   std::string_view field;
   Disruption effect;
   /// Path of a boolean that, false in the old and the new object, makes the change inert
@@ -51,11 +48,6 @@ struct DisruptionRule {
   std::string_view watch;   ///< the command to watch it ("{cli}" = oc or kubectl)
   std::string_view source;  ///< where the fact comes from
 };
-
-/// Whether `template_name` (path under templates/) can write `rule`'s field: its last part
-/// occurs in the template's text. True for a row without a field; false for a template that is
-/// not embedded.
-bool TemplateMayWrite(const DisruptionRule& rule, std::string_view template_name);
 
 /// Every row, most specific first within a kind.
 const std::vector<DisruptionRule>& DisruptionTable();

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "pipeline/pipeline.h"
-#include "plan/disruption.h"
 #include "write/sync_effects.h"
 
 namespace hkim {
@@ -67,20 +66,6 @@ TEST(DriverSection, TheOkeReadmeNamesNoDriverRollForTheNicClusterPolicy) {
   EXPECT_NE(readme.find("**VF reset** on a change of "
                         "spec/template/spec/containers/vf-config/env/VFS_PER_PF"),
             std::string::npos);
-}
-
-TEST(DriverSection, ATemplateMayWriteOnlyTheFieldsItMentions) {
-  for (const DisruptionRule* rule : DisruptionRulesOf("NicClusterPolicy", "")) {
-    if (rule->field.empty()) {
-      EXPECT_TRUE(TemplateMayWrite(*rule, "oke/nicclusterpolicy.yaml.mustache"));
-    } else {
-      EXPECT_FALSE(TemplateMayWrite(*rule, "oke/nicclusterpolicy.yaml.mustache")) << rule->field;
-    }
-  }
-  for (const DisruptionRule* rule :
-       DisruptionRulesOf("ClusterPolicy", "operators-openshift/clusterpolicy.yaml.mustache"))
-    EXPECT_TRUE(TemplateMayWrite(*rule, "operators-openshift/clusterpolicy.yaml.mustache"))
-        << rule->field;
 }
 
 }  // namespace
