@@ -170,8 +170,10 @@ class Node {
           "exit 0\n",
           true);
     Write(dir_ / "bin/grubby", "#!/bin/sh\necho /boot/vmlinuz-$(cat " + (dir_ / "kver").string() + ")\n", true);
+    // A script still waiting after five naps is stopped: the test then fails, not hangs.
     Write(dir_ / "bin/sleep",
           "#!/bin/sh\necho \"sleep $*\" >> " + calls + "\n"
+          "[ \"$(grep -c '^sleep' " + calls + ")\" -gt 5 ] && kill -TERM $PPID\n"
           "echo 'Fully Configured' >> " + AgentLog().string() + "\n",
           true);
     Write(dir_ / "bin/rdma",
@@ -195,6 +197,7 @@ class Node {
   }
   void SetBootTime(long seconds) { Write(root_ / "proc/stat", "cpu  1 2 3\nbtime " + std::to_string(seconds) + "\n"); }
   void AgentWrites(long at) {
+    fs::create_directories(AgentLog().parent_path());
     std::ofstream(AgentLog(), std::ios::app) << "Fully Configured\n";
     Shell("touch -d @" + std::to_string(at) + " " + AgentLog().string());
   }
