@@ -428,6 +428,21 @@ TEST_F(VfConfigScript, AKernelUpdateRebuildsTheInitramfsOfTheKernelThatBootsNext
   EXPECT_FALSE(Has(node.Calls(), "dracut")) << node.Calls();
 }
 
+TEST_F(VfConfigScript, TheAgentsLogOfAnEarlierBootIsNotTakenForThisOnes) {
+  Node node(base_ / "a");
+  node.Run(agent_);
+  BootExclusive(node);
+  // The next boot: the agent has begun writing (after the boot began) but is not done yet.
+  node.Reboot(9000);
+  std::ofstream(node.AgentLog(), std::ios::app) << "configuring rdma0\n";
+  Shell("touch -d @9100 " + node.AgentLog().string());
+  const ShellRun run = node.Run(agent_);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_TRUE(Has(run.output, "waiting for the OCI HPC agent to configure the NICs in this boot"))
+      << run.output;
+  EXPECT_EQ(node.Vfs("rdma0"), "1\n");  // once this boot's "Fully Configured" came
+}
+
 TEST_F(VfConfigScript, TheDevicePluginIsNotRestartedWhileAVfSitsInAPod) {
   Node node(base_ / "a");
   node.Run(agent_);
