@@ -25,6 +25,10 @@ const char* ToString(Disruption value) {
   return "?";
 }
 
+// A row's field path names, in a list, the element of that `name` (".../containers/vf-config/
+// env/MTU": write/sync_effects.cc reads it so). A row whose field the object's template never
+// writes does not apply to it (plan/readme.cc, write/sync_effects.cc): OKE's NicClusterPolicy has
+// no ofedDriver, so it rolls no driver.
 const std::vector<DisruptionRule>& DisruptionTable() {
   using D = Disruption;
   static const std::vector<DisruptionRule> table = {
@@ -58,15 +62,35 @@ const std::vector<DisruptionRule>& DisruptionTable() {
        "oc get sriovnetworknodestates -n openshift-sriov-network-operator -w",
        "BRINGUP-FACTS §7 (Red Hat, \"Configuring an RDMA subsystem for SR-IOV\"); "
        "BARCELONA-LIVE.md (RDMA shared mode)"},
-      {"DaemonSet", "operators-oke/daemonset-vf-config.yaml.mustache", "spec/template",
-       D::kVfReset, "",
-       "each node's VF agent restarts: it sets the VFs to 0, creates them again, sets the RDMA "
-       "netns mode and restarts the SR-IOV device plugin; RDMA pods on the node lose their VFs",
+      // The VF agent's script (its template's header says what each run does): only a new VF
+      // count resets VFs; any other change of its pod re-applies what differs.
+      {"DaemonSet", "operators-oke/daemonset-vf-config.yaml.mustache",
+       "spec/template/spec/containers/vf-config/env/VFS_PER_PF", D::kVfReset, "",
+       "each node's VF agent restarts and sets the new VF count on every rail PF: it sets the "
+       "VFs to 0, creates them again and restarts the SR-IOV device plugin; RDMA pods on the "
+       "node lose their VFs (a node waiting for its reboot keeps none)",
        "every GPU node of its nodeSelector",
        "the DaemonSet's rolling update: one node at a time",
        "kubectl rollout status daemonset -n {ns} {name}",
        "BRINGUP-FACTS §4 (oci-hpc-oke vf-config: echo 0 > sriov_numvfs, oci-vf-config, "
-       "--set-netns-exclusive, --restart-sriov)"},
+       "--restart-sriov); templates/operators-oke/daemonset-vf-config.yaml.mustache"},
+      {"DaemonSet", "operators-oke/daemonset-vf-config.yaml.mustache",
+       "spec/template/spec/containers/vf-config/env/MTU", D::kNone, "",
+       "each node's VF agent restarts and sets every rail PF's MTU to the new value (ip link set "
+       "PF mtu), with or without VFs; it resets no VF and does not restart the SR-IOV device "
+       "plugin: running pods keep their VFs",
+       "every GPU node of its nodeSelector",
+       "the DaemonSet's rolling update: one node at a time",
+       "kubectl rollout status daemonset -n {ns} {name}",
+       "templates/operators-oke/daemonset-vf-config.yaml.mustache (the PF loop)"},
+      {"DaemonSet", "operators-oke/daemonset-vf-config.yaml.mustache", "spec/template", D::kNone,
+       "",
+       "each node's VF agent restarts and applies the same settings again: it changes only what "
+       "differs on the node, resets no VF and does not restart the SR-IOV device plugin",
+       "every GPU node of its nodeSelector",
+       "the DaemonSet's rolling update: one node at a time",
+       "kubectl rollout status daemonset -n {ns} {name}",
+       "templates/operators-oke/daemonset-vf-config.yaml.mustache"},
       {"ClusterPolicy", "", "spec/driver", D::kDriverRoll, "spec/driver/enabled",
        "the GPU Operator's upgrade controller evicts the GPU pods of each node, then unloads and "
        "reloads the GPU driver there (kernel module type, RDMA/peermem, version)",
@@ -99,10 +123,13 @@ const std::vector<DisruptionRule>& DisruptionTable() {
        "NVIDIA Network Operator docs, \"Upgrading the DOCA driver\" (upgradePolicy, drain)"},
       {"NicClusterPolicy", "", "", D::kNone, "",
        "the Network Operator redeploys its device plugin, Multus and IPAM pods; running pods "
-       "keep their VFs",
+       "keep their VFs, but the restarted device plugin does not count the VFs that sit in pods "
+       "(sriov-network-device-plugin #565): such a node offers fewer until they are free and the "
+       "plugin restarts",
        "the nodes of its nodeAffinity", "one node at a time",
        "kubectl get pods -n network-operator -w",
-       "NVIDIA Network Operator docs (NicClusterPolicy components are DaemonSets)"},
+       "NVIDIA Network Operator docs (NicClusterPolicy components are DaemonSets); "
+       "k8snetworkplumbingwg/sriov-network-device-plugin #565"},
       {"StatefulSet", "", "spec/template", D::kJobRestart, "",
        "every pod of the StatefulSet is replaced (rolling update, highest ordinal first): a "
        "running multi-node job fails at the first replaced pod and must restart from its last "

@@ -18,8 +18,17 @@ std::string Scalar(const YAML::Node& node) {
   return node && node.IsScalar() ? node.as<std::string>() : "";
 }
 
-// The node at a slash-separated path of maps, or an undefined node. Const lookups and reset():
-// yaml-cpp's non-const operator[] and operator= would write into the document.
+// The element of a list whose `name` is `name` (a container, an env entry), or an undefined node.
+YAML::Node Named(const YAML::Node& list, const std::string& name) {
+  for (const YAML::Node& item : list)
+    if (item.IsMap() && Scalar(item["name"]) == name) return item;
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+// The node at a slash-separated path, or an undefined node: a part names a map's key, or in a
+// list the element of that name ("spec/template/spec/containers/vf-config/env/MTU"). Const
+// lookups and reset(): yaml-cpp's non-const operator[] and operator= would write into the
+// document.
 YAML::Node At(const YAML::Node& document, std::string_view path) {
   YAML::Node node;
   node.reset(document);
@@ -27,8 +36,9 @@ YAML::Node At(const YAML::Node& document, std::string_view path) {
   std::istringstream parts{std::string(path)};
   while (std::getline(parts, part, '/')) {
     const YAML::Node& current = node;
-    if (!current.IsDefined() || !current.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
-    const YAML::Node child = current[part];
+    if (!current.IsDefined() || !(current.IsMap() || current.IsSequence()))
+      return YAML::Node(YAML::NodeType::Undefined);
+    const YAML::Node child = current.IsMap() ? current[part] : Named(current, part);
     if (!child.IsDefined()) return YAML::Node(YAML::NodeType::Undefined);
     node.reset(child);
   }
@@ -163,6 +173,8 @@ SyncEffect EffectOfAdding(const DiffObject& now) {
   SyncEffect effect;
   for (const DisruptionRule* rule : DisruptionRulesOf(now.kind, now.template_name)) {
     if (!TouchesNodes(rule->effect) || rule->effect <= effect.effect) continue;
+    // A row of a section the object does not have (a NicClusterPolicy without ofedDriver).
+    if (!rule->field.empty() && !At(now.document, rule->field).IsDefined()) continue;
     if (!rule->inert_unless.empty() && IsFalse(now.document, rule->inert_unless)) continue;
     effect.effect = rule->effect;
     effect.what = "when first applied: " + Describe(*rule, now);
