@@ -930,4 +930,35 @@ case_control_characters_from_an_export_are_escaped_in_messages() {
   expect_err "e.json:1:28: warning: the item at /items/0 is not a Kubernetes object"
 }
 
+# --- render --tree (plan/bundle_graph.h) ---
+case_render_tree_prints_the_bundles_applications_and_json_the_same_graph() {
+  run render "$OKE" --tree
+  expect_status 0
+  expect_out "Application oke-h100 (application.yaml): argocd app sync oke-h100"
+  expect_out "|-- oke-h100-gpu-operator (operator chart gpu-operator v"
+  expect_out "|-- oke-h100-nodes (nodes, apps/nodes.yaml, parent wave 2): argocd app sync oke-h100-nodes; disrupts: "
+  expect_out "\`-- oke-h100-workload (workload, apps/workload.yaml, parent wave 4): syncs itself; disrupts: job restart"
+  expect_out "StatefulSet (1): job restart"
+  local text=$out
+  run render "$OKE" --tree -o json
+  expect_status 0
+  # The same Applications, in the same order, with the same kinds and counts as the text.
+  local from_json
+  from_json=$(jq -r '.result.tree.applications[] | .name, (.waves[] | "wave \(.wave)",
+    (.kinds[] | "\(.kind) (\(.count))"))' <<<"$out")
+  [[ $from_json == "$(sed -n 's/^[|` ]*-- //p' <<<"$text" | sed 's/ (\(operator chart\|platform\|nodes\|health\|workload\)[ ,].*//; s/): .*/)/')" ]] ||
+    fail "the JSON graph is not the text's tree"
+  jq -e '.result.tree.parent == "oke-h100" and .result.tree.self_sync == "namespaces"' <<<"$out" >/dev/null ||
+    fail "the JSON graph lacks its parent"
+  # A picture, not a bundle: not with -d, and of one profile.
+  run render "$OKE" --tree -d "$WORK/tree"
+  expect_status 1
+  expect_err "--tree prints the bundle's tree instead of writing it: not with -d [cli.usage]"
+  [[ ! -e $WORK/tree ]] || fail "render --tree -d wrote a folder"
+  run render "$OKE" profiles/oke-a100.yaml --tree
+  expect_status 1
+  expect_err "--tree draws one profile's bundle [cli.usage]"
+}
+# --- end of render --tree ---
+
 cli_run_case
