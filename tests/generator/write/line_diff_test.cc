@@ -245,15 +245,15 @@ TEST(LineDiff, LargeAllDifferentFilesStayCorrectWithinTheCostBound) {
 }
 
 TEST(LineDiff, ScatteredChangesPastTheCostBoundAreAlignedByTheFurthestPath) {
-  // Every third line differs in a large file: tens of thousands of edits, split past the
-  // bound; the script is correct and close to the shortest.
-  std::vector<std::string> a = Manifest(90000), b = a;
+  // Every third line differs in a large file: 20,000 edits, split past the bound (4,096); the
+  // script is correct and close to the shortest.
+  std::vector<std::string> a = Manifest(30000), b = a;
   for (size_t i = 0; i < b.size(); i += 3) b[i] += " changed";
   const std::string old_text = Text(a), new_text = Text(b);
   const LineDiff diff = DiffTexts(old_text, new_text);
   EXPECT_EQ(Patch(old_text, UnifiedDiff(old_text, new_text, "a/f", "b/f")), new_text);
-  EXPECT_GE(diff.changed_lines(), 60000u);
-  EXPECT_LE(diff.changed_lines(), 66000u);
+  EXPECT_GE(diff.changed_lines(), 20000u);
+  EXPECT_LE(diff.changed_lines(), 22000u);
   EXPECT_FALSE(diff.minimal);
   EXPECT_EQ(diff.unaligned_lines, 0u);
 }
@@ -263,16 +263,14 @@ TEST(LineDiff, RandomLinesOfTwoKindsStayCorrectAndBounded) {
   // worst case for the search.
   std::mt19937 random(3);
   std::vector<std::string> a, b;
-  for (int i = 0; i < 200000; ++i) a.push_back(random() % 2 ? "x" : "y");
-  for (int i = 0; i < 200000; ++i) b.push_back(random() % 2 ? "x" : "y");
+  for (int i = 0; i < 100000; ++i) a.push_back(random() % 2 ? "x" : "y");
+  for (int i = 0; i < 100000; ++i) b.push_back(random() % 2 ? "x" : "y");
   const std::string old_text = Text(a), new_text = Text(b);
   EXPECT_EQ(Patch(old_text, UnifiedDiff(old_text, new_text, "a/f", "b/f")), new_text);
   // Bounded by the work cap (checked after each round of one edit on every diagonal).
   const LineDiff diff = DiffTexts(old_text, new_text);
   EXPECT_LT(diff.search_steps, kDiffMaxWork + 2 * (a.size() + b.size()));
-  std::printf("two kinds of lines: %llu steps, %zu changed, %zu unaligned, minimal %d\n",
-              static_cast<unsigned long long>(diff.search_steps), diff.changed_lines(),
-              diff.unaligned_lines, diff.minimal);
+  EXPECT_GT(diff.unaligned_lines, 0u);  // this pair is past the cap
 }
 
 TEST(LineDiff, TheWorkCapShowsTheRestWholeAndSaysHowManyLines) {
