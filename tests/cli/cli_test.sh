@@ -961,4 +961,37 @@ case_render_tree_prints_the_bundles_applications_and_json_the_same_graph() {
 }
 # --- end of render --tree ---
 
+# --- discover: a draft that does not validate (issue 51 item 6) ---
+case_discover_writes_a_draft_that_does_not_validate_with_its_findings_and_exits_one() {
+  # 1,503 GPU nodes: more than the drafted /24 of each rail holds (lint.ip-pool-capacity). Was:
+  # an error, and nothing written.
+  command -v python3 >/dev/null || { echo "skip: needs python3"; return; }
+  (cd tests/generator/cluster_check && python3 -c '
+import json, sys, make_fixtures
+json.dump(make_fixtures.cluster(1503), sys.stdout)') >"$WORK/big.json" || fail "make_fixtures"
+  run discover "$WORK/big.json" --name big --output-file "$WORK/big.yaml"
+  expect_status 1
+  expect_err "<draft>: error: the drafted profile does not validate (lint.ip-pool-capacity: range 192.168.200.0/24 of rail 'eno5np0' has 254 usable addresses"
+  expect_err "the draft is written with this as a comment at its top [discover.draft-invalid]"
+  expect_err "wrote $WORK/big.yaml, which does not validate yet (4 finding(s), as comments at its top)"
+  local draft
+  draft=$(cat "$WORK/big.yaml")
+  # One finding a rail (four), each with its fix.
+  [[ $(head -n 3 <<<"$draft") == "# hkimgen discover: this draft does not validate yet (4 findings); fix each, then run hkimgen validate on it:
+#   /network/rails/0/ipam/range: range 192.168.200.0/24 of rail 'eno5np0' has 254 usable addresses, but 1503 replicas x 1 attachment(s) x 1 namespace(s) need 1503: the last pods fail to start (no IP) [lint.ip-pool-capacity]
+#     fix: widen the range to hold at least 1503 addresses" ]] ||
+    fail "the draft does not start with its finding: $(head -n 3 <<<"$draft")"
+  grep -q '^cluster:' "$WORK/big.yaml" || fail "the draft lost its profile"
+  # The same findings from validate, at the lines the draft holds them.
+  run validate "$WORK/big.yaml"
+  expect_status 1
+  [[ $(grep -c "error: range 192.168.20[0-3].0/24 of rail" <<<"$out$err") == 4 ]] ||
+    fail "validate does not report the draft's four findings"
+  # To stdout: the same text, the same status.
+  run discover "$WORK/big.json" --name big
+  expect_status 1
+  [[ $out == "$draft" ]] || fail "stdout is not the written draft"
+}
+# --- end of discover ---
+
 cli_run_case
