@@ -88,17 +88,23 @@ import json, statistics, sys, glob
 work = sys.argv[1]
 def rss(pattern):
     return statistics.median(int(open(f).read()) for f in glob.glob(f"{work}/{pattern}")) / 1024
-print("| change | hkimgen diff (wall / CPU) | render -d NEW | diff -ru OLD NEW | diff / render | diff peak RSS | render peak RSS | targets: < 2 s, < 200 MB, <= 2x render |")
+# Judged by wall time and by CPU time (user + system): on a shared machine the wall time
+# includes waiting for a core.
+print("| change | hkimgen diff (wall / CPU) | render -d NEW (wall / CPU) | diff -ru OLD NEW | diff / render (wall / CPU) | diff peak RSS | render peak RSS | < 2 s, < 200 MB, <= 2x render: by wall / by CPU |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- |")
 for change in ("add-namespace", "rename-workload"):
     r = {x["command"]: x for x in json.load(open(f"{work}/{change}.json"))["results"]}
     d, render, gnu = r["hkimgen diff"], r["hkimgen render -d NEW"], r["diff -ru OLD NEW"]
     ms = lambda x: f"{x['median'] * 1000:.0f} ms"
     cpu = lambda x: f"{(x['user'] + x['system']) * 1000:.0f} ms"
+    seconds = lambda x: x["user"] + x["system"]
     ratio = d["median"] / render["median"]
+    cpu_ratio = seconds(d) / seconds(render)
     mem = rss(f"{change}.rss-*")
-    met = d["median"] < 2 and mem < 200 and ratio <= 2
+    verdict = lambda ok: "met" if ok else "NOT met"
+    by_wall = verdict(d["median"] < 2 and mem < 200 and ratio <= 2)
+    by_cpu = verdict(seconds(d) < 2 and mem < 200 and cpu_ratio <= 2)
     print(f"| {change} | {ms(d)} / {cpu(d)} | {ms(render)} / {cpu(render)} | {ms(gnu)} | "
-          f"{ratio:.2f}x | {mem:.1f} MB | {rss(change + '.render-rss-*'):.1f} MB | "
-          f"{'met' if met else 'NOT met'} |")
+          f"{ratio:.2f}x / {cpu_ratio:.2f}x | {mem:.1f} MB | "
+          f"{rss(change + '.render-rss-*'):.1f} MB | {by_wall} / {by_cpu} |")
 PY
