@@ -25,7 +25,8 @@ std::string ApplicationLine(const GraphApplication& app) {
   if (!app.chart.empty()) line += " " + app.chart;
   line += ", " + app.file + ", parent wave " + std::to_string(app.parent_wave) +
           "): " + WhoSyncs(app.name, app.self_sync);
-  if (app.disrupts != Disruption::kNone) line += "; disrupts: " + std::string(ToString(app.disrupts));
+  if (app.disrupts != Disruption::kNone)
+    line += "; disrupts: " + std::string(ToString(app.disrupts));
   return line;
 }
 
@@ -114,10 +115,11 @@ BundleGraph GraphOfBundle(const Profile& p, const BundlePlan& plan) {
 }
 
 std::string FormatBundleTree(const BundleGraph& graph) {
-  std::string out = "Application " + graph.parent + " (application.yaml): " +
-                    WhoSyncs(graph.parent, graph.parent_self_sync) +
-                    "; it creates these, which sync in this order (gitops.self_sync: " +
-                    graph.self_sync_setting + ")\n";
+  std::string out =
+      "Application " + graph.parent +
+      " (application.yaml): " + WhoSyncs(graph.parent, graph.parent_self_sync) +
+      "; it creates these, which sync in this order (gitops.self_sync: " + graph.self_sync_setting +
+      ")\n";
   for (size_t a = 0; a < graph.applications.size(); ++a) {
     const GraphApplication& app = graph.applications[a];
     const bool last_app = a + 1 == graph.applications.size();
@@ -126,7 +128,8 @@ std::string FormatBundleTree(const BundleGraph& graph) {
     for (size_t w = 0; w < app.waves.size(); ++w) {
       const GraphWave& wave = app.waves[w];
       const bool last_wave = w + 1 == app.waves.size();
-      out += app_indent + (last_wave ? "`-- " : "|-- ") + "wave " + std::to_string(wave.wave) + "\n";
+      out +=
+          app_indent + (last_wave ? "`-- " : "|-- ") + "wave " + std::to_string(wave.wave) + "\n";
       const std::string wave_indent = app_indent + (last_wave ? "    " : "|   ");
       for (size_t k = 0; k < wave.kinds.size(); ++k)
         out += wave_indent + (k + 1 == wave.kinds.size() ? "`-- " : "|-- ") +
@@ -172,7 +175,8 @@ void BundleGraphContext(const BundleGraph& graph, json& context) {
   for (size_t a = 0; a < graph.applications.size(); ++a) {
     const GraphApplication& app = graph.applications[a];
     const std::string id = "app" + std::to_string(a);
-    std::vector<std::string> label = {app.name, app.layer + (app.chart.empty() ? "" : " " + app.chart),
+    std::vector<std::string> label = {app.name,
+                                      app.layer + (app.chart.empty() ? "" : " " + app.chart),
                                       WhoSyncs(app.name, app.self_sync)};
     if (app.disrupts != Disruption::kNone)
       label.push_back("disrupts: " + std::string(ToString(app.disrupts)));

@@ -33,12 +33,12 @@ struct GraphWave {
 /// An Application the parent creates.
 struct GraphApplication {
   std::string name;
-  std::string layer;  ///< platform, nodes, health, workload, or "operator chart"
-  std::string file;   ///< its file in the bundle (apps/...)
+  std::string layer;    ///< platform, nodes, health, workload, or "operator chart"
+  std::string file;     ///< its file in the bundle (apps/...)
   int parent_wave = 0;  ///< its sync wave in the parent: the order the Applications sync in
   bool self_sync = false;
   Disruption disrupts = Disruption::kNone;  ///< the worst of its objects (or its chart)
-  std::string chart;  ///< an operator chart's "chart version" ("" for a layer)
+  std::string chart;             ///< an operator chart's "chart version" ("" for a layer)
   std::vector<GraphWave> waves;  ///< a layer's objects by wave; empty for a chart
 };
 
@@ -46,7 +46,7 @@ struct GraphApplication {
 struct BundleGraph {
   std::string parent;  ///< the parent Application's name (application.yaml)
   bool parent_self_sync = false;
-  std::string self_sync_setting;  ///< gitops.self_sync
+  std::string self_sync_setting;               ///< gitops.self_sync
   std::vector<GraphApplication> applications;  ///< by parent wave, then name
 };
 

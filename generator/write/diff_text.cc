@@ -96,8 +96,16 @@ class MiddleSnakeSearch {
     F(fmid) = r.xoff;
     B(bmid) = r.xlim;
     for (Index cost = 1;; ++cost) {
-      if (fmin > dmin) F(--fmin - 1) = -1; else ++fmin;
-      if (fmax < dmax) F(++fmax + 1) = -1; else --fmax;
+      // One more edit reaches one more diagonal on each side, unless the region's edge stops
+      // it (then the range steps inward); the diagonal beyond is a sentinel no path takes.
+      if (fmin > dmin)
+        F(--fmin - 1) = -1;
+      else
+        ++fmin;
+      if (fmax < dmax)
+        F(++fmax + 1) = -1;
+      else
+        --fmax;
       for (Index d = fmax; d >= fmin; d -= 2) {
         const Index lo = F(d - 1), hi = F(d + 1);
         const Index x0 = lo >= hi ? lo + 1 : hi;
@@ -107,8 +115,14 @@ class MiddleSnakeSearch {
         F(d) = x;
         if (odd && bmin <= d && d <= bmax && B(d) <= x) return Split{x, y, true, true};
       }
-      if (bmin > dmin) B(--bmin - 1) = kNone; else ++bmin;
-      if (bmax < dmax) B(++bmax + 1) = kNone; else --bmax;
+      if (bmin > dmin)
+        B(--bmin - 1) = kNone;
+      else
+        ++bmin;
+      if (bmax < dmax)
+        B(++bmax + 1) = kNone;
+      else
+        --bmax;
       for (Index d = bmax; d >= bmin; d -= 2) {
         const Index lo = B(d - 1), hi = B(d + 1);
         const Index x0 = lo < hi ? lo : hi - 1;
@@ -284,8 +298,9 @@ std::string UnifiedDiff(const std::string& old_text, const std::string& new_text
     }
     // diff -u numbers an empty range by the line before it.
     out += "@@ -" + std::to_string(old_count ? old_start + 1 : old_start) + "," +
-           std::to_string(old_count) + " +" + std::to_string(new_count ? new_start + 1 : new_start) +
-           "," + std::to_string(new_count) + " @@" + note + "\n" + body;
+           std::to_string(old_count) + " +" +
+           std::to_string(new_count ? new_start + 1 : new_start) + "," + std::to_string(new_count) +
+           " @@" + note + "\n" + body;
     note.clear();
     k = end;
   }

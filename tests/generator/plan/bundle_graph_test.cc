@@ -22,7 +22,9 @@ Profile Shipped(const std::string& name) {
 TEST(BundleGraph, TheTreeListsApplicationsInSyncOrderWithWhoSyncsAndWhatTheyDisrupt) {
   const Profile profile = Shipped("barcelona-h100-cx7");
   const BundlePlan plan = PlanBundle(profile);
-  EXPECT_EQ(FormatBundleTree(GraphOfBundle(profile, plan)), R"(Application barcelona (application.yaml): argocd app sync barcelona; it creates these, which sync in this order (gitops.self_sync: namespaces)
+  EXPECT_EQ(
+      FormatBundleTree(GraphOfBundle(profile, plan)),
+      R"(Application barcelona (application.yaml): argocd app sync barcelona; it creates these, which sync in this order (gitops.self_sync: namespaces)
 |-- barcelona-platform (platform, apps/platform.yaml, parent wave 0): argocd app sync barcelona-platform
 |   |-- wave 3
 |   |   |-- Namespace (2)
@@ -136,7 +138,8 @@ TEST(BundleGraph, JsonIsTheSameGraph) {
   // The GPU Operator's chart rolls the driver when its driver values change; the nodes layer
   // holds what resets VFs.
   EXPECT_EQ(graph.applications[0].name, "oke-h100-gpu-operator");
-  EXPECT_EQ(graph.applications[0].chart.rfind("gpu-operator v", 0), 0u) << graph.applications[0].chart;
+  EXPECT_EQ(graph.applications[0].chart.rfind("gpu-operator v", 0), 0u)
+      << graph.applications[0].chart;
 }
 
 // The committed bundles (tests hold them current): their README draws every Application the

@@ -72,9 +72,8 @@ std::string TableDiff(const std::string& old_text, const std::string& new_text) 
       if (edits[e].op != '-') ++new_count;
       body << edits[e].op << (edits[e].op == '+' ? b[edits[e].bi] : a[edits[e].ai]) << "\n";
     }
-    out << "@@ -" << (old_count ? edits[start].ai + 1 : edits[start].ai) << "," << old_count
-        << " +" << (new_count ? edits[start].bi + 1 : edits[start].bi) << "," << new_count
-        << " @@\n"
+    out << "@@ -" << (old_count ? edits[start].ai + 1 : edits[start].ai) << "," << old_count << " +"
+        << (new_count ? edits[start].bi + 1 : edits[start].bi) << "," << new_count << " @@\n"
         << body.str();
     k = end;
   }
@@ -174,8 +173,10 @@ TEST(LineDiff, AnyInputGetsAShortestEditScriptThatPatchesOldIntoNew) {
   for (int round = 0; round < 2000; ++round) {
     std::vector<std::string> a, b;
     const size_t alphabet = 1 + random() % 4;
-    for (size_t i = random() % 30; i > 0; --i) a.push_back(std::string(1, 'a' + random() % alphabet));
-    for (size_t i = random() % 30; i > 0; --i) b.push_back(std::string(1, 'a' + random() % alphabet));
+    for (size_t i = random() % 30; i > 0; --i)
+      a.push_back(std::string(1, 'a' + random() % alphabet));
+    for (size_t i = random() % 30; i > 0; --i)
+      b.push_back(std::string(1, 'a' + random() % alphabet));
     const std::string old_text = Text(a), new_text = Text(b);
     const LineDiff diff = DiffTexts(old_text, new_text);
     EXPECT_TRUE(diff.minimal);
