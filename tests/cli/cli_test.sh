@@ -992,6 +992,20 @@ json.dump(make_fixtures.cluster(1503), sys.stdout)') >"$WORK/big.json" || fail "
   expect_status 1
   [[ $out == "$draft" ]] || fail "stdout is not the written draft"
 }
+
+case_discover_cites_only_what_the_export_holds() {
+  # Was: on an export of Nodes only, the CNI preconditions said "the export's NADs use it".
+  local full=tests/cli/docs_tools/oke-export.json
+  jq '.items |= map(select(.kind == "Node"))' "$full" >"$WORK/nodes-only.json"
+  run discover "$full" --name oke
+  expect_status 0
+  expect_out "why: the export's NADs use it"
+  run discover "$WORK/nodes-only.json" --name oke
+  expect_status 0
+  expect_no_out "the export's NADs"
+  expect_out "why: the bundle's NADs chain it (the export holds no NAD to show the cluster has it)"
+  expect_out "why: the RDMA CNI the bundle's NADs chain needs it"
+}
 # --- end of discover ---
 
 cli_run_case
