@@ -42,8 +42,10 @@ type the cluster lacks). The draft is checked as `hkimgen validate` would before
 or written; --output-file never writes through a symlink (--force replaces the path whole).
 Names and values from the export appear in messages and comments with control characters
 escaped. Exports may be up to 512 MiB (a larger file is refused before it is read).
-Exit status: 0 drafted, 1 invalid export, no GPU node, a draft that would not validate (nothing
-written) or a --name that is not a DNS label, 2 I/O failure.
+A draft that does not validate (a value the export holds that no profile can) is still printed
+or written, with each finding as a comment at its top, and the exit status is 1.
+Exit status: 0 drafted, 1 invalid export, no GPU node, a draft that does not validate (written
+with its findings) or a --name that is not a DNS label, 2 I/O failure.
 Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)";
 
 // What `cluster.name` allows (a DNS label): --name also names the bundle's folder, so a name
@@ -54,9 +56,10 @@ bool IsDnsLabel(const std::string& name) {
 }
 
 // The draft must read back as a profile that validates: whatever an export holds (a name with
-// control characters, a value no schema pattern allows), discover never hands over a file that
-// `hkimgen validate` would refuse. Each `---` document is checked on its own.
-bool DraftValidates(const std::string& text, DiagnosticSink& sink) {
+// control characters, a value no schema pattern allows, more nodes than a drafted range holds),
+// discover never hands over a file `hkimgen validate` would refuse without saying so. Each `---`
+// document is checked on its own; returns every error, each with its document's number (from 1).
+std::vector<std::pair<size_t, Diagnostic>> DraftFindings(const std::string& text) {
   std::vector<std::string> documents;
   std::size_t start = 0;
   while (true) {
@@ -65,22 +68,35 @@ bool DraftValidates(const std::string& text, DiagnosticSink& sink) {
     if (next == std::string::npos) break;
     start = next + 5;
   }
-  for (const std::string& document : documents) {
+  std::vector<std::pair<size_t, Diagnostic>> findings;
+  for (size_t i = 0; i < documents.size(); ++i) {
     DiagnosticSink check;
-    std::optional<LoadedProfile> loaded = LoadProfileFromText("<draft>", document, check);
+    std::optional<LoadedProfile> loaded = LoadProfileFromText("<draft>", documents[i], check);
     if (loaded) CheckLoadedProfile(*loaded, check);
-    for (const Diagnostic& d : check.diagnostics()) {
-      if (d.severity != Severity::kError) continue;
-      sink.Report(Diagnostic{Severity::kError, SourceLocation{"<draft>", d.location.line, 0},
-                             d.data_path, "discover.draft-invalid",
-                             "the drafted profile does not validate (" + d.rule + ": " +
-                                 d.message + "); nothing was written",
-                             "the export holds a value no profile can (see the message); fix "
-                             "the object it came from or draft with the other objects only"});
-      return false;
-    }
+    for (const Diagnostic& d : check.diagnostics())
+      if (d.severity == Severity::kError) findings.push_back({i + 1, d});
   }
-  return true;
+  return findings;
+}
+
+// The draft with what keeps it from validating as comments at its top: the file still holds
+// everything the export told, and says what to fix first. Values from the export are escaped
+// (one comment line each).
+std::string WithFindingsAsComments(const std::string& text,
+                                   const std::vector<std::pair<size_t, Diagnostic>>& findings,
+                                   bool several_documents) {
+  std::string out = "# hkimgen discover: this draft does not validate yet (" +
+                    std::to_string(findings.size()) +
+                    (findings.size() == 1 ? " finding" : " findings") +
+                    "); fix each, then run hkimgen validate on it:\n";
+  for (const auto& [document, d] : findings) {
+    out += "#   ";
+    if (several_documents) out += "document " + std::to_string(document) + ", ";
+    out += UntrustedText(d.data_path.empty() ? "/" : d.data_path) + ": " +
+           UntrustedText(d.message) + " [" + d.rule + "]\n";
+    if (!d.fix.empty()) out += "#     fix: " + UntrustedText(d.fix) + "\n";
+  }
+  return out + text;
 }
 
 }  // namespace
@@ -145,9 +161,23 @@ int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::o
                               {options.name, options.all_groups, options.namespaces}, sink,
                               &sources);
   }
-  if (!sink.HasErrors()) DraftValidates(text, sink);
+  std::vector<std::pair<size_t, Diagnostic>> findings;
+  if (!sink.HasErrors()) findings = DraftFindings(text);
+  for (const auto& [document, d] : findings) {
+    sink.Report(Diagnostic{Severity::kError, SourceLocation{"<draft>", 0, 0}, d.data_path,
+                           "discover.draft-invalid",
+                           "the drafted profile does not validate (" + d.rule + ": " + d.message +
+                               "); the draft is written with this as a comment at its top",
+                           d.fix.empty() ? "fix the drafted value, then: hkimgen validate FILE"
+                                         : "in the draft: " + d.fix});
+  }
   PrintDiagnostics(sink, sources, err);
-  if (sink.HasErrors()) return ExitCodeFor(sink);
+  if (sink.HasErrors() && findings.empty()) return ExitCodeFor(sink);
+  // A draft that does not validate is still the export's picture: written, with its findings
+  // as comments, and exit 1.
+  const int exit_status = findings.empty() ? 0 : 1;
+  if (!findings.empty())
+    text = WithFindingsAsComments(text, findings, text.find("\n---\n") != std::string::npos);
   if (options.output.empty()) {
     out << text;
     out.flush();
@@ -155,7 +185,7 @@ int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::o
       err << "<stdout>: error: cannot write the profile [io.write]\n";
       return 2;
     }
-    return 0;
+    return exit_status;
   }
   std::string reason;
   const OutputFileStatus status = WriteOutputFile(options.output, text, options.force, &reason);
@@ -169,6 +199,12 @@ int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::o
     err << shown << ": error: cannot write the profile: " << reason << " [io.write]\n"
         << "  fix: check that the folder exists and is writable\n";
     return 2;
+  }
+  if (exit_status != 0) {
+    err << "wrote " << shown << ", which does not validate yet (" << findings.size()
+        << " finding(s), as comments at its top); fix them, then: hkimgen validate " << shown
+        << "\n";
+    return exit_status;
   }
   err << "wrote " << shown << "; next: hkimgen validate " << shown << "\n";
   return 0;

@@ -19,6 +19,7 @@
 #include "fleet/write_fleet.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/prepare.h"
+#include "plan/bundle_graph.h"
 #include "render/rendered_json.h"
 #include "support/interrupt.h"
 #include "support/leave_to_exit.h"
@@ -54,6 +55,11 @@ Examples:
   # cluster up.
   hkimgen render 'profiles/oke-*.yaml' -d out
   hkimgen render 'profiles/oke-*.yaml' -d fleet --fleet-path deploy/fleet --check
+
+  # The bundle as a tree: its Applications in the order they sync, who syncs each (itself, or
+  # `argocd app sync NAME`), their sync waves, the kinds in each (count), what each disrupts
+  hkimgen render profiles/oke-h100.yaml --tree
+  hkimgen render profiles/oke-h100.yaml --tree -o json     # the same graph as result.tree
 
   # Pin the init containers' wrapper image by the digest of the image that was published
   hkimgen render profiles/oke-h100.yaml -d deploy/oke-h100 \
@@ -257,6 +263,10 @@ void SetupRenderCommand(CLI::App& app) {
   render->add_flag("-q,--quiet", options->quiet,
                    "With -d: do not say what was written; never a progress line");
   AddFleetOptions(render, *options);
+  render->add_flag("--tree", options->tree,
+                   "Print the bundle's Applications in the order they sync, who syncs each "
+                   "and what it disrupts, their sync waves and the kinds in each (count), "
+                   "instead of the bundle (-o json: as result.tree); not with -d");
   render->add_flag("--verify", options->verify,
                    "Parse every rendered document again and fail unless each is one YAML "
                    "mapping (slower; for template work and tests; the bytes are the same)");
@@ -275,6 +285,11 @@ void SetupRenderCommand(CLI::App& app) {
     if (!output->legacy_path.empty()) options->output_dir = output->legacy_path;
     options->format = output->format;
     if (!options->profiles.empty()) options->profile = options->profiles.front();
+    if (options->tree && IsProfileSet(options->profiles)) {
+      std::cerr << "hkimgen render: error: --tree draws one profile's bundle [cli.usage]\n  fix: "
+                   "give one profile: hkimgen render PROFILE --tree\n";
+      FinishCommand(1);
+    }
     if (!options->cluster.empty() && IsProfileSet(options->profiles)) {
       std::cerr << "hkimgen render: error: --cluster checks one profile [cli.usage]\n  fix: "
                    "check a fleet's profiles with: hkimgen validate PROFILE... --cluster FILE\n";
@@ -293,6 +308,12 @@ namespace {
 bool RefuseOptions(const RenderOptions& options, LayerInputs& inputs, DiagnosticSink& sink) {
   if (!WrapperDigestLayer(options.wrapper_digest, inputs, sink) ||
       !ImageDigestLayer(options.image_digests, inputs, sink)) {
+    return true;
+  }
+  if (options.tree && !options.output_dir.empty()) {
+    sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage",
+                           "--tree prints the bundle's tree instead of writing it: not with -d",
+                           "drop -d DIR (or --tree): hkimgen render PROFILE --tree"});
     return true;
   }
   if (options.check && options.output_dir.empty()) {
@@ -347,6 +368,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
   std::optional<WriteCounts> summary;
   std::optional<size_t> checked_files;  // --check found DIR current
   std::optional<LayeredProfile> layered;  // kept for the profile's accept_warnings
+  std::string tree;                       // --tree: the text printed on stdout
   RenderSettings settings;
   settings.check = options.verify ? RenderCheck::kReparse : RenderCheck::kByConstruction;
   settings.jobs = WorkerCount(options.jobs, kManyTasks);
@@ -373,6 +395,17 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     // reported: nothing is rendered or written
   } else if (!(layered = LoadLayeredProfile(inputs, sink, &sources)) || sink.HasErrors()) {
     // reported (layering keeps every file's lines in `sources`, even on failure)
+  } else if (options.tree) {
+    if (std::optional<ProfileRender> rendered = RenderLoadedProfileWithPlan(
+            layered->merged, sink,
+            WithAdjust(settings, GitOpsPathFromDir(options.output_dir, layered->merged, sink)))) {
+      const BundleGraph graph = GraphOfBundle(rendered->profile, rendered->plan);
+      if (json) {
+        result = {{"tree", BundleGraphToJson(graph)}};
+      } else {
+        tree = FormatBundleTree(graph);
+      }
+    }
   } else if (std::optional<RenderedBundle> bundle = RenderLoadedProfile(
                  layered->merged, sink,
                  WithAdjust(settings,
@@ -407,6 +440,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     return status;
   }
   PrintDiagnostics(sink, sources, err);
+  if (status == 0) out << tree;
   if (status != 0) checked_files.reset();  // "current" only for a clean check
   if (!options.quiet) PrintOutcome(options, summary, checked_files, err);
   LeaveToExit(std::move(layered));

@@ -1,7 +1,8 @@
 #pragma once
 
 // `hkimgen render PROFILE... [-d DIR [--check]] [-o yaml|json] [-q] [-f FILE]... [--set P=V]...
-// [--allow RULE]... [--wrapper-digest sha256:HEX] [--image-digest IMAGE=sha256:HEX]... [--verify]`.
+// [--allow RULE]... [--wrapper-digest sha256:HEX] [--image-digest IMAGE=sha256:HEX]... [--verify]
+// [--tree]`.
 
 #include <CLI/CLI.hpp>
 #include <ostream>
@@ -35,6 +36,9 @@ struct RenderOptions {
   std::string wrapper_digest;  ///< --wrapper-digest sha256:<64 hex>: wrapper.digest, over all
   /// --image-digest IMAGE=sha256:<64 hex>, repeatable: images.digests (model/image_digest.h)
   std::vector<std::string> image_digests;
+  /// --tree: print the bundle's Applications, waves and kinds (plan/bundle_graph.h) instead of
+  /// the bundle; with -o json, the same graph as `result.tree`.
+  bool tree = false;
   bool verify = false;  ///< --verify: parse every rendered document again (RenderCheck::kReparse)
   std::vector<std::string> cluster;  ///< --cluster FILE|- (with --check): compare with a cluster
 };

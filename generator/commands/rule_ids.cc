@@ -78,7 +78,7 @@ const std::vector<RuleInfo>& StageRules() {
        "operator release"},
       {"diff.skipped-minor", W, "diff: an operator release move that skips a minor NVIDIA requires"},
       {"discover.cpu-vendor", W, "discover: the nodes' CPU vendor could not be read or differs"},
-      {"discover.draft-invalid", E, "discover: the drafted profile would not validate (nothing written)"},
+      {"discover.draft-invalid", E, "discover: the drafted profile does not validate (written with the findings as comments; exit 1)"},
       {"discover.empty", E, "discover: the export holds no objects"},
       {"discover.gpu-capacity", W, "discover: a node's GPU capacity that is not a count (read as none)"},
       {"discover.gpu-count", W, "discover: the GPU nodes advertise different GPU counts"},

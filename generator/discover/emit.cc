@@ -308,11 +308,18 @@ void EmitPreconditions(Writer& w, const DiscoveredProfile& p) {
                      std::string(openshift ? "oc" : "kubectl") + " get nodes -l " + key});
   if (!openshift && !p.rails.empty()) {
     // The OKE NADs hkimgen renders chain the SR-IOV and RDMA CNI (the RDMA CNI needs exclusive
-    // RDMA netns mode); an export's running NADs show the cluster has them.
+    // RDMA netns mode); an export's running NADs show the cluster has them. Without NADs in the
+    // export, the reason is the bundle's own NADs, and the check is all there is.
     const std::string on_node = "kubectl debug node/NODE -it --image=docker.io/library/busybox -- chroot /host ";
-    items.push_back({"cni-plugin", "sriov", "the export's NADs use it", on_node + "ls /opt/cni/bin/sriov"});
-    items.push_back({"cni-plugin", "rdma", "the export's NADs use it", on_node + "ls /opt/cni/bin/rdma"});
-    items.push_back({"rdma-netns", "exclusive", "the RDMA CNI of the export's NADs needs it",
+    const bool seen = p.exported_nads > 0;
+    const std::string cni_why =
+        seen ? "the export's NADs use it"
+             : "the bundle's NADs chain it (the export holds no NAD to show the cluster has it)";
+    items.push_back({"cni-plugin", "sriov", cni_why, on_node + "ls /opt/cni/bin/sriov"});
+    items.push_back({"cni-plugin", "rdma", cni_why, on_node + "ls /opt/cni/bin/rdma"});
+    items.push_back({"rdma-netns", "exclusive",
+                     seen ? "the RDMA CNI of the export's NADs needs it"
+                          : "the RDMA CNI the bundle's NADs chain needs it",
                      on_node + "rdma system show"});
     items.push_back({"host-driver", "nvidia-peermem",
                      "the OKE GPU image's driver (check that nvidia_peermem is loaded)",

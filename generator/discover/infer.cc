@@ -230,6 +230,7 @@ std::vector<DiscoveredProfile> Infer(const ClusterFacts& facts, const SourceLoca
     InferSelector(profile, facts, sink, where);
     InferTaints(profile);
     InferRails(facts, where, profile, sink);
+    for (const NadFacts& nad : facts.nads) profile.exported_nads += nad.owner.empty();
     profiles.push_back(std::move(profile));
   }
   return profiles;

@@ -69,6 +69,9 @@ struct DiscoveredProfile {
   std::vector<std::string> taints;  ///< "key:effect" on every node of the group
   std::vector<DiscoveredRail> rails;
   std::string rails_from;
+  /// NADs in the export that are not an operator's (the CNIs they use are running on the
+  /// cluster): what a precondition may cite; an export of Nodes only holds none.
+  size_t exported_nads = 0;
   std::string fabric = "roce-v2", fabric_from;  ///< infiniband when the PFs' linkType is IB
   std::vector<std::string> namespaces;          ///< --namespace; empty: a TODO placeholder
   std::string namespaces_from;

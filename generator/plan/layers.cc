@@ -74,6 +74,8 @@ bool SyncsItself(const Profile& p, SyncScope scope) {
   return false;
 }
 
+bool ParentSyncsItself(const Profile& p) { return p.gitops.self_sync == SelfSync::kEverything; }
+
 void SyncPolicyContext(const Profile& p, SyncScope scope, json& context) {
   context["self_sync"] = SyncsItself(p, scope);
   context["prune"] = p.gitops.prune;
@@ -157,8 +159,8 @@ void PlanLayers(const Profile& p, BundlePlan& plan) {
   app.context["server"] = kArgoCdOwnCluster;
   app.context["destination_namespace"] = p.gitops.argocd_namespace;
   // The parent only writes Applications; it syncs itself when everything does (what the
-  // deprecated automated_sync: true meant), so a changed sync policy of a child is pressed too.
-  app.context["automated"] = p.gitops.self_sync == SelfSync::kEverything;
+  // deprecated automated_sync: true meant).
+  app.context["automated"] = ParentSyncsItself(p);
   RetryContext(p, app.context);
 }
 

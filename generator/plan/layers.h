@@ -36,6 +36,9 @@ SyncScope ScopeOfLayer(const std::string& layer);
 SyncScope ScopeOf(std::string_view kind, std::string_view template_name);
 /// Whether an Application of `scope` syncs itself under the profile's gitops.self_sync.
 bool SyncsItself(const Profile& p, SyncScope scope);
+/// Whether the parent Application (application.yaml) syncs itself: only when everything does
+/// (gitops.self_sync: everything), so that a changed sync policy of a child is pressed too.
+bool ParentSyncsItself(const Profile& p);
 /// Sets `self_sync` (whether `syncPolicy.automated` is written) and `prune` in an Application
 /// template's context.
 void SyncPolicyContext(const Profile& p, SyncScope scope, nlohmann::json& context);

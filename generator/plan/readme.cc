@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/wrapper_image.h"
+#include "plan/bundle_graph.h"
 #include "plan/disruption.h"
 #include "plan/health.h"
 #include "plan/layers.h"
@@ -57,20 +58,7 @@ bool TemplateMayWrite(const DisruptionRule& rule, const std::string& template_na
 // with the table's rows (plan/disruption.h).
 void SyncContext(const Profile& p, const BundlePlan& plan, const std::string& cli, json& c) {
   c["self_sync"] = ToString(p.gitops.self_sync);
-  json apps = json::array();
-  for (const PlannedObject& f : plan.layer_files) {
-    if (f.kind != "Application") continue;
-    const std::string layer = f.name.substr(p.cluster_name.size() + 1);  // <cluster>-<layer>
-    apps.push_back(json{{"name", f.name},
-                        {"layer", layer},
-                        {"self_sync", SyncsItself(p, ScopeOfLayer(layer))}});
-  }
-  for (const PlannedObject& o : plan.objects)
-    if (o.layer == kAppsLayer && o.kind == "Application")
-      apps.push_back(json{{"name", o.name},
-                          {"layer", "operator chart"},
-                          {"self_sync", SyncsItself(p, ScopeOf(o.kind, o.template_name))}});
-  c["sync_applications"] = apps;
+  // (sync_applications: PlanReadme's section "the bundle at a glance and its sync steps")
 
   // One entry per kind, template and Application, in plan order: the StatefulSets of a thousand
   // namespaces are one entry that lists them.
@@ -229,6 +217,16 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
   c["gate_wave"] = static_cast<int>(kWaveService);
   c["workload_wave"] = static_cast<int>(kWaveWorkload);
   SyncContext(p, plan, cli, c);
+
+  // --- The bundle at a glance and its sync steps (plan/bundle_graph.h): the Mermaid flowchart,
+  // and every Application in the order it syncs, each with who syncs it. ---
+  const BundleGraph graph = GraphOfBundle(p, plan);
+  BundleGraphContext(graph, c);
+  json apps = json::array();
+  for (const GraphApplication& app : graph.applications)
+    apps.push_back(json{{"name", app.name}, {"layer", app.layer}, {"self_sync", app.self_sync}});
+  c["sync_applications"] = std::move(apps);
+  // --- end of the bundle at a glance ---
 }
 
 }  // namespace hkim

@@ -12,22 +12,6 @@
 #include "write/sync_effects.h"
 
 namespace hkim {
-namespace {
-
-std::vector<std::string> SplitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::string line;
-  std::istringstream in(text);
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
-
-struct Hunk {
-  size_t old_start, old_count, new_start, new_count;
-  std::vector<std::string> lines;
-};
-
-}  // namespace
 
 bool BundleDiff::HasDisruptiveChanges() const {
   return std::any_of(changes.begin(), changes.end(),
@@ -37,77 +21,6 @@ bool BundleDiff::HasDisruptiveChanges() const {
 bool BundleDiff::HasRefusals() const {
   return std::any_of(changes.begin(), changes.end(),
                      [](const BundleChange& c) { return !c.refusal.empty(); });
-}
-
-std::string UnifiedDiff(const std::string& old_text, const std::string& new_text,
-                        const std::string& old_label, const std::string& new_label) {
-  if (old_text == new_text) return "";
-  const std::vector<std::string> a = SplitLines(old_text);
-  const std::vector<std::string> b = SplitLines(new_text);
-  // Longest common subsequence by dynamic programming: bundle files are one object each (tens
-  // to a few hundred lines), so the quadratic table stays small.
-  const size_t n = a.size(), m = b.size();
-  std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
-  for (size_t i = n; i-- > 0;) {
-    for (size_t j = m; j-- > 0;) {
-      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-    }
-  }
-  // Edit script: ' ' keep, '-' delete, '+' insert, with the line index in a or b.
-  struct Edit {
-    char op;
-    size_t ai, bi;
-  };
-  std::vector<Edit> edits;
-  size_t i = 0, j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] == b[j]) {
-      edits.push_back({' ', i++, j++});
-    } else if (j < m && (i == n || lcs[i][j + 1] > lcs[i + 1][j])) {
-      edits.push_back({'+', i, j++});
-    } else {
-      edits.push_back({'-', i++, j});
-    }
-  }
-  constexpr size_t kContext = 3;
-  std::ostringstream out;
-  out << "--- " << old_label << "\n+++ " << new_label << "\n";
-  size_t k = 0;
-  while (k < edits.size()) {
-    while (k < edits.size() && edits[k].op == ' ') ++k;
-    if (k == edits.size()) break;
-    size_t start = k >= kContext ? k - kContext : 0;
-    size_t end = k;
-    // Extend the hunk while the next change is within 2 × context lines.
-    while (end < edits.size()) {
-      if (edits[end].op != ' ') {
-        ++end;
-        continue;
-      }
-      size_t run = end;
-      while (run < edits.size() && edits[run].op == ' ') ++run;
-      if (run == edits.size() || run - end > 2 * kContext) {
-        end = std::min(edits.size(), end + kContext);
-        break;
-      }
-      end = run;
-    }
-    size_t old_start = edits[start].ai, new_start = edits[start].bi;
-    size_t old_count = 0, new_count = 0;
-    std::ostringstream body;
-    for (size_t e = start; e < end; ++e) {
-      const Edit& edit = edits[e];
-      if (edit.op != '+') ++old_count;
-      if (edit.op != '-') ++new_count;
-      body << edit.op << (edit.op == '+' ? b[edit.bi] : a[edit.ai]) << "\n";
-    }
-    // diff -u numbers an empty range by the line before it.
-    out << "@@ -" << (old_count ? old_start + 1 : old_start) << "," << old_count << " +"
-        << (new_count ? new_start + 1 : new_start) << "," << new_count << " @@\n"
-        << body.str();
-    k = end;
-  }
-  return out.str();
 }
 
 namespace {

@@ -64,10 +64,6 @@ std::optional<std::set<std::string>> ReadBundleMarkerFiles(const std::string& di
 std::optional<std::map<std::string, std::string>> ReadBundleDirectory(const std::string& dir,
                                                                       DiagnosticSink& sink);
 
-/// `diff -u`-style text of two texts, three lines of context, or "" when equal.
-std::string UnifiedDiff(const std::string& old_text, const std::string& new_text,
-                        const std::string& old_label, const std::string& new_label);
-
 /// Human-readable plan: one line per change ("+ added", "~ changed", "> moved", "- removed",
 /// with "[disruptive: EFFECT: ...]", "[job restart: ...]" or "[refused: ...]"), its notes, the
 /// user's files that stay, each changed file's unified diff, then a summary line.

@@ -35,10 +35,19 @@ std::string Scalar(const YAML::Node& node, std::initializer_list<const char*> pa
 
 // The bundle's GPU and Network Operator pins, read from its Applications (OKE) and Subscription
 // and ClusterPolicy (OpenShift). A file that does not parse is skipped: the diff shows it.
+// Only these kinds pin a release: a bundle of thousands of files has a handful of them, and
+// parsing the rest as YAML was most of diff's time.
+bool MayHoldPin(const std::string& text) {
+  return text.find("kind: Application") != std::string::npos ||
+         text.find("kind: Subscription") != std::string::npos ||
+         text.find("kind: ClusterPolicy") != std::string::npos;
+}
+
 std::map<std::string, Pin> Pins(const std::map<std::string, std::string>& files) {
   std::map<std::string, Pin> pins;
   bool driver = false, cluster_policy = false;
   for (const auto& [name, text] : files) {
+    if (!MayHoldPin(text)) continue;
     std::vector<YAML::Node> docs;
     try {
       docs = YAML::LoadAll(text);
@@ -133,7 +142,8 @@ std::vector<std::string> MinorsBetween(const std::string& from, const std::strin
 std::vector<ReleaseMove> ReleaseMoves(const RenderedBundle& wanted,
                                       const std::map<std::string, std::string>& existing) {
   std::map<std::string, std::string> files;
-  for (const RenderedFile& f : wanted.files) files[f.file_name] = f.content;
+  for (const RenderedFile& f : wanted.files)
+    if (MayHoldPin(f.content)) files[f.file_name] = f.content;
   const std::map<std::string, Pin> before = Pins(existing);
   const std::map<std::string, Pin> after = Pins(files);
   std::vector<ReleaseMove> moves;

@@ -930,4 +930,82 @@ case_control_characters_from_an_export_are_escaped_in_messages() {
   expect_err "e.json:1:28: warning: the item at /items/0 is not a Kubernetes object"
 }
 
+# --- render --tree (plan/bundle_graph.h) ---
+case_render_tree_prints_the_bundles_applications_and_json_the_same_graph() {
+  run render "$OKE" --tree
+  expect_status 0
+  expect_out "Application oke-h100 (application.yaml): argocd app sync oke-h100"
+  expect_out "|-- oke-h100-gpu-operator (operator chart gpu-operator v"
+  expect_out "|-- oke-h100-nodes (nodes, apps/nodes.yaml, parent wave 2): argocd app sync oke-h100-nodes; disrupts: "
+  expect_out "\`-- oke-h100-workload (workload, apps/workload.yaml, parent wave 4): syncs itself; disrupts: job restart"
+  expect_out "StatefulSet (1): job restart"
+  local text=$out
+  run render "$OKE" --tree -o json
+  expect_status 0
+  # The same Applications, in the same order, with the same kinds and counts as the text.
+  local from_json
+  from_json=$(jq -r '.result.tree.applications[] | .name, (.waves[] | "wave \(.wave)",
+    (.kinds[] | "\(.kind) (\(.count))"))' <<<"$out")
+  [[ $from_json == "$(sed -n 's/^[|` ]*-- //p' <<<"$text" | sed 's/ (\(operator chart\|platform\|nodes\|health\|workload\)[ ,].*//; s/): .*/)/')" ]] ||
+    fail "the JSON graph is not the text's tree"
+  jq -e '.result.tree.parent == "oke-h100" and .result.tree.self_sync == "namespaces"' <<<"$out" >/dev/null ||
+    fail "the JSON graph lacks its parent"
+  # A picture, not a bundle: not with -d, and of one profile.
+  run render "$OKE" --tree -d "$WORK/tree"
+  expect_status 1
+  expect_err "--tree prints the bundle's tree instead of writing it: not with -d [cli.usage]"
+  [[ ! -e $WORK/tree ]] || fail "render --tree -d wrote a folder"
+  run render "$OKE" profiles/oke-a100.yaml --tree
+  expect_status 1
+  expect_err "--tree draws one profile's bundle [cli.usage]"
+}
+# --- end of render --tree ---
+
+# --- discover: a draft that does not validate (issue 51 item 6) ---
+case_discover_writes_a_draft_that_does_not_validate_with_its_findings_and_exits_one() {
+  # 1,503 GPU nodes: more than the drafted /24 of each rail holds (lint.ip-pool-capacity). Was:
+  # an error, and nothing written.
+  command -v python3 >/dev/null || { echo "skip: needs python3"; return; }
+  (cd tests/generator/cluster_check && python3 -c '
+import json, sys, make_fixtures
+json.dump(make_fixtures.cluster(1503), sys.stdout)') >"$WORK/big.json" || fail "make_fixtures"
+  run discover "$WORK/big.json" --name big --output-file "$WORK/big.yaml"
+  expect_status 1
+  expect_err "<draft>: error: the drafted profile does not validate (lint.ip-pool-capacity: range 192.168.200.0/24 of rail 'eno5np0' has 254 usable addresses"
+  expect_err "the draft is written with this as a comment at its top [discover.draft-invalid]"
+  expect_err "wrote $WORK/big.yaml, which does not validate yet (4 finding(s), as comments at its top)"
+  local draft
+  draft=$(cat "$WORK/big.yaml")
+  # One finding a rail (four), each with its fix.
+  [[ $(head -n 3 <<<"$draft") == "# hkimgen discover: this draft does not validate yet (4 findings); fix each, then run hkimgen validate on it:
+#   /network/rails/0/ipam/range: range 192.168.200.0/24 of rail 'eno5np0' has 254 usable addresses, but 1503 replicas x 1 attachment(s) x 1 namespace(s) need 1503: the last pods fail to start (no IP) [lint.ip-pool-capacity]
+#     fix: widen the range to hold at least 1503 addresses" ]] ||
+    fail "the draft does not start with its finding: $(head -n 3 <<<"$draft")"
+  grep -q '^cluster:' "$WORK/big.yaml" || fail "the draft lost its profile"
+  # The same findings from validate, at the lines the draft holds them.
+  run validate "$WORK/big.yaml"
+  expect_status 1
+  [[ $(grep -c "error: range 192.168.20[0-3].0/24 of rail" <<<"$out$err") == 4 ]] ||
+    fail "validate does not report the draft's four findings"
+  # To stdout: the same text, the same status.
+  run discover "$WORK/big.json" --name big
+  expect_status 1
+  [[ $out == "$draft" ]] || fail "stdout is not the written draft"
+}
+
+case_discover_cites_only_what_the_export_holds() {
+  # Was: on an export of Nodes only, the CNI preconditions said "the export's NADs use it".
+  local full=tests/cli/docs_tools/oke-export.json
+  jq '.items |= map(select(.kind == "Node"))' "$full" >"$WORK/nodes-only.json"
+  run discover "$full" --name oke
+  expect_status 0
+  expect_out "why: the export's NADs use it"
+  run discover "$WORK/nodes-only.json" --name oke
+  expect_status 0
+  expect_no_out "the export's NADs"
+  expect_out "why: the bundle's NADs chain it (the export holds no NAD to show the cluster has it)"
+  expect_out "why: the RDMA CNI the bundle's NADs chain needs it"
+}
+# --- end of discover ---
+
 cli_run_case

@@ -63,6 +63,41 @@ make_repo() {
   git -C "$repo" remote add origin "$repo.origin.git"
 }
 
+# --- Syncs: what the docs asked argocd to sync, against the bundles they rendered ---
+# bundle_applications DIR: the Applications the bundle in DIR creates that do not sync
+# themselves (no `automated:` in apps/*.yaml), in the order they sync: the parent's sync wave of
+# each, then the name (the order the bundle's README states).
+bundle_applications() {
+  local file
+  for file in "$1"/apps/*.yaml; do
+    grep -q '^    automated:' "$file" && continue
+    awk '/^metadata:/ { m = 1 } m && /^  name: / { name = $2 }
+         /argocd.argoproj.io\/sync-wave:/ { gsub(/"/, "", $2); wave = $2 }
+         END { print wave, name }' "$file"
+  done | sort -k1,1n -k2,2 | cut -d' ' -f2
+}
+
+# check_syncs DOC REPO: each `argocd app sync PARENT` of a bundle the docs rendered (a folder of
+# REPO whose application.yaml names PARENT) is followed, in the calls the stand-in argocd
+# recorded, by a sync of every one of its Applications that waits for a person, in their order.
+check_syncs() {
+  local doc=$1 repo=$2 log=$2.argocd parent app_file dir expected actual
+  [[ -f $log ]] || return 0
+  for parent in $(awk '$1 == "app" && $2 == "sync" { print $3 }' "$log"); do
+    app_file=$(grep -lx "  name: $parent" "$repo"/*/*/application.yaml "$repo"/*/application.yaml 2>/dev/null | head -n 1)
+    [[ -n $app_file ]] || continue  # a child Application, checked with its parent
+    dir=$(dirname "$app_file")
+    expected=$(bundle_applications "$dir")
+    # The syncs after the parent's, of this bundle's Applications.
+    actual=$(awk -v parent="$parent" '$1 == "app" && $2 == "sync" {
+               if ($3 == parent) { on = 1; next } if (on) print $3 }' "$log" |
+             grep -xF -f <(bundle_applications "$dir"; echo "$parent") | grep -vx "$parent")
+    [[ $actual == "$expected" ]] ||
+      fail "$doc: after \`argocd app sync $parent\` the docs sync [$(echo $actual)]; the bundle ${dir#"$repo"/} needs [$(echo $expected)] (every Application that does not sync itself, in its order)"
+  done
+}
+# --- end of syncs ---
+
 case_docs_commands_run() {
   ln -sf "$HKIMGEN" "$WORK/bin/hkimgen" 2>/dev/null || { mkdir -p "$WORK/bin" && ln -sf "$HKIMGEN" "$WORK/bin/hkimgen"; }
   local tool
@@ -94,14 +129,23 @@ case_docs_commands_run() {
     done < <(commands "$file")
     [[ -f $repo.script ]] || continue
     (cd "$repo" && PATH="$WORK/bin:$PATH" HKIM_DOCS_FIXTURES="$SRC/tests/cli/docs_tools" \
+      HKIM_DOCS_ARGOCD_LOG="$repo.argocd" \
       GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t \
       bash -o pipefail "$repo.script" >"$repo.out" 2>"$repo.err" </dev/null)
     if [[ $? != 0 ]]; then
       fail "$file: a command failed: $(tail -n 1 "$repo.err")"
       tail -n 30 "$repo.err" | sed 's/^/  | /'
     fi
+    check_syncs "$file" "$repo"
   done < <(doc_files)
   [[ $total -ge 40 ]] || fail "found only $total commands in README.md and docs/"
+  # README's path syncs the parents of both of its bundles (OpenShift's and OKE's), which
+  # check_syncs followed.
+  local parent
+  for parent in my-cluster oke-prod; do
+    grep -qx "app sync $parent" "$WORK/README_md.argocd" 2>/dev/null ||
+      fail "README.md's path does not run \`argocd app sync $parent\`"
+  done
 }
 
 case_readme_keeps_the_two_setup_commands() {

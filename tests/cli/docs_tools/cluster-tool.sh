@@ -2,7 +2,8 @@
 # Stand-in for the cluster-side tools the docs call (oc, kubectl, argocd, skopeo, cosign, oras,
 # oc-mirror), for tests/cli/docs_test.sh: it answers what the hkimgen commands after it read
 # (a cluster export, health logs, a digest) from fixtures, and accepts anything else. It never
-# judges the command: a typo in a kubectl flag passes here.
+# judges the command: a typo in a kubectl flag passes here. argocd records its arguments in
+# $HKIM_DOCS_ARGOCD_LOG, one call a line.
 fx=${HKIM_DOCS_FIXTURES:?}
 tool=$(basename "$0")
 args=" $* "
@@ -25,6 +26,10 @@ case $tool in
       *" logs "*)
         cat "$fx/../../../docs/samples/gate-passed.log" ;;
     esac ;;
+  argocd)
+    # What the docs asked Argo CD to do, in order (docs_test.sh checks the syncs against the
+    # bundles the docs rendered).
+    [[ -n ${HKIM_DOCS_ARGOCD_LOG:-} ]] && echo "$*" >>"$HKIM_DOCS_ARGOCD_LOG" ;;
   skopeo)
     case $args in
       *" inspect "*) echo "sha256:$(printf '%064d' 0 | tr 0 a)" ;;

@@ -80,8 +80,12 @@ TEST_F(HostileExport, ControlCharactersInNamesReachNeitherTheTerminalNorTheDraft
     EXPECT_EQ(validate.status, 0) << validate.err;
     ExpectNoControlCharacters(validate.out + validate.err, "validate --cluster");
   } else {
+    // Written with the findings as comments at its top, escaped like the rest.
+    EXPECT_EQ(run.status, 1);
     EXPECT_THAT(run.err, HasSubstr("[discover.draft-invalid]"));
-    EXPECT_FALSE(fs::exists(draft));
+    const std::string written = test_files::ReadFile(draft);
+    ExpectNoControlCharacters(written, "the draft");
+    EXPECT_EQ(written.rfind("# hkimgen discover: this draft does not validate yet (", 0), 0u);
   }
   auto to_stdout = Run("discover " + path);
   ExpectNoControlCharacters(to_stdout.out + to_stdout.err, "discover to stdout");

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "write/bundle_diff.h"
+#include "write/diff_text.h"
 #include "fleet/fleet_diff.h"
 #include "write/guard.h"
 
