@@ -180,12 +180,13 @@ std::string FabricChecksum(const BundlePlan& plan, const std::string& ns, const 
     if (ProvidesAny(o, CapabilityKind::kResource, resources)) devices.Add(digests.Of(o));
   }
   if (sts.contains("check_env") && !sts["check_env"].empty()) check.Add(sts["check_env"].dump());
+  const std::pair<const char*, const Part*> named[] = {{"nad", &nads},
+                                                       {"ip-pool", &pools},
+                                                       {"rdma-mode", &rdma_mode},
+                                                       {"devices", &devices},
+                                                       {"check", &check}};
   std::string out;
-  for (const auto& [name, part] : {std::pair<const char*, const Part*>{"nad", &nads},
-                                   {"ip-pool", &pools},
-                                   {"rdma-mode", &rdma_mode},
-                                   {"devices", &devices},
-                                   {"check", &check}}) {
+  for (const auto& [name, part] : named) {
     if (part->empty()) continue;
     out += (out.empty() ? "" : " ") + std::string(name) + ":" + part->Print();
   }

@@ -200,11 +200,17 @@ TEST(InPodCheck, NoObjectButTheWorkloadsPodsTakesItsGpusOrVfs) {
       if (!spec || kind == "StatefulSet") continue;
       ++pod_templates;
       std::set<std::string> taken;
-      for (const char* list : {"initContainers", "containers"})
-        for (const YAML::Node& c : spec[list])
-          for (const char* side : {"requests", "limits"})
+      for (const char* list : {"initContainers", "containers"}) {
+        if (!spec[list]) continue;
+        for (const YAML::Node& c : spec[list]) {
+          if (!c["resources"]) continue;
+          for (const char* side : {"requests", "limits"}) {
+            if (!c["resources"][side]) continue;
             for (const auto& r : c["resources"][side])
               if (devices.count(r.first.as<std::string>())) taken.insert(r.first.as<std::string>());
+          }
+        }
+      }
       if (taken.empty()) continue;
       const std::string name = doc["metadata"]["name"].as<std::string>();
       ASSERT_EQ(kind, "CronJob") << profile << ": " << kind << " " << name << " requests "
