@@ -139,6 +139,12 @@ std::string FabricChange(const DiffObject& before, const DiffObject& now, SyncEf
   const std::map<std::string, std::string> old_parts = FabricParts(before);
   const std::map<std::string, std::string> new_parts = FabricParts(now);
   if (old_parts == new_parts) return "";
+  if (old_parts.empty()) {  // a bundle rendered before the annotation: nothing to compare
+    effect.notes.push_back(std::string(kFabricChecksumAnnotation) +
+                           " is new: every pod is replaced in this rollout" +
+                           (new_parts.count("check") ? " and runs the fabric check" : ""));
+    return "";
+  }
   static const std::vector<std::pair<std::string, std::string>> kWords = {
       {"nad", "NADs"},
       {"ip-pool", "IP pool"},

@@ -232,16 +232,16 @@ TEST(FabricChecksum, ChangesWithEachFabricDependencyAndNamesIt) {
   };
   const Case cases[] = {
       // nv-ipam: the pool's subnet and gateway are in the IPPool, not in the NAD.
-      {"oke-h100", "network.rails[0].ipam.pool.subnet=192.169.0.0/16", {"ip-pool"}},
+      {"oke-h100", "network.rails[0].ipam.pool.subnet=192.168.0.0/15", {"ip-pool"}},
       {"oke-h100", "network.rails[0].ipam.pool.gateway=192.168.0.254", {"ip-pool"}},
-      // The MTU: in the NAD (tuning) and in the VF agent's script, which sets the PFs.
-      {"oke-h100", "network.rails[0].mtu_bytes=4200", {"nad", "rdma-mode"}},
+      // The MTU: in the NAD (its tuning plugin sets it on the VF in the pod).
+      {"oke-h100", "network.rails[0].mtu_bytes=4200", {"nad"}},
       {"oke-h100", "fabric_health.gate.min_busbw_gbps=60", {"check"}},
       {"oke-h100", "fabric_health.gate.per_rail=false", {"check"}},
       // OpenShift: the RDMA netns switch chains the rdma CNI into the NADs and adds the
       // SriovNetworkPoolConfig that sets the mode.
       {"barcelona-h100-cx7", "network.rdma_netns=exclusive", {"nad", "rdma-mode"}},
-      {"barcelona-h100-cx7", "network.rails[0].mtu_bytes=4200", {"nad", "devices"}},
+      {"barcelona-h100-cx7", "network.rails[0].mtu_bytes=4200", {"nad"}},
       {"barcelona-h100-cx7", "network.rails[1].ipam.range=10.0.114.0/24", {"nad"}},
       {"barcelona-h100-cx7", "fabric_health.min_rail_fraction=0.5", {"check"}},
   };
