@@ -156,10 +156,19 @@ class PodCheckProfile : public ::testing::Test {
   fs::path bin_;
 };
 
-#define SKIP_WITHOUT_POD_MODE(outcome)                                                  \
-  if ((outcome).unknown_mode)                                                           \
-  GTEST_SKIP() << "this hkim-health has no pod mode (the in-pod check's program side): " \
-               << (outcome).err
+// Whether this hkim-health knows the pod mode: `hkim-health pod` alone answers "mode 'pod' is
+// unknown" (exit 2) from a build without it; any other answer means it has it, and the tests run.
+bool PodModeUnknown(std::string* answer) {
+  const test_support::CommandRun run = test_support::RunCapturing(
+      std::string("env -i PATH=/usr/bin:/bin timeout 10 ") + HKIM_HEALTH_BIN + " pod </dev/null 2>&1");
+  *answer = run.out;
+  return run.status == 2 && run.out.find("mode 'pod' is unknown") != std::string::npos;
+}
+
+#define SKIP_WITHOUT_POD_MODE(outcome)                                                       \
+  if (std::string answer; (outcome).unknown_mode || PodModeUnknown(&answer))                 \
+  GTEST_SKIP() << "this hkim-health has no pod mode (the in-pod check's program side): "     \
+               << answer << (outcome).err
 
 TEST_F(PodCheckProfile, ThresholdBelowTheFabricPassesAndStartsTheCommand) {
   const Outcome outcome =
