@@ -312,7 +312,11 @@ TEST(Plan, StatefulSetFollowsThePodRuntimeContract) {
                                       {"value":"/opt/hkim/bin"}])"));
   EXPECT_EQ(c["command"][0]["value"], "/opt/hkim/bin/hkim-wrapper");
   EXPECT_EQ(c["command"][1]["value"], "--");
-  EXPECT_EQ(c["command"][2]["value"], "sleep");
+  // The in-pod fabric check (fabric_health.gate, on by default) runs before the command.
+  EXPECT_EQ(c["command"][2]["value"], "/opt/hkim/bin/hkim-health");
+  EXPECT_EQ(c["command"][3]["value"], "pod");
+  EXPECT_EQ(c["command"][4]["value"], "--");
+  EXPECT_EQ(c["command"][5]["value"], "sleep");
   EXPECT_EQ(c["env"][0],
             nlohmann::json({{"name", "MASTER_ADDR"},
                             {"value", "h-kim-0.h-kim-headless.nccl-test.svc.cluster.local"}}));
