@@ -16,7 +16,7 @@ namespace hkim {
 void SetupDoctorCommand(CLI::App& app) {
   auto options = std::make_shared<DoctorOptions>();
   CLI::App* command = app.add_subcommand(
-      "doctor", "Fleet table of the fabric health summaries (gate Job, health CronJob logs)");
+      "doctor", "Fleet table of the fabric health summaries (workload pods, health CronJob logs)");
   command->add_option("inputs", options->inputs,
                       "files with hkim-health output (`kubectl logs` saved); - or none = stdin");
   command->add_option("--cluster", options->cluster,
@@ -29,10 +29,10 @@ void SetupDoctorCommand(CLI::App& app) {
   command->footer(R"(
 Examples:
   kubectl logs -n gpu-training-fabric-health -l app=train-fabric-health --prefix --tail=-1 | hkimgen doctor
-  kubectl logs -n gpu-training -l app=train-fabric-gate --all-containers | hkimgen doctor -
+  kubectl logs -n gpu-training -l app=train --prefix --tail=-1 | hkimgen doctor -   # the in-pod check
   hkimgen doctor node-a.log node-b.log
   hkimgen doctor node-a.log -o json          # the nodes and diagnostics as one JSON document
-  hkimgen doctor gate.log --cluster nodes.json --group-by oci.oraclecloud.com/rdma.network_block_id
+  hkimgen doctor pods.log --cluster nodes.json --group-by oci.oraclecloud.com/rdma.network_block_id
 
 Exit status: 0 every node passed, 1 a node failed or no summary was found, 2 unreadable input.)");
   command->callback([options, output] {
@@ -86,8 +86,8 @@ Diagnostic SummaryWarning(const std::string& warning, const std::vector<std::str
   return d;
 }
 
-/// Sets each node's group: its value of --group-by in the --cluster export (the gate and the
-/// health check see the same nodes the scheduler's topology does). False after reporting.
+/// Sets each node's group: its value of --group-by in the --cluster export (the in-pod check and
+/// the health check see the same nodes the scheduler's topology does). False after reporting.
 bool GroupNodes(const DoctorOptions& options, std::vector<DoctorNode>& nodes, DiagnosticSink& sink) {
   if (options.cluster.empty()) {
     sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage",
@@ -151,7 +151,7 @@ int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostrea
   if (nodes.empty()) {
     sink.Report(Diagnostic{Severity::kError, {}, "", "doctor.empty",
                            "no HKIM_HEALTH_SUMMARY line in the input",
-                           "pipe the logs of the gate Job or the health CronJob's pods, e.g. "
+                           "pipe the logs of the workload's pods or the health CronJob's pods, e.g. "
                            "kubectl logs -n <ns>-fabric-health -l app=<workload>-fabric-health --tail=-1 | "
                            "hkimgen doctor"});
     return finish(1, nullptr);

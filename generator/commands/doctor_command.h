@@ -1,7 +1,7 @@
 #pragma once
 
-// `hkimgen doctor FILE...|-`: the fleet table from the JSON summaries that the fabric gate Job
-// and the periodic health CronJob print (files, or `kubectl logs` output on stdin).
+// `hkimgen doctor FILE...|-`: the fleet table from the JSON summaries that the workload's pods
+// (the in-pod fabric check) and the periodic health CronJob print (files, or `kubectl logs` output on stdin).
 
 #include <CLI/CLI.hpp>
 #include <istream>

@@ -152,7 +152,7 @@ const std::vector<RuleInfo>& StageRules() {
       {"model.health-namespace-taken", E,
        "a workload namespace that is another's periodic health check namespace"},
       {"model.name-too-long", E,
-       "workload.name too long for the gate's pod host names or the health CronJob's name"},
+       "workload.name too long for the health CronJob's name"},
       {"model.openshift-network-operator", E, "settings OpenShift's SR-IOV operator needs"},
       {"model.rdma-without-rails", E, "RDMA mode without rails"},
       {"model.reserved-env", E, "a workload env name hkimgen sets itself"},

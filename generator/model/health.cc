@@ -96,6 +96,7 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
   Read(g, "transport", gate.transport);
   Read(g, "per_rail", gate.per_rail);
   Read(g, "timeout_seconds", gate.timeout_seconds);
+  Read(g, "assemble_timeout_seconds", gate.assemble_timeout_seconds);
   if (gate.at_bytes > gate.max_bytes) {
     reader.Error(gate.pointer + "/at_bytes", "model.gate-size",
                  "the gate's at_bytes is above its max_bytes (the size is never measured)",
@@ -133,21 +134,6 @@ int CheckFabricHealthNames(const Profile& p, const LoadedProfile& loaded, Diagno
   HealthReader reader(loaded, sink);
   const std::string& name = p.workload.name;
   const std::string pointer = p.workload.pointer + "/name";
-  if (p.fabric_health.gate.mode != GateMode::kOff) {
-    // Indexed Job pods get the host name <job>-<index>; a longer one is refused by the API.
-    constexpr size_t kDnsLabel = 63, kFingerprint = 8;
-    const std::string last_index = std::to_string(std::max(0, p.workload.replicas - 1));
-    const std::string host = name + kGateNameSuffix + "-" + std::string(kFingerprint, 'x') + "-" + last_index;
-    if (host.size() > kDnsLabel) {
-      reader.Error(pointer, "model.name-too-long",
-                   "the fabric gate's last pod would get the host name " + name + kGateNameSuffix +
-                       "-<fingerprint>-" + last_index + ", " + std::to_string(host.size()) +
-                       " characters: a host name is at most 63, and the API refuses the Job",
-                   "shorten workload.name to at most " +
-                       std::to_string(name.size() - (host.size() - kDnsLabel)) +
-                       " characters (or set fabric_health.gate.mode: off)");
-    }
-  }
   if (p.fabric_health.periodic.enabled) {
     // The pool's check runs in the first workload namespace's health namespace (plan/health.h
     // HealthNamespace); a workload namespace of that name would hold both.

@@ -1,8 +1,9 @@
 #pragma once
 
-// Model part of the fabric-health family (profile section `fabric_health`): the sync gate and
-// the periodic per-node check. Read by model/model.cc through ReadFabricHealth; planned by
-// plan/health.cc; templates in templates/health/.
+// Model part of the fabric-health family (profile section `fabric_health`): the in-pod check
+// (key `gate`) and the periodic per-node check. Read by model/model.cc through ReadFabricHealth;
+// planned by plan/fabric_check.cc (in-pod) and plan/health.cc (periodic); templates in
+// templates/health/.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -19,8 +20,8 @@ inline constexpr const char* kHealthMarkKey = "hkimgen.io/nccl-health";
 
 enum class GateMode { kOff, kWarn, kFail };
 
-/// The sync gate: an Indexed Job in the wave before the StatefulSet, named by a fingerprint of
-/// its spec (plan/health.cc), that runs hkim-nccl-check in job scope over the workload's nodes.
+/// The in-pod fabric check (profile key `gate`): the StatefulSet's own pods run hkim-nccl-check
+/// in job scope over the workload's nodes before the command starts (plan/fabric_check.h).
 struct FabricGate {
   GateMode mode = GateMode::kFail;
   double min_busbw_gbps = 1.0;
@@ -29,6 +30,8 @@ struct FabricGate {
   std::string transport = "auto";  ///< auto | any | NET/IB | NET/Socket | P2P
   bool per_rail = true;
   int timeout_seconds = 1800;
+  /// How long a pod waits for the other pods of its revision before it checks alone.
+  int assemble_timeout_seconds = 300;
   std::string pointer = "/fabric_health/gate";
 };
 
@@ -71,11 +74,9 @@ std::string FabricHealthNamespace(const std::string& ns);
 inline constexpr const char* kFabricHealthNamespaceSuffix = "-fabric-health";
 
 /// The names the family gives its objects: <workload.name><suffix> (plan/health.cc).
-inline constexpr const char* kGateNameSuffix = "-fabric-gate";
 inline constexpr const char* kPeriodicNameSuffix = "-fabric-health";
-/// Checks that workload.name leaves room for the names derived from it: the gate pods' host
-/// names <name>-fabric-gate-<8-hex fingerprint>-<index> (a DNS label: 63 characters) and the
-/// CronJob's name <name>-fabric-health (52: the API appends 11 characters for its Jobs).
+/// Checks that workload.name leaves room for the names derived from it: the CronJob's name
+/// <name>-fabric-health (52: the API appends 11 characters for its Jobs).
 /// Errors model.name-too-long at /workload/name, and model.health-namespace-taken where a
 /// workload namespace is another's health namespace; returns their count.
 struct Profile;

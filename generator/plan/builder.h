@@ -12,15 +12,14 @@
 #include <string>
 
 #include "model/model.h"
+#include "plan/fabric_check.h"
 #include "plan/plan.h"
 #include "plan/health.h"
 
 namespace hkim::plan {
 
 // Sync waves: plan/plan.h (SyncWave).
-// The fabric gate runs with the Services, so the StatefulSet's wave starts only after it passed.
-constexpr HealthWaves kHealthWaves{kWaveClusterAccess, kWaveNamespaceAccess, kWaveService,
-                                   kWaveWorkload};
+constexpr HealthWaves kHealthWaves{kWaveClusterAccess, kWaveNamespaceAccess, kWaveWorkload};
 
 /// Collects the planned objects of one profile. Every stage adds its objects through Add, which
 /// derives the file name and the metadata context every template prints.
@@ -30,6 +29,8 @@ class PlanBuilder {
 
   const Profile& profile() const { return profile_; }
   BundlePlan& plan() { return plan_; }
+  /// Digests of planned objects, kept across namespaces (the fabric checksum's).
+  PlannedDigests& digests() { return digests_; }
 
   /// Adds one object and returns it for the stage to fill its context. The reference is valid
   /// until the next Add.
@@ -53,6 +54,7 @@ class PlanBuilder {
  private:
   const Profile& profile_;
   BundlePlan plan_;
+  PlannedDigests digests_;
 };
 
 /// Stages, one per family of objects (plan_<family>.cc). Cluster-scoped stages run once,

@@ -145,9 +145,17 @@ const std::vector<DisruptionRule>& DisruptionTable() {
        "Kubernetes docs, ConfigMaps (\"environment variables are not updated\"); plan/workload.cc"},
       {"NetworkAttachmentDefinition", "", "", D::kNone, "",
        "Multus reads it when a pod starts: running pods keep their interfaces (MTU, addresses); "
-       "pods created afterwards get the new ones",
+       "pods created afterwards get the new ones; the StatefulSet's hkimgen.io/fabric-checksum "
+       "changes with it, which replaces its pods (a job restart) so that no job mixes the two",
        "", "", "",
-       "Multus CNI docs (the delegate is read at pod sandbox creation)"},
+       "Multus CNI docs (the delegate is read at pod sandbox creation); plan/fabric_check.cc"},
+      {"IPPool", "", "", D::kNone, "",
+       "nv-ipam allocates from it when a pod starts: running pods keep their old addresses until "
+       "they are replaced; the StatefulSet's hkimgen.io/fabric-checksum changes with it, which "
+       "replaces its pods (a job restart) so that no job mixes old and new subnets on a rail",
+       "", "", "",
+       "NVIDIA nv-ipam docs (the IPAM plugin allocates at pod sandbox creation); "
+       "plan/fabric_check.cc"},
       {"Subscription", "", "spec", D::kNone, "",
        "OLM installs the operator release the channel points at; the new operator may roll its "
        "operands on every node (a GPU Operator whose ClusterPolicy pins no driver version rolls "

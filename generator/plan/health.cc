@@ -1,5 +1,5 @@
-// Plan stage of the fabric-health family: see plan/health.h. The gate and the CronJob start
-// `hkim-wrapper -- hkim-health gate|node` (docs/CONTRACTS.md, "Fabric health").
+// Plan stage of the fabric-health family: see plan/health.h. The CronJob starts
+// `hkim-wrapper -- hkim-health node` (docs/CONTRACTS.md, "Fabric health").
 
 #include "plan/health.h"
 
@@ -7,7 +7,6 @@
 #include <cstdio>
 
 #include "plan/pod_images.h"
-#include "support/fingerprint.h"
 
 namespace hkim {
 namespace {
@@ -42,16 +41,14 @@ json Command(const std::string& mode) {
                       json{{"value", std::string(kBin) + "/hkim-health"}}, json{{"value", mode}}});
 }
 
-// The pod values common to both Jobs: the workload's pod spec, restartPolicy Never, the health
+// The pod values of a health Job: the workload's pod spec, restartPolicy Never, the health
 // program as command, and the wrapper's own pre-job check off (hkim-health runs the checks).
 json JobPod(const json& workload_pod, const std::string& app, const std::string& mode) {
   json pod = workload_pod;
   pod.erase("metadata");
-  // The Jobs render no config checksum (their runs read the current ConfigMaps); dropped, so that
-  // the gate's fingerprint does not change with the NCCL settings.
+  // The Jobs render no config checksum (their runs read the current ConfigMaps).
   pod.erase("config_checksum");
-  // Nor do they join the workload's Kueue queue (plan/scheduling.cc): the gate runs before the
-  // StatefulSet is admitted, and its fingerprint must not change with the queue's settings.
+  // Nor do they join the workload's Kueue queue (plan/scheduling.cc).
   for (const char* key : {"has_queue", "queue_label", "queue", "topology_annotation",
                           "topology_level"})
     pod.erase(key);
@@ -88,90 +85,6 @@ std::string NodeSelector(const Profile& p) {
   for (const auto& [key, value] : p.node_shape.node_selector)
     out += (out.empty() ? "" : ",") + key + "=" + value;
   return out;
-}
-
-// The gate pod's values for a Job named `job`: the workload's pod spec, run in job scope.
-json GatePod(const Profile& p, const std::string& ns, const json& workload_pod,
-             const std::string& job) {
-  const FabricGate& g = p.fabric_health.gate;
-  const std::string service = GateServiceName(p);
-  // The app label (pod anti-affinity, the Service's selector, `kubectl logs -l`) stays the same
-  // whatever the fingerprint.
-  json pod = JobPod(workload_pod, GateServiceName(p), "gate");
-  pod["has_subdomain"] = true;
-  pod["subdomain"] = service;
-  // Indexed Job pods are <job>-<index>-<random>; their hostname <job>-<index> resolves under the
-  // subdomain, so rank 0 is <job>-0.<service>. HKIM_POD_NAME gets the same shape as a
-  // StatefulSet pod name (ordinal = completion index) for hkim-nccl-check's rendezvous.
-  pod["field_env"].push_back(
-      json{{"name", "HKIM_JOB_COMPLETION_INDEX"},
-           {"field_path", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}});
-  SetEnv(pod, "HKIM_POD_NAME", job + "-$(HKIM_JOB_COMPLETION_INDEX)");
-  SetEnv(pod, "MASTER_ADDR", job + "-0." + service + "." + ns + ".svc.cluster.local");
-  SetEnv(pod, "HKIM_REPLICAS", std::to_string(p.workload.replicas));
-  SetEnv(pod, "HKIM_HEALTH_POLICY", ToString(g.mode));
-  SetEnv(pod, "HKIM_HEALTH_PER_RAIL", g.per_rail ? "true" : "false");
-  SetEnv(pod, "HKIM_HEALTH_TIMEOUT_S", std::to_string(std::max(60, g.timeout_seconds - 60)));
-  // Localization after a failed check: 3 rounds of pairs, each bounded (localize.h), within
-  // what the Job's deadline leaves after the job check.
-  SetEnv(pod, "HKIM_HEALTH_PAIR_TIMEOUT_S", std::to_string(std::clamp(g.timeout_seconds / 10, 30, 300)));
-  SetEnv(pod, "HKIM_NCCL_CHECK_SCOPE", "job");
-  SetEnv(pod, "HKIM_NCCL_CHECK_MIN_BUSBW_GBPS", Number(g.min_busbw_gbps));
-  SetEnv(pod, "HKIM_NCCL_CHECK_AT_BYTES", std::to_string(g.at_bytes));
-  SetEnv(pod, "HKIM_NCCL_CHECK_MAX_BYTES", std::to_string(g.max_bytes));
-  SetEnv(pod, "HKIM_NCCL_CHECK_TRANSPORT", ResolvedTransport(p, g.transport));
-  SetEnv(pod, "HKIM_NCCL_CHECK_MIN_RAIL_FRACTION", Number(p.fabric_health.min_rail_fraction));
-  SetEnv(pod, "HKIM_NCCL_CHECK_EXPECT_RAILS", std::to_string(ExpectedRails(p)));
-  // No node marks from here: the gate runs with the workload's service account in the workload
-  // namespace, where anyone who may run pods could use a token that patches Nodes. Its suspects
-  // are in its log and termination message and fail the sync; the nightly check, in its own
-  // namespace, marks (docs/health.md, the gate's "Which node").
-  pod["completions"] = p.workload.replicas;
-  pod["active_deadline_seconds"] = g.timeout_seconds;
-  pod["mode"] = ToString(g.mode);
-  return pod;
-}
-
-// What the gate's spec does not show of the rails but their traffic depends on (MTU, addresses,
-// VLAN, the PF): a change of it is a fabric change, so it is part of the gate's fingerprint.
-std::string RailsText(const Profile& p) {
-  json rails = json::array();
-  for (const Rail& r : p.network.rails)
-    rails.push_back(json{{"name", r.name}, {"interface", r.interface_name},
-                         {"hint", r.rdma_device_hint}, {"mtu", r.mtu_bytes},
-                         {"range", r.ipam.range}, {"gateway", r.ipam.gateway},
-                         {"routes", r.ipam.routes}, {"vlan", r.vlan},
-                         {"spoof_check", r.spoof_check}, {"trust", r.trust}});
-  return rails.dump();
-}
-
-// The gate is a plain Job in the wave before the StatefulSet, not a Sync hook: Argo CD applies
-// a wave only where something is out of sync or unhealthy, and a finished Job that passed is
-// both in sync and healthy, so a sync that changes nothing the gate runs with (a ConfigMap, an
-// NCCL setting) passes its wave at once and never asks for the GPUs the running StatefulSet
-// holds. Its name carries a fingerprint of everything in its spec (nodes, rails, resources,
-// images, thresholds) and of the rails' settings (RailsText): when one of those changes, the name changes, Argo CD creates the new Job
-// and waits for it; and a Job's pod template, which the API refuses to change, never changes
-// under one name. docs/health.md, "When the gate runs".
-void PlanGate(const Profile& p, const std::string& ns, const json& workload_pod, int wave,
-              BundlePlan& plan) {
-  const std::string service = GateServiceName(p);
-  // The fingerprint is taken with the unsuffixed name, so that it names the spec, not itself.
-  const std::string job =
-      GateJobName(p) + "-" +
-      Fingerprint(GatePod(p, ns, workload_pod, GateJobName(p)).dump() + RailsText(p));
-
-  PlannedObject& svc = AddPlannedObject(plan, p, "health/gate-service.yaml.mustache", "v1",
-                                        "Service", service, ns, wave, false);
-  svc.context["app"] = service;
-  svc.context["rendezvous_port"] = p.wrapper.rendezvous_port;
-
-  PlannedObject& object = AddPlannedObject(plan, p, "health/gate-job.yaml.mustache", "batch/v1",
-                                           "Job", job, ns, wave, false);
-  const json metadata = object.context["metadata"];
-  object.context = GatePod(p, ns, workload_pod, job);
-  object.context["metadata"] = metadata;
-  NeedPodSpecImages(p, object);
 }
 
 // The periodic check's CronJob in health namespace `ns` (FabricHealthNamespace of the workload
@@ -231,19 +144,10 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
 std::string ResolvedTransport(const Profile& p, const std::string& transport) {
   if (transport != "auto") return transport;
   if (p.workload.mode != WorkloadMode::kRdma) return "NET/Socket";
-  // A profile that names its GPUDirect mode relies on it: the gate proves it (issue 27).
+  // A profile that names its GPUDirect mode relies on it: the check proves it.
   return p.nccl.gpudirect == GpuDirect::kAuto ? "NET/IB" : "NET/IB/GDRDMA";
 }
 
-std::string GateJobName(const Profile& p) { return p.workload.name + kGateNameSuffix; }
-std::string PlannedGateJobName(const BundlePlan& plan, const Profile& p, const std::string& ns) {
-  const std::string prefix = GateJobName(p) + "-";
-  for (const PlannedObject& object : plan.objects)
-    if (object.kind == "Job" && object.namespace_name == ns && object.name.rfind(prefix, 0) == 0)
-      return object.name;
-  return GateJobName(p);
-}
-std::string GateServiceName(const Profile& p) { return p.workload.name + kGateNameSuffix; }
 std::string HealthCronJobName(const Profile& p) { return p.workload.name + kPeriodicNameSuffix; }
 std::string HealthServiceAccount(const Profile& p) { return p.workload.name + kPeriodicNameSuffix; }
 std::string HealthClusterRoleName(const Profile& p) {
@@ -266,7 +170,6 @@ bool IsFabricHealthNamespace(const Profile& p, const std::string& ns) {
 
 void PlanFabricHealthNamespace(const Profile& p, const std::string& ns, const json& workload_pod,
                                const HealthWaves& waves, BundlePlan& plan) {
-  if (p.fabric_health.gate.mode != GateMode::kOff) PlanGate(p, ns, workload_pod, waves.gate, plan);
   if (!p.fabric_health.periodic.enabled || ns != p.namespaces.front()) return;
   PlanFabricHealthNamespaceAccess(p, ns, waves, plan);
   PlanPeriodic(p, HealthNamespace(p), workload_pod, waves, plan);

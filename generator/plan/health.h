@@ -1,16 +1,15 @@
 #pragma once
 
 // Plan stage of the fabric-health family (profile section `fabric_health`, model/health.h;
-// templates in templates/health/):
-//  - the sync gate: an Indexed Job in the wave before the StatefulSet, named by a fingerprint of
-//    its spec so that it runs only when that changes, plus its headless Service (rank 0's DNS);
+// templates in templates/health/). The in-pod check (`fabric_health.gate`) runs in the
+// StatefulSet's own pods and plans no object of its own (plan/fabric_check.h); here:
 //  - the periodic check, per workload namespace in a namespace of its own
 //    (FabricHealthNamespace, the bundle's `health` layer): that Namespace, the CronJob, its
 //    ServiceAccount (bound to the SCC like the workload's), copies of the workload namespace's
 //    NADs and ConfigMaps the pods attach and mount; a ClusterRole that can only get, list and
 //    patch nodes bound to those service accounts alone, fenced by an admission policy; and a
-//    preemptible PriorityClass. Nothing in a workload namespace may patch a Node: the gate logs
-//    its suspects and fails the sync, the nightly check marks.
+//    preemptible PriorityClass. Nothing in a workload namespace may patch a Node: the in-pod check
+//    logs its suspects and keeps the pods unready, the nightly check marks.
 // Every pod uses the StatefulSet's pod spec (templates/common/pod-spec.mustache) with the
 // values below changed, never a copy of it.
 
@@ -30,12 +29,10 @@ inline constexpr const char* kHealthLabel = kHealthMarkKey;  // model/health.h
 struct HealthWaves {
   int namespace_wave = 0;  ///< the periodic check's Namespace
   int access = 0;    ///< ServiceAccount, RoleBinding, ClusterRole(Binding), PriorityClass
-  int gate = 0;      ///< the gate Job and its Service: before the StatefulSet
   int periodic = 0;  ///< the CronJob
 };
 
-/// Adds the gate (unless fabric_health.gate.mode is off) of workload namespace `ns` and, when
-/// enabled and `ns` is the first workload namespace, the pool's periodic check, in
+/// When enabled and `ns` is the first workload namespace, adds the pool's periodic check, in
 /// HealthNamespace(profile) (plan/health_periodic.cc).
 /// `workload_pod` is the StatefulSet's template context (the pod spec values); the NADs and
 /// ConfigMaps of `ns` must be planned already (their copies go with the check).
@@ -69,11 +66,6 @@ std::string HealthNodeFenceName(const Profile& profile);  ///< hkimgen-<cluster>
 std::string ResolvedTransport(const Profile& profile, const std::string& transport);
 
 /// Names shared by the objects and the tests.
-std::string GateJobName(const Profile& profile);       ///< <workload>-fabric-gate (+ -<fingerprint>)
-/// The gate Job's name in `ns` as planned: GateJobName, a dash and the fingerprint of its spec.
-std::string PlannedGateJobName(const BundlePlan& plan, const Profile& profile,
-                               const std::string& ns);
-std::string GateServiceName(const Profile& profile);   ///< <workload>-fabric-gate
 std::string HealthCronJobName(const Profile& profile); ///< <workload>-fabric-health
 std::string HealthServiceAccount(const Profile& profile);  ///< <workload>-fabric-health
 // FabricHealthNamespace(ns): model/health.h.

@@ -13,8 +13,6 @@ const std::vector<std::string>& LikelyTemplates() {
       "common/serviceaccount.yaml.mustache",
       "common/configmap-nccl-env.yaml.mustache",
       "common/service.yaml.mustache",
-      "health/gate-service.yaml.mustache",
-      "health/gate-job.yaml.mustache",
       "common/statefulset.yaml.mustache",
       "health/cronjob.yaml.mustache",
       "common/kustomization.yaml.mustache",

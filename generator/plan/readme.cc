@@ -1,7 +1,7 @@
 // Plan stage, the bundle's README.md (issue 27): for the people who apply the bundle. What it
 // installs, wave by wave; the one manual step (bootstrap/ on OpenShift); the preconditions with
-// the commands that check them; how to watch the sync and read the gate. Markdown, not YAML: the
-// template prints values raw ({{{x}}}), and the file is in no kustomization.
+// the commands that check them; how to watch the sync and read the fabric check. Markdown, not
+// YAML: the template prints values raw ({{{x}}}), and the file is in no kustomization.
 
 #include "plan/readme.h"
 
@@ -28,7 +28,7 @@ const char* WaveTitle(int wave) {
     case kWaveClusterAccess: return "cluster access and address pools (SCC, IPPool, workload Namespaces)";
     case kWaveNamespaceAccess: return "identities and networks per namespace (ServiceAccount, RBAC, NADs)";
     case kWaveConfig: return "configuration (NCCL environment, topology)";
-    case kWaveService: return "Services and the fabric gate";
+    case kWaveService: return "Services";
     case kWaveWorkload: return "the workload";
   }
   return "other objects";
@@ -171,7 +171,7 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
         json{{"kind", pre.kind}, {"what", pre.what}, {"why", pre.why}, {"check", pre.check}});
   c["preconditions"] = preconditions;
 
-  // GPUDirect RDMA: what the workload relies on, who provides it, whether the gate proves it.
+  // GPUDirect RDMA: what the workload relies on, who provides it, whether the check proves it.
   std::string gpudirect;
   for (const PlannedObject& o : plan.objects)
     for (const Need& need : o.needs)
@@ -189,17 +189,17 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
       providers.push_back(json{{"what", "precondition " + pre.kind + " `" + pre.what + "` (below)"}});
   c["gpudirect_providers"] = providers;
   const std::string transport = ResolvedTransport(p, p.fabric_health.gate.transport);
-  c["gate_proves_gpudirect"] = p.fabric_health.gate.mode != GateMode::kOff && transport == "NET/IB/GDRDMA";
+  c["check_proves_gpudirect"] = p.fabric_health.gate.mode != GateMode::kOff && transport == "NET/IB/GDRDMA";
 
-  // The gate and the workload, per namespace.
-  const bool gate = p.fabric_health.gate.mode != GateMode::kOff;
-  c["has_gate"] = gate;
+  // The in-pod fabric check and the workload, per namespace.
+  const bool check = p.fabric_health.gate.mode != GateMode::kOff;
+  c["has_check"] = check;
+  c["check_mode"] = ToString(p.fabric_health.gate.mode);
+  c["check_fails"] = p.fabric_health.gate.mode == GateMode::kFail;
+  c["assemble_timeout"] = p.fabric_health.gate.assemble_timeout_seconds;
   json namespaces = json::array();
   for (const std::string& ns : p.namespaces)
-    namespaces.push_back(json{{"ns", ns},
-                              {"gate", PlannedGateJobName(plan, p, ns)},
-                              {"gate_app", GateServiceName(p)},
-                              {"workload", p.workload.name}});
+    namespaces.push_back(json{{"ns", ns}, {"workload", p.workload.name}});
   c["namespaces"] = std::move(namespaces);
   c["has_periodic"] = p.fabric_health.periodic.enabled;
   c["health_ns"] = HealthNamespace(p);
@@ -214,7 +214,6 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
     c["vf_config_namespace"] = o.namespace_name;
     c["vf_config_app"] = o.name;
   }
-  c["gate_wave"] = static_cast<int>(kWaveService);
   c["workload_wave"] = static_cast<int>(kWaveWorkload);
   SyncContext(p, plan, cli, c);
 

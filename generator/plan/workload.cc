@@ -6,6 +6,7 @@
 #include <map>
 
 #include "plan/builder.h"
+#include "plan/fabric_check.h"
 #include "plan/pod_images.h"
 #include "model/topology.h"
 #include "model/wrapper_image.h"
@@ -174,7 +175,7 @@ json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
   c["host_ipc"] = p.security.host_ipc;
   c["termination_grace_period_seconds"] = w.termination_grace_period_seconds;
   c["image"] = w.image;
-  // The gate Job and the health CronJob copy this pod spec, so every init container runs it.
+  // The health CronJob copies this pod spec, so every init container runs it.
   c["wrapper_image"] = WrapperImageReference(p.wrapper);
   c["wrapper_dir"] = kWrapperDir;
   c["wrapper_install_command"] =
@@ -199,6 +200,7 @@ json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
   c["env"] = env;
 
   c.update(ContainerSecurityContext(b));
+  c.update(InPodCheckOff());  // PlanInPodFabricCheck turns it on
   c["shm_size"] = w.shm_size;
   c["nccl_conf_dir"] = kNcclConfDir;
   c["has_topology"] = b.HasTopology();
@@ -207,8 +209,7 @@ json StatefulSetContext(const PlanBuilder& b, const std::string& ns) {
   return c;
 }
 
-/// What the workload's pods need from the nodes (the gate Job and health CronJob share their
-/// pod spec): the extended resources they request, the labels they select, GPUDirect RDMA.
+/// What the workload's pods need from the nodes (the health CronJob shares their pod spec): the extended resources they request, the labels they select, GPUDirect RDMA.
 void NeedPodRequirements(const PlanBuilder& b, PlannedObject& sts) {
   const Profile& p = b.profile();
   const Workload& w = p.workload;
@@ -288,8 +289,12 @@ void PlanWorkload(PlanBuilder& b, const std::string& ns) {
   sts.context["rendezvous_port"] = p.wrapper.rendezvous_port;
   sts.context["config_checksum"] = checksum.Text();
   sts.context.update(QueueContext(p));  // scheduling.kueue (plan/scheduling.cc)
-  // A copy: adding objects may move the StatefulSet's entry in plan.objects.
+  // A copy, before the in-pod check: the health CronJob runs the same pod spec with its own
+  // command and env; adding objects may move the StatefulSet's entry in plan.objects.
   const json workload_pod = sts.context;
+  PlanInPodFabricCheck(p, sts.context);
+  sts.context["fabric_checksum"] =
+      FabricChecksum(b.plan(), ns, sts.context, b.digests());
   PlanFabricHealthNamespace(p, ns, workload_pod, kHealthWaves, b.plan());
 }
 

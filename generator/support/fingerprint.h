@@ -1,8 +1,8 @@
 #pragma once
 
 // A short, stable fingerprint of a text (FNV-1a 64, its low 32 bits as 8 hex digits): for names
-// that must change exactly when what they stand for changes (the fabric gate's Job name,
-// plan/health.cc). Not a secret and not collision-proof against an adversary; it only has to
+// that must change exactly when what they stand for changes (the parts of the pods' fabric
+// checksum, plan/fabric_check.cc; a cut namespace name, model/health.cc). Not a secret and not collision-proof against an adversary; it only has to
 // change with its input.
 
 #include <cstdint>

@@ -3,8 +3,10 @@
 
 #include "write/sync_effects.h"
 
+#include <map>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "write/operator_downgrade.h"
 
@@ -13,6 +15,7 @@ namespace {
 
 constexpr char kSourcePrefix[] = "# Source: templates/";
 constexpr char kChecksumAnnotation[] = "hkimgen.io/config-checksum";
+constexpr char kFabricChecksumAnnotation[] = "hkimgen.io/fabric-checksum";
 
 std::string Scalar(const YAML::Node& node) {
   return node && node.IsScalar() ? node.as<std::string>() : "";
@@ -126,6 +129,60 @@ void ConfigMapReaders(const DiffObject& config, const std::vector<DiffObject>& w
   }
 }
 
+// The parts of a fabric checksum ("nad:1a2b3c4d ip-pool:... check:...", plan/fabric_check.h),
+// by name.
+std::map<std::string, std::string> FabricParts(const DiffObject& o) {
+  std::map<std::string, std::string> parts;
+  std::istringstream words(
+      Scalar(Key(o.document, "spec/template/metadata/annotations", kFabricChecksumAnnotation)));
+  std::string word;
+  while (words >> word) {
+    const size_t colon = word.find(':');
+    if (colon != std::string::npos) parts[word.substr(0, colon)] = word.substr(colon + 1);
+  }
+  return parts;
+}
+
+// What a changed fabric checksum of a StatefulSet means: which of its parts changed, in words,
+// and the notes that go with them (empty when the checksum did not change).
+std::string FabricChange(const DiffObject& before, const DiffObject& now, SyncEffect& effect) {
+  const std::map<std::string, std::string> old_parts = FabricParts(before);
+  const std::map<std::string, std::string> new_parts = FabricParts(now);
+  if (old_parts == new_parts) return "";
+  if (old_parts.empty()) {  // a bundle rendered before the annotation: nothing to compare
+    effect.notes.push_back(std::string(kFabricChecksumAnnotation) +
+                           " is new: every pod is replaced in this rollout" +
+                           (new_parts.count("check") ? " and runs the fabric check" : ""));
+    return "";
+  }
+  static const std::vector<std::pair<std::string, std::string>> kWords = {
+      {"nad", "NADs"},
+      {"ip-pool", "IP pool"},
+      {"rdma-mode", "RDMA mode"},
+      {"devices", "VF devices"},
+      {"check", "fabric check thresholds"}};
+  std::string changed;
+  auto part = [](const std::map<std::string, std::string>& parts, const std::string& name) {
+    const auto it = parts.find(name);
+    return it == parts.end() ? std::string() : it->second;
+  };
+  for (const auto& [name, words] : kWords) {
+    if (part(old_parts, name) == part(new_parts, name)) continue;
+    changed += (changed.empty() ? "" : ", ") + words;
+  }
+  if (changed.empty()) changed = "its fabric";
+  const bool checks = new_parts.count("check") > 0;
+  effect.notes.push_back(
+      std::string(kFabricChecksumAnnotation) + " changes (" + changed + "): every pod is " +
+      "replaced in this rollout" +
+      (checks ? " and runs the fabric check again before its command" : ""));
+  if (part(old_parts, "ip-pool") != part(new_parts, "ip-pool"))
+    effect.notes.push_back(
+        "running pods keep their old addresses until they are replaced; the annotation replaces "
+        "all of them, so no job mixes old and new subnets");
+  return changed;
+}
+
 void CheckDowngrade(const DiffObject& before, const DiffObject& now, SyncEffect& effect) {
   const std::string package = Scalar(At(now.document, "spec/name"));
   for (const char* field : {"spec/channel", "spec/startingCSV"}) {
@@ -205,6 +262,10 @@ SyncEffect EffectOfChange(const DiffObject& before, const DiffObject& now,
     const std::vector<std::string> old_images = Images(before.document);
     const std::vector<std::string> new_images = Images(now.document);
     if (old_images != new_images) effect.what = "its image changes; " + effect.what;
+    if (now.kind == "StatefulSet") {
+      const std::string fabric = FabricChange(before, now, effect);
+      if (!fabric.empty()) effect.what = "the fabric changes (" + fabric + "); " + effect.what;
+    }
   } else if (now.kind == "ConfigMap") {
     ConfigMapReaders(now, wanted, effect);
     if (effect.notes.empty() && worst) effect.notes.push_back(std::string(worst->what));

@@ -505,8 +505,8 @@ case_render_reports_what_it_wrote() {
   changed=$("$HKIMGEN" diff "$B" -d out/barcelona-h100-cx7 --set workload.replicas=3 -o json |
     jq '.result.summary.changed')
   [[ $changed -ge 1 ]] || fail "diff counts no change"
-  # The fabric gate is a new Job (its name carries its spec's fingerprint), the old one goes.
-  expect_err ": $changed changed, 1 added, 1 removed"
+  # The StatefulSet changes (its pods run the fabric check); nothing is added or removed.
+  expect_err ": $changed changed, 0 added, 0 removed"
   run render "$B" -d "$WORK/b" -q
   expect_status 0
   expect_no_err "wrote "
@@ -518,16 +518,16 @@ case_wrapper_digest_pins_every_init_container() {
   a=sha256:$(printf 'a%.0s' {1..64})
   b=sha256:$(printf 'b%.0s' {1..64})
   version=$("$HKIMGEN" version | sed -n 's/^hkimgen \([^ ]*\).*/\1/p' | head -1)
-  # By tag: the version this hkimgen is built from, in the StatefulSet, gate Job and CronJob.
+  # By tag: the version this hkimgen is built from, in the StatefulSet and the CronJob.
   run render "$OKE"
   expect_status 0
-  [[ $(grep -c "image: quay.io/hkim/hkim-wrapper:$version\$" <<<"$out") == 3 ]] ||
-    fail "three init containers with quay.io/hkim/hkim-wrapper:$version"
+  [[ $(grep -c "image: quay.io/hkim/hkim-wrapper:$version\$" <<<"$out") == 2 ]] ||
+    fail "two init containers with quay.io/hkim/hkim-wrapper:$version"
   # By digest: the flag, and the flag over the profile's wrapper.digest.
   run render "$OKE" --wrapper-digest "$b"
   expect_status 0
-  [[ $(grep -c "image: quay.io/hkim/hkim-wrapper:$version@$b\$" <<<"$out") == 3 ]] ||
-    fail "--wrapper-digest did not pin the three init containers"
+  [[ $(grep -c "image: quay.io/hkim/hkim-wrapper:$version@$b\$" <<<"$out") == 2 ]] ||
+    fail "--wrapper-digest did not pin the two init containers"
   [[ $(grep -c "hkim-wrapper:$version\$" <<<"$out") == 0 ]] || fail "an init container by tag only"
   pinned=$(variant "/^  image: quay.io\/hkim\/hkim-wrapper/a\\  digest: $a" pinned.yaml)
   run render "$pinned"

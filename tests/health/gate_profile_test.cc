@@ -1,9 +1,16 @@
-// A deliberately broken profile (a gate threshold above what the fabric gives) fails the gate,
-// with the numbers in the Job's log: the gate Job is rendered from the shipped profile through
-// the whole generator pipeline, its container environment is taken from the rendered YAML, and
-// hkim-health gate runs with exactly that environment. The GPU part is a fake hkim-nccl-check
-// that measures "41.20 GB/s" and applies the thresholds it is given the way the real one does
-// (the real one on a GPU: bench/health/device_run.sh).
+// The in-pod fabric check driven by the shipped profile: the StatefulSet is rendered from
+// profiles/oke-a100.yaml through the whole generator pipeline, and hkim-health runs with exactly
+// its container's command (after `hkim-wrapper --`) and environment (the NCCL env ConfigMap's
+// envFrom, then the container env, which wins; downward-API values get test values). The GPU
+// part is a fake hkim-nccl-check that measures "41.20 GB/s" and applies the thresholds it is
+// given the way the real one does (the real one on a GPU: bench/health/device_run.sh).
+//
+// The contract (docs/CONTRACTS.md, "Fabric health"): `hkim-health pod -- <command>` runs the
+// check, then execs the command when it passed (or under policy warn); on a failure under policy
+// fail it exits 1 without starting the command and writes the reason to the termination log;
+// `hkim-health ready` exits 0 once the check passed and the command was started. A build of
+// hkim-health without the pod mode (it answers "mode 'pod' is unknown") skips these tests, and
+// nothing else does.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -20,53 +27,101 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The gate Job's container env (plain values; fieldRef ones get test values) as NAME=VALUE.
-std::vector<std::string> GateEnv(const std::vector<std::string>& set) {
+// What `hkimgen render` gives the workload's main container: its command and its environment as
+// NAME=VALUE, in the order Kubernetes builds it (envFrom first, env after).
+struct PodRun {
+  std::vector<std::string> command;
+  std::vector<std::string> env;
+};
+
+PodRun RenderedPod(std::vector<std::string> set, const fs::path& script) {
+  // One pod: its revision's whole set, so the check assembles at once without a peer.
+  set.push_back("workload.replicas=1");
+  set.push_back("workload.command={/bin/sh," + script.string() + "}");
   DiagnosticSink sink;
   LayerInputs inputs{(fs::path(HKIM_SOURCE_DIR) / "profiles/oke-a100.yaml").string(), {}, set};
   auto bundle = RenderProfileLayers(inputs, sink);
   EXPECT_TRUE(bundle.has_value());
-  std::vector<std::string> env;
-  if (!bundle) return env;
+  PodRun pod;
+  if (!bundle) return pod;
+  std::map<std::string, YAML::Node> configmaps;
+  YAML::Node set_doc;
   for (const RenderedFile& file : bundle->files) {
     // The bundle's README.md is for people, not a manifest.
     if (file.file_name.size() < 5 || file.file_name.compare(file.file_name.size() - 5, 5, ".yaml"))
       continue;
+    if (file.file_name.rfind("workload/", 0) != 0) continue;
     YAML::Node doc = YAML::Load(file.content);
-    if (doc["kind"].as<std::string>() != "Job") continue;
-    for (const YAML::Node& e : doc["spec"]["template"]["spec"]["containers"][0]["env"]) {
-      const std::string name = e["name"].as<std::string>();
-      std::string value = e["value"] ? e["value"].as<std::string>() : "";
-      if (name == "HKIM_NODE_NAME") value = "gpu-a100-3";
-      if (name == "HKIM_JOB_COMPLETION_INDEX") value = "0";
-      const size_t ref = value.find("$(HKIM_JOB_COMPLETION_INDEX)");
-      if (ref != std::string::npos) value.replace(ref, 28, "0");
-      env.push_back(name + "=" + value);
-    }
+    const std::string kind = doc["kind"].as<std::string>();
+    if (kind == "ConfigMap") configmaps[doc["metadata"]["name"].as<std::string>()] = doc;
+    if (kind == "StatefulSet") set_doc = doc;
   }
-  return env;
+  EXPECT_TRUE(set_doc.IsDefined());
+  if (!set_doc.IsDefined()) return pod;
+  const YAML::Node c = set_doc["spec"]["template"]["spec"]["containers"][0];
+  for (const YAML::Node& from : c["envFrom"]) {
+    const YAML::Node data = configmaps[from["configMapRef"]["name"].as<std::string>()]["data"];
+    for (const auto& item : data)
+      pod.env.push_back(item.first.as<std::string>() + "=" + item.second.as<std::string>());
+  }
+  const std::string set_name = set_doc["metadata"]["name"].as<std::string>();
+  for (const YAML::Node& e : c["env"]) {
+    const std::string name = e["name"].as<std::string>();
+    std::string value = e["value"] ? e["value"].as<std::string>() : "";
+    if (name == "HKIM_NODE_NAME") value = "gpu-a100-3";
+    if (name == "HKIM_POD_NAME") value = set_name + "-0";
+    if (name == "HKIM_POD_REVISION") value = set_name + "-5d8f7c9b6";
+    pod.env.push_back(name + "=" + value);
+  }
+  pod.command = c["command"].as<std::vector<std::string>>();
+  return pod;
 }
 
 struct Outcome {
   int status = -1;
-  std::string out, err;
+  std::string out, err, termination;
+  bool unknown_mode = false;
 };
 
-Outcome RunGate(const std::vector<std::string>& env, const fs::path& bin) {
-  // One pod of the gate's two runs here: no partner for the localization (tests/health/
-  // localize_test.cc covers it).
-  std::string command = "env -i PATH=/usr/bin:/bin HKIM_HEALTH_LOCALIZE=off";
-  for (const std::string& e : env) command += " '" + e + "'";
-  const fs::path err = bin / "stderr";
-  command += std::string(" ") + HKIM_HEALTH_BIN + " gate --bin-dir " + bin.string() + " 2>" + err.string();
-  const test_support::CommandRun run = test_support::RunCapturing(command);
-  return {run.status, run.out, test_support::ReadFile(err)};
+std::string Quoted(const std::string& text) {
+  std::string out = "'";
+  for (char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
 }
 
-class GateProfile : public ::testing::Test {
+// Runs the pod's command from hkim-health on (the wrapper before it is the pod's, not under test)
+// with the pod's env, the test's hkim-health, and the fake programs in `bin`.
+Outcome RunPod(const PodRun& pod, const fs::path& bin) {
+  Outcome outcome;
+  size_t health = 0;
+  while (health < pod.command.size() && pod.command[health].find("hkim-health") == std::string::npos)
+    ++health;
+  EXPECT_LT(health, pod.command.size()) << "the StatefulSet's command runs no hkim-health";
+  if (health >= pod.command.size()) return outcome;
+  const fs::path termination = bin / "termination-log";
+  std::ofstream(termination).close();
+  std::string command = "env -i PATH=/usr/bin:/bin HKIM_HEALTH_LOCALIZE=off";
+  command += " HKIM_HEALTH_TERMINATION_LOG=" + Quoted(termination.string());
+  command += std::string(" HKIM_HEALTH_BIN=") + HKIM_HEALTH_BIN;
+  for (const std::string& e : pod.env) command += " " + Quoted(e);
+  command += std::string(" ") + HKIM_HEALTH_BIN + " --bin-dir " + Quoted(bin.string());
+  for (size_t i = health + 1; i < pod.command.size(); ++i) command += " " + Quoted(pod.command[i]);
+  const fs::path err = bin / "stderr";
+  command += " 2>" + Quoted(err.string());
+  const test_support::CommandRun run = test_support::RunCapturing(command);
+  outcome.status = run.status;
+  outcome.out = run.out;
+  outcome.err = test_support::ReadFile(err);
+  outcome.termination = test_support::ReadFile(termination);
+  outcome.unknown_mode = outcome.status == 2 &&
+                         outcome.err.find("mode 'pod' is unknown") != std::string::npos;
+  return outcome;
+}
+
+class PodCheckProfile : public ::testing::Test {
  protected:
   void SetUp() override {
-    bin_ = fs::path(::testing::TempDir()) / ("gate-profile-" + std::to_string(::getpid()));
+    bin_ = fs::path(::testing::TempDir()) / ("pod-check-profile-" + std::to_string(::getpid()));
     fs::create_directories(bin_);
     std::ofstream(bin_ / "hkim-wrapper") << "#!/bin/sh\necho 'result: RDMA fully usable'\n";
     // Measures 41.20 GB/s at the threshold size over NET/IB; judges like hkim-nccl-check.
@@ -88,37 +143,67 @@ class GateProfile : public ::testing::Test {
     fs::permissions(bin_ / "hkim-nccl-check", fs::perms::owner_all);
   }
   void TearDown() override { fs::remove_all(bin_); }
+
+  // The pod's command is `sh <bin>/command.sh`: it asks hkim-health ready from inside the pod
+  // when `ready` is set, then says it ran.
+  Outcome Run(const std::vector<std::string>& set, bool ready = true) {
+    const fs::path script = bin_ / "command.sh";
+    std::ofstream(script) << (ready ? "\"$HKIM_HEALTH_BIN\" ready || exit 3\n" : "")
+                          << "echo the-command-ran\n";
+    return RunPod(RenderedPod(set, script), bin_);
+  }
+
   fs::path bin_;
 };
 
-TEST_F(GateProfile, ThresholdBelowTheFabricPasses) {
-  const Outcome outcome = RunGate(
-      GateEnv({"fabric_health.gate.per_rail=false", "fabric_health.gate.min_busbw_gbps=30"}), bin_);
-  EXPECT_EQ(outcome.status, 0) << outcome.err;
-  EXPECT_NE(outcome.err.find("gate on gpu-a100-3: PASS"), std::string::npos) << outcome.err;
+// Whether this hkim-health knows the pod mode: `hkim-health pod` alone answers "mode 'pod' is
+// unknown" (exit 2) from a build without it; any other answer means it has it, and the tests run.
+bool PodModeUnknown(std::string* answer) {
+  const test_support::CommandRun run = test_support::RunCapturing(
+      std::string("env -i PATH=/usr/bin:/bin timeout 10 ") + HKIM_HEALTH_BIN + " pod </dev/null 2>&1");
+  *answer = run.out;
+  return run.status == 2 && run.out.find("mode 'pod' is unknown") != std::string::npos;
 }
 
-TEST_F(GateProfile, ThresholdAboveTheFabricFailsTheGateWithTheNumbersInTheLog) {
-  const Outcome outcome = RunGate(
-      GateEnv({"fabric_health.gate.per_rail=false", "fabric_health.gate.min_busbw_gbps=400"}), bin_);
-  EXPECT_EQ(outcome.status, 1) << outcome.err;  // the Job fails, so the sync fails
-  // The Job log: the check's table, the failure with the numbers, the verdict, the summary.
+#define SKIP_WITHOUT_POD_MODE(outcome)                                                       \
+  if (std::string answer; (outcome).unknown_mode || PodModeUnknown(&answer))                 \
+  GTEST_SKIP() << "this hkim-health has no pod mode (the in-pod check's program side): "     \
+               << answer << (outcome).err
+
+TEST_F(PodCheckProfile, ThresholdBelowTheFabricPassesAndStartsTheCommand) {
+  const Outcome outcome =
+      Run({"fabric_health.gate.per_rail=false", "fabric_health.gate.min_busbw_gbps=30"});
+  SKIP_WITHOUT_POD_MODE(outcome);
+  EXPECT_EQ(outcome.status, 0) << outcome.err;
+  // The command ran after the check, and hkim-health ready said so from inside it.
+  EXPECT_NE(outcome.out.find("the-command-ran"), std::string::npos) << outcome.out << outcome.err;
+  EXPECT_NE(outcome.err.find("scope job, 1 pods, transport NET/IB required"), std::string::npos)
+      << outcome.err;
+}
+
+TEST_F(PodCheckProfile, ThresholdAboveTheFabricEndsThePodWithoutTheCommand) {
+  const Outcome outcome =
+      Run({"fabric_health.gate.per_rail=false", "fabric_health.gate.min_busbw_gbps=400"});
+  SKIP_WITHOUT_POD_MODE(outcome);
+  EXPECT_EQ(outcome.status, 1) << outcome.err;  // the pod fails, never Ready
+  EXPECT_EQ(outcome.out.find("the-command-ran"), std::string::npos) << outcome.out;
+  // The pod's log: the check's table, the failure with the numbers, the summary.
   EXPECT_NE(outcome.err.find("busbw 41.20 GB/s is below the minimum 400 GB/s"), std::string::npos)
       << outcome.err;
-  EXPECT_NE(outcome.err.find("scope job, 2 pods, transport NET/IB required"), std::string::npos)
-      << outcome.err;
-  EXPECT_NE(outcome.err.find("hkim-health: gate on gpu-a100-3: FAIL"), std::string::npos);
-  EXPECT_NE(outcome.out.find("HKIM_HEALTH_SUMMARY "), std::string::npos);
+  EXPECT_NE(outcome.out.find("HKIM_HEALTH_SUMMARY "), std::string::npos) << outcome.out;
   EXPECT_NE(outcome.out.find("below the minimum 400 GB/s"), std::string::npos) << outcome.out;
+  EXPECT_FALSE(outcome.termination.empty()) << "no termination message";
 }
 
-TEST_F(GateProfile, WarnModeLogsTheFailureAndLetsTheSyncGoOn) {
-  const Outcome outcome = RunGate(GateEnv({"fabric_health.gate.per_rail=false",
-                                           "fabric_health.gate.min_busbw_gbps=400",
-                                           "fabric_health.gate.mode=warn"}),
-                                  bin_);
-  EXPECT_EQ(outcome.status, 0);
-  EXPECT_NE(outcome.err.find("FAIL (policy warn: the sync goes on)"), std::string::npos) << outcome.err;
+TEST_F(PodCheckProfile, WarnModeLogsTheFailureAndStartsTheCommandAnyway) {
+  const Outcome outcome = Run({"fabric_health.gate.per_rail=false",
+                               "fabric_health.gate.min_busbw_gbps=400",
+                               "fabric_health.gate.mode=warn"},
+                              /*ready=*/false);
+  SKIP_WITHOUT_POD_MODE(outcome);
+  EXPECT_EQ(outcome.status, 0) << outcome.err;
+  EXPECT_NE(outcome.err.find("below the minimum 400 GB/s"), std::string::npos) << outcome.err;
+  EXPECT_NE(outcome.out.find("the-command-ran"), std::string::npos) << outcome.out;
 }
 
 }  // namespace

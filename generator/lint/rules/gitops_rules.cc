@@ -28,16 +28,17 @@ void CheckDeprecatedAutomatedSync(const LintContext& c, LintReporter& r) {
                    "Application syncing itself");
 }
 
-// fabric_health.gate.ttl_seconds_after_finished (before issue 37) deleted the gate Job after it
-// finished; now that the gate is a plain Job named by its fingerprint, a deleted gate would be
-// created again by self-heal and wait for the running workload's GPUs, so it has no TTL.
+// fabric_health.gate.ttl_seconds_after_finished was the TTL of a separate gate Job; the fabric
+// check runs in the workload's own pods (plan/fabric_check.h), so there is no Job to delete.
+// Accepted, so that existing profiles still load, and reported.
 void CheckDeprecatedGateTtl(const LintContext& c, LintReporter& r) {
   const nlohmann::json::json_pointer pointer("/fabric_health/gate/ttl_seconds_after_finished");
   if (!c.loaded.document.contains(pointer)) return;
   r.Report("/fabric_health/gate/ttl_seconds_after_finished",
-           "fabric_health.gate.ttl_seconds_after_finished is deprecated and ignored: the gate Job "
-           "stays after it finished, so that Argo CD does not run it again on the next sync",
-           "delete the key; to run a failed gate again, delete its Job and sync");
+           "fabric_health.gate.ttl_seconds_after_finished is deprecated and ignored: the fabric "
+           "check runs in the workload's own pods, there is no gate Job to delete",
+           "delete the key; to run the check again, restart the pods (kubectl rollout restart "
+           "statefulset)");
 }
 
 }  // namespace
@@ -48,7 +49,7 @@ std::vector<LintRule> GitOpsLintRules() {
        "gitops.self_sync instead of the deprecated gitops.automated_sync",
        CheckDeprecatedAutomatedSync},
       {"lint.deprecated-gate-ttl", Severity::kWarning,
-       "no fabric_health.gate.ttl_seconds_after_finished: the gate Job has no TTL",
+       "no fabric_health.gate.ttl_seconds_after_finished: the check runs in the pods, no Job",
        CheckDeprecatedGateTtl},
   };
 }

@@ -137,7 +137,7 @@ void CheckWrapperImageUnpublished(const LintContext& c, LintReporter& r) {
            "wrapper.image '" + w.image + "' is a placeholder (" + why +
                "): the kubelet cannot pull it, the init container install-hkim-wrapper fails "
                "with ErrImagePull then ImagePullBackOff, and every pod of the bundle "
-               "(StatefulSet, fabric gate Job, health CronJob) stays Pending in "
+               "(StatefulSet, health CronJob) stays Pending in "
                "Init:ImagePullBackOff",
            "build the image (bash scripts/build-image.sh prints its digest), push it to a "
            "registry the nodes can pull from (skopeo copy --preserve-digests oci:build/image:" +

@@ -357,7 +357,7 @@ TEST(Closure, PreconditionsAreImpliedListedInTheMarkerAndTheReadme) {
   EXPECT_NE(readme->content.find("`node-role.kubernetes.io/h100`"), std::string::npos);
   EXPECT_NE(readme->content.find("oc get nodes -l node-role.kubernetes.io/h100"), std::string::npos);
   EXPECT_NE(readme->content.find("oc apply -f bootstrap/"), std::string::npos);
-  EXPECT_NE(readme->content.find("job/h-kim-fabric-gate"), std::string::npos);
+  EXPECT_NE(readme->content.find("kubectl get pods -n nccl-test -l app=h-kim"), std::string::npos);
   EXPECT_EQ(BundleStream(*bundle).find("Bundle barcelona"), std::string::npos);  // not an object
   const auto marker = nlohmann::json::parse(BundleMarkerText({"a.yaml"}, bundle->preconditions));
   ASSERT_TRUE(marker.contains("preconditions"));
@@ -376,19 +376,19 @@ std::string RenderedReadme(const std::string& name, const std::vector<std::strin
   return "";
 }
 
-TEST(Closure, TheBundleReadmeSaysWhoProvidesGpuDirectAndWhetherTheGateProvesIt) {
+TEST(Closure, TheBundleReadmeSaysWhoProvidesGpuDirectAndWhetherTheFabricCheckProvesIt) {
   const std::string barcelona = RenderedReadme("barcelona-h100-cx7");
   EXPECT_NE(barcelona.find("(`nccl.gpudirect: dmabuf`)"), std::string::npos) << barcelona;
   // Barcelona's GPU Operator runs already (issue 35): its precondition provides GPUDirect.
   EXPECT_NE(barcelona.find("- precondition operator `gpu_operator` (below)"), std::string::npos);
-  EXPECT_NE(barcelona.find("The fabric gate requires it"), std::string::npos);
+  EXPECT_NE(barcelona.find("The in-pod fabric check requires it"), std::string::npos);
   const std::string oke = RenderedReadme("oke-h100");
   EXPECT_NE(oke.find("- DaemonSet `oke-h100-vf-config/oke-h100-vf-config` (nvidia-peermem)"), std::string::npos) << oke;
-  EXPECT_NE(oke.find("The fabric gate does not require it"), std::string::npos);
-  // Named, the mode is required by the gate (auto transport); TCP mode has no GPUDirect need.
+  EXPECT_NE(oke.find("The in-pod fabric check does not require it"), std::string::npos);
+  // Named, the mode is required by the check (auto transport); TCP mode has no GPUDirect need.
   const std::string named = RenderedReadme("oke-h100", {"nccl.gpudirect=nvidia-peermem",
                                                         "fabric_health.gate.transport=auto"});
-  EXPECT_NE(named.find("The fabric gate requires it"), std::string::npos) << named;
+  EXPECT_NE(named.find("The in-pod fabric check requires it"), std::string::npos) << named;
   EXPECT_EQ(RenderedReadme("oke-h100", {"workload.mode=tcp", "fabric_health.gate.transport=auto"})
                 .find("## GPUDirect RDMA"),
             std::string::npos);

@@ -189,7 +189,9 @@ TEST(HealthNamespace, SeveralWorkloadNamespacesShareThePoolsOneCheck) {
   const YAML::Node binding = OfKind(docs, "ClusterRoleBinding").at(0);
   ASSERT_EQ(binding["subjects"].size(), 1u);
   EXPECT_EQ(Str(binding["subjects"][0]["namespace"]), "gpu-training-fabric-health");
-  EXPECT_EQ(OfKind(docs, "Job").size(), 3u);  // the gate stays per namespace
+  // The in-pod check runs in each namespace's StatefulSet: no Job of its own.
+  EXPECT_EQ(OfKind(docs, "StatefulSet").size(), 3u);
+  EXPECT_TRUE(OfKind(docs, "Job").empty());
 }
 
 TEST(HealthNamespace, ALongWorkloadNamespaceStillRendersAValidBundle) {
@@ -212,22 +214,13 @@ std::string Errors(const std::string& profile, std::vector<std::string> set) {
   return FormatDiagnostics(sink, sources);
 }
 
-TEST(HealthNames, AWorkloadNameTooLongForTheGatePodsHostNamesIsAModelError) {
-  // 41 + "-fabric-gate-" + 8 + "-1" = 64 > 63 (oke-h100: 2 replicas); periodic off so that only
-  // the gate's limit speaks.
-  const std::string errors = Errors("oke-h100", {"workload.name=" + std::string(41, 'a'),
-                                                 "fabric_health.periodic.enabled=false"});
-  EXPECT_NE(errors.find("[model.name-too-long]"), std::string::npos) << errors;
-  EXPECT_NE(errors.find("64 characters"), std::string::npos) << errors;
-  EXPECT_NE(errors.find("fix: shorten workload.name to at most 40 characters"), std::string::npos)
-      << errors;
-  EXPECT_NE(errors.find("--set:1:15"), std::string::npos) << errors;  // located at the value
-  EXPECT_FALSE(Render("oke-h100", {"workload.name=" + std::string(40, 'a'),
-                                   "fabric_health.periodic.enabled=false"}).empty());
-  // Without a gate there is no gate pod to name.
-  EXPECT_FALSE(Render("oke-h100", {"workload.name=" + std::string(41, 'a'),
-                                   "fabric_health.periodic.enabled=false",
-                                   "fabric_health.gate.mode=off"}).empty());
+TEST(HealthNames, TheInPodCheckAddsNoNameOfItsOwn) {
+  // 41 characters: a separate gate Job's pods (<name>-fabric-gate-<fingerprint>-<index>) would
+  // not fit a host name; the check runs in the StatefulSet's pods, named <name>-<ordinal>.
+  const auto docs = Render("oke-h100", {"workload.name=" + std::string(41, 'a'),
+                                        "fabric_health.periodic.enabled=false"});
+  ASSERT_FALSE(docs.empty());
+  EXPECT_TRUE(plan_test::OfKind(docs, "Job").empty());
 }
 
 TEST(HealthNames, AWorkloadNameTooLongForTheCronJobIsAModelError) {

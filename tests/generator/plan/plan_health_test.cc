@@ -1,6 +1,7 @@
 // The fabric-health family (plan/health.cc, templates/health/): rendered from the shipped
-// profiles through the whole pipeline and read back as YAML. The gate runs before the
-// StatefulSet with the StatefulSet's own pod spec; the periodic check has least privilege.
+// profiles through the whole pipeline and read back as YAML. The periodic check uses the
+// StatefulSet's own pod spec and has least privilege (the in-pod check:
+// plan_fabric_check_test.cc).
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -27,170 +28,9 @@ std::vector<YAML::Node> Render(const std::string& profile, std::vector<std::stri
 
 using plan_test::OfKind;
 
-int Wave(const YAML::Node& doc) {
-  return std::stoi(doc["metadata"]["annotations"]["argocd.argoproj.io/sync-wave"].as<std::string>());
-}
-
 std::string Yaml(const YAML::Node& node) { return YAML::Dump(node); }
 
-// The pod spec minus what a Job legitimately changes (restart policy, DNS subdomain, priority,
-// the container's name, command and env, the affinity's label), for comparing with the
-// StatefulSet's.
-YAML::Node SharedPart(YAML::Node spec) {
-  YAML::Node copy = YAML::Clone(spec);
-  copy.remove("restartPolicy");
-  copy.remove("subdomain");
-  copy.remove("priorityClassName");
-  copy.remove("affinity");
-  copy["containers"][0].remove("name");
-  copy["containers"][0].remove("command");
-  copy["containers"][0].remove("env");
-  return copy;
-}
-
-TEST(FabricGate, IsAPlainJobInTheWaveBeforeTheStatefulSet) {
-  const auto docs = Render("barcelona-h100-cx7");
-  const auto jobs = OfKind(docs, "Job");
-  const auto sets = OfKind(docs, "StatefulSet");
-  ASSERT_EQ(jobs.size(), 1u);
-  ASSERT_EQ(sets.size(), 1u);
-  const YAML::Node job = jobs[0];
-  EXPECT_LT(Wave(job), Wave(sets[0]));
-  const YAML::Node annotations = job["metadata"]["annotations"];
-  // Not a hook: a hook runs on every sync and would wait for the running StatefulSet's GPUs.
-  EXPECT_FALSE(annotations["argocd.argoproj.io/hook"]);
-  EXPECT_FALSE(annotations["argocd.argoproj.io/hook-delete-policy"]);
-  EXPECT_EQ(job["spec"]["completionMode"].as<std::string>(), "Indexed");
-  EXPECT_EQ(job["spec"]["completions"].as<int>(), sets[0]["spec"]["replicas"].as<int>());
-  EXPECT_EQ(job["spec"]["backoffLimit"].as<int>(), 0);
-  EXPECT_EQ(job["spec"]["activeDeadlineSeconds"].as<int>(), 1800);
-  // No TTL: a deleted gate would be created again by self-heal and run beside the workload.
-  EXPECT_FALSE(job["spec"]["ttlSecondsAfterFinished"]);
-}
-
-std::string GateName(const std::vector<YAML::Node>& docs) {
-  const auto jobs = OfKind(docs, "Job");
-  return jobs.size() == 1 ? jobs[0]["metadata"]["name"].as<std::string>() : "(no single gate)";
-}
-
-// Issue 37: a config-only commit finds the passed gate under the same name (Argo CD skips a wave
-// that is in sync and healthy), so nothing waits for the running StatefulSet's GPUs; a change
-// of the fabric or the placement renders a new gate, which Argo CD creates and waits for.
-TEST(FabricGate, GateIdentityStaysForConfigOnlyChanges) {
-  for (const std::string profile : {"barcelona-h100-cx7", "oke-h100"}) {
-    const std::string base = GateName(Render(profile));
-    EXPECT_NE(base.find("-fabric-gate-"), std::string::npos) << base;
-    for (const std::string set : {"nccl.debug=TRACE", "nccl.ib_timeout=21"}) {
-      const auto docs = Render(profile, {set});
-      EXPECT_EQ(GateName(docs), base) << profile << " --set " << set;
-      // ... while the StatefulSet does change (its config checksum): the change is real.
-      EXPECT_NE(Yaml(OfKind(docs, "StatefulSet").at(0)),
-                Yaml(OfKind(Render(profile), "StatefulSet").at(0))) << set;
-    }
-  }
-}
-
-TEST(FabricGate, GateIdentityChangesWithRailsNodesAndPlacement) {
-  const std::string base = GateName(Render("barcelona-h100-cx7"));
-  for (const std::string set :
-       {"network.rails[0].mtu_bytes=4200", "network.rails[1].ipam.range=10.0.114.0/24",
-        "network.rails[0].nad_name=eno5np0-alt", "workload.replicas=3",
-        "node_shape.include_nodes={gpu-a,gpu-b}", "fabric_health.gate.min_busbw_gbps=60"}) {
-    std::string errors;
-    const auto docs = Render("barcelona-h100-cx7", {set}, &errors);
-    ASSERT_FALSE(docs.empty()) << set << "\n" << errors;
-    EXPECT_NE(GateName(docs), base) << set;
-    // The bundle README names the Job that exists.
-    EXPECT_EQ(GateName(docs).rfind(base.substr(0, base.size() - 8), 0), 0u) << set;
-  }
-  // The pods' own names follow the Job's (Indexed Job hostnames, rank 0's address).
-  const auto docs = Render("barcelona-h100-cx7", {"workload.replicas=3"});
-  const YAML::Node job = OfKind(docs, "Job").at(0);
-  EXPECT_NE(Yaml(job).find(GateName(docs) + "-0." + job["spec"]["template"]["spec"]["subdomain"].as<std::string>()),
-            std::string::npos);
-}
-
-TEST(FabricGate, UsesTheStatefulSetsPodSpec) {
-  for (const std::string profile : {"barcelona-h100-cx7", "oke-h100"}) {
-    const auto docs = Render(profile);
-    const YAML::Node job = OfKind(docs, "Job").at(0);
-    const YAML::Node set = OfKind(docs, "StatefulSet").at(0);
-    const YAML::Node job_spec = job["spec"]["template"]["spec"];
-    const YAML::Node set_spec = set["spec"]["template"]["spec"];
-    // Same install, service account, SCC capabilities, resources (GPUs, rails), volumes, node
-    // selector and tolerations.
-    EXPECT_EQ(Yaml(SharedPart(job_spec)), Yaml(SharedPart(set_spec))) << profile;
-    const YAML::Node job_annotations = job["spec"]["template"]["metadata"]["annotations"];
-    const YAML::Node set_annotations = set["spec"]["template"]["metadata"]["annotations"];
-    EXPECT_EQ(Yaml(job_annotations["k8s.v1.cni.cncf.io/networks"]),
-              Yaml(set_annotations["k8s.v1.cni.cncf.io/networks"])) << profile;  // NADs
-    // Only the StatefulSet rolls on a ConfigMap change (a Job's pod template cannot change;
-    // each gate run reads the current ConfigMap): docs/sync-and-disruption.md.
-    EXPECT_TRUE(set_annotations["hkimgen.io/config-checksum"]) << profile;
-    EXPECT_FALSE(job_annotations["hkimgen.io/config-checksum"]) << profile;
-    EXPECT_EQ(job_spec["restartPolicy"].as<std::string>(), "Never");
-    // The workload's account, never the health check's (which may patch nodes): issue 37.
-    EXPECT_EQ(job_spec["serviceAccountName"].as<std::string>(),
-              set_spec["serviceAccountName"].as<std::string>()) << profile;
-    // Both avoid nodes the health check failed.
-    EXPECT_EQ(Yaml(job_spec["affinity"]["nodeAffinity"]), Yaml(set_spec["affinity"]["nodeAffinity"]));
-    EXPECT_NE(Yaml(set_spec["affinity"]).find("hkimgen.io/nccl-health"), std::string::npos);
-  }
-}
-
-TEST(FabricGate, RankZeroHasStableDnsThroughTheGateService) {
-  const auto docs = Render("oke-h100");
-  const YAML::Node job = OfKind(docs, "Job").at(0);
-  const std::string name = job["metadata"]["name"].as<std::string>();
-  const YAML::Node spec = job["spec"]["template"]["spec"];
-  const std::string subdomain = spec["subdomain"].as<std::string>();
-  bool service_found = false;
-  for (const YAML::Node& svc : OfKind(docs, "Service")) {
-    if (svc["metadata"]["name"].as<std::string>() != subdomain) continue;
-    service_found = true;
-    EXPECT_EQ(svc["spec"]["clusterIP"].as<std::string>(), "None");
-    EXPECT_EQ(svc["spec"]["selector"]["app"].as<std::string>(),
-              job["spec"]["template"]["metadata"]["labels"]["app"].as<std::string>());
-  }
-  EXPECT_TRUE(service_found);
-  std::map<std::string, std::string> env;
-  for (const YAML::Node& e : spec["containers"][0]["env"])
-    env[e["name"].as<std::string>()] = e["value"] ? e["value"].as<std::string>() : "(field)";
-  EXPECT_EQ(env["MASTER_ADDR"], name + "-0." + subdomain + ".gpu-training.svc.cluster.local");
-  EXPECT_EQ(env["HKIM_POD_NAME"], name + "-$(HKIM_JOB_COMPLETION_INDEX)");
-  EXPECT_EQ(env["HKIM_JOB_COMPLETION_INDEX"], "(field)");
-  EXPECT_EQ(env["HKIM_NCCL_CHECK"], "off");  // hkim-health runs the checks, not the wrapper
-  EXPECT_EQ(env["HKIM_NCCL_CHECK_SCOPE"], "job");
-  EXPECT_EQ(env["HKIM_NCCL_CHECK_TRANSPORT"], "NET/IB");
-  EXPECT_EQ(env["HKIM_NCCL_CHECK_MIN_BUSBW_GBPS"], "120");
-  EXPECT_EQ(env["HKIM_HEALTH_POLICY"], "fail");
-  // The dependent variable comes after the one it references (Kubernetes expands in order).
-  std::vector<std::string> order;
-  for (const YAML::Node& e : spec["containers"][0]["env"]) order.push_back(e["name"].as<std::string>());
-  EXPECT_LT(std::find(order.begin(), order.end(), "HKIM_JOB_COMPLETION_INDEX"),
-            std::find(order.begin(), order.end(), "HKIM_POD_NAME"));
-}
-
-TEST(FabricGate, ModeOffRendersNoGateAndWarnIsPassedOn) {
-  const auto off = Render("oke-a100", {"fabric_health.gate.mode=off"});
-  EXPECT_TRUE(OfKind(off, "Job").empty());
-  const auto warn = Render("oke-a100", {"fabric_health.gate.mode=warn"});
-  const YAML::Node job = OfKind(warn, "Job").at(0);
-  std::string policy;
-  for (const YAML::Node& e : job["spec"]["template"]["spec"]["containers"][0]["env"])
-    if (e["name"].as<std::string>() == "HKIM_HEALTH_POLICY") policy = e["value"].as<std::string>();
-  EXPECT_EQ(policy, "warn");
-}
-
-TEST(FabricGate, AtBytesAboveMaxBytesIsAModelError) {
-  std::string errors;
-  const auto docs = Render("oke-a100", {"fabric_health.gate.at_bytes=4Gi"}, &errors);
-  EXPECT_TRUE(docs.empty());
-  EXPECT_NE(errors.find("[model.gate-size]"), std::string::npos) << errors;
-  EXPECT_NE(errors.find("fix: set at_bytes to at most max_bytes"), std::string::npos) << errors;
-}
-
-// Every pod template of the bundle (StatefulSet, gate Job, health CronJob) runs the same wrapper
+// Every pod template of the bundle (StatefulSet, health CronJob) runs the same wrapper
 // image reference, pinned by wrapper.digest when one is given.
 std::vector<std::string> WrapperImages(const std::vector<YAML::Node>& docs) {
   std::vector<std::string> images;
@@ -210,11 +50,11 @@ TEST(WrapperImage, EveryPodTemplateRunsTheDigestPinnedReference) {
   const std::string digest = "sha256:" + std::string(64, 'e');
   const std::string image = "quay.io/hkim/hkim-wrapper:" + BuildVersion().version;
   const std::vector<std::string> plain = WrapperImages(Render("oke-h100"));
-  ASSERT_EQ(plain.size(), 3u);  // StatefulSet, gate Job, health CronJob
+  ASSERT_EQ(plain.size(), 2u);  // StatefulSet, health CronJob
   for (const std::string& i : plain) EXPECT_EQ(i, image);
   const std::vector<std::string> pinned =
       WrapperImages(Render("oke-h100", {"wrapper.digest=" + digest}));
-  ASSERT_EQ(pinned.size(), 3u);
+  ASSERT_EQ(pinned.size(), 2u);
   for (const std::string& i : pinned) EXPECT_EQ(i, image + "@" + digest);
 }
 
@@ -308,32 +148,13 @@ TEST(PeriodicHealth, CronJobIsPreemptibleForbidsOverlapAndReachesMarkedNodes) {
   EXPECT_EQ(env["HKIM_HEALTH_RELEASE_AFTER"], "2");  // release_after_passes' default
 }
 
-// Issue 30: the gate localizes within its deadline. Issue 37: it marks no node (its suspects
-// are in its log and termination message; the periodic check marks), whether or not the
-// periodic check is on, so hkim-health gate never calls the API.
-TEST(FabricGate, LocalizationSettingsReachTheGatePodsWhichMarkNoNode) {
-  for (const std::string profile : {"barcelona-h100-cx7", "oke-h100"}) {
-    for (const char* periodic : {"true", "false"}) {
-      const auto docs = Render(profile, {std::string("fabric_health.periodic.enabled=") + periodic});
-      std::map<std::string, std::string> env;
-      for (const YAML::Node& e : OfKind(docs, "Job").at(0)["spec"]["template"]["spec"]["containers"][0]["env"])
-        env[e["name"].as<std::string>()] = e["value"] ? e["value"].as<std::string>() : "(field)";
-      EXPECT_EQ(env["HKIM_HEALTH_PAIR_TIMEOUT_S"], "180") << profile;  // 1800 s / 10
-      EXPECT_EQ(OfKind(docs, "CronJob").size(), std::string(periodic) == "true" ? 1u : 0u);
-      EXPECT_EQ(env.count("HKIM_HEALTH_MARK_SUSPECTS"), 0u) << profile;
-      EXPECT_EQ(env.count("HKIM_HEALTH_RELEASE_AFTER"), 0u) << profile;
-    }
-  }
-}
-
 // Issue 14 item 9: host name lists reach every pod (the shared pod spec); the health mark is
-// avoided by the workload and the gate, and the CronJob still reaches marked nodes.
+// avoided by the workload, and the CronJob still reaches marked nodes.
 TEST(NodeLists, IncludeAndExcludeNodesReachEveryPodBesideTheHealthMark) {
   const auto docs = Render("oke-h100", {"node_shape.include_nodes={10.0.1.5,10.0.1.6,10.0.1.7}",
                                         "node_shape.exclude_nodes={10.0.1.9}"});
   const std::vector<std::pair<YAML::Node, bool>> pods = {
       {OfKind(docs, "StatefulSet").at(0)["spec"]["template"]["spec"], true},
-      {OfKind(docs, "Job").at(0)["spec"]["template"]["spec"], true},
       {OfKind(docs, "CronJob").at(0)["spec"]["jobTemplate"]["spec"]["template"]["spec"], false}};
   for (const auto& [pod, avoids_marked] : pods) {
     const YAML::Node terms = pod["affinity"]["nodeAffinity"]

@@ -32,16 +32,6 @@ std::vector<std::string> Files(const BundlePlan& plan) {
   return out;
 }
 
-// The file names, with the fabric gate's fingerprint (8 hex digits of its spec, plan/health.cc)
-// written as <fingerprint>: plan_health_test checks when it changes.
-std::vector<std::string> StableFiles(const BundlePlan& plan) {
-  std::vector<std::string> out;
-  const std::regex fingerprint("-fabric-gate-[0-9a-f]{8}\\.yaml$");
-  for (const std::string& file : Files(plan))
-    out.push_back(std::regex_replace(file, fingerprint, "-fabric-gate-<fingerprint>.yaml"));
-  return out;
-}
-
 std::map<std::string, std::string> Env(const PlannedObject& configmap) {
   std::map<std::string, std::string> env;
   for (const auto& item : configmap.context["data"]) env[item["key"]] = item["value"];
@@ -54,7 +44,7 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
       FreshOpenShiftProfile(), "  periodic:\n", "  periodic:\n    enabled: false\n")));
   EXPECT_EQ(plan.bundle_name, "barcelona");
   EXPECT_EQ(
-      StableFiles(plan),
+      Files(plan),
       (std::vector<std::string>{
           "platform/00-namespace-nvidia-gpu-operator.yaml",
           "platform/00-namespace-openshift-nfd.yaml",
@@ -86,8 +76,6 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
           "workload/40-rolebinding-nccl-test-h-kim-sa-use-scc-barcelona-nccl-rdma.yaml",
           "workload/40-serviceaccount-nccl-test-h-kim-sa.yaml",
           "workload/50-configmap-nccl-test-h-kim-nccl-env.yaml",
-          "workload/60-job-nccl-test-h-kim-fabric-gate-<fingerprint>.yaml",
-          "workload/60-service-nccl-test-h-kim-fabric-gate.yaml",
           "workload/60-service-nccl-test-h-kim-headless.yaml",
           "workload/70-statefulset-nccl-test-h-kim.yaml"}));
   int last_wave = -1;
@@ -265,7 +253,7 @@ TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
   for (const PlannedObject& o : plan.objects) kinds.insert(o.kind);
   EXPECT_EQ(kinds, (std::set<std::string>{"Application", "ClusterQueue", "ClusterRole",
                                           "ClusterRoleBinding", "ConfigMap", "CronJob",
-                                          "DaemonSet", "IPPool", "Job", "LocalQueue",
+                                          "DaemonSet", "IPPool", "LocalQueue",
                                           "ResourceFlavor", "Topology",
                                           "ValidatingAdmissionPolicy",
                                           "ValidatingAdmissionPolicyBinding",
@@ -324,7 +312,11 @@ TEST(Plan, StatefulSetFollowsThePodRuntimeContract) {
                                       {"value":"/opt/hkim/bin"}])"));
   EXPECT_EQ(c["command"][0]["value"], "/opt/hkim/bin/hkim-wrapper");
   EXPECT_EQ(c["command"][1]["value"], "--");
-  EXPECT_EQ(c["command"][2]["value"], "sleep");
+  // The in-pod fabric check (fabric_health.gate, on by default) runs before the command.
+  EXPECT_EQ(c["command"][2]["value"], "/opt/hkim/bin/hkim-health");
+  EXPECT_EQ(c["command"][3]["value"], "pod");
+  EXPECT_EQ(c["command"][4]["value"], "--");
+  EXPECT_EQ(c["command"][5]["value"], "sleep");
   EXPECT_EQ(c["env"][0],
             nlohmann::json({{"name", "MASTER_ADDR"},
                             {"value", "h-kim-0.h-kim-headless.nccl-test.svc.cluster.local"}}));
@@ -454,9 +446,9 @@ TEST(Plan, EveryNamespaceGetsItsOwnAccessNetworksAndWorkload) {
   }
   ASSERT_EQ(per_namespace.size(), 2u);
   // SA, Role, RoleBinding, 4 NADs, the NCCL env CM (no topology CM: the Barcelona preset is not
-  // verified), Svc, STS, the fabric gate's Job and Service
-  EXPECT_EQ(per_namespace["nccl-test"], 12);
-  EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 12);
+  // verified), Svc, STS (the fabric check runs in its pods)
+  EXPECT_EQ(per_namespace["nccl-test"], 10);
+  EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 10);
   // The pool's one periodic check (on by default in rdma mode), in the first namespace's health
   // namespace: SA, SCC Role and RoleBinding, copies of the 4 NADs and the NCCL env CM, CronJob.
   ASSERT_EQ(per_health_namespace.size(), 1u);

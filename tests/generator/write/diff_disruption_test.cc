@@ -122,6 +122,43 @@ TEST(DiffDisruption, AnNcclDebugChangeReachesRunningPodsOnlyThroughTheConfigChec
   EXPECT_TRUE(Has(sets[0]->unified_diff, "hkimgen.io/config-checksum: ")) << sets[0]->unified_diff;
 }
 
+// Issue 50 item 4: an IP pool change restarts the pods that use it, and diff says so, with the
+// addresses the running pods keep until then.
+TEST(DiffDisruption, AnIpPoolChangeRestartsThePodsAndRerunsTheFabricCheck) {
+  const BundleDiff diff = DiffAfter("oke-h100", {"network.rails[0].ipam.pool.subnet=192.169.0.0/16",
+                                                 "network.rails[0].ipam.pool.gateway=192.169.0.1"});
+  const auto pools = OfKind(diff, "IPPool");
+  ASSERT_EQ(pools.size(), 1u) << FormatBundleDiff(diff, "out");
+  EXPECT_EQ(pools[0]->effect, Disruption::kNone);
+  EXPECT_TRUE(Has(AllNotes(*pools[0]), "running pods keep their old addresses until they are "
+                                       "replaced"))
+      << AllNotes(*pools[0]);
+  const auto sets = OfKind(diff, "StatefulSet");
+  ASSERT_EQ(sets.size(), 1u);
+  EXPECT_EQ(sets[0]->effect, Disruption::kJobRestart);
+  EXPECT_TRUE(Has(sets[0]->disruption, "the fabric changes (IP pool); every pod of the "
+                                       "StatefulSet is replaced"))
+      << sets[0]->disruption;
+  EXPECT_TRUE(Has(AllNotes(*sets[0]), "runs the fabric check again before its command"))
+      << AllNotes(*sets[0]);
+  EXPECT_TRUE(Has(AllNotes(*sets[0]), "running pods keep their old addresses")) << AllNotes(*sets[0]);
+  EXPECT_TRUE(Has(sets[0]->unified_diff, "hkimgen.io/fabric-checksum: ")) << sets[0]->unified_diff;
+}
+
+TEST(DiffDisruption, AThresholdChangeNamesTheFabricCheckAndNoAddresses) {
+  const BundleDiff diff = DiffAfter("oke-h100", {"fabric_health.gate.min_busbw_gbps=60"});
+  const auto sets = OfKind(diff, "StatefulSet");
+  ASSERT_EQ(sets.size(), 1u) << FormatBundleDiff(diff, "out");
+  EXPECT_TRUE(Has(sets[0]->disruption, "the fabric changes (fabric check thresholds)"))
+      << sets[0]->disruption;
+  EXPECT_FALSE(Has(AllNotes(*sets[0]), "old addresses")) << AllNotes(*sets[0]);
+  // nccl.debug: the config checksum only, no fabric words.
+  const BundleDiff config = DiffAfter("oke-h100", {"nccl.debug=TRACE"});
+  const auto config_sets = OfKind(config, "StatefulSet");
+  ASSERT_EQ(config_sets.size(), 1u);
+  EXPECT_FALSE(Has(config_sets[0]->disruption, "fabric")) << config_sets[0]->disruption;
+}
+
 TEST(DiffDisruption, AGpuDirectModeChangeRollsTheGpuDriver) {
   const BundleDiff diff = DiffAfter(kFresh, {"nccl.gpudirect=nvidia-peermem"});
   const auto policies = OfKind(diff, "ClusterPolicy");
