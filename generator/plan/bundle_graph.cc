@@ -84,7 +84,7 @@ BundleGraph GraphOfBundle(const Profile& p, const BundlePlan& plan) {
       GraphKind& kind = waves[o.sync_wave][o.kind];
       kind.kind = o.kind;
       ++kind.count;
-      kind.disrupts = std::max(kind.disrupts, WorstDisruptionOf(o.kind, o.template_name));
+      kind.disrupts = std::max(kind.disrupts, WorstWrittenDisruptionOf(o.kind, o.template_name));
       app.disrupts = std::max(app.disrupts, kind.disrupts);
     }
     for (auto& [number, kinds] : waves) {
@@ -102,7 +102,7 @@ BundleGraph GraphOfBundle(const Profile& p, const BundlePlan& plan) {
     app.layer = "operator chart";
     app.parent_wave = o.sync_wave;
     app.self_sync = SyncsItself(p, ScopeOf(o.kind, o.template_name));
-    app.disrupts = WorstDisruptionOf(o.kind, o.template_name);
+    app.disrupts = WorstWrittenDisruptionOf(o.kind, o.template_name);
     if (o.chart) app.chart = o.chart->chart + " " + o.chart->version;
     graph.applications.push_back(std::move(app));
   }

@@ -3,7 +3,10 @@
 
 #include "plan/disruption.h"
 
+#include <string>
 #include <utility>
+
+#include "support/embedded_files.h"
 
 namespace hkim {
 
@@ -182,6 +185,21 @@ Disruption WorstDisruptionOf(std::string_view kind, std::string_view template_na
   Disruption worst = Disruption::kNone;
   for (const DisruptionRule* rule : DisruptionRulesOf(kind, template_name))
     if (rule->effect > worst) worst = rule->effect;
+  return worst;
+}
+
+bool TemplateMayWrite(const DisruptionRule& rule, std::string_view template_name) {
+  if (rule.field.empty()) return true;
+  const std::string_view* text = FindEmbeddedFile("templates/" + std::string(template_name));
+  if (!text) return false;
+  const std::string_view last = rule.field.substr(rule.field.rfind('/') + 1);
+  return text->find(last) != std::string_view::npos;
+}
+
+Disruption WorstWrittenDisruptionOf(std::string_view kind, std::string_view template_name) {
+  Disruption worst = Disruption::kNone;
+  for (const DisruptionRule* rule : DisruptionRulesOf(kind, template_name))
+    if (rule->effect > worst && TemplateMayWrite(*rule, template_name)) worst = rule->effect;
   return worst;
 }
 

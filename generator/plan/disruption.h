@@ -61,6 +61,15 @@ std::vector<const DisruptionRule*> DisruptionRulesOf(std::string_view kind,
 /// whether its Application may sync itself.
 Disruption WorstDisruptionOf(std::string_view kind, std::string_view template_name);
 
+/// Whether `template_name` can write the rule's field: the field's last part occurs in the
+/// template's text (OKE's NicClusterPolicy template never writes ofedDriver, so it rolls no
+/// driver). A rule without a field applies to any change.
+bool TemplateMayWrite(const DisruptionRule& rule, std::string_view template_name);
+
+/// The most disruptive effect a change of such an object can have through the fields its
+/// template writes: what the README and `render --tree` say a change does.
+Disruption WorstWrittenDisruptionOf(std::string_view kind, std::string_view template_name);
+
 /// `watch` with "{cli}", "{ns}" and "{name}" replaced by `cli` (oc or kubectl) and the object's
 /// namespace and name.
 std::string WatchCommand(const DisruptionRule& rule, const std::string& cli,

@@ -13,7 +13,6 @@
 #include "plan/disruption.h"
 #include "plan/health.h"
 #include "plan/layers.h"
-#include "support/embedded_files.h"
 
 namespace hkim {
 namespace {
@@ -41,16 +40,6 @@ std::string Qualified(const PlannedObject& o) {
 // The Application that syncs an object: its layer's, or its own (an OKE chart in apps/).
 std::string ApplicationOf(const Profile& p, const PlannedObject& o) {
   return o.layer == kAppsLayer ? o.name : p.cluster_name + "-" + o.layer;
-}
-
-// Whether the template can write the rule's field: the field's last part occurs in its text
-// (OKE's NicClusterPolicy template never writes ofedDriver, so it rolls no driver).
-bool TemplateMayWrite(const DisruptionRule& rule, const std::string& template_name) {
-  if (rule.field.empty()) return true;
-  const std::string_view* text = FindEmbeddedFile("templates/" + template_name);
-  if (!text) return false;
-  const std::string_view last = rule.field.substr(rule.field.rfind('/') + 1);
-  return text->find(last) != std::string_view::npos;
 }
 
 // "What a sync does to your nodes and jobs": each Application and whether it syncs itself, then
