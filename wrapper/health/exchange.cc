@@ -69,6 +69,39 @@ struct Client {
 
 }  // namespace
 
+ExchangeHello ReadExchangeHello(std::string_view line, const std::string& tag, int replicas) {
+  ExchangeHello read;
+  const json hello = json::parse(line, nullptr, false);
+  const int ordinal = hello.is_object() ? hello.value("ordinal", -1) : -1;
+  if (!hello.is_object() || hello.value("magic", "") != kMagic) read.refusal = "not a localization peer";
+  else if (hello.value("tag", "") != tag) read.refusal = "tag " + hello.value("tag", "") + ", expected " + tag;
+  else if (ordinal < 1 || ordinal >= replicas) read.refusal = "ordinal out of range";
+  if (!read.refusal.empty()) return read;
+  read.ordinal = ordinal;
+  read.value = hello.value("value", json());
+  return read;
+}
+
+ExchangeResult ReadExchangeAnswer(std::string_view line, const std::string& where) {
+  ExchangeResult result;
+  const json answer = json::parse(line, nullptr, false);
+  if (!answer.is_object() || answer.value("magic", "") != kMagic) {
+    result.error = where + " is not a localization peer";
+    return result;
+  }
+  if (answer.contains("error")) {
+    result.error = "rank 0 refused: " + answer.value("error", "");
+    return result;
+  }
+  const json values = answer.value("values", json::object());
+  for (const auto& [key, value] : values.items()) {
+    const int at = std::atoi(key.c_str());
+    if (at >= 0 && std::to_string(at) == key) result.values[at] = value;
+  }
+  result.ok = true;
+  return result;
+}
+
 ExchangeResult ServeExchange(const std::string& tag, int replicas, int expect, int port,
                              const json& mine, double timeout_s) {
   ExchangeResult result;
@@ -131,20 +164,16 @@ ExchangeResult ServeExchange(const std::string& tag, int replicas, int expect, i
         }
         continue;
       }
-      const json hello = json::parse(c.buffer.substr(0, newline), nullptr, false);
-      const int ordinal = hello.is_object() ? hello.value("ordinal", -1) : -1;
-      std::string refusal;
-      if (!hello.is_object() || hello.value("magic", "") != kMagic) refusal = "not a localization peer";
-      else if (hello.value("tag", "") != tag) refusal = "tag " + hello.value("tag", "") + ", expected " + tag;
-      else if (ordinal < 1 || ordinal >= replicas) refusal = "ordinal out of range";
-      if (!refusal.empty()) {
-        SendAll(c.fd, json{{"magic", kMagic}, {"error", refusal}}.dump() + "\n", After(1));
+      ExchangeHello hello =
+          ReadExchangeHello(std::string_view(c.buffer).substr(0, newline), tag, replicas);
+      if (!hello.refusal.empty()) {
+        SendAll(c.fd, json{{"magic", kMagic}, {"error", hello.refusal}}.dump() + "\n", After(1));
         ::close(c.fd);
         c.fd = -1;
         continue;
       }
-      c.ordinal = ordinal;
-      result.values[ordinal] = hello.value("value", json());
+      c.ordinal = hello.ordinal;
+      result.values[hello.ordinal] = std::move(hello.value);
     }
   }
   json table = json::object();
@@ -209,22 +238,8 @@ ExchangeResult JoinExchange(const std::string& tag, int ordinal, const std::stri
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       continue;
     }
-    const json answer = json::parse(buffer.substr(0, newline), nullptr, false);
-    if (!answer.is_object() || answer.value("magic", "") != kMagic) {
-      result.error = host + ":" + std::to_string(port) + " is not a localization peer";
-      return result;
-    }
-    if (answer.contains("error")) {
-      result.error = "rank 0 refused: " + answer.value("error", "");
-      return result;
-    }
-    const json values = answer.value("values", json::object());
-    for (const auto& [key, value] : values.items()) {
-      const int at = std::atoi(key.c_str());
-      if (at >= 0 && std::to_string(at) == key) result.values[at] = value;
-    }
-    result.ok = true;
-    return result;
+    return ReadExchangeAnswer(std::string_view(buffer).substr(0, newline),
+                              host + ":" + std::to_string(port));
   }
   result.error = "no table from rank 0 at " + host + ":" + std::to_string(port) + " within " +
                  std::to_string(static_cast<int>(timeout_s)) + " s (" + last_error + ")";

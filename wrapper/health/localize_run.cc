@@ -58,9 +58,20 @@ json ReportJson(const MemberReport& report) {
           {"seconds", report.seconds}};
 }
 
-// One group's result from its members' reports (a member without a report broke the group).
-GroupResult Combine(int round, const std::vector<int>& members, const std::vector<LocalizePod>& pods,
-                    const std::map<int, json>& table) {
+}  // namespace
+
+std::vector<LocalizePod> PodsFromStartTable(const std::map<int, json>& table, bool* any_failed) {
+  std::vector<LocalizePod> pods;
+  for (const auto& [ordinal, value] : table) {
+    pods.push_back({ordinal, value.value("node", ""), value.value("pod", ""),
+                    value.value("rails", std::vector<std::string>())});
+    *any_failed |= value.value("status", "") != "pass";
+  }
+  return pods;
+}
+
+GroupResult CombineReports(int round, const std::vector<int>& members,
+                           const std::vector<LocalizePod>& pods, const std::map<int, json>& table) {
   GroupResult result;
   result.round = round;
   result.members = members;
@@ -95,8 +106,6 @@ GroupResult Combine(int round, const std::vector<int>& members, const std::vecto
   if (!result.ran) result.ok = false;
   return result;
 }
-
-}  // namespace
 
 MemberReport ReportFromRecord(const std::string& output, int exit_status, bool timed_out,
                               const std::string& error) {
@@ -182,11 +191,7 @@ LocalizeOutcome RunLocalization(const LocalizeSetup& setup, const std::string& j
     return outcome;
   }
   bool any_failed = setup.when == "always";
-  for (const auto& [ordinal, value] : start_table.values) {
-    outcome.pods.push_back({ordinal, value.value("node", ""), value.value("pod", ""),
-                            value.value("rails", std::vector<std::string>())});
-    any_failed |= value.value("status", "") != "pass";
-  }
+  outcome.pods = PodsFromStartTable(start_table.values, &any_failed);
   any_failed |= static_cast<int>(start_table.values.size()) < setup.replicas;
   if (!any_failed) {
     outcome.skipped = "the job check passed on every pod that reported";
@@ -234,7 +239,7 @@ LocalizeOutcome RunLocalization(const LocalizeSetup& setup, const std::string& j
     }
     outcome.rounds = round + 1;
     for (const auto& members : groups) {
-      outcome.results.push_back(Combine(round, members, outcome.pods, table.values));
+      outcome.results.push_back(CombineReports(round, members, outcome.pods, table.values));
       const GroupResult& r = outcome.results.back();
       std::string names;
       for (int m : members) names += (names.empty() ? "" : "-") + outcome.pods[m].node;
