@@ -127,6 +127,20 @@ max_len() {
   esac
 }
 
+# CPU seconds used by this shell's finished children (bash's `times`, second line), in
+# hundredths: a target's executions per CPU second is its speed per core, whatever the load.
+child_cpu() {  # sets $cpu_now; `times` runs in this shell (a subshell has no children of its own)
+  local user system
+  times >"$build/times"
+  read -r user system < <(tail -1 "$build/times")
+  cpu_now=$(( $(cpu_hundredths "$user") + $(cpu_hundredths "$system") ))
+}
+cpu_hundredths() {  # "1m2.345s" -> 6234
+  local m=${1%%m*} s=${1#*m}
+  s=${s%s}
+  echo $(( 10#$m * 6000 + 10#${s%.*} * 100 + 10#$(printf '%.2s' "${s#*.}00") ))
+}
+
 status=0
 summary=()
 artifacts=$build/artifacts
@@ -146,6 +160,8 @@ for target in "${targets[@]}"; do
   [[ -n $dict ]] && options+=(-dict="$dict")
   ((workers > 1)) && options+=(-fork="$workers" -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1)
   start=$(date +%s)
+  child_cpu
+  cpu_start=$cpu_now
   set +e
   # The generator targets read profiles/ relative to the repository root.
   HKIM_FUZZ_PROFILE=$root/profiles/oke-h100.yaml nice -n 19 "$binary" "${options[@]}" \
@@ -153,6 +169,8 @@ for target in "${targets[@]}"; do
   rc=$?
   set -e
   elapsed=$(($(date +%s) - start))
+  child_cpu
+  cpu=$((cpu_now - cpu_start))
   if ((workers > 1)); then  # the parent's last status line: "#EXECS: cov: C ft: F corp: N ..."
     last=$(grep -E '^#[0-9]+: cov: ' "$log" | tail -1 || true)
     execs=$(sed -E 's/^#([0-9]+):.*/\1/' <<<"$last")
@@ -186,8 +204,9 @@ for target in "${targets[@]}"; do
     cp "$merged"/* "$committed"/ 2>/dev/null || true
   fi
   rate=$(( elapsed > 0 ? ${execs:-0} / elapsed : 0 ))
-  line=$(printf '%-24s %12s execs %8s exec/s  cov %6s  ft %7s  corpus %6s  crashes %s' \
-    "$target" "${execs:-0}" "$rate" "${cov:-?}" "${ft:-?}" "$corpus" "$crashes")
+  per_core=$(( cpu > 0 ? ${execs:-0} * 100 / cpu : 0 ))
+  line=$(printf '%-24s %12s execs %8s exec/s %7s per CPU-s  cov %6s  ft %7s  corpus %6s  crashes %s' \
+    "$target" "${execs:-0}" "$rate" "$per_core" "${cov:-?}" "${ft:-?}" "$corpus" "$crashes")
   ((merge)) && line+=$(printf '  committed %s files, %s' "$(find "$committed" -type f | wc -l)" \
     "$(du -sh "$committed" | cut -f1)")
   summary+=("$line")
