@@ -99,7 +99,8 @@ TEST(HostileJson, NcclRecordWithFieldsOfOtherTypesIsReadAsAbsent) {
 
 TEST(HostileJson, WrapperOutputThatIsNotUtf8StillMakesASummaryLine) {
   NodeSummary summary;
-  summary.checks.push_back(DiagnosisOutcome(Child(1, "error: mlx5_\xff port down\nresult: \xc3(\n")));
+  summary.checks.push_back(
+      DiagnosisOutcome(Child(1, "hkim-wrapper: error: mlx5_\xff port down\nresult: \xc3(\n")));
   std::string line;
   ASSERT_NO_THROW(line = FormatSummaryLine(summary));
   EXPECT_NE(line.find("mlx5_"), std::string::npos);

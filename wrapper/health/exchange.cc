@@ -7,11 +7,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
+
+#include "json_fields.h"
 
 namespace hkim::health {
 namespace {
@@ -72,31 +75,37 @@ struct Client {
 ExchangeHello ReadExchangeHello(std::string_view line, const std::string& tag, int replicas) {
   ExchangeHello read;
   const json hello = json::parse(line, nullptr, false);
-  const int ordinal = hello.is_object() ? hello.value("ordinal", -1) : -1;
-  if (!hello.is_object() || hello.value("magic", "") != kMagic) read.refusal = "not a localization peer";
-  else if (hello.value("tag", "") != tag) read.refusal = "tag " + hello.value("tag", "") + ", expected " + tag;
+  const int ordinal = IntField(hello, "ordinal", -1);
+  if (StringField(hello, "magic") != kMagic) read.refusal = "not a localization peer";
+  else if (StringField(hello, "tag") != tag)
+    read.refusal = "tag " + StringField(hello, "tag", "(none)") + ", expected " + tag;
   else if (ordinal < 1 || ordinal >= replicas) read.refusal = "ordinal out of range";
   if (!read.refusal.empty()) return read;
   read.ordinal = ordinal;
-  read.value = hello.value("value", json());
+  read.value = Field(hello, "value");
   return read;
 }
 
 ExchangeResult ReadExchangeAnswer(std::string_view line, const std::string& where) {
   ExchangeResult result;
   const json answer = json::parse(line, nullptr, false);
-  if (!answer.is_object() || answer.value("magic", "") != kMagic) {
+  if (StringField(answer, "magic") != kMagic) {
     result.error = where + " is not a localization peer";
     return result;
   }
   if (answer.contains("error")) {
-    result.error = "rank 0 refused: " + answer.value("error", "");
+    result.error = "rank 0 refused: " + StringField(answer, "error", "(no reason given)");
     return result;
   }
-  const json values = answer.value("values", json::object());
-  for (const auto& [key, value] : values.items()) {
-    const int at = std::atoi(key.c_str());
-    if (at >= 0 && std::to_string(at) == key) result.values[at] = value;
+  const json& values = Field(answer, "values");
+  if (values.is_object()) {
+    for (const auto& [key, value] : values.items()) {  // keys are ordinals, "0" "1" ...
+      int at = -1;
+      const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), at);
+      if (error == std::errc() && end == key.data() + key.size() && at >= 0 &&
+          std::to_string(at) == key)
+        result.values[at] = value;
+    }
   }
   result.ok = true;
   return result;

@@ -7,6 +7,7 @@
 
 #include "child_run.h"
 #include "exchange.h"
+#include "json_fields.h"
 
 namespace hkim::health {
 namespace {
@@ -63,9 +64,9 @@ json ReportJson(const MemberReport& report) {
 std::vector<LocalizePod> PodsFromStartTable(const std::map<int, json>& table, bool* any_failed) {
   std::vector<LocalizePod> pods;
   for (const auto& [ordinal, value] : table) {
-    pods.push_back({ordinal, value.value("node", ""), value.value("pod", ""),
-                    value.value("rails", std::vector<std::string>())});
-    *any_failed |= value.value("status", "") != "pass";
+    pods.push_back({ordinal, StringField(value, "node"), StringField(value, "pod"),
+                    StringsField(value, "rails")});
+    *any_failed |= StringField(value, "status") != "pass";
   }
   return pods;
 }
@@ -80,26 +81,26 @@ GroupResult CombineReports(int round, const std::vector<int>& members,
   bool first = true;
   for (int member : members) {
     const auto found = table.find(pods[member].ordinal);
-    const json report = found == table.end() ? json() : found->second.value("report", json());
+    const json& report = found == table.end() ? Field(json(), "report") : Field(found->second, "report");
     if (!report.is_object()) {
       result.ran = result.ok = false;
       result.detail = pods[member].node + " did not report";
       continue;
     }
-    result.ran &= report.value("ran", false);
-    result.ok &= report.value("ok", false);
-    const double gbps = report.value("busbw_gbps", 0.0);
+    result.ran &= BoolField(report, "ran");
+    result.ok &= BoolField(report, "ok");
+    const double gbps = NumberField(report, "busbw_gbps");
     result.busbw_gbps = first ? gbps : std::min(result.busbw_gbps, gbps);
-    if (result.transport.empty()) result.transport = report.value("transport", "");
-    if (result.detail.empty()) result.detail = report.value("detail", "");
-    result.seconds = std::max(result.seconds, report.value("seconds", 0.0));
-    const json rails = report.value("rails", json::array());
-    for (size_t r = 0; r < rails.size(); ++r) {
-      if (result.rails.size() <= r) result.rails.push_back({rails[r].value("device", ""), true, 0});
+    if (result.transport.empty()) result.transport = StringField(report, "transport");
+    if (result.detail.empty()) result.detail = StringField(report, "detail");
+    result.seconds = std::max(result.seconds, NumberField(report, "seconds"));
+    const json& rails = Field(report, "rails");
+    for (size_t r = 0; rails.is_array() && r < rails.size(); ++r) {
+      if (result.rails.size() <= r) result.rails.push_back({StringField(rails[r], "device"), true, 0});
       RailMeasure& rail = result.rails[r];
-      const double rail_gbps = rails[r].value("busbw_gbps", 0.0);
+      const double rail_gbps = NumberField(rails[r], "busbw_gbps");
       rail.busbw_gbps = first || rail.busbw_gbps == 0 ? rail_gbps : std::min(rail.busbw_gbps, rail_gbps);
-      rail.ok &= rails[r].value("ok", false);
+      rail.ok &= BoolField(rails[r], "ok");
     }
     first = false;
   }
@@ -118,23 +119,22 @@ MemberReport ReportFromRecord(const std::string& output, int exit_status, bool t
   }
   report.ran = exit_status == 0 || exit_status == 1;
   report.ok = exit_status == 0;
-  const json failures = record.value("failures", json::array());
-  if (!failures.empty() && failures[0].is_string()) report.detail = failures[0].get<std::string>();
-  report.transport = record.value("transport", json::object()).value("summary", "");
+  const std::vector<std::string> failures = StringsField(record, "failures");
+  if (!failures.empty()) report.detail = failures[0];
+  report.transport = StringField(Field(record, "transport"), "summary");
   if (record.contains("rails")) {  // per-rail record
-    const json together = record.value("together", json::object());
-    if (together.contains("busbw_gbps") && together["busbw_gbps"].is_number())
-      report.busbw_gbps = together["busbw_gbps"].get<double>();
-    for (const json& rail : record["rails"]) {
-      const json gbps = rail.value("busbw_gbps", json());
-      report.rails.push_back({rail.value("device", ""), rail.value("status", "") == "pass",
-                              gbps.is_number() ? gbps.get<double>() : 0.0});
+    report.busbw_gbps = NumberField(Field(record, "together"), "busbw_gbps");
+    const json& rails = Field(record, "rails");
+    for (const json& rail : rails.is_array() ? rails : json::array()) {
+      report.rails.push_back({StringField(rail, "device"), StringField(rail, "status") == "pass",
+                              NumberField(rail, "busbw_gbps")});
     }
     return report;
   }
-  const auto at = record.value("threshold", json::object()).value("at_bytes", std::uint64_t{0});
-  for (const json& row : record.value("results", json::array()))
-    if (row.value("bytes", std::uint64_t{0}) == at) report.busbw_gbps = row.value("busbw_gbps", 0.0);
+  const std::uint64_t at = CountField(Field(record, "threshold"), "at_bytes");
+  const json& results = Field(record, "results");
+  for (const json& row : results.is_array() ? results : json::array())
+    if (CountField(row, "bytes") == at) report.busbw_gbps = NumberField(row, "busbw_gbps");
   return report;
 }
 

@@ -62,8 +62,11 @@ std::string WriteMark(const KubeClient& client, const std::string& name, const N
     const NodeRead read = GetNode(client, name);
     if (!read.ok) return read.error;
     if (effect != nullptr) *effect = MarkEffect(read.node, mark);
-    const ApiResponse response =
-        client.Patch(path, MarkPatch(read.node, mark).dump(), "application/merge-patch+json");
+    // The reason quotes the checks' output, cut at 1000 bytes: bytes that are not UTF-8 (or a
+    // character cut in two) go as U+FFFD.
+    const std::string patch =
+        MarkPatch(read.node, mark).dump(-1, ' ', false, json::error_handler_t::replace);
+    const ApiResponse response = client.Patch(path, patch, "application/merge-patch+json");
     if (response.ok()) return "";
     last_error = Describe("PATCH " + path, response);
     if (response.status != 409) return last_error;

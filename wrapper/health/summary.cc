@@ -30,7 +30,9 @@ json SummaryJson(const NodeSummary& summary) {
 }
 
 std::string FormatSummaryLine(const NodeSummary& summary) {
-  return std::string(kSummaryMarker) + SummaryJson(summary).dump() + "\n";
+  // The checks' own output may hold bytes that are not UTF-8: they print as U+FFFD.
+  return std::string(kSummaryMarker) +
+         SummaryJson(summary).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace hkim::health
