@@ -131,8 +131,8 @@ max_len() {
 # hundredths: a target's executions per CPU second is its speed per core, whatever the load.
 child_cpu() {  # sets $cpu_now; `times` runs in this shell (a subshell has no children of its own)
   local user system
-  times >"$build/times"
-  read -r user system < <(tail -1 "$build/times")
+  times >"$build/$target.times"  # one file per target: campaigns run several fuzz.sh at once
+  read -r user system < <(tail -1 "$build/$target.times") || true
   cpu_now=$(( $(cpu_hundredths "$user") + $(cpu_hundredths "$system") ))
 }
 cpu_hundredths() {  # "1m2.345s" -> 6234
