@@ -28,6 +28,15 @@ std::string Text(const json& object, const char* key) {
   return object.contains(key) && object[key].is_string() ? object[key].get<std::string>() : "";
 }
 
+// A number or a flag of another type reads as absent (nlohmann's value() would throw).
+double NumberField(const json& object, const char* key) {
+  return object.contains(key) && object[key].is_number() ? object[key].get<double>() : 0.0;
+}
+
+bool Flag(const json& object, const char* key) {
+  return object.contains(key) && object[key].is_boolean() && object[key].get<bool>();
+}
+
 bool ReadSummary(const json& record, DoctorNode* node, std::string* problem) {
   if (!record.is_object() || Text(record, "tool") != "hkim-health") {
     *problem = "not an hkim-health summary";
@@ -42,7 +51,7 @@ bool ReadSummary(const json& record, DoctorNode* node, std::string* problem) {
   node->time = Text(record, "time");
   node->pod = Text(record, "pod");
   node->mark = Text(record, "mark");
-  node->passed = record.value("passed", false);
+  node->passed = Flag(record, "passed");
   if (record.contains("checks") && record["checks"].is_array()) {
     for (const json& c : record["checks"]) {
       if (!c.is_object()) continue;
@@ -60,8 +69,8 @@ std::vector<std::pair<std::string, DoctorSuspect>> ReadSuspects(const json& reco
     if (!s.is_object() || Text(s, "node").empty()) continue;
     DoctorSuspect suspect;
     suspect.rail = Text(s, "rail");
-    suspect.busbw_gbps = s.value("busbw_gbps", 0.0);
-    suspect.expected_gbps = s.value("expected_gbps", 0.0);
+    suspect.busbw_gbps = NumberField(s, "busbw_gbps");
+    suspect.expected_gbps = NumberField(s, "expected_gbps");
     suspect.transport = Text(s, "transport");
     suspect.evidence = Text(s, "evidence");
     suspect.time = Text(record, "time");

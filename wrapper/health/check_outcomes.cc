@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "json_fields.h"
+
 namespace hkim::health {
 namespace {
 
@@ -90,32 +92,32 @@ CheckOutcome ReadNcclOutcome(const std::string& name, const ChildResult& child) 
     outcome.fixes.push_back("the check's own messages are in the log above this summary");
     return outcome;
   }
-  for (const json& failure : record.value("failures", json::array()))
-    if (failure.is_string()) outcome.failures.push_back(failure.get<std::string>());
-  const json threshold = record.value("threshold", json::object());
-  const auto at_bytes = threshold.value("at_bytes", std::uint64_t{0});
-  for (const json& row : record.value("results", json::array())) {
-    if (row.value("bytes", std::uint64_t{0}) == at_bytes) {
-      outcome.numbers["busbw_gbps"] = row.value("busbw_gbps", 0.0);
-      outcome.detail = "busbw " + Gbps(row.value("busbw_gbps", 0.0)) + " GB/s";
+  outcome.failures = StringsField(record, "failures");
+  const json& threshold = Field(record, "threshold");
+  const std::uint64_t at_bytes = CountField(threshold, "at_bytes");
+  const json& results = Field(record, "results");
+  for (const json& row : results.is_array() ? results : json::array()) {
+    if (CountField(row, "bytes") == at_bytes) {
+      outcome.numbers["busbw_gbps"] = NumberField(row, "busbw_gbps");
+      outcome.detail = "busbw " + Gbps(NumberField(row, "busbw_gbps")) + " GB/s";
     }
   }
-  if (threshold.value("min_busbw_gbps", 0.0) > 0) {
-    outcome.numbers["min_busbw_gbps"] = threshold["min_busbw_gbps"];
-    outcome.detail += " (min " + Gbps(threshold["min_busbw_gbps"].get<double>()) + ")";
+  const double min_gbps = NumberField(threshold, "min_busbw_gbps");
+  if (min_gbps > 0) {
+    outcome.numbers["min_busbw_gbps"] = Field(threshold, "min_busbw_gbps");
+    outcome.detail += " (min " + Gbps(min_gbps) + ")";
   }
-  const json transport = record.value("transport", json::object());
-  if (transport.contains("summary")) {
-    outcome.numbers["transport"] = transport["summary"];
-    outcome.detail += (outcome.detail.empty() ? "" : ", ") +
-                      transport["summary"].get<std::string>();
+  const std::string transport = StringField(Field(record, "transport"), "summary");
+  if (!transport.empty()) {
+    outcome.numbers["transport"] = transport;
+    outcome.detail += (outcome.detail.empty() ? "" : ", ") + transport;
   }
-  if (record.contains("rails") && record["rails"].is_array()) {
-    outcome.numbers["rails"] = record["rails"];
+  const json& rails = Field(record, "rails");
+  if (rails.is_array()) {
+    outcome.numbers["rails"] = rails;
     int bad = 0;
-    for (const json& rail : record["rails"]) bad += rail.value("status", "") != "pass";
-    outcome.detail = std::to_string(record["rails"].size()) + " rail(s), " +
-                     std::to_string(bad) + " bad" +
+    for (const json& rail : rails) bad += StringField(rail, "status") != "pass";
+    outcome.detail = std::to_string(rails.size()) + " rail(s), " + std::to_string(bad) + " bad" +
                      (outcome.detail.empty() ? "" : "; all together: " + outcome.detail);
   }
   if (outcome.status == "fail")

@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <vector>
 
+#include "json_fields.h"
 #include "text_cut.h"
 
 namespace hkim::health {
@@ -70,6 +72,45 @@ struct Client {
 };
 
 }  // namespace
+
+ExchangeHello ReadExchangeHello(std::string_view line, const std::string& tag, int replicas) {
+  ExchangeHello read;
+  const json hello = json::parse(line, nullptr, false);
+  const int ordinal = IntField(hello, "ordinal", -1);
+  if (StringField(hello, "magic") != kMagic) read.refusal = "not a localization peer";
+  else if (StringField(hello, "tag") != tag)
+    read.refusal = "tag " + StringField(hello, "tag", "(none)") + ", expected " + tag;
+  else if (ordinal < 1 || ordinal >= replicas) read.refusal = "ordinal out of range";
+  if (!read.refusal.empty()) return read;
+  read.ordinal = ordinal;
+  read.value = Field(hello, "value");
+  return read;
+}
+
+ExchangeResult ReadExchangeAnswer(std::string_view line, const std::string& where) {
+  ExchangeResult result;
+  const json answer = json::parse(line, nullptr, false);
+  if (StringField(answer, "magic") != kMagic) {
+    result.error = where + " is not a localization peer";
+    return result;
+  }
+  if (answer.contains("error")) {
+    result.error = "rank 0 refused: " + StringField(answer, "error", "(no reason given)");
+    return result;
+  }
+  const json& values = Field(answer, "values");
+  if (values.is_object()) {
+    for (const auto& [key, value] : values.items()) {  // keys are ordinals, "0" "1" ...
+      int at = -1;
+      const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), at);
+      if (error == std::errc() && end == key.data() + key.size() && at >= 0 &&
+          std::to_string(at) == key)
+        result.values[at] = value;
+    }
+  }
+  result.ok = true;
+  return result;
+}
 
 ExchangeResult ServeExchange(const std::string& tag, int replicas, int expect, int port,
                              const json& mine, double timeout_s, const ExchangeFilter& accept) {
@@ -143,39 +184,24 @@ ExchangeResult ServeExchange(const std::string& tag, int replicas, int expect, i
         if (!alive) drop(c);
         continue;
       }
-      std::string refusal;
-      int ordinal = -1;
-      json value;
-      try {  // a peer's line is untrusted: any shape is a refusal, never an exception
-        const json hello = json::parse(c.buffer.substr(0, newline), nullptr, false);
-        if (!hello.is_object() || hello.value("magic", "") != kMagic) {
-          refusal = "not a localization peer";
-        } else if (hello.value("tag", "") != tag) {
-          refusal = "tag " + hello.value("tag", "") + ", expected " + tag;
-        } else {
-          ordinal = hello.value("ordinal", -1);
-          value = hello.value("value", json());
-          if (ordinal < 1 || ordinal >= replicas) refusal = "ordinal out of range";
-          else if (accept) refusal = accept(value);
-        }
-      } catch (const json::exception&) {
-        refusal = "a malformed hello";
-      }
-      if (!refusal.empty()) {
-        SendAll(c.fd, DumpJson(json{{"magic", kMagic}, {"error", refusal}}) + "\n", After(1));
+      ExchangeHello hello =
+          ReadExchangeHello(std::string_view(c.buffer).substr(0, newline), tag, replicas);
+      if (hello.refusal.empty() && accept) hello.refusal = accept(hello.value);
+      if (!hello.refusal.empty()) {
+        SendAll(c.fd, DumpJson(json{{"magic", kMagic}, {"error", hello.refusal}}) + "\n", After(1));
         ::close(c.fd);
         c.fd = -1;
         continue;
       }
       // The same ordinal again is the same pod reconnecting: its older connection is dropped.
       for (Client& other : clients)
-        if (&other != &c && other.fd >= 0 && other.ordinal == ordinal) {
+        if (&other != &c && other.fd >= 0 && other.ordinal == hello.ordinal) {
           ::close(other.fd);
           other.fd = -1;
           other.ordinal = -1;
         }
-      c.ordinal = ordinal;
-      result.values[ordinal] = value;
+      c.ordinal = hello.ordinal;
+      result.values[hello.ordinal] = std::move(hello.value);
     }
   }
   json table = json::object();
@@ -240,33 +266,14 @@ ExchangeResult JoinExchange(const std::string& tag, int ordinal, const std::stri
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       continue;
     }
-    try {  // rank 0's line is untrusted too
-      const json answer = json::parse(buffer.substr(0, newline), nullptr, false);
-      if (!answer.is_object() || answer.value("magic", "") != kMagic) {
-        result.error = host + ":" + std::to_string(port) + " is not a localization peer";
-        return result;
-      }
-      if (answer.contains("error")) {
-        last_error = "rank 0 refused: " + answer.value("error", "");
-        if (retry_refused) {
-          std::this_thread::sleep_for(std::chrono::seconds(1));
-          continue;
-        }
-        result.error = last_error;
-        return result;
-      }
-      const json values = answer.value("values", json::object());
-      for (const auto& [key, value] : values.items()) {
-        const int at = std::atoi(key.c_str());
-        if (at >= 0 && std::to_string(at) == key) result.values[at] = value;
-      }
-    } catch (const json::exception& error) {
-      result.values.clear();
-      result.error = host + ":" + std::to_string(port) + " sent a malformed table: " + error.what();
-      return result;
+    ExchangeResult answer = ReadExchangeAnswer(std::string_view(buffer).substr(0, newline),
+                                               host + ":" + std::to_string(port));
+    if (!answer.ok && retry_refused && answer.error.rfind("rank 0 refused: ", 0) == 0) {
+      last_error = answer.error;
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+      continue;
     }
-    result.ok = true;
-    return result;
+    return answer;
   }
   result.error = "no table from rank 0 at " + host + ":" + std::to_string(port) + " within " +
                  std::to_string(static_cast<int>(timeout_s)) + " s (" + last_error + ")";

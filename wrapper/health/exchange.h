@@ -10,6 +10,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace hkim::health {
 
@@ -21,6 +22,19 @@ struct ExchangeResult {
 
 /// Why rank 0 refuses a pod's value ("" = accepted); a refused pod counts as absent.
 using ExchangeFilter = std::function<std::string(const nlohmann::json& value)>;
+
+/// What rank 0 makes of one peer's hello line (without its newline): the peer's ordinal and
+/// value, or why it is refused (`refusal` not empty; sent back to the peer).
+struct ExchangeHello {
+  int ordinal = -1;
+  nlohmann::json value;
+  std::string refusal;
+};
+ExchangeHello ReadExchangeHello(std::string_view line, const std::string& tag, int replicas);
+
+/// What a peer makes of rank 0's answer line (without its newline): the values by ordinal
+/// (`ok`), or the error; `where` ("host:port") names rank 0 in it.
+ExchangeResult ReadExchangeAnswer(std::string_view line, const std::string& where);
 
 /// The pod with ordinal 0: listens on `port`, takes one value from each of `expect` pods of
 /// ordinals 1..replicas-1 (or until `timeout_s`), then answers all of them. Its own value is

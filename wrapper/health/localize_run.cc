@@ -8,6 +8,7 @@
 #include "check_outcomes.h"
 #include "child_run.h"
 #include "exchange.h"
+#include "json_fields.h"
 
 namespace hkim::health {
 namespace {
@@ -120,6 +121,21 @@ GroupResult Combine(int round, const std::vector<int>& members, const std::vecto
 }
 
 }  // namespace
+
+std::vector<LocalizePod> PodsFromStartTable(const std::map<int, json>& table, bool* any_failed) {
+  std::vector<LocalizePod> pods;
+  for (const auto& [ordinal, value] : table) {  // each value is a peer's: any shape may come
+    pods.push_back({ordinal, StringField(value, "node"), StringField(value, "pod"),
+                    StringsField(value, "rails")});
+    *any_failed |= StringField(value, "status") != "pass";
+  }
+  return pods;
+}
+
+GroupResult CombineReports(int round, const std::vector<int>& members,
+                           const std::vector<LocalizePod>& pods, const std::map<int, json>& table) {
+  return Combine(round, members, pods, table);
+}
 
 static MemberReport ReadRecord(const std::string& output, int exit_status, bool timed_out,
                                const std::string& error) {
@@ -242,11 +258,7 @@ LocalizeOutcome RunLocalization(const LocalizeSetup& setup, const std::string& j
     return outcome;
   }
   bool any_failed = setup.when == "always";
-  for (const auto& [ordinal, value] : start_table.values) {
-    outcome.pods.push_back({ordinal, value.value("node", ""), value.value("pod", ""),
-                            value.value("rails", std::vector<std::string>())});
-    any_failed |= value.value("status", "") != "pass";
-  }
+  outcome.pods = PodsFromStartTable(start_table.values, &any_failed);
   any_failed |= static_cast<int>(start_table.values.size()) < setup.replicas;
   if (!any_failed) {
     outcome.skipped = "the job check passed on every pod that reported";
@@ -297,7 +309,7 @@ LocalizeOutcome RunLocalization(const LocalizeSetup& setup, const std::string& j
       return false;
     }
     for (const auto& members : groups)
-      results->push_back(Combine(round, members, outcome.pods, table.values));
+      results->push_back(CombineReports(round, members, outcome.pods, table.values));
     return true;
   };
   const auto print = [&](const GroupResult& r, const std::string& what) {

@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -98,6 +99,19 @@ LocalizeOutcome RunLocalization(const LocalizeSetup& setup, const std::string& j
 /// `per_rail`.
 GroupCheck NcclGroupCheck(const std::string& nccl_check, const std::string& at_bytes, bool per_rail,
                           std::ostream& log);
+
+/// The pods taking part, from the first exchange's table (ordinal -> {status, node, pod,
+/// rails} as each pod sent it), in ordinal order; sets `*any_failed` when one reported a status
+/// other than pass.
+std::vector<LocalizePod> PodsFromStartTable(const std::map<int, nlohmann::json>& table,
+                                            bool* any_failed);
+
+/// One group's result of `round` from its members' reports in the round's exchange table
+/// (ordinal -> {report: {ran, ok, busbw_gbps, transport, detail, rails, seconds}}); a member
+/// without a report broke the group. `members` are indexes into `pods`.
+GroupResult CombineReports(int round, const std::vector<int>& members,
+                           const std::vector<LocalizePod>& pods,
+                           const std::map<int, nlohmann::json>& table);
 
 /// A member's report from hkim-nccl-check's JSON record (plain or per-rail) and exit status.
 /// Exit 5 (or a record with "took_part": false), 3, 4 or a signal we did not send (OOM, crash):

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "json_fields.h"
+
 namespace hkim::health {
 namespace {
 
@@ -12,11 +14,8 @@ constexpr const char* kGpuResource = "nvidia.com/gpu";
 // status.<section>.<resource> as a count; nullopt when absent or not a whole count.
 std::optional<std::int64_t> Advertised(const json& node, const char* section,
                                        const std::string& resource) {
-  const json* status = node.contains("status") ? &node["status"] : nullptr;
-  if (status == nullptr || !status->contains(section) || !(*status)[section].is_object())
-    return std::nullopt;
-  const json& map = (*status)[section];
-  if (!map.contains(resource) || !map[resource].is_string()) return std::nullopt;
+  const json& map = Field(Field(node, "status"), section);
+  if (!map.is_object() || !map.contains(resource) || !map[resource].is_string()) return std::nullopt;
   return ParseCount(map[resource].get<std::string>());
 }
 
@@ -25,9 +24,10 @@ std::string Count(std::optional<std::int64_t> value) {
 }
 
 std::string ReadyStatus(const json& node) {
-  if (!node.contains("status") || !node["status"].contains("conditions")) return "Unknown";
-  for (const json& condition : node["status"]["conditions"]) {
-    if (condition.value("type", "") == "Ready") return condition.value("status", "Unknown");
+  const json& conditions = Field(Field(node, "status"), "conditions");
+  if (!conditions.is_array()) return "Unknown";
+  for (const json& condition : conditions) {
+    if (StringField(condition, "type") == "Ready") return StringField(condition, "status", "Unknown");
   }
   return "Unknown";
 }
@@ -53,8 +53,7 @@ namespace {
 
 InventoryResult ReadInventory(const json& node, const NodeExpectation& expected) {
   InventoryResult result;
-  if (node.contains("metadata") && node["metadata"].is_object())
-    result.node = node["metadata"].value("name", "");
+  result.node = StringField(Field(node, "metadata"), "name");
   const std::string& name = result.node;
   auto fail = [&](std::string failure, std::string fix) {
     result.passed = false;

@@ -1,6 +1,8 @@
 #include "node_mark.h"
 
-#include <cstdlib>
+#include <charconv>
+
+#include "json_fields.h"
 
 #include "text_cut.h"
 
@@ -11,19 +13,22 @@ using nlohmann::json;
 namespace {
 
 std::string Annotation(const json& node, const char* key) {
-  const json annotations = node.value("metadata", json::object()).value("annotations", json::object());
-  return annotations.contains(key) && annotations[key].is_string() ? annotations[key].get<std::string>()
-                                                                   : "";
+  return StringField(Field(Field(node, "metadata"), "annotations"), key);
 }
 
 bool MarkedFail(const json& node) {
-  const json labels = node.value("metadata", json::object()).value("labels", json::object());
-  return labels.value(kHealthLabel, "") == "fail";
+  return StringField(Field(Field(node, "metadata"), "labels"), kHealthLabel) == "fail";
 }
 
-// Passes counted so far on a node marked fail, this one included.
+// Passes counted so far on a node marked fail, this one included. A count that is not a number
+// below 1000 starts again (the profile asks for at most 100: anything else is someone's edit).
 int PassesWithThis(const json& node) {
-  return std::atoi(Annotation(node, kPassesAnnotation).c_str()) + 1;
+  const std::string text = Annotation(node, kPassesAnnotation);
+  int passes = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), passes);
+  if (error != std::errc() || end != text.data() + text.size() || passes < 0 || passes >= 1000)
+    passes = 0;
+  return passes + 1;
 }
 
 }  // namespace
@@ -38,8 +43,8 @@ std::string MarkEffect(const json& node, const NodeMark& mark) {
 
 json MarkPatch(const json& node, const NodeMark& mark) {
   json patch;
-  const json metadata = node.value("metadata", json::object());
-  if (metadata.contains("resourceVersion"))
+  const json& metadata = Field(node, "metadata");
+  if (metadata.is_object() && metadata.contains("resourceVersion"))
     patch["metadata"]["resourceVersion"] = metadata["resourceVersion"];
   const std::string effect = MarkEffect(node, mark);
   const bool marked = effect != "pass";  // fail, or still healing
@@ -58,12 +63,12 @@ json MarkPatch(const json& node, const NodeMark& mark) {
     patch["metadata"]["annotations"][kPassesAnnotation] = std::to_string(PassesWithThis(node));
   }
 
-  const json spec = node.value("spec", json::object());
-  const json old_taints = spec.value("taints", json::array());
+  const json& listed = Field(Field(node, "spec"), "taints");
+  const json old_taints = listed.is_array() ? listed : json::array();
   json taints = json::array();
   bool had_ours = false;
   for (const json& taint : old_taints) {
-    if (taint.value("key", "") != kHealthLabel) taints.push_back(taint);
+    if (StringField(taint, "key") != kHealthLabel) taints.push_back(taint);
     else had_ours = true;
   }
   // Healing keeps the taint it had (consent may have been given after the mark).

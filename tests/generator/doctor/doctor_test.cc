@@ -174,5 +174,23 @@ TEST(Doctor, GroupsTheTableByANodeLabelOfTheExport) {
   EXPECT_NE(err2.str().find("--group-by needs --cluster"), std::string::npos) << err2.str();
 }
 
+// Found by doctor_fuzzer: a summary whose numbers or flags have another type ended doctor with
+// nlohmann's type_error.
+TEST(Doctor, FieldsOfOtherTypesReadAsAbsent) {
+  const std::string log =
+      R"X(HKIM_HEALTH_SUMMARY {"tool":"hkim-health","mode":"gate","node":"gpu-a","time":"t1",)X"
+      R"X("passed":"no","checks":[],"suspects":[{"node":"gpu-c","rail":5,"busbw_gbps":"",)X"
+      R"X("expected_gbps":[45]}]})X"
+      "\n";
+  std::vector<std::string> warnings;
+  std::vector<DoctorNode> nodes;
+  ASSERT_NO_THROW(nodes = CollectSummaries({{"-", log}}, warnings));
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_FALSE(nodes[0].passed);  // "no" is not true
+  ASSERT_EQ(nodes[1].suspects.size(), 1u);
+  EXPECT_EQ(nodes[1].suspects[0].busbw_gbps, 0);
+  EXPECT_EQ(nodes[1].suspects[0].rail, "");
+}
+
 }  // namespace
 }  // namespace hkim

@@ -1,46 +1,25 @@
-// libFuzzer target: arbitrary bytes as `--set` assignments (one per line) over a shipped profile,
-// through the rest of the pipeline. Every failure must say why; nothing may crash or throw.
+// libFuzzer target over the `--set` parser alone: arbitrary bytes as `--set` arguments (one per
+// line) applied to a shipped profile (ApplySetAssignments: splitting at commas, paths, `[N]` and
+// `[name=X]` look-ups, scalar typing, `{a,b}` lists, the merge into the layered document). Every
+// failure must say why at the `--set` layer; nothing may crash or throw; the diagnostics must
+// format and serialize. The pipeline on what it produced is set_render_fuzzer.
 #include <cstdint>
 #include <cstdlib>
-#include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "base_profile.h"
 #include "support/diagnostics_format.h"
-#include "layering/layering.h"
-#include "load/load.h"
-#include "pipeline/pipeline.h"
-
-namespace {
-
-const hkim::LayeredProfile& Base() {
-  static const hkim::LayeredProfile* base = [] {
-    hkim::DiagnosticSink sink;
-    const char* dir = std::getenv("HKIM_FUZZ_PROFILE");
-    auto layered = hkim::LoadLayeredProfile(
-        hkim::LayerInputs{dir ? dir : "profiles/oke-h100.yaml", {}, {}}, sink);
-    if (!layered) std::abort();  // run from the repository root, or set HKIM_FUZZ_PROFILE
-    return new hkim::LayeredProfile(std::move(*layered));
-  }();
-  return *base;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string text(reinterpret_cast<const char*>(data), size);
-  std::vector<std::string> assignments;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) assignments.push_back(line);
-  hkim::LayeredProfile layered = Base();
+  const std::vector<std::string> assignments = hkim::fuzz::SetArguments(data, size);
+  hkim::LayeredProfile layered = hkim::fuzz::BaseProfile();
   hkim::DiagnosticSink sink;
   const bool applied = hkim::ApplySetAssignments(assignments, layered, sink);
   if (!applied && !sink.HasErrors()) std::abort();  // a failure must say why
-  if (applied) {
-    hkim::LoadedProfile merged = layered.merged;
-    std::optional<hkim::RenderedBundle> bundle = hkim::RenderLoadedProfile(merged, sink);
-    if (!bundle && !sink.HasErrors()) std::abort();
+  if (applied && !layered.merged.document.is_object()) std::abort();
+  for (const hkim::Diagnostic& d : sink.diagnostics()) {
+    if (d.severity == hkim::Severity::kError && d.location.file != hkim::kSetLayerFile) std::abort();
   }
   hkim::SourceTexts sources{{hkim::kSetLayerFile, assignments}};
   (void)hkim::FormatDiagnostics(sink, sources);
