@@ -354,15 +354,21 @@ TEST(Closure, PreconditionsAreImpliedListedInTheMarkerAndTheReadme) {
   for (const RenderedFile& f : bundle->files)
     if (f.file_name == "README.md") readme = &f;
   ASSERT_NE(readme, nullptr);
-  EXPECT_NE(readme->content.find("`node-role.kubernetes.io/h100`"), std::string::npos);
-  EXPECT_NE(readme->content.find("oc get nodes -l node-role.kubernetes.io/h100"), std::string::npos);
+  // The Argo CD instance the parent is applied into, and Barcelona's API server registered in it.
+  EXPECT_NE(readme->content.find("oc get argocd -n openshift-gitops"), std::string::npos);
+  EXPECT_NE(readme->content.find("https://api.barcelona.nerc.mghpcc.org:6443"), std::string::npos);
+  // The hand-made pool and its role label: nothing the bundle renders goes through them.
+  EXPECT_EQ(readme->content.find("oc get machineconfigpool h100"), std::string::npos);
   EXPECT_NE(readme->content.find("oc apply -f bootstrap/"), std::string::npos);
   EXPECT_NE(readme->content.find("job/h-kim-fabric-gate"), std::string::npos);
   EXPECT_EQ(BundleStream(*bundle).find("Bundle barcelona"), std::string::npos);  // not an object
   const auto marker = nlohmann::json::parse(BundleMarkerText({"a.yaml"}, bundle->preconditions));
   ASSERT_TRUE(marker.contains("preconditions"));
-  EXPECT_EQ(marker["preconditions"][0]["kind"], "machine-config-pool");
-  EXPECT_EQ(marker["preconditions"][1]["check"], "oc get nodes -l node-role.kubernetes.io/h100");
+  std::set<std::string> kinds;
+  for (const auto& pre : marker["preconditions"]) kinds.insert(pre["kind"].get<std::string>());
+  EXPECT_EQ(kinds.count("argocd-instance"), 1u);
+  EXPECT_EQ(kinds.count("argocd-cluster"), 1u);
+  EXPECT_EQ(kinds.count("machine-config-pool"), 0u);
 }
 
 std::string RenderedReadme(const std::string& name, const std::vector<std::string>& sets = {}) {
