@@ -337,6 +337,23 @@ TEST(Closure, EveryImageARenderedBundlePullsIsCoveredByAnImagePrecondition) {
   }
 }
 
+// OKE: the VF DaemonSet left to the nodes' image (operators.vf_config.install: preinstalled)
+// provides what the bundle's would (the catalogue's vf_config row): the rails' sriov and rdma
+// CNI and the exclusive netns mode, so nothing the NADs chain is missing.
+TEST(Closure, PreinstalledVfConfigProvidesWhatTheBundlesDaemonSetsWould) {
+  std::string text = ReadProfile("oke-h100");
+  const std::string managed = "  vf_config:\n    install: managed\n";
+  const size_t at = text.find(managed);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, managed.size(), "  vf_config:\n    install: preinstalled\n");
+  const Planned p = PlanText(text);
+  for (const Diagnostic& d : Check(p)) ADD_FAILURE() << d.rule << ": " << d.message;
+  bool operator_pre = false;
+  for (const Precondition& pre : p.plan.preconditions)
+    operator_pre |= pre.kind == "operator" && pre.what == "vf_config";
+  EXPECT_TRUE(operator_pre);
+}
+
 TEST(Closure, PreconditionsAreImpliedListedInTheMarkerAndTheReadme) {
   const Planned p = PlanText(ReadProfile("oke-a100"));  // operators shared with oke-h100
   bool shared = false;
