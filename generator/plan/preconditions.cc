@@ -296,6 +296,11 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
       add(Precondition{"machine-config-pool", role,
                        "iommu.machine_config_pool: existing: the cluster's admins own the pool",
                        "oc get machineconfigpool " + role, p.iommu.pointer + "/machine_config_pool"});
+      add(Precondition{"node-label", "node-role.kubernetes.io/" + role,
+                       "iommu.machine_config_pool: existing: the cluster's admins label the pool's "
+                       "nodes node-role.kubernetes.io/" + role + "; the bundle labels no node",
+                       "oc get nodes -l node-role.kubernetes.io/" + role,
+                       p.iommu.pointer + "/machine_config_pool"});
     }
   }
   return out;

@@ -43,7 +43,7 @@ Checked CheckWith(const std::string& profile, const std::vector<std::string>& se
   EXPECT_NE(cluster, nullptr);
   if (!cluster) return c;
   cluster_check::Findings findings(c.profile->layered.merged, c.sink);
-  cluster_check::CheckVersions(*c.profile->profile, *cluster, findings);
+  cluster_check::CheckVersions(*c.profile->profile, *c.profile->plan, *cluster, findings);
   findings.Flush();
   return c;
 }

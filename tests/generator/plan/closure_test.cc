@@ -164,13 +164,11 @@ TEST(Closure, MissingResourcesAreLocatedAtTheirRequest) {
 }
 
 TEST(Closure, NodeLabelsNeedAProviderOrAPrecondition) {
-  // Barcelona's h100 role label is the cluster admins': without its precondition the SR-IOV
-  // policies select nodes nothing labels.
+  // Barcelona's h100 role label is the cluster admins' (implied by machine_config_pool:
+  // existing): without that precondition the SR-IOV policies select nodes nothing labels.
   const std::string text = FreshOpenShiftProfile();
-  const size_t from = text.find("  - kind: node-label\n");
-  ASSERT_NE(from, std::string::npos);
-  const size_t to = text.find("\n\n", from);
-  Planned p = PlanText(text.substr(0, from) + text.substr(to + 1));
+  Planned p = PlanText(text);
+  RemoveProvider(p.plan, CapabilityKind::kNodeLabel, "node-role.kubernetes.io/h100");
   ExpectAt(Check(p), "closure.node-label", p, "  machine_config_role: h100");
   // nvidia.com/gpu.product comes from the GPU Operator's feature discovery.
   Planned q = PlanText(text);
@@ -418,8 +416,10 @@ TEST(Closure, TheBundleReadmeSaysWhoProvidesGpuDirectAndWhetherTheGateProvesIt) 
 }
 
 TEST(Closure, RenderStopsAtAClosureError) {
+  // A node selector label nothing provides and no precondition declares.
   const std::string text = Replace(FreshOpenShiftProfile(),
-                                   "    what: node-role.kubernetes.io/h100", "    what: other-label");
+                                   "    nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3",
+                                   "    example.com/rack: r1");
   DiagnosticSink sink;
   auto loaded = LoadProfileFromText("p.yaml", text, sink);
   ASSERT_TRUE(loaded);
