@@ -238,6 +238,44 @@ TEST(SteadyState, KueueServingAnOlderApiIsNamedAndPinningItsReleasePasses) {
   EXPECT_EQ(fixed.Errors(), 0) << fixed.All();
 }
 
+// Kueue on OpenShift is the Red Hat build (OLM package kueue-operator), which the profile can only
+// leave to the cluster: its CSV is what shows it, and where it is missing the fix does not offer
+// install: managed, which the model refuses there.
+TEST(SteadyState, PreinstalledKueueOnOpenShiftIsFoundByItsCsv) {
+  const std::vector<std::string> kueue = {
+      "scheduling.kueue.levels={topology.kubernetes.io/rack,kubernetes.io/hostname}",
+      "operators.kueue.install=preinstalled"};
+  const Checked synced = CheckSynced(kBarcelona, kueue);
+  EXPECT_EQ(Findings(synced), "");
+  const Checked missing = CheckSynced(kBarcelona, kueue, [](json& items) {
+    for (json& item : items)
+      if (item["kind"] == "ClusterServiceVersion" &&
+          item["metadata"]["name"].get<std::string>().rfind("kueue-operator.", 0) == 0)
+        item["metadata"]["name"] = "something-else.v1.0.0";
+  });
+  const Diagnostic* d = First(missing, "cluster.operator-missing");
+  ASSERT_NE(d, nullptr) << missing.All();
+  EXPECT_EQ(d->data_path, "/operators/kueue/install");
+  EXPECT_THAT(d->message, ::testing::HasSubstr("CSV kueue-operator.*"));
+  EXPECT_THAT(d->fix, ::testing::Not(::testing::HasSubstr("install: managed")));
+}
+
+// One node lacks the VFs the bundle's own node policy creates on the others: the fix points at
+// that node's SR-IOV state, not at node_policies (on already).
+TEST(SteadyState, MissingVfsWhereTheBundlesPolicyRunsPointAtTheNode) {
+  const std::string starter = test_files::FreshOpenShiftProfilePath();
+  const Checked c = CheckSynced(starter, {}, [](json& items) {
+    json& pf = FindItem(items, "SriovNetworkNodeState", "gpu-01")["status"]["interfaces"][0];
+    pf["numVfs"] = 0;
+    pf["Vfs"] = json::array();
+  });
+  const Diagnostic* d = First(c, "cluster.rail-vfs");
+  ASSERT_NE(d, nullptr) << c.All();
+  EXPECT_THAT(d->message, ::testing::HasSubstr("SriovNetworkNodeState/gpu-01"));
+  EXPECT_THAT(d->fix, ::testing::HasSubstr("SriovNetworkNodeState"));
+  EXPECT_THAT(d->fix, ::testing::Not(::testing::HasSubstr("node_policies")));
+}
+
 // The bundle's own Subscription and CSV, after its sync, are not "installed outside this bundle";
 // its own unchanged MachineConfig reboots nothing (the managed OpenShift starter).
 TEST(SteadyState, TheBundlesOwnOlmInstallAndMachineConfigAreNotCollisions) {
