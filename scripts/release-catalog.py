@@ -5,13 +5,14 @@
 # (end_of_support, known_bad, notes: each with its reference) are carried over from the old file.
 #
 #   scripts/release-catalog.py --gpu-operator GIT --network-operator GIT --nccl GIT \
-#       --sriov GIT --nfd GIT [--write]
+#       --sriov GIT --nfd GIT --kueue GIT --volcano GIT [--write]
 #   scripts/release-catalog.py --markdown > docs/release-lines.md
 #
 # GIT is a clone (bare or not) with the release tags, e.g. github.com/NVIDIA/gpu-operator,
 # github.com/Mellanox/network-operator, github.com/NVIDIA/nccl, and Red Hat's operator sources
 # github.com/openshift/sriov-network-operator and github.com/openshift/cluster-nfd-operator
-# (read at their release-4.x branches). Without --write it prints the new catalog to stdout;
+# (read at their release-4.x branches), github.com/kubernetes-sigs/kueue and
+# github.com/volcano-sh/volcano. Without --write it prints the new catalog to stdout;
 # with it, it rewrites catalog/releases.json (only when the content changed). The changes go to
 # stderr either way. Release candidates and betas are left out: only vX.Y.Z tags.
 import argparse
@@ -30,6 +31,10 @@ CATALOG = os.path.join(ROOT, "catalog", "releases.json")
 # bundle sets; operator_rules.cc).
 OLDEST_GPU = (24, 9)
 OLDEST_NETWORK = (24, 7)
+# Kueue: topology-aware scheduling is beta and on by default from v0.14 (model/scheduling.h);
+# Volcano: the chart's values layout (basic.*_image_name, custom.*_enable) the bundle renders.
+OLDEST_KUEUE = (0, 14)
+OLDEST_VOLCANO = (1, 12)
 # GPU Operator components whose DaemonSets run only with sandboxWorkloads.enabled (false in the
 # chart and in the bundle): the operator does not deploy them for container workloads.
 SANDBOX = {"vgpuManager", "vgpuDeviceManager", "vfioManager", "kataManager",
@@ -70,6 +75,48 @@ def crds(repo, tag, folder):
         if text is not None and path.endswith((".yaml", ".yml")):
             out[os.path.basename(path)] = hashlib.sha256(text.encode()).hexdigest()[:16]
     return out
+
+
+def kueue(repo, tag):
+    """A Kueue release: the chart hack/helm-chart-package.sh publishes for the tag (version = the
+    tag without its v; a promoted vX.Y.Z tag gets controllerManager.manager.image
+    registry.k8s.io/kueue/kueue at the tag), and the kueue.x-k8s.io versions its CRDs serve
+    (config/components/crd/bases, the ClusterQueue CRD: every Kueue CRD moves together)."""
+    commit, date, source = tag_facts(repo, tag, "kubernetes-sigs/kueue")
+    chart = yaml.safe_load(show(repo, tag, "charts/kueue/Chart.yaml"))
+    crd = yaml.safe_load(show(repo, tag, "config/components/crd/bases/"
+                                         "kueue.x-k8s.io_clusterqueues.yaml"))
+    versions = crd["spec"]["versions"]
+    return {
+        "version": tag, "chart_version": str(chart["version"]), "date": date, "commit": commit,
+        "source": source + " charts/kueue/Chart.yaml, hack/helm-chart-package.sh, "
+                  "config/components/crd/bases/kueue.x-k8s.io_clusterqueues.yaml",
+        "served": [v["name"] for v in versions if v.get("served")],
+        "storage": next(v["name"] for v in versions if v.get("storage")),
+        "image": "registry.k8s.io/kueue/kueue:" + tag,
+    }
+
+
+def volcano(repo, tag):
+    """A Volcano release: its chart (installer/helm/chart/volcano) and the images its default
+    values run (basic.*_image_name at basic.image_tag_version, for the components custom.*_enable
+    turns on)."""
+    commit, date, source = tag_facts(repo, tag, "volcano-sh/volcano")
+    folder = "installer/helm/chart/volcano"
+    chart = yaml.safe_load(show(repo, tag, folder + "/Chart.yaml"))
+    values = yaml.safe_load(show(repo, tag, folder + "/values.yaml"))
+    basic, custom = values.get("basic", {}), values.get("custom", {})
+    images = []
+    for component in ("controller", "scheduler", "admission"):
+        if not custom.get(component + "_enable", True):
+            continue
+        version = basic.get(component + "_image_tag_version") or basic.get("image_tag_version") or tag
+        images.append(f"{basic[component + '_image_name']}:{version}")
+    return {
+        "version": tag, "chart_version": str(chart["version"]), "date": date, "commit": commit,
+        "source": source + f" {folder}/Chart.yaml and values.yaml",
+        "registry": basic.get("image_registry", "docker.io"), "images": images,
+    }
 
 
 def gpu_operator(repo, tag):
@@ -288,7 +335,8 @@ def carry(old_entries, new_entries, fields):
 
 def changes(old, new):
     out = []
-    for line in ("gpu_operator", "network_operator", "nccl", "openshift_operators"):
+    for line in ("gpu_operator", "network_operator", "nccl", "openshift_operators", "kueue",
+                 "volcano"):
         before = {e["version"]: e for e in old.get(line, [])}
         after = {e["version"]: e for e in new.get(line, [])}
         for v in after.keys() - before.keys():
@@ -306,7 +354,8 @@ MARKDOWN_HEAD = """# Release lines hkimgen renders for
 
 Generated from catalog/releases.json by `scripts/release-catalog.py --markdown`; do not edit.
 A profile pins a release of this list (`operators.gpu_operator.version`,
-`operators.network_operator.version`); any other version is `lint.operator-release`, an error,
+`operators.network_operator.version`, `operators.kueue.version`, `operators.volcano.version`);
+any other version is `lint.operator-release`, an error,
 unless the profile names its reason in `accept_unlisted_version` (then the warning
 `lint.operator-release-unlisted`). On OpenShift the GPU Operator version pins the Subscription's
 `startingCSV` (with `install_plan_approval: Manual` nothing upgrades past it; with `Automatic` OLM
@@ -315,9 +364,11 @@ follows the channel from there); on OKE it is the chart's `targetRevision`. `hki
 the operator appends the node's OS to its tag). `hkimgen diff` names what a release move
 changes; `validate --cluster` compares what the cluster runs.
 
-To add a release: `scripts/release-catalog.py --gpu-operator GIT --network-operator GIT --write`
-(clones of NVIDIA/gpu-operator and Mellanox/network-operator with their tags), review the
-change it prints, then `--markdown > docs/release-lines.md`.
+To add a release: `scripts/release-catalog.py --gpu-operator GIT --network-operator GIT --nccl GIT
+--sriov GIT --nfd GIT --kueue GIT --volcano GIT --write` (clones of NVIDIA/gpu-operator,
+Mellanox/network-operator, NVIDIA/nccl, openshift/sriov-network-operator,
+openshift/cluster-nfd-operator, kubernetes-sigs/kueue and volcano-sh/volcano with their tags),
+review the change it prints, then `--markdown > docs/release-lines.md`.
 """
 
 
@@ -341,6 +392,24 @@ def markdown(catalog):
         out.append(f"| {r['version']} | {r['date']} | {r['chart_version']} | {r['kubernetes']} | "
                    f"{r['doca_driver']['version']} | "
                    f"{r['components']['sriov_device_plugin']['version']} |")
+    out.append("\n## Kueue\n")
+    out.append("`operators.kueue.version`; the chart is `oci://registry.k8s.io/kueue/charts/kueue` "
+               "at the version without its v. The bundle sends the newest kueue.x-k8s.io version "
+               "the release serves; `validate --cluster` compares it with what the cluster's Kueue "
+               "CRDs serve.\n")
+    out.append("| release | date | chart | served API versions | storage | controller image |")
+    out.append("| --- | --- | --- | --- | --- | --- |")
+    for r in catalog.get("kueue", []):
+        out.append(f"| {r['version']} | {r['date']} | {r['chart_version']} | "
+                   f"{', '.join(r['served'])} | {r['storage']} | {r['image']} |")
+    out.append("\n## Volcano\n")
+    out.append("`operators.volcano.version`; the chart `volcano` of "
+               "https://volcano-sh.github.io/helm-charts at its chart version.\n")
+    out.append("| release | date | chart | images (under the registry) |")
+    out.append("| --- | --- | --- | --- |")
+    for r in catalog.get("volcano", []):
+        out.append(f"| {r['version']} | {r['date']} | {r['chart_version']} | "
+                   f"{r['registry']}: {', '.join(r['images'])} |")
     out.append("\n## OpenShift SR-IOV and NFD operators\n")
     out.append("One CSV per OpenShift minor (channel `stable`); the cluster check compares the "
                "running CSV's minor with the cluster's.\n")
@@ -362,7 +431,7 @@ def markdown(catalog):
                          if bad.get(k))
         out.append(f"- {bad['operator']}: {what}: {bad['what']} ({bad['reference']})")
     out.append("\n## Sources\n")
-    for line in ("gpu_operator", "network_operator", "nccl"):
+    for line in ("gpu_operator", "network_operator", "nccl", "kueue", "volcano"):
         for r in catalog.get(line, []):
             out.append(f"- {r['source']}")
     for r in catalog.get("openshift_operators", []):
@@ -389,6 +458,8 @@ def main():
     parser.add_argument("--nccl")
     parser.add_argument("--sriov")
     parser.add_argument("--nfd")
+    parser.add_argument("--kueue")
+    parser.add_argument("--volcano")
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
@@ -399,8 +470,10 @@ def main():
     if args.markdown:
         sys.stdout.write(markdown(old))
         return
-    if not all((args.gpu_operator, args.network_operator, args.nccl, args.sriov, args.nfd)):
-        parser.error("--gpu-operator, --network-operator, --nccl, --sriov and --nfd are required")
+    if not all((args.gpu_operator, args.network_operator, args.nccl, args.sriov, args.nfd,
+                args.kueue, args.volcano)):
+        parser.error("--gpu-operator, --network-operator, --nccl, --sriov, --nfd, --kueue and "
+                     "--volcano are required")
     new = {key: old[key] for key in ("comment", "known_bad", "gpu_operator_support")
            if key in old}
     new["gpu_operator"] = [gpu_operator(args.gpu_operator, t)
@@ -411,6 +484,8 @@ def main():
     new["nccl"] = nccl(args.nccl)
     new["openshift_operators"] = openshift_operators({"sriov_network_operator": args.sriov,
                                                       "nfd": args.nfd})
+    new["kueue"] = [kueue(args.kueue, t) for t in tags(args.kueue, OLDEST_KUEUE)]
+    new["volcano"] = [volcano(args.volcano, t) for t in tags(args.volcano, OLDEST_VOLCANO)]
     carry(old.get("gpu_operator", []), new["gpu_operator"], ("end_of_support", "notes"))
     carry(old.get("network_operator", []), new["network_operator"], ("end_of_support", "notes"))
     text = json.dumps(new, indent=1, sort_keys=True) + "\n"

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "cluster_check/findings.h"
+#include "model/health.h"
 #include "model/placement.h"
 #include "support/join.h"
 
@@ -30,29 +31,11 @@ std::string JoinOr(const std::vector<std::string>& items, const std::string& emp
   return items.empty() ? empty : Join(items);
 }
 
-bool Picks(const Profile& p, const NodeFacts& node) {
-  for (const auto& [key, value] : p.node_shape.node_selector) {
-    auto it = node.labels.find(key);
-    if (it == node.labels.end() || it->second != value) return false;
-  }
-  auto host = node.labels.find("kubernetes.io/hostname");
-  const std::string& hostname = host == node.labels.end() ? node.name : host->second;
-  const auto& include = p.node_shape.include_nodes;
-  const auto& exclude = p.node_shape.exclude_nodes;
-  if (!include.empty() && std::find(include.begin(), include.end(), hostname) == include.end())
-    return false;
-  return std::find(exclude.begin(), exclude.end(), hostname) == exclude.end();
-}
+bool Picks(const Profile& p, const NodeFacts& node) { return SelectsNode(p, node.name, node.labels); }
 
-bool Tolerates(const Profile& p, const std::string& taint) {
-  const auto colon = taint.rfind(':');
-  const std::string key = taint.substr(0, colon), effect = taint.substr(colon + 1);
-  if (effect == "PreferNoSchedule") return true;
-  for (const Toleration& t : p.node_shape.tolerations) {
-    const bool key_ok = t.key.empty() ? t.operator_name == "Exists" : t.key == key;
-    if (key_ok && (t.effect.empty() || t.effect == effect)) return true;
-  }
-  return false;
+// "key=value:Effect" as kubectl prints a taint.
+std::string TaintText(const NodeTaint& taint) {
+  return taint.key + (taint.value.empty() ? "" : "=" + taint.value) + ":" + taint.effect;
 }
 
 // Whether the planned bundle advertises `resource` itself (its SR-IOV node policies, or the
@@ -138,14 +121,23 @@ class ProfileChecker {
                     "(or include_nodes), or check against the right cluster's export");
       return;
     }
-    if (static_cast<int>(picked.size()) * kPodsPerNode < p_.workload.replicas) {
+    // Nodes the pods may run on (model/node_fit.h): not marked failed, every taint tolerated.
+    int fit = 0;
+    for (const NodeFacts* node : picked) fit += PodFit(p_, node->labels, node->taints) == NodeFit::kFits;
+    if (fit * kPodsPerNode < p_.workload.replicas) {
+      const int unfit = static_cast<int>(picked.size()) - fit;
       findings_.Add(Severity::kError, "cluster.node-count", p_.workload.pointer + "/replicas",
                     "cluster " + cluster_.label,
                     "the workload runs " + std::to_string(p_.workload.replicas) +
                         " pods, one per node, but the selector picks " +
-                        std::to_string(picked.size()) + " node(s): the rest stay Pending",
-                    "set workload.replicas to at most " + std::to_string(picked.size()) +
-                        ", or label more nodes");
+                        std::to_string(picked.size()) + " node(s)" +
+                        (unfit ? ", " + std::to_string(unfit) +
+                                     " of which the pods may not run on (marked failed or "
+                                     "tainted: named below)"
+                               : std::string()) +
+                        ": the rest stay Pending",
+                    "set workload.replicas to at most " + std::to_string(fit) +
+                        ", or label more nodes" + (unfit ? " (or repair those)" : ""));
     }
   }
 
@@ -181,12 +173,28 @@ class ProfileChecker {
             "set node_shape.gpus_per_node to the nodes' count, or select only " +
                 p_.node_shape.name + " nodes");
     }
-    for (const std::string& taint : node.taint_keys) {
-      if (Tolerates(p_, taint)) continue;
+    if (MarkedUnhealthy(node.labels, node.taints)) {
+      row.unhealthy = true;
+      Warn(row, "cluster.node-unhealthy", p_.fabric_health.periodic.pointer, name,
+           std::string("is marked failed by the periodic health check (") + kHealthMarkKey +
+               "=fail): the pods avoid it until it passes again",
+           "repair the node's fabric; the periodic check releases it after " +
+               std::to_string(p_.fabric_health.periodic.release_after_passes) +
+               " passing run(s) (once repaired, `kubectl label node " + node.name + " " +
+               kHealthMarkKey + "-` releases it now)");
+    }
+    for (const NodeTaint& taint : node.taints) {
+      if (taint.key == kHealthMarkKey) continue;  // the mark, reported above
+      if (UntoleratedTaint(p_, {taint}) == nullptr) continue;
       Error(row, "cluster.node-taint", p_.node_shape.pointer + "/tolerations", name,
-            "is tainted " + taint + ", which the pods do not tolerate: they never land on it",
-            "add a toleration for " + taint.substr(0, taint.rfind(':')) +
-                " to node_shape.tolerations");
+            "is tainted " + TaintText(taint) +
+                ", which no toleration of the pods matches (key, value, operator and effect): "
+                "they never land on it",
+            "add {key: " + taint.key +
+                (taint.value.empty() ? ", operator: Exists" : ", value: " + taint.value) +
+                ", effect: " + taint.effect +
+                "} to node_shape.tolerations if the pods belong there, or leave the node out "
+                "(node_shape.exclude_nodes)");
     }
     if (p_.UsesRails()) CheckRails(node, row);
     CheckResources(node, row);
@@ -295,9 +303,14 @@ class ProfileChecker {
                    pf_name + " has " + std::to_string(pf.num_vfs) + " VF(s)" +
                        (pf.total_vfs ? " (totalvfs " + std::to_string(pf.total_vfs) + ")" : "") +
                        " but a node's pod takes " + std::to_string(needed),
-                   fits ? "create the VFs (numVfs) on the node, or let the bundle do it "
-                          "(operators.sriov_network_operator.node_policies)"
-                        : "enable more VFs in the NIC firmware (SRIOV_EN, NUM_OF_VFS)");
+                   !fits ? "enable more VFs in the NIC firmware (SRIOV_EN, NUM_OF_VFS)"
+                   : PlanProvidesResource(plan_, rail.resource_name)
+                       ? "the bundle's node policy creates them and other nodes have them: check "
+                         "the node's SriovNetworkNodeState (status.syncStatus, lastSyncError) "
+                         "and the SR-IOV config daemon on it (oc logs -n <sriov namespace> "
+                         "ds/sriov-network-config-daemon), which drains the node to create them"
+                       : "create the VFs (numVfs) on the node, or let the bundle do it "
+                         "(operators.sriov_network_operator.node_policies)");
       }
     }
     return ok;
@@ -485,7 +498,8 @@ std::string FormatNodeTable(const ProfileReport& report) {
     const std::vector<std::string> others(row.others.begin(), row.others.end());
     rows.push_back({row.node, std::to_string(row.gpus), rails,
                     row.vfs < 0 ? "-" : std::to_string(row.vfs), resources.empty() ? "-" : resources,
-                    JoinOr(others, "-"), !row.picked ? "not picked" : row.ok ? "ok" : "error"});
+                    JoinOr(others, "-"),
+                    !row.picked ? "not picked" : !row.ok ? "error" : row.unhealthy ? "marked failed" : "ok"});
   }
   // Node, rail and resource names are export text: escaped and cut (the one sanitiser).
   for (auto& row : rows)
@@ -517,7 +531,8 @@ nlohmann::json NodeTableJson(const ProfileReport& report) {
                      {"vfs", row.vfs < 0 ? nlohmann::json(nullptr) : nlohmann::json(row.vfs)},
                      {"resources", row.resources},
                      {"other_tenants", row.others},
-                     {"ok", row.ok}});
+                     {"ok", row.ok},
+                     {"marked_failed", row.unhealthy}});
   }
   return {{"profile", report.profile}, {"picked", report.picked.size()}, {"nodes", nodes}};
 }

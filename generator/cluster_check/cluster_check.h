@@ -14,6 +14,7 @@
 
 #include "discover/cluster_facts.h"
 #include "discover/export_load.h"
+#include "model/node_fit.h"
 #include "load/load.h"
 #include "model/model.h"
 #include "plan/plan.h"
@@ -55,6 +56,7 @@ struct NodeRow {
   std::map<std::string, long long> resources;  ///< requested resource -> advertised capacity
   std::set<std::string> others;  ///< other namespaces whose pods use GPUs or RDMA on the node
   bool ok = true;                ///< no error about this node
+  bool unhealthy = false;        ///< marked failed by the health check: the pods avoid it
 };
 
 struct ProfileReport {

@@ -40,6 +40,16 @@ bool Exported(const ClusterExport& cluster, const std::string& kind, const std::
   return false;
 }
 
+}  // namespace
+
+bool OwnObjectSynced(const ClusterExport& cluster, const std::set<std::string>& apps,
+                     const PlannedObject& planned) {
+  auto it = cluster.by_id.find(planned.id());
+  return it != cluster.by_id.end() && apps.count(TrackedBy(*it->second->json)) > 0;
+}
+
+namespace {
+
 std::string Ours(const PlannedObject& planned) {
   return planned.kind + " " + (planned.namespace_name.empty() ? "" : planned.namespace_name + "/") +
          planned.name;
@@ -95,7 +105,9 @@ class OlmChecks {
                       fix + ", or pin the channel the cluster runs");
       }
     }
-    InstalledCsv(planned, package);
+    // After the bundle's own sync its Subscription runs the CSV: nothing was installed outside
+    // it (a version OLM moved since is versions.cc's).
+    if (!OwnObjectSynced(cluster_, apps_, planned)) InstalledCsv(planned, package);
   }
 
  private:

@@ -84,6 +84,11 @@ void CheckPlacement(const Profile& profile, const ClusterExport& cluster,
 /// The Argo CD Applications that sync `plan` (the parent, its layers' and any it renders).
 std::set<std::string> BundleApplications(const BundlePlan& plan);
 
+/// Whether the export holds `planned` (its identity) synced by one of `apps`: the bundle's own,
+/// after a sync.
+bool OwnObjectSynced(const ClusterExport& cluster, const std::set<std::string>& apps,
+                     const PlannedObject& planned);
+
 /// The Argo CD Application that syncs an exported object ("" for none): its tracking label or
 /// annotation.
 std::string TrackedBy(const nlohmann::json& object);

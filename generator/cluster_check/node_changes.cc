@@ -58,11 +58,20 @@ std::vector<const NodeFacts*> PoolNodes(const ClusterExport& cluster, const Expo
   return nodes;
 }
 
+/// How many of the pool's nodes reboot at once, as the message says it. The Machine Config
+/// Operator's default is 1, and it updates one node at a time where maxUnavailable is 0 (or
+/// 0%): a pool never stands still (openshift/machine-config-operator
+/// pkg/controller/node/node_controller.go, maxUnavailable: `if maxunavail == 0 { maxunavail = 1 }`).
 std::string MaxUnavailable(const ExportObject& pool) {
   const json& value = At(*pool.json, {"spec", "maxUnavailable"});
-  if (value.is_number_integer()) return std::to_string(value.get<long long>());
-  if (value.is_string()) return value.get<std::string>();
-  return "1";  // the Machine Config Operator's default
+  if (value.is_number_integer())
+    return value.get<long long>() <= 0 ? "1 (maxUnavailable 0 counts as 1)"
+                                       : std::to_string(value.get<long long>());
+  if (value.is_string()) {
+    const std::string text = value.get<std::string>();
+    return text == "0" || text == "0%" ? "1 (maxUnavailable " + text + " counts as 1)" : text;
+  }
+  return "1";
 }
 
 std::string NodeList(const std::vector<const NodeFacts*>& nodes) {
@@ -100,9 +109,32 @@ const ExportObject* SetBy(const ClusterExport& cluster, const std::set<std::stri
   return nullptr;
 }
 
+/// The kernel arguments a MachineConfig sets, in order.
+std::vector<std::string> KernelArguments(const json& config) {
+  std::vector<std::string> args;
+  const json& list = At(config, {"spec", "kernelArguments"});
+  if (list.is_array())
+    for (const json& a : list)
+      if (a.is_string()) args.push_back(a.get<std::string>());
+  return args;
+}
+
+/// Whether the bundle's MachineConfig runs already as the bundle renders it (synced by its
+/// Application, the same kernel arguments): the sync changes nothing and no pool re-renders.
+bool SyncedUnchanged(const ClusterExport& cluster, const std::set<std::string>& apps,
+                     const PlannedObject& planned) {
+  auto it = cluster.by_id.find(planned.id());
+  if (it == cluster.by_id.end() || !apps.count(TrackedBy(*it->second->json))) return false;
+  std::vector<std::string> mine;
+  for (const json& argument : planned.context.value("kernel_arguments", json::array()))
+    mine.push_back(argument.value("value", ""));
+  return KernelArguments(*it->second->json) == mine;
+}
+
 void CheckMachineConfig(const ClusterExport& cluster, const std::set<std::string>& apps,
                         const PlannedObject& planned, Findings& findings) {
   const std::string role = planned.context.value("role", "");
+  if (cluster.kinds.count("MachineConfig") && SyncedUnchanged(cluster, apps, planned)) return;
   if (!cluster.kinds.count("MachineConfigPool")) {
     findings.NotExported("MachineConfigPool", "which pool a MachineConfig re-renders");
     return;
@@ -116,7 +148,7 @@ void CheckMachineConfig(const ClusterExport& cluster, const std::set<std::string
                  "renders MachineConfigs of role " + role + ": the bundle's MachineConfig " +
                      planned.name + " re-renders it, and its " + std::to_string(nodes.size()) +
                      " node(s) (" + NodeList(nodes) + ") drain and reboot, " + MaxUnavailable(*pool) +
-                     " at a time (maxUnavailable)",
+                     " at a time",
                  "list the kernel arguments the pool boots with already in iommu.already_set; "
                  "sync the rest in a maintenance window");
     if (!configs) continue;

@@ -14,14 +14,11 @@ namespace {
 
 using discover::NodeFacts;
 
-/// Whether the periodic health check marked the node (label fail or its taint): the workload's
-/// affinity and the ResourceFlavor keep pods off it.
-bool MarkedUnhealthy(const NodeFacts& node) {
-  auto it = node.labels.find(kHealthLabel);
-  if (it != node.labels.end() && it->second == "fail") return true;
-  for (const std::string& taint : node.taint_keys)
-    if (taint.rfind(std::string(kHealthLabel) + ":", 0) == 0 || taint == kHealthLabel) return true;
-  return false;
+/// Whether the pods may not run on the node (model/node_fit.h: marked failed by the health
+/// check, or a taint they do not tolerate): the workload's affinity and the ResourceFlavor keep
+/// them off it.
+bool Unplaceable(const Profile& p, const NodeFacts& node) {
+  return PodFit(p, node.labels, node.taints) != NodeFit::kFits;
 }
 
 /// "6 in oci.oraclecloud.com/rdma.network_block_id=A, 2 in ...=B, 1 marked unhealthy".
@@ -41,7 +38,7 @@ std::string Split(const std::string& level, const std::map<std::string, int>& do
   if (sizes.size() > kNamed)
     add(std::to_string(sizes.size() - kNamed) + " more " + level + " domains");
   if (unlabelled > 0) add(std::to_string(unlabelled) + " without the topology's labels");
-  if (unhealthy > 0) add(std::to_string(unhealthy) + " marked unhealthy");
+  if (unhealthy > 0) add(std::to_string(unhealthy) + " marked failed or tainted against the pods");
   return text;
 }
 
@@ -66,7 +63,7 @@ void CheckPlacement(const Profile& p, const ClusterExport& cluster,
       ++unlabelled;
       continue;
     }
-    if (MarkedUnhealthy(*node)) {
+    if (Unplaceable(p, *node)) {
       ++unhealthy;
       continue;
     }

@@ -41,12 +41,20 @@ void NotExported(const ClusterExport&, const std::string& kind, const std::strin
   findings.NotExported(kind, what);
 }
 
-void CheckMachineConfigPool(const Profile& p, const ClusterExport& cluster,
+void CheckMachineConfigPool(const Profile& p, const BundlePlan& plan, const ClusterExport& cluster,
                             const std::vector<const discover::NodeFacts*>& picked,
                             Findings& findings) {
   const std::string& role = p.iommu.machine_config_role;
   if (!p.IsOpenShift() || role == "worker" || role == "master") return;
   const std::string label = "node-role.kubernetes.io/" + role;
+  // Only where the bundle goes through the pool (its preconditions name the pool or the role's
+  // label, or it renders the pool): plan/preconditions.h drops them otherwise.
+  bool used = false;
+  for (const Precondition& pre : plan.preconditions)
+    used |= (pre.kind == "machine-config-pool" && pre.what == role) ||
+            (pre.kind == "node-label" && pre.what == label);
+  for (const PlannedObject& o : plan.objects) used |= o.kind == "MachineConfigPool";
+  if (!used) return;
   for (const discover::NodeFacts* node : picked) {
     if (node->labels.count(label)) continue;
     findings.Add(Severity::kError, "cluster.node-role", p.iommu.pointer + "/machine_config_role",
@@ -72,9 +80,14 @@ void CheckMachineConfigPool(const Profile& p, const ClusterExport& cluster,
 
 // An operator the bundle does not install must be there: its CSV (OLM) or Helm release (a
 // Secret of type helm.sh/release.v1 labelled name=<release>), or its cluster-wide CR.
-void CheckOperator(const ClusterExport& cluster, const OperatorCommon* op, const std::string& name,
-                   const std::string& cr_kind, bool openshift, Findings& findings) {
+void CheckOperator(const ClusterExport& cluster, const OperatorCommon* op, const OperatorFacts& facts,
+                   bool openshift, Findings& findings) {
   if (op == nullptr || op->managed()) return;
+  const std::string& name = facts.title;
+  const std::string cr_kind = facts.singletons.empty() ? "" : facts.singletons.front().kind;
+  // Nothing of an export names it (the OKE VF DaemonSet has no package, chart or CR): its
+  // precondition's check is the bundle README's.
+  if ((openshift ? op->package : op->chart).empty() && cr_kind.empty()) return;
   bool seen = false, checkable = false;
   if (openshift) {
     checkable = cluster.kinds.count("ClusterServiceVersion") > 0;
@@ -103,7 +116,10 @@ void CheckOperator(const ClusterExport& cluster, const OperatorCommon* op, const
                std::string("the bundle leaves ") + name + " to the cluster (install: " +
                    ToString(op->install) + ") but the export shows no " + what +
                    (cr_kind.empty() ? "" : " and no " + cr_kind),
-               "install it first, or set install: managed so that the bundle does");
+               openshift && !facts.managed_on_openshift
+                   ? "install it first (the bundle does not install " + name +
+                         " on OpenShift), or remove what needs it from the profile"
+                   : "install it first, or set install: managed so that the bundle does");
 }
 
 void CheckOpenShiftVersion(const Profile& p, const BundlePlan& plan, const ClusterExport& cluster,
@@ -176,18 +192,17 @@ void CheckDeclared(const Profile& p, const BundlePlan& plan, const ClusterExport
 
 void CheckPreconditions(const Profile& p, const BundlePlan& plan, const ClusterExport& cluster,
                         const std::vector<const discover::NodeFacts*>& picked, Findings& findings) {
-  CheckMachineConfigPool(p, cluster, picked, findings);
+  CheckMachineConfigPool(p, plan, cluster, picked, findings);
   CheckDeclared(p, plan, cluster, picked, findings);
   CheckOpenShiftVersion(p, plan, cluster, findings);
-  CheckVersions(p, cluster, findings);  // versions.h: releases against the profile and catalog
+  CheckVersions(p, plan, cluster, findings);  // versions.h: releases against the profile and catalog
   CheckOkePreconditions(plan, cluster, picked, findings);
   CheckHealthCoverage(p, cluster, picked, findings);
   if (!p.operators) return;
   for (const OperatorFacts& facts : OperatorCatalog()) {
     if (!(p.IsOpenShift() ? facts.openshift : facts.kubernetes)) continue;
-    const std::string cr_kind = facts.singletons.empty() ? "" : facts.singletons.front().kind;
-    CheckOperator(cluster, OperatorByKey(*p.operators, facts.key), facts.title, cr_kind,
-                  p.IsOpenShift(), findings);
+    CheckOperator(cluster, OperatorByKey(*p.operators, facts.key), facts, p.IsOpenShift(),
+                  findings);
   }
 }
 

@@ -1,7 +1,9 @@
 #include "cluster_check/versions.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <set>
 
 #include "discover/json_at.h"
 #include "model/operator_versions.h"
@@ -55,15 +57,29 @@ bool VersionMatches(const std::string& entry, const std::string& running) {
   return running.rfind(entry + ".", 0) == 0 && entry.find('.') == entry.rfind('.');
 }
 
-void CompareRelease(const Profile& p, const ClusterExport& cluster, const OperatorCommon& op,
-                    const std::string& pinned, const char* name, Findings& findings) {
+// Whether the bundle's own Subscription of `op`'s package runs on the cluster, synced by the
+// bundle's Applications: then its CSV is the bundle's install, not another one.
+bool OwnSubscriptionRuns(const BundlePlan& plan, const ClusterExport& cluster,
+                         const OperatorCommon& op) {
+  const std::set<std::string> apps = BundleApplications(plan);
+  for (const PlannedObject& planned : plan.objects)
+    if (planned.kind == "Subscription" && planned.subscription &&
+        planned.subscription->package == op.package && OwnObjectSynced(cluster, apps, planned))
+      return true;
+  return false;
+}
+
+void CompareRelease(const Profile& p, const BundlePlan& plan, const ClusterExport& cluster,
+                    const OperatorCommon& op, const std::string& pinned, const char* name,
+                    Findings& findings) {
   if (op.install == OperatorInstall::kShared) return;  // another profile's (fleet checks it)
   const auto running = RunningRelease(cluster, op, p.IsOpenShift());
   if (!running) return;  // cluster.operator-missing (preconditions.cc) covers an absent one
   const std::string pointer = op.pointer + "/version";
   // An OLM operator the bundle installs while a CSV runs already is collisions.cc's
   // (cluster.operator-installed, cluster.operator-downgrade): not reported twice.
-  const bool olm_collision = p.IsOpenShift() && op.managed();
+  const bool olm_collision =
+      p.IsOpenShift() && op.managed() && !OwnSubscriptionRuns(plan, cluster, op);
   const std::string field = "operators." + op.pointer.substr(op.pointer.rfind('/') + 1) + ".version";
   if (!p.IsOpenShift() && op.managed() && IsOlderVersion(pinned, running->version)) {
     // Argo CD renders the pinned chart and applies it, CRDs included, over what the newer
@@ -81,15 +97,31 @@ void CompareRelease(const Profile& p, const ClusterExport& cluster, const Operat
   }
   if (running->version != pinned && !olm_collision) {
     const bool managed = op.managed();
-    findings.Add(managed ? Severity::kWarning : Severity::kError, "cluster.operator-version",
-                 pointer, Where(cluster, *running->object),
+    // Left to the cluster, the pin matters only where the bundle renders something for the
+    // operator (its CR, the NicClusterPolicy's component images): an error there, a warning
+    // where nothing rendered depends on it.
+    const std::string key = op.pointer.substr(op.pointer.rfind('/') + 1);
+    bool depends = false;
+    for (const PlannedObject& o : plan.objects) depends |= o.operator_key == key;
+    const bool olm_moved = p.IsOpenShift() && managed;  // the bundle's own Subscription
+    std::string why;
+    if (olm_moved)
+      why = ": OLM moved it along the channel since the sync (the pinned version is the "
+            "Subscription's startingCSV only); the profile no longer says what runs";
+    else if (managed)
+      why = ": a sync moves it (hkimgen diff between the two versions says what moves)";
+    else if (depends)
+      why = ": the bundle's objects for it are written for the pinned release";
+    else
+      why = "; nothing this bundle renders depends on the version, but the profile no longer "
+            "says what runs";
+    findings.Add(managed || !depends ? Severity::kWarning : Severity::kError,
+                 "cluster.operator-version", pointer, Where(cluster, *running->object),
                  std::string("the cluster runs ") + name + " " + running->version +
-                     ", the profile pins " + pinned +
-                     (managed ? ": a sync moves it (hkimgen diff between the two versions says "
-                                "what moves)"
-                              : ": the bundle's objects are written for the pinned release"),
+                     ", the profile pins " + pinned + why,
                  "set " + field + ": " + running->version +
-                     (managed ? " to keep what runs, or keep " + pinned + " to upgrade" : ""));
+                     (managed && !olm_moved ? " to keep what runs, or keep " + pinned + " to upgrade"
+                                            : ""));
   }
   if (std::string(name) != "GPU Operator") return;
   std::string source;
@@ -233,17 +265,79 @@ void CheckKubernetes(const Profile& p, const ClusterExport& cluster, Findings& f
   }
 }
 
+// The kueue.x-k8s.io versions the cluster's Kueue serves, from its ClusterQueue CRD (every Kueue
+// CRD moves together); the CRD's object; nullopt when the export holds none.
+struct ServedKueue {
+  std::vector<std::string> served;
+  const discover::ExportObject* crd = nullptr;
+};
+std::optional<ServedKueue> KueueServed(const ClusterExport& cluster) {
+  for (const discover::ExportObject& object : cluster.set.objects) {
+    if (object.kind != "CustomResourceDefinition" || object.name != "clusterqueues.kueue.x-k8s.io")
+      continue;
+    ServedKueue out{{}, &object};
+    const json& versions = At(*object.json, {"spec", "versions"});
+    if (versions.is_array())
+      for (const json& v : versions)
+        if (At(v, {"served"}).is_boolean() && At(v, {"served"}).get<bool>())
+          out.served.push_back(Str(At(v, {"name"})));
+    return out;
+  }
+  return std::nullopt;
+}
+
+// scheduling.kueue's objects (ClusterQueue, ResourceFlavor, Topology, LocalQueues) go out in the
+// API version of the profile's Kueue release; a running Kueue that does not serve it refuses
+// them all (Kueue v0.14 serves v1beta1 only, v0.15 on v1beta1 and v1beta2).
+void CheckKueueApi(const Profile& p, const ClusterExport& cluster, Findings& findings) {
+  if (!p.scheduling.kueue) return;
+  const std::string& sent = p.scheduling.kueue->api_version;  // kueue.x-k8s.io/v1beta2
+  const std::string version = sent.substr(sent.find('/') + 1);
+  if (!cluster.kinds.count("CustomResourceDefinition")) {
+    findings.NotExported("CustomResourceDefinition",
+                         "which kueue.x-k8s.io API versions the running Kueue serves");
+    return;
+  }
+  const auto running = KueueServed(cluster);
+  if (!running || running->served.empty()) return;  // no Kueue: the CRD precondition's
+  if (std::find(running->served.begin(), running->served.end(), version) != running->served.end())
+    return;
+  // The newest release of the catalog that sends what the cluster serves.
+  std::string release;
+  for (const KueueRelease& r : KueueReleases())
+    if (!r.served.empty() && std::find(running->served.begin(), running->served.end(),
+                                       r.served.back()) != running->served.end())
+      release = r.version;
+  const bool pinned = p.operators && p.operators->kueue;
+  const std::string pointer =
+      pinned ? p.operators->kueue->pointer + "/version" : p.scheduling.kueue->pointer;
+  std::string served;
+  for (const std::string& s : running->served) served += (served.empty() ? "" : ", ") + s;
+  findings.Add(Severity::kError, "cluster.kueue-api", pointer, Where(cluster, *running->crd),
+               "serves kueue.x-k8s.io " + served + ", but the bundle sends its Kueue objects "
+               "(ClusterQueue, ResourceFlavor, Topology, LocalQueues) as " + sent +
+                   (pinned ? " (Kueue " + p.operators->kueue->version + ")" : "") +
+                   ": the API server refuses them and the workload is never admitted",
+               release.empty()
+                   ? "upgrade Kueue on the cluster to a release that serves " + version
+                   : "pin the Kueue release the cluster runs: operators.kueue.version: " + release +
+                         " sends " + running->served.back() +
+                         " (or upgrade Kueue on the cluster)");
+}
+
 }  // namespace
 
-void CheckVersions(const Profile& p, const ClusterExport& cluster, Findings& findings) {
+void CheckVersions(const Profile& p, const BundlePlan& plan, const ClusterExport& cluster,
+                   Findings& findings) {
   CheckKnownBad(p, cluster, findings);
+  CheckKueueApi(p, cluster, findings);
   if (!p.operators) return;
   const Operators& ops = *p.operators;
   if (ops.gpu_operator)
-    CompareRelease(p, cluster, *ops.gpu_operator, ops.gpu_operator->version, "GPU Operator",
+    CompareRelease(p, plan, cluster, *ops.gpu_operator, ops.gpu_operator->version, "GPU Operator",
                    findings);
   if (!p.IsOpenShift() && ops.network_operator)
-    CompareRelease(p, cluster, *ops.network_operator, ops.network_operator->version,
+    CompareRelease(p, plan, cluster, *ops.network_operator, ops.network_operator->version,
                    "Network Operator", findings);
   CheckOpenShiftRange(p, cluster, findings);
   CheckOpenShiftOperators(p, cluster, findings);

@@ -24,7 +24,10 @@ namespace hkim::cluster_check {
 ///  - cluster.known-bad: a combination the catalog records as broken (its reference named);
 ///  - cluster.end-of-support: a running GPU Operator release whose line NVIDIA no longer
 ///    supports;
-///  - cluster.kubernetes-version: nodes whose kubelet is older than the pinned chart declares.
-void CheckVersions(const Profile& profile, const ClusterExport& cluster, Findings& findings);
+///  - cluster.kubernetes-version: nodes whose kubelet is older than the pinned chart declares;
+///  - cluster.kueue-api: the cluster's Kueue CRDs do not serve the kueue.x-k8s.io version the
+///    bundle sends (the profile's Kueue release's newest, catalog/releases.json).
+void CheckVersions(const Profile& profile, const BundlePlan& plan, const ClusterExport& cluster,
+                   Findings& findings);
 
 }  // namespace hkim::cluster_check

@@ -121,9 +121,24 @@ int RunImagesCommand(const ImagesOptions& options, std::ostream& out, std::ostre
     if (layered && !one.HasErrors()) {
       if (std::optional<ProfileRender> render = RenderLoadedProfileWithPlan(layered->merged, one)) {
         const Profile& p = render->profile;
-        const CatalogIndex catalogs = KnownCatalogs(
-            p.operators ? p.operators->openshift_version : "", p.images.catalog_sources);
-        MergeImages(all, CollectImages(render->plan, catalogs));
+        if (options.format == "imageset" && p.images.enabled()) {
+          // The model rewrote every reference to the mirror, keeping only the path: the
+          // registry each came from (docker.io, nvcr.io, registry.k8s.io, ...) is gone, and an
+          // ImageSetConfiguration must name the sources oc-mirror copies from.
+          const std::string pointer = p.images.pointer + "/mirror";
+          one.Report(Diagnostic{Severity::kError, layered->merged.locations.Find(pointer), pointer,
+                                "images.imageset-mirrored",
+                                "-o imageset names the sources oc-mirror copies from, but this "
+                                "profile's images.mirror rewrites every image and chart to the "
+                                "mirror, where their upstream registries are lost",
+                                "run -o imageset on the profile without its images section (the "
+                                "upstream references), mirror with it, then render the profile "
+                                "with images.mirror"});
+        } else {
+          const CatalogIndex catalogs = KnownCatalogs(
+              p.operators ? p.operators->openshift_version : "", p.images.catalog_sources);
+          MergeImages(all, CollectImages(render->plan, catalogs));
+        }
       }
     }
     one = AcceptWarnings(one, layered ? &layered->merged : nullptr, options.allow);

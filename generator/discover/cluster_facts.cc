@@ -42,7 +42,9 @@ NodeFacts ReadNode(const ExportObject& object) {
   std::set<std::string> taints;
   for (const json& taint : At(node, {"spec", "taints"})) {
     std::string key = Str(At(taint, {"key"}));
-    if (!key.empty()) taints.insert(key + ":" + Str(At(taint, {"effect"})));
+    if (key.empty()) continue;
+    taints.insert(key + ":" + Str(At(taint, {"effect"})));
+    facts.taints.push_back({key, Str(At(taint, {"value"})), Str(At(taint, {"effect"}))});
   }
   facts.taint_keys.assign(taints.begin(), taints.end());
   facts.os_image = Str(At(node, {"status", "nodeInfo", "osImage"}));

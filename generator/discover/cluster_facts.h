@@ -11,6 +11,7 @@
 
 #include "support/diagnostics.h"
 #include "discover/export_load.h"
+#include "model/node_fit.h"
 
 namespace hkim::discover {
 
@@ -27,6 +28,7 @@ struct NodeFacts {
   std::map<std::string, std::string> labels;
   std::map<std::string, long long> capacity;  ///< status.capacity (or allocatable), counts only
   std::vector<std::string> taint_keys;        ///< sorted, unique (with ":effect" appended)
+  std::vector<NodeTaint> taints;              ///< spec.taints with their values, in order
   std::string os_image;                       ///< status.nodeInfo.osImage
   std::string provider_id;                    ///< spec.providerID
   int gpus = 0;                               ///< nvidia.com/gpu capacity, else gpu.count label

@@ -187,6 +187,17 @@ void Checker::CheckNvIpamRail(const Rail& rail) {
 }
 
 void Checker::CheckPlatform(const Profile& p) {
+  // The planners render every rail as an Ethernet SR-IOV network (the sriov CNI with VLAN and
+  // spoof check, RoCE GIDs): an InfiniBand rail needs the SR-IOV operator's
+  // SriovIBNetwork/ib-sriov CNI (no VLAN, a GUID per VF), which nothing renders yet.
+  if (p.network.fabric == Fabric::kInfiniBand && !p.network.rails.empty()) {
+    Error("/network/fabric", "model.fabric-infiniband",
+          "network.fabric: infiniband is not rendered yet: the rails' NADs would be Ethernet "
+          "SR-IOV networks (type sriov, VLAN and spoof check), which give a pod no usable "
+          "InfiniBand port",
+          "use fabric: roce-v2 where the rails are Ethernet (RoCE) ConnectX ports; InfiniBand "
+          "rails (the SR-IOV operator's ib-sriov networks) are not supported yet");
+  }
   if (!p.IsOpenShift()) {
     if (!p.network.rails.empty() && !p.network.sriov_device_plugin) {
       Error("/network", "model.sriov-device-plugin",

@@ -43,6 +43,13 @@ std::vector<OperatorFacts> MakeCatalog() {
                     "nic-cluster-policy"}},
                   "the RDMA device plugin, Multus, CNI plugins, nv-ipam",
                   {}});
+  // The OKE bundle's VF DaemonSet (plan/operators/oke.cc PlanVfConfig) with its SR-IOV and RDMA
+  // CNI DaemonSets; preinstalled: the nodes' image does the same (operators.vf_config in the
+  // schema). What its agents provide is plan/operator_capabilities.cc's.
+  rows.push_back({"vf_config", "the VF DaemonSet (vf_config)", false, true, {}, {},
+                  "the rails' VFs, the SR-IOV and RDMA CNI, the RDMA exclusive netns mode, "
+                  "nvidia_peermem with the host's GPU driver",
+                  {}});
   rows.push_back({"volcano", "Volcano", false, true,
                   {"batch.volcano.sh", "bus.volcano.sh", "flow.volcano.sh", "nodeinfo.volcano.sh",
                    "scheduling.volcano.sh", "topology.volcano.sh"},
@@ -51,8 +58,10 @@ std::vector<OperatorFacts> MakeCatalog() {
                   {}});
   // kubernetes-sigs/kueue config/components/crd: every Kueue kind is in kueue.x-k8s.io.
   // OpenShift: preinstalled only (the Red Hat build of Kueue; model/scheduling.cc).
-  rows.push_back({"kueue", "Kueue", true, true, {"kueue.x-k8s.io"}, {},
-                  "job queueing and topology-aware scheduling", {}});
+  OperatorFacts kueue{"kueue", "Kueue", true, true, {"kueue.x-k8s.io"}, {},
+                      "job queueing and topology-aware scheduling", {}};
+  kueue.managed_on_openshift = false;
+  rows.push_back(std::move(kueue));
   return rows;
 }
 
@@ -81,6 +90,7 @@ const OperatorCommon* OperatorByKey(const Operators& ops, const std::string& key
   if (key == "nfd" && ops.nfd) return &*ops.nfd;
   if (key == "gpu_operator" && ops.gpu_operator) return &*ops.gpu_operator;
   if (key == "network_operator" && ops.network_operator) return &*ops.network_operator;
+  if (key == "vf_config" && ops.vf_config) return &*ops.vf_config;
   if (key == "volcano" && ops.volcano) return &*ops.volcano;
   if (key == "kueue" && ops.kueue) return &*ops.kueue;
   return nullptr;

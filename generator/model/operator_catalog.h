@@ -35,6 +35,9 @@ struct OperatorFacts {
   /// Where an OLM install of it pulls from (its bundle, operator and operands): what a
   /// disconnected cluster's mirror must hold.
   std::vector<std::string> olm_registries;
+  /// Whether the bundle can install it on OpenShift (`install: managed`); false where the
+  /// profile may only leave it to the cluster (Kueue: model/scheduling.cc).
+  bool managed_on_openshift = true;
 };
 
 /// Every operator, in the order the profile's schema lists them.

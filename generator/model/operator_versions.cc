@@ -79,9 +79,19 @@ void Read(const json& r, NetworkOperatorRelease& n) {
   n.rdma_cni = Component(components.value("rdma_cni", json::object()));
 }
 
-/// known_bad, openshift_operators and gpu_operator_support.
+std::vector<std::string> Strings(const json& list) {
+  std::vector<std::string> out;
+  if (!list.is_array()) return out;
+  for (const json& s : list)
+    if (s.is_string()) out.push_back(s.get<std::string>());
+  return out;
+}
+
+/// known_bad, openshift_operators, gpu_operator_support, kueue and volcano.
 struct OtherTables {
   std::vector<KnownBadCombination> known_bad;
+  std::vector<KueueRelease> kueue;      // oldest first
+  std::vector<VolcanoRelease> volcano;  // oldest first
   std::map<std::pair<std::string, std::string>, OpenShiftOperatorCsv> openshift;  // (key, minor)
   std::map<std::string, std::string> gpu_support;  // line -> status
   std::string gpu_support_source;
@@ -101,6 +111,18 @@ OtherTables ReadOther(const json& doc) {
       c.openshift[{key, Text(r, "version")}] = {Text(o, "csv"), Text(o, "skip_range"),
                                                 Text(o, "source")};
     }
+  }
+  for (const json& r : doc.value("kueue", json::array())) {
+    c.kueue.push_back({Text(r, "version"), Text(r, "chart_version"), Text(r, "date"),
+                       Text(r, "source"), Strings(r.value("served", json::array())),
+                       Text(r, "storage"), Text(r, "image")});
+  }
+  for (const json& r : doc.value("volcano", json::array())) {
+    c.volcano.push_back({Text(r, "version"), Text(r, "chart_version"), Text(r, "date"),
+                         Text(r, "source"), {}});
+    const std::string registry = Text(r, "registry");
+    for (const std::string& image : Strings(r.value("images", json::array())))
+      c.volcano.back().images.push_back(registry.empty() ? image : registry + "/" + image);
   }
   const json support = doc.value("gpu_operator_support", json::object());
   c.gpu_support_source = Text(support, "source");
@@ -270,6 +292,37 @@ std::optional<NetworkOperatorRelease> FindNetworkOperatorRelease(const std::stri
   const NetworkOperatorRelease* release = TheCatalog().network.Find(version);
   return release ? std::optional<NetworkOperatorRelease>(*release) : std::nullopt;
 }
+
+const std::vector<KueueRelease>& KueueReleases() { return TheCatalog().Other().kueue; }
+const std::vector<VolcanoRelease>& VolcanoReleases() { return TheCatalog().Other().volcano; }
+
+namespace {
+
+// A release of `releases` by its tag (v0.19.2) or its chart version (0.19.2).
+template <typename R>
+std::optional<R> FindByTagOrChart(const std::vector<R>& releases, const std::string& version) {
+  for (const R& r : releases)
+    if (r.version == version || r.chart_version == version) return r;
+  return std::nullopt;
+}
+
+template <typename R>
+std::string KnownTags(const std::vector<R>& releases) {
+  std::vector<std::string> tags;
+  for (const R& r : releases) tags.push_back(r.version);
+  return Known(tags);
+}
+
+}  // namespace
+
+std::optional<KueueRelease> FindKueueRelease(const std::string& version) {
+  return FindByTagOrChart(KueueReleases(), version);
+}
+std::optional<VolcanoRelease> FindVolcanoRelease(const std::string& version) {
+  return FindByTagOrChart(VolcanoReleases(), version);
+}
+std::string KnownKueueVersions() { return KnownTags(KueueReleases()); }
+std::string KnownVolcanoVersions() { return KnownTags(VolcanoReleases()); }
 
 std::string KnownGpuOperatorVersions() { return Known(TheCatalog().gpu.versions); }
 std::string KnownNetworkOperatorVersions() { return Known(TheCatalog().network.versions); }

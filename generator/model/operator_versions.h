@@ -101,6 +101,29 @@ struct OpenShiftOperatorCsv {
   std::string source;
 };
 
+/// One Kueue release (kubernetes-sigs/kueue at its tag): the chart Argo CD installs
+/// (oci://registry.k8s.io/kueue/charts/kueue), the controller image the released chart runs, and
+/// the kueue.x-k8s.io API versions its CRDs serve (the chart's templates/crd at the tag).
+struct KueueRelease {
+  std::string version;        ///< v0.19.2 (the tag)
+  std::string chart_version;  ///< 0.19.2 (Chart.yaml `version`, the chart's targetRevision)
+  std::string date;
+  std::string source;
+  std::vector<std::string> served;  ///< kueue.x-k8s.io versions the CRDs serve, oldest first
+  std::string storage;              ///< the one they store
+  std::string image;                ///< registry.k8s.io/kueue/kueue:v0.19.2
+};
+
+/// One Volcano release (volcano-sh/volcano at its tag): the chart (volcano-sh.github.io/
+/// helm-charts, chart `volcano`) and the images it runs with its default values.
+struct VolcanoRelease {
+  std::string version;        ///< v1.15.1 (the tag)
+  std::string chart_version;  ///< 1.15.1 (installer/helm/chart/volcano/Chart.yaml `version`)
+  std::string date;
+  std::string source;
+  std::vector<std::string> images;  ///< names under the chart's image registry: volcanosh/vc-scheduler
+};
+
 /// Every release of the catalog, oldest first.
 const std::vector<GpuOperatorRelease>& GpuOperatorReleases();
 const std::vector<NetworkOperatorRelease>& NetworkOperatorReleases();
@@ -115,6 +138,12 @@ std::optional<OpenShiftOperatorCsv> OpenShiftOperatorCsvFor(const std::string& k
 /// Every NCCL_* name a release of the catalog reads, sorted (lint.nccl-env-name).
 const std::vector<std::string>& NcclEnvNames();
 
+const std::vector<KueueRelease>& KueueReleases();
+const std::vector<VolcanoRelease>& VolcanoReleases();
+/// The Kueue or Volcano release of tag `version` ("v0.19.2"; the chart's "0.19.2" too); nullopt
+/// when the catalog does not know it.
+std::optional<KueueRelease> FindKueueRelease(const std::string& version);
+std::optional<VolcanoRelease> FindVolcanoRelease(const std::string& version);
 /// The release `version` (e.g. "v25.10.0"); nullopt when the catalog does not know it.
 std::optional<GpuOperatorRelease> FindGpuOperatorRelease(const std::string& version);
 std::optional<NetworkOperatorRelease> FindNetworkOperatorRelease(const std::string& version);
@@ -122,6 +151,8 @@ std::optional<NetworkOperatorRelease> FindNetworkOperatorRelease(const std::stri
 /// "v24.9.0, v24.9.1, ..." for messages.
 std::string KnownGpuOperatorVersions();
 std::string KnownNetworkOperatorVersions();
+std::string KnownKueueVersions();
+std::string KnownVolcanoVersions();
 
 /// The GPU Operator support status of a release's line ("v25.10"): "supported", "deprecated",
 /// "end-of-support", or "" when the life-cycle table does not name it; `source` gets where the

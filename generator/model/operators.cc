@@ -256,6 +256,7 @@ Operators ReadOperators(const json& operators, bool openshift, const std::string
   }
   if (const json* o = listed_or_default("vf_config", !openshift)) {
     VfConfig v;
+    v.pointer = "/operators/vf_config";
     v.install = ParseOperatorInstall(Text(*o, "install", "managed"));
     v.vfs_per_pf = Int(*o, "vfs_per_pf", v.vfs_per_pf);
     v.image = Text(*o, "image", v.image);
@@ -273,7 +274,14 @@ Operators ReadOperators(const json& operators, bool openshift, const std::string
   if (const json* o = Section(operators, "kueue")) {
     Kueue k;
     k.version = Text(*o, "version", k.version);
-    ReadCommon(*o, "kueue", Chart("kueue-system", "kueue", kKueueHelmRepo), k);
+    // OpenShift: the Red Hat build of Kueue (openshift/kueue-operator bundle: package
+    // kueue-operator, channel stable, suggested namespace openshift-kueue-operator), which the
+    // cluster's admins install (model/scheduling.cc refuses managed there).
+    ReadCommon(*o, "kueue",
+               openshift ? Olm("openshift-kueue-operator", "kueue-operator", "stable",
+                               "redhat-operators")
+                         : Chart("kueue-system", "kueue", kKueueHelmRepo),
+               k);
     out.kueue = std::move(k);
   }
   return out;

@@ -73,16 +73,14 @@ struct NetworkOperator : OperatorCommon {
   bool secondary_network = true;
 };
 
-struct VfConfig {
-  OperatorInstall install = OperatorInstall::kManaged;
+/// OKE: the node agents that make the rails' VFs usable (operators.vf_config): no OLM package or
+/// chart (its `package`, `chart` and `repo_url` stay empty), but installed, preinstalled or shared
+/// as every operator is.
+struct VfConfig : OperatorCommon {
   int vfs_per_pf = 1;
   std::string image = "docker.io/library/oraclelinux:9";
   int mtu_bytes = 4220;
   bool privileged = false;
-  std::string namespace_name;  ///< default <cluster>-vf-config
-  std::string pointer = "/operators/vf_config";
-
-  bool managed() const { return install == OperatorInstall::kManaged; }
 };
 
 struct Volcano : OperatorCommon {

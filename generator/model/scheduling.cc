@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "model/checks.h"
+#include "model/operator_versions.h"
 #include "model/model.h"
 
 namespace hkim {
@@ -22,6 +23,9 @@ std::optional<std::string> KueueApiVersion(const std::string& kueue_version) {
   const char* text = kueue_version.c_str() + (kueue_version.rfind('v', 0) == 0 ? 1 : 0);
   if (std::sscanf(text, "%d.%d.%d", &major, &minor, &patch) != 3) return std::nullopt;
   if (major == 0 && minor < 14) return std::nullopt;
+  // A release of the catalog: the newest version its CRDs serve (read at its tag).
+  if (const auto release = FindKueueRelease(kueue_version); release && !release->served.empty())
+    return "kueue.x-k8s.io/" + release->served.back();
   if (major == 0 && minor == 14) return std::string("kueue.x-k8s.io/v1beta1");
   return std::string("kueue.x-k8s.io/v1beta2");
 }

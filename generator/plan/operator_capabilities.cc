@@ -27,6 +27,15 @@ const std::vector<std::string>& StandardCniPlugins() {
   return plugins;
 }
 
+bool LoadsHostPeermem(const Profile& p) {
+  if (!p.operators || !p.operators->gpu_operator) return false;
+  const GpuOperator& gpu = *p.operators->gpu_operator;
+  // Whoever installed the GPU Operator (this bundle, another profile, the cluster's admins), a
+  // host driver leaves nvidia_peermem to the node: the profile's driver settings say which.
+  if (gpu.driver_enabled) return false;
+  return ResolveGpuDirect(gpu, p.nccl.gpudirect).mode == GpuOperatorRdma::kNvidiaPeermem;
+}
+
 std::vector<Capability> OperatorAgentCapabilities(const Profile& p, const std::string& key) {
   std::vector<Capability> out;
   const Operators ops = OperatorsOf(p);
@@ -56,6 +65,12 @@ std::vector<Capability> OperatorAgentCapabilities(const Profile& p, const std::s
     if (uses_nv_ipam) Add(out, K::kCniPlugin, "nv-ipam");
     if (p.network.sriov_device_plugin)
       Add(out, K::kResource, p.network.sriov_device_plugin->ExtendedResourceName());
+  } else if (key == "vf_config") {
+    // What PlanVfConfig's DaemonSets provide (plan/operators/oke.cc): the CNI plugins the rails'
+    // NAD chains, the rdma CNI's exclusive netns mode, and the host's nvidia_peermem.
+    for (const char* plugin : {"sriov", "rdma"}) Add(out, K::kCniPlugin, plugin);
+    Add(out, K::kRdmaNetns, "exclusive");
+    if (LoadsHostPeermem(p)) Add(out, K::kGpuDirect, "nvidia-peermem");
   }
   return out;
 }

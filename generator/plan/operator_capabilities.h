@@ -21,6 +21,12 @@ std::vector<Capability> OperatorCrdCapabilities(const OperatorFacts& facts);
 /// plugins, device-plugin resources, node labels, GPUDirect.
 std::vector<Capability> OperatorAgentCapabilities(const Profile& profile, const std::string& key);
 
+/// Whether the VF DaemonSet (operators.vf_config) loads the host's nvidia_peermem: GPUDirect
+/// resolves to nvidia-peermem while the GPU driver is the host's (driver.enabled false), where
+/// the GPU Operator's driver.rdma values do nothing (peermem runs in the driver DaemonSet it
+/// deploys).
+bool LoadsHostPeermem(const Profile& profile);
+
 /// The containernetworking plugins (plugins/main, ipam, meta) that OpenShift's Multus and the
 /// NicClusterPolicy's `secondaryNetwork.cniPlugins` copy onto every node.
 const std::vector<std::string>& StandardCniPlugins();

@@ -64,6 +64,7 @@ BundlePlan PlanBundle(const Profile& profile,
   PlanLayers(profile, b.plan());
   PlanArgoCdBootstrap(profile, b.plan());
   b.plan().preconditions = BundlePreconditions(profile);
+  DropUnusedPoolPreconditions(profile, b.plan());
   AddImagePreconditions(profile, b.plan());
   PlanReadme(profile, b.plan());
   return std::move(b.plan());  // not a copy: a large profile's plan (contexts) is tens of MB

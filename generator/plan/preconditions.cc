@@ -166,6 +166,40 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
           : "kubectl get configmap argocd-cm -n " + argocd +
                 " -o jsonpath='{.data.resource\\.customizations\\.health\\.argoproj\\.io_Application}'",
       "/gitops"});
+  // A single render's parent Application (application.yaml) is applied by hand into the Argo CD
+  // instance of gitops.argocd_namespace, on the cluster that instance runs on; a fleet's
+  // ApplicationSet creates it on the central Argo CD instead (docs/fleets.md).
+  const std::string cli = p.IsOpenShift() ? "oc" : "kubectl";
+  if (p.gitops.fleet_applicationset.empty()) {
+    add(Precondition{
+        "argocd-instance", argocd,
+        "application.yaml is applied by hand (" + cli + " apply -f application.yaml) into "
+        "namespace " + argocd + " of the cluster whose Argo CD syncs the bundle: an Argo CD "
+        "instance must run there" +
+            (p.IsOpenShift() ? " (OpenShift GitOps: its ArgoCD CR in " + argocd + ")" : ""),
+        p.IsOpenShift()
+            ? "oc get argocd -n " + argocd
+            : "kubectl get pods -n " + argocd + " -l app.kubernetes.io/name=argocd-application-controller",
+        "/gitops"});
+    // The children sync to another cluster than the instance's own: Argo CD must know it.
+    const std::string& server = p.gitops.destination_server;
+    if (!p.gitops.destination_name.empty() || server != kInClusterServer) {
+      const std::string target = p.gitops.destination_name.empty() ? server : p.gitops.destination_name;
+      add(Precondition{
+          "argocd-cluster", target,
+          "the child Applications sync to " + target + ", which the Argo CD instance in " + argocd +
+              " must have registered as a cluster (argocd cluster add CONTEXT" +
+              (p.gitops.destination_name.empty() ? "" : " --name " + target) +
+              "), or every child Application fails with the cluster not found; the alternative is "
+              "a fleet render (hkimgen render PROFILES -d DIR), whose ApplicationSet on the "
+              "central Argo CD creates the parent for each registered cluster",
+          cli + " get secrets -n " + argocd +
+              " -l argocd.argoproj.io/secret-type=cluster -o go-template='{{range .items}}"
+              "{{.data.server | base64decode}} {{.data.name | base64decode}}{{\"\\n\"}}{{end}}'",
+          p.gitops.destination_name.empty() ? "/gitops/destination_server"
+                                            : "/gitops/destination_name"});
+    }
+  }
   const Operators ops = OperatorsOf(p);
   for (const OperatorFacts& facts : OperatorCatalog()) {
     const std::string& key = facts.key;
@@ -262,9 +296,30 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
       add(Precondition{"machine-config-pool", role,
                        "iommu.machine_config_pool: existing: the cluster's admins own the pool",
                        "oc get machineconfigpool " + role, p.iommu.pointer + "/machine_config_pool"});
+      add(Precondition{"node-label", "node-role.kubernetes.io/" + role,
+                       "iommu.machine_config_pool: existing: the cluster's admins label the pool's "
+                       "nodes node-role.kubernetes.io/" + role + "; the bundle labels no node",
+                       "oc get nodes -l node-role.kubernetes.io/" + role,
+                       p.iommu.pointer + "/machine_config_pool"});
     }
   }
   return out;
+}
+
+void DropUnusedPoolPreconditions(const Profile& p, BundlePlan& plan) {
+  const std::string& role = p.iommu.machine_config_role;
+  const std::string label = "node-role.kubernetes.io/" + role;
+  for (const PlannedObject& o : plan.objects) {
+    if (o.kind == "MachineConfigPool") return;
+    for (const Need& need : o.needs) {
+      if (need.what.kind == K::kMachineConfigPool && need.what.name == role) return;
+      if (need.what.kind == K::kNodeLabel && need.what.name == label) return;
+    }
+  }
+  const std::string pointer = p.iommu.pointer + "/machine_config_pool";
+  std::erase_if(plan.preconditions, [&](const Precondition& pre) {
+    return pre.pointer == pointer && (pre.kind == "machine-config-pool" || pre.kind == "node-label");
+  });
 }
 
 void AddImagePreconditions(const Profile& p, BundlePlan& plan) {

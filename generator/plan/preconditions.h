@@ -20,6 +20,11 @@ namespace hkim {
 /// declared one of the same kind and name wins). Pure; the plan stores them in BundlePlan.
 std::vector<Precondition> BundlePreconditions(const Profile& profile);
 
+/// After planning: drops the implied preconditions of iommu.machine_config_pool (the pool, its
+/// role label) when no planned object goes through the pool (no MachineConfig, node policy or
+/// pool of that role needs it): a bundle that renders nothing for the pool assumes nothing of it.
+void DropUnusedPoolPreconditions(const Profile& profile, BundlePlan& plan);
+
 /// After planning: one implied "image" precondition per registry the plan's images come from
 /// (each with one image to pull as its check), or, under images.mirror, the mirror alone, so
 /// that an image outside it stays unmet (closure.image). Images a declared precondition covers

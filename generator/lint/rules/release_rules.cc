@@ -68,6 +68,20 @@ std::vector<Unlisted> UnlistedVersions(const Profile& p) {
                    "newest catalog release instead, and `hkimgen images` leaves out the chart's "
                    "operator image"});
   }
+  // Kueue decides the API version the bundle sends (kueue.x-k8s.io/v1beta1 or v1beta2) and, where
+  // the bundle installs it, the chart; Volcano the chart and its images.
+  if (ops.kueue && !FindKueueRelease(ops.kueue->version)) {
+    out.push_back({"kueue", "Kueue", ops.kueue->version, ops.kueue->pointer + "/version",
+                   Versions(KueueReleases()), KnownKueueVersions(),
+                   "the kueue.x-k8s.io API version it serves is guessed from its number, and "
+                   "`hkimgen images` names a controller image no release was published with"});
+  }
+  if (!p.IsOpenShift() && ops.volcano && !FindVolcanoRelease(ops.volcano->version)) {
+    out.push_back({"volcano", "Volcano", ops.volcano->version, ops.volcano->pointer + "/version",
+                   Versions(VolcanoReleases()), KnownVolcanoVersions(),
+                   "the chart revision may not exist in the Volcano chart index, and `hkimgen "
+                   "images` and -o imageset list none of its images, so a mirror misses them"});
+  }
   return out;
 }
 

@@ -5,8 +5,8 @@
 //   {"gpu_operator": [[version, offset, length], ...], "network_operator": [...],
 //    "nccl": [offset, length], "nccl_names": [offset, length], "other": [offset, length]}
 // offsets counted from the byte after the index's newline; "nccl_names" is the sorted union of
-// every NCCL release's names; "other" holds known_bad, openshift_operators and
-// gpu_operator_support. The file is rewritten only when its text changes.
+// every NCCL release's names; "other" holds known_bad, openshift_operators,
+// gpu_operator_support and the (few, small) Kueue and Volcano releases. The file is rewritten only when its text changes.
 //   catalog_sections RELEASES.json OUTPUT
 #include <fstream>
 #include <iostream>
@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
   index["nccl"] = Place(data, nccl);
   index["nccl_names"] = Place(data, json(names));
   json other = json::object();
-  for (const char* key : {"known_bad", "openshift_operators", "gpu_operator_support"}) {
+  for (const char* key :
+       {"known_bad", "openshift_operators", "gpu_operator_support", "kueue", "volcano"}) {
     if (catalog.contains(key)) other[key] = catalog[key];
   }
   index["other"] = Place(data, other);

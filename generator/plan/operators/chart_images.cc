@@ -9,15 +9,6 @@ namespace {
 
 using nlohmann::json;
 
-// volcano-sh/volcano v1.15.1 (0a56ed331897f5455916a44d3075671376d731d6),
-// installer/helm/chart/volcano/values.yaml `basic`: image_registry (docker.io) joined with
-// these names and image_tag_version; the controller, scheduler and admission webhook are on by
-// default (`custom`), the agents and the metrics stack off. Volcano is not an NVIDIA operator
-// and has no entry in the release catalog.
-constexpr const char* kVolcanoChart = "1.15.1";
-const char* const kVolcanoImages[] = {"volcanosh/vc-controller-manager", "volcanosh/vc-scheduler",
-                                      "volcanosh/vc-webhook-manager"};
-
 // kubernetes-sigs/kueue's released charts (oci://registry.k8s.io/kueue/charts/kueue): the release
 // sets controllerManager.manager.image to this repository at the release's tag; KueueViz and
 // the Prometheus stack are off by default (charts/kueue/values.yaml).
@@ -245,11 +236,16 @@ std::vector<std::string> ChartDefaultImages(const std::string& chart, const std:
                                        ? (*image)["repository"].get<std::string>()
                                        : std::string(kKueueImage);
     images.push_back(repository + ":v" + version);
-  } else if (chart == "volcano" && version == kVolcanoChart) {
+  } else if (chart == "volcano") {
+    // The release catalog's images (installer/helm/chart/volcano/values.yaml `basic` at the
+    // tag: image_registry joined with each enabled component's name and tag); images.mirror
+    // renders basic.image_registry, the names stay.
     const std::string registry = At(values, "basic", "image_registry");
-    for (const char* name : kVolcanoImages) {
-      images.push_back(ComposeImage(registry.empty() ? "docker.io" : registry, name,
-                                    std::string("v") + kVolcanoChart));
+    if (const auto release = FindVolcanoRelease(version)) {
+      for (const std::string& image : release->images) {
+        const std::string name = image.substr(image.find('/') + 1);  // under docker.io
+        images.push_back(registry.empty() ? image : registry + "/" + name);
+      }
     }
   }
   return images;

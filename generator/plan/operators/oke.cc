@@ -62,18 +62,6 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
   return app;
 }
 
-/// Whether the VF DaemonSet loads the host's nvidia_peermem: GPUDirect resolves to
-/// nvidia-peermem while the GPU driver is the host's (driver.enabled false), where the GPU
-/// Operator's driver.rdma values do nothing (peermem runs in the driver DaemonSet it deploys).
-bool LoadsHostPeermem(const Profile& p) {
-  if (!p.operators || !p.operators->gpu_operator) return false;
-  const GpuOperator& gpu = *p.operators->gpu_operator;
-  // Whoever installed the GPU Operator (this bundle, another profile, the cluster's admins), a
-  // host driver leaves nvidia_peermem to the node: the profile's driver settings say which.
-  if (gpu.driver_enabled) return false;
-  return ResolveGpuDirect(gpu, p.nccl.gpudirect).mode == GpuOperatorRdma::kNvidiaPeermem;
-}
-
 /// The CRDs operator `key`'s chart brings (plan/operator_capabilities.h).
 void ProvideCatalogCrds(PlannedObject& app, const std::string& key) {
   for (const Capability& c : OperatorCrdCapabilities(*FindOperatorFacts(key)))
@@ -119,22 +107,31 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
   if (ops.volcano && ops.volcano->managed()) {
     // The chart joins basic.image_registry and its docker.io image names (volcanosh/...), so the
     // mirror itself is the registry: MIRROR/volcanosh/... as oc-mirror stores docker.io's.
-    PlannedObject& app =
-        PlanChart(p, plan, *ops.volcano, ops.volcano->version, "application-volcano.yaml.mustache",
-                  p.images.enabled() ? json{{"registry", p.images.mirror}} : json(nullptr));
+    // The chart index names versions without the tag's v (1.15.1): the catalog's chart_version.
+    const Volcano& volcano = *ops.volcano;
+    const auto release = FindVolcanoRelease(volcano.version);
+    PlannedObject& app = PlanChart(
+        p, plan, volcano,
+        release ? release->chart_version : volcano.version.substr(volcano.version.rfind('v', 0) == 0),
+        "application-volcano.yaml.mustache",
+        p.images.enabled() ? json{{"registry", p.images.mirror}} : json(nullptr));
     ProvideCatalogCrds(app, "volcano");
   }
   if (ops.kueue && ops.kueue->managed()) {
     const Kueue& kueue = *ops.kueue;
-    const std::string chart_version = kueue.version.substr(kueue.version.rfind('v', 0) == 0);
+    const auto release = FindKueueRelease(kueue.version);
+    const std::string chart_version =
+        release ? release->chart_version : kueue.version.substr(kueue.version.rfind('v', 0) == 0);
     const auto mirrored = MirroredRepository(p.images.mirror, KueueChartImageRepository());
     PlannedObject& app =
         PlanChart(p, plan, kueue, chart_version, "application-kueue.yaml.mustache",
                   p.images.enabled() && mirrored ? json{{"repository", *mirrored}} : json(nullptr));
-    // Argo CD takes an OCI Helm repository as the registry path without its scheme.
+    // Argo CD takes an OCI Helm repository as the registry path without its scheme; the chart's
+    // source as `hkimgen images` and -o imageset name it keeps the scheme (oc-mirror and helm
+    // pull need oci:// to know the repository is OCI).
     const std::string& repo = kueue.repo_url;
-    app.chart->repo_url = repo.rfind("oci://", 0) == 0 ? repo.substr(6) : repo;
-    app.context["repo_url"] = app.chart->repo_url;
+    app.chart->repo_url = repo;
+    app.context["repo_url"] = repo.rfind("oci://", 0) == 0 ? repo.substr(6) : repo;
     ProvideCatalogCrds(app, "kueue");
   }
 }

@@ -137,7 +137,7 @@ TEST(Brownfield, MachineConfigRepeatingALiveKernelArgumentRebootsThePool) {
   const Diagnostic& reboot = One(c, "cluster.machineconfig-reboot", "/iommu");
   EXPECT_THAT(reboot.message, HasSubstr("MachineConfigPool/h100"));
   EXPECT_THAT(reboot.message, HasSubstr("5 node(s)"));
-  EXPECT_THAT(reboot.message, HasSubstr("0 at a time (maxUnavailable)"));
+  EXPECT_THAT(reboot.message, HasSubstr("1 (maxUnavailable 0 counts as 1) at a time"));
 }
 
 TEST(Brownfield, AlreadySetArgumentNoMachineConfigSetsIsRefused) {

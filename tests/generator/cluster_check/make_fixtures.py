@@ -2,7 +2,9 @@
 """Writes the cluster exports the cluster_check tests read, as `kubectl get -A -o json` prints
 them (one v1 List): a cluster that profiles/barcelona-h100-cx7.yaml describes, and drifts of it.
 Run from this folder after changing it; the JSON files are committed. bench/cluster_check/ calls
-cluster(nodes) for its 2,000-node export."""
+cluster(nodes) for its 2,000-node export. These are clusters before a sync (brownfield, drifts
+of Barcelona as it runs); a cluster after a bundle's own sync is simulated_cluster.h's, which
+renders the profile at test time so that it cannot go stale."""
 import copy
 import json
 import sys

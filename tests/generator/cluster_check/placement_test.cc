@@ -82,7 +82,7 @@ TEST(ClusterPlacement, NodesMarkedUnhealthyDoNotCount) {
   const auto found = c.Of("cluster.topology-fit");
   ASSERT_EQ(found.size(), 1u) << c.All();
   EXPECT_EQ(found[0]->severity, Severity::kError);
-  EXPECT_THAT(found[0]->message, HasSubstr("5 marked unhealthy"));
+  EXPECT_THAT(found[0]->message, HasSubstr("5 marked failed or tainted against the pods"));
   EXPECT_THAT(found[0]->fix, HasSubstr("lower workload.replicas to 2"));
 }
 

@@ -248,7 +248,11 @@ TEST(ShippedImages, ImageSetNamesEveryPackageChartAndImage) {
       }
       if (kind == "Application" && doc["spec"]["source"]["chart"]) {
         const YAML::Node source = doc["spec"]["source"];
-        want_charts.insert(source["repoURL"].as<std::string>() + " " +
+        // Argo CD names an OCI Helm repository without its scheme (Kueue's chart); oc-mirror
+        // needs oci:// to know it is one.
+        std::string repo = source["repoURL"].as<std::string>();
+        if (repo.find("://") == std::string::npos) repo = "oci://" + repo;
+        want_charts.insert(repo + " " +
                            source["chart"].as<std::string>() + " " +
                            source["targetRevision"].as<std::string>());
       }
@@ -411,13 +415,19 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
       EXPECT_EQ(valid.status, 0) << valid.out << valid.err;
     }
   }
-  // A mirrored bundle still names its catalogs (through images.catalog_sources).
+  // A mirrored profile's references are the mirror's, their upstream registries lost: -o imageset
+  // (what oc-mirror copies from) refuses it at images.mirror, and the same profile without the
+  // mirror names its catalogs.
   CommandRun set =
       Hkimgen("images '" + fresh + "' -f '" + layer.string() + "' -o imageset");
-  EXPECT_EQ(set.status, 0) << set.err;
-  EXPECT_NE(set.out.find("catalog: registry.redhat.io/redhat/redhat-operator-index:v4."),
+  EXPECT_EQ(set.status, 1) << set.out;
+  EXPECT_NE(set.err.find("[images.imageset-mirrored]"), std::string::npos) << set.err;
+  EXPECT_NE(set.err.find(layer.filename().string() + ":"), std::string::npos) << set.err;
+  CommandRun upstream = Hkimgen("images '" + fresh + "' -o imageset");
+  EXPECT_EQ(upstream.status, 0) << upstream.err;
+  EXPECT_NE(upstream.out.find("catalog: registry.redhat.io/redhat/redhat-operator-index:v4."),
             std::string::npos)
-      << set.out;
+      << upstream.out;
   fs::remove_all(scratch);
 }
 

@@ -117,8 +117,11 @@ BundleImages RenderedImages(const RenderedBundle& bundle, const hkim::CatalogInd
     }
     const json source = spec.value("source", json::object());
     if (kind == "Application" && !Str(source, "chart").empty()) {
-      hkim::HelmChart chart{Str(source, "repoURL"), Str(source, "chart"),
-                            Str(source, "targetRevision"), base};
+      // Argo CD names an OCI Helm repository without its scheme (Kueue's chart); the chart's
+      // source, as `hkimgen images` names it, keeps oci://.
+      std::string repo = Str(source, "repoURL");
+      if (!repo.empty() && repo.find("://") == std::string::npos) repo = "oci://" + repo;
+      hkim::HelmChart chart{repo, Str(source, "chart"), Str(source, "targetRevision"), base};
       chart.origin.field = "spec.source";
       // What the chart pulls that its rendered values do not name.
       const json values = source.value("helm", json::object()).value("valuesObject", json());

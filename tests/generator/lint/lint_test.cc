@@ -713,6 +713,23 @@ TEST(Lint, OperatorVersion) {
   ExpectClean(Check(kOkeOps.c_str(), {"operators.network_operator.version=v24.10.0"}));
 }
 
+// Kueue and Volcano are release lines of the catalog too: a typo'd version is refused with the
+// closest release, a listed tag or chart version passes.
+TEST(Lint, KueueAndVolcanoReleasesOutsideTheCatalogAreErrors) {
+  DiagnosticSink sink = Check(kOkeOps.c_str(), {"operators.volcano.version=1.15.9"});
+  ExpectOnly(sink, "lint.operator-release", "/operators/volcano/version");
+  EXPECT_EQ(sink.diagnostics()[0].fix.rfind("did you mean v1.15.", 0), 0u)
+      << sink.diagnostics()[0].fix;
+  ExpectClean(Check(kOkeOps.c_str(), {"operators.volcano.version=1.15.1"}));
+  ExpectClean(Check(kOkeOps.c_str(), {"operators.volcano.version=v1.14.4"}));
+  sink = Check(kOkeOps.c_str(), {"operators.kueue.version=v0.19.9"});
+  bool refused = false;
+  for (const Diagnostic& d : sink.diagnostics())
+    refused |= d.rule == "lint.operator-release" && d.data_path == "/operators/kueue/version" &&
+               d.message.find("Kueue v0.19.9 is not in hkimgen's release catalog") != std::string::npos;
+  EXPECT_TRUE(refused);
+}
+
 TEST(Lint, OperatorReleaseOutsideTheCatalogIsAnErrorWithTheKnownList) {
   DiagnosticSink sink = Check(kOkeOps.c_str(), {"operators.gpu_operator.version=v99.1.0"});
   ExpectOnly(sink, "lint.operator-release", "/operators/gpu_operator/version");

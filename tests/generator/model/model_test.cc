@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -243,6 +244,21 @@ TEST(Model, GidIndexIsRoceOnly) {
   ASSERT_NE(d, nullptr) << Dump(b.sink);
   EXPECT_EQ(d->location.line, 30);
   EXPECT_EQ(d->location.column, 15);
+}
+
+// InfiniBand rails would render as Ethernet SR-IOV NADs (type sriov, VLAN, spoof check): refused
+// at network.fabric until the SR-IOV operator's ib-sriov networks are rendered.
+TEST(Model, InfinibandRailsAreRefusedAtTheFabricLine) {
+  const std::string text = Replace(kMinimal, "fabric: roce-v2", "fabric: infiniband");
+  Built b = Build(text);
+  const Diagnostic* d = FindRule(b.sink, "model.fabric-infiniband");
+  ASSERT_NE(d, nullptr) << Dump(b.sink);
+  const size_t at = text.find("fabric: infiniband");
+  const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+  EXPECT_EQ(d->location.line, line);
+  EXPECT_EQ(d->location.column,
+            static_cast<int>(at - text.rfind('\n', at)) + static_cast<int>(std::string("fabric: ").size()));
+  EXPECT_NE(d->fix.find("fabric: roce-v2"), std::string::npos) << d->fix;
 }
 
 TEST(Model, ExtraEnvCannotShadowATypedSetting) {

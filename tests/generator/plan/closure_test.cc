@@ -164,13 +164,11 @@ TEST(Closure, MissingResourcesAreLocatedAtTheirRequest) {
 }
 
 TEST(Closure, NodeLabelsNeedAProviderOrAPrecondition) {
-  // Barcelona's h100 role label is the cluster admins': without its precondition the SR-IOV
-  // policies select nodes nothing labels.
+  // Barcelona's h100 role label is the cluster admins' (implied by machine_config_pool:
+  // existing): without that precondition the SR-IOV policies select nodes nothing labels.
   const std::string text = FreshOpenShiftProfile();
-  const size_t from = text.find("  - kind: node-label\n");
-  ASSERT_NE(from, std::string::npos);
-  const size_t to = text.find("\n\n", from);
-  Planned p = PlanText(text.substr(0, from) + text.substr(to + 1));
+  Planned p = PlanText(text);
+  RemoveProvider(p.plan, CapabilityKind::kNodeLabel, "node-role.kubernetes.io/h100");
   ExpectAt(Check(p), "closure.node-label", p, "  machine_config_role: h100");
   // nvidia.com/gpu.product comes from the GPU Operator's feature discovery.
   Planned q = PlanText(text);
@@ -337,6 +335,23 @@ TEST(Closure, EveryImageARenderedBundlePullsIsCoveredByAnImagePrecondition) {
   }
 }
 
+// OKE: the VF DaemonSet left to the nodes' image (operators.vf_config.install: preinstalled)
+// provides what the bundle's would (the catalogue's vf_config row): the rails' sriov and rdma
+// CNI and the exclusive netns mode, so nothing the NADs chain is missing.
+TEST(Closure, PreinstalledVfConfigProvidesWhatTheBundlesDaemonSetsWould) {
+  std::string text = ReadProfile("oke-h100");
+  const std::string managed = "  vf_config:\n    install: managed\n";
+  const size_t at = text.find(managed);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, managed.size(), "  vf_config:\n    install: preinstalled\n");
+  const Planned p = PlanText(text);
+  for (const Diagnostic& d : Check(p)) ADD_FAILURE() << d.rule << ": " << d.message;
+  bool operator_pre = false;
+  for (const Precondition& pre : p.plan.preconditions)
+    operator_pre |= pre.kind == "operator" && pre.what == "vf_config";
+  EXPECT_TRUE(operator_pre);
+}
+
 TEST(Closure, PreconditionsAreImpliedListedInTheMarkerAndTheReadme) {
   const Planned p = PlanText(ReadProfile("oke-a100"));  // operators shared with oke-h100
   bool shared = false;
@@ -354,15 +369,21 @@ TEST(Closure, PreconditionsAreImpliedListedInTheMarkerAndTheReadme) {
   for (const RenderedFile& f : bundle->files)
     if (f.file_name == "README.md") readme = &f;
   ASSERT_NE(readme, nullptr);
-  EXPECT_NE(readme->content.find("`node-role.kubernetes.io/h100`"), std::string::npos);
-  EXPECT_NE(readme->content.find("oc get nodes -l node-role.kubernetes.io/h100"), std::string::npos);
+  // The Argo CD instance the parent is applied into, and Barcelona's API server registered in it.
+  EXPECT_NE(readme->content.find("oc get argocd -n openshift-gitops"), std::string::npos);
+  EXPECT_NE(readme->content.find("https://api.barcelona.nerc.mghpcc.org:6443"), std::string::npos);
+  // The hand-made pool and its role label: nothing the bundle renders goes through them.
+  EXPECT_EQ(readme->content.find("oc get machineconfigpool h100"), std::string::npos);
   EXPECT_NE(readme->content.find("oc apply -f bootstrap/"), std::string::npos);
   EXPECT_NE(readme->content.find("kubectl get pods -n nccl-test -l app=h-kim"), std::string::npos);
   EXPECT_EQ(BundleStream(*bundle).find("Bundle barcelona"), std::string::npos);  // not an object
   const auto marker = nlohmann::json::parse(BundleMarkerText({"a.yaml"}, bundle->preconditions));
   ASSERT_TRUE(marker.contains("preconditions"));
-  EXPECT_EQ(marker["preconditions"][0]["kind"], "machine-config-pool");
-  EXPECT_EQ(marker["preconditions"][1]["check"], "oc get nodes -l node-role.kubernetes.io/h100");
+  std::set<std::string> kinds;
+  for (const auto& pre : marker["preconditions"]) kinds.insert(pre["kind"].get<std::string>());
+  EXPECT_EQ(kinds.count("argocd-instance"), 1u);
+  EXPECT_EQ(kinds.count("argocd-cluster"), 1u);
+  EXPECT_EQ(kinds.count("machine-config-pool"), 0u);
 }
 
 std::string RenderedReadme(const std::string& name, const std::vector<std::string>& sets = {}) {
@@ -395,8 +416,10 @@ TEST(Closure, TheBundleReadmeSaysWhoProvidesGpuDirectAndWhetherTheFabricCheckPro
 }
 
 TEST(Closure, RenderStopsAtAClosureError) {
+  // A node selector label nothing provides and no precondition declares.
   const std::string text = Replace(FreshOpenShiftProfile(),
-                                   "    what: node-role.kubernetes.io/h100", "    what: other-label");
+                                   "    nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3",
+                                   "    example.com/rack: r1");
   DiagnosticSink sink;
   auto loaded = LoadProfileFromText("p.yaml", text, sink);
   ASSERT_TRUE(loaded);

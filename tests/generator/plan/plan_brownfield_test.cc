@@ -55,8 +55,13 @@ TEST(PlanBrownfield, BarcelonaAddsNothingTheClusterHasAnEquivalentOf) {
   for (const Precondition& p : plan.preconditions) pre.insert(p.kind + ":" + p.what);
   for (const char* want : {"operator:sriov_network_operator", "operator:nfd", "operator:gpu_operator",
                            "resource:openshift.io/eno5np0rdma", "kernel-arg:iommu=pt",
-                           "machine-config-pool:h100"})
+                           "argocd-instance:openshift-gitops",
+                           "argocd-cluster:https://api.barcelona.nerc.mghpcc.org:6443"})
     EXPECT_EQ(pre.count(want), 1u) << want;
+  // The hand-made pool h100 and its role label: the bundle renders no MachineConfig, node policy
+  // or pool, so it assumes nothing of them.
+  for (const char* stale : {"machine-config-pool:h100", "node-label:node-role.kubernetes.io/h100"})
+    EXPECT_EQ(pre.count(stale), 0u) << stale;
 }
 
 TEST(PlanBrownfield, FreshOpenShiftTakesTheFullInstallPath) {

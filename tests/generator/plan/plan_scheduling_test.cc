@@ -73,7 +73,8 @@ constexpr char kRackPrecondition[] =
 std::string BarcelonaWithRack(bool declare_rack) {
   std::string text = ReadProfile("barcelona-h100-cx7");
   text = Replace(text, "  gpu_operator:\n", kKueuePreinstalled);
-  if (declare_rack) text = Replace(text, "preconditions:\n", kRackPrecondition);
+  // The shipped profile declares no precondition: the rack label's is the first.
+  if (declare_rack) text = Replace(text, "\noperators:\n", std::string("\n") + kRackPrecondition + "\noperators:\n");
   return Replace(text, "\ngitops:", std::string("\n") + kRackScheduling + "\ngitops:");
 }
 
