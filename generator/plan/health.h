@@ -76,6 +76,10 @@ std::string PlannedGateJobName(const BundlePlan& plan, const Profile& profile,
 std::string GateServiceName(const Profile& profile);   ///< <workload>-fabric-gate
 std::string HealthCronJobName(const Profile& profile); ///< <workload>-fabric-health
 std::string HealthServiceAccount(const Profile& profile);  ///< <workload>-fabric-health
+/// The check pods' app label, ConfigMap and name prefix: <workload>-fabric-health-check.
+std::string HealthCheckName(const Profile& profile);
+/// The check pods' ServiceAccount (no API rights, no token): <workload>-fabric-health-check.
+std::string HealthCheckServiceAccount(const Profile& profile);
 // FabricHealthNamespace(ns): model/health.h.
 /// Whether `ns` is the health namespace of one of the profile's workload namespaces.
 bool IsFabricHealthNamespace(const Profile& profile, const std::string& ns);

@@ -44,7 +44,9 @@ void PlanSccUse(const Profile& p, const std::string& ns, const HealthWaves& wave
   const std::string scc = p.security.memlock_strategy == MemlockStrategy::kPrivileged
                               ? std::string("privileged")
                               : p.security.scc_name;
-  const std::string sa = HealthServiceAccount(p);
+  // The check pods run the workload's pod spec; the coordinator needs no SCC beyond the
+  // default restricted one.
+  const std::string sa = HealthCheckServiceAccount(p);
   const std::string role_name = sa + "-use-scc-" + scc;
   PlannedObject& role =
       AddPlannedObject(plan, p, "openshift/role-scc.yaml.mustache", "rbac.authorization.k8s.io/v1",
@@ -85,6 +87,8 @@ void PlanFabricHealthNamespaceAccess(const Profile& p, const std::string& worklo
   PlanNamespaceObject(p, ns, waves, plan);
   AddPlannedObject(plan, p, "common/serviceaccount.yaml.mustache", "v1", "ServiceAccount",
                    HealthServiceAccount(p), ns, waves.access, false);
+  AddPlannedObject(plan, p, "health/serviceaccount-check.yaml.mustache", "v1", "ServiceAccount",
+                   HealthCheckServiceAccount(p), ns, waves.access, false);
   if (p.IsOpenShift() && p.workload.mode == WorkloadMode::kRdma) PlanSccUse(p, ns, waves, plan);
   CopyPodInputs(p, workload_ns, ns, plan);
 }
