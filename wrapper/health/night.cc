@@ -216,7 +216,7 @@ class Night {
                  &pods, &error);
     if (!listed) log_ << "hkim-health: night: " << error << " (trying again)\n" << std::flush;
     std::map<std::string, const json*> by_name;
-    for (const json& pod : pods) by_name[pod.value(json::json_pointer("/metadata/name"), "")] = &pod;
+    for (const json& pod : pods) by_name[NodeName(pod)] = &pod;  // metadata.name, as for a node
     const Clock::time_point now = Clock::now();
     bool waiting = false;
     for (auto& [name, entry] : nodes_) {

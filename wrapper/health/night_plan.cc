@@ -19,16 +19,23 @@ std::string TextAt(const json& object, const char* pointer) {
              : "";
 }
 
+// A string member, "" when absent or of another type (json::value would throw on a mismatch).
+std::string Member(const json& object, const char* key) {
+  return object.is_object() && object.contains(key) && object[key].is_string()
+             ? object[key].get<std::string>()
+             : "";
+}
+
 const json* Condition(const json& pod, const std::string& type) {
   const json::json_pointer at("/status/conditions");
   if (!pod.contains(at) || !pod[at].is_array()) return nullptr;
   for (const json& condition : pod[at])
-    if (condition.is_object() && condition.value("type", json()) == type) return &condition;
+    if (Member(condition, "type") == type) return &condition;
   return nullptr;
 }
 
 bool ConditionIs(const json* condition, const char* status) {
-  return condition != nullptr && condition->value("status", json()) == status;
+  return condition != nullptr && Member(*condition, "status") == status;
 }
 
 // The terminated state of the pod's first container (the check), or null.
@@ -37,7 +44,7 @@ json Terminated(const json& pod) {
   if (!pod.contains(at) || !pod[at].is_array() || pod[at].empty()) return nullptr;
   const std::string container = TextAt(pod, "/spec/containers/0/name");
   for (const json& status : pod[at]) {
-    if (!status.is_object() || (!container.empty() && status.value("name", json()) != container))
+    if (!status.is_object() || (!container.empty() && Member(status, "name") != container))
       continue;
     const json::json_pointer terminated("/state/terminated");
     if (status.contains(terminated) && status[terminated].is_object()) return status[terminated];
@@ -53,7 +60,7 @@ std::string FailedInit(const json& pod) {
     const json::json_pointer code("/state/terminated/exitCode");
     if (status.is_object() && status.contains(code) && status[code].is_number_integer() &&
         status[code].get<int>() != 0)
-      return status.value("name", std::string("init")) + ": exit " +
+      return (Member(status, "name").empty() ? "init" : Member(status, "name")) + ": exit " +
              std::to_string(status[code].get<int>());
   }
   return "";
@@ -139,7 +146,8 @@ CheckPodState ReadCheckPod(const json& pod) {
   const json* disruption = Condition(pod, "DisruptionTarget");
   if (ConditionIs(disruption, "True")) {
     state.phase = CheckPodPhase::kPreempted;
-    state.why = disruption->value("reason", std::string("DisruptionTarget"));
+    state.why = Member(*disruption, "reason").empty() ? "DisruptionTarget"
+                                                      : Member(*disruption, "reason");
     return state;
   }
   if (phase == "Succeeded" || phase == "Failed") {
@@ -153,8 +161,10 @@ CheckPodState ReadCheckPod(const json& pod) {
                       : "the check container never ran";
       return state;
     }
-    const int code = terminated.value("exitCode", -1);
-    const std::string message = terminated.value("message", std::string());
+    const int code = terminated.contains("exitCode") && terminated["exitCode"].is_number_integer()
+                         ? terminated["exitCode"].get<int>()
+                         : -1;
+    const std::string message = Member(terminated, "message");
     bool passed = false;
     const bool reported = ParseCompactReport(message, &state.checks, &passed);
     if (code == 0) {
@@ -165,9 +175,9 @@ CheckPodState ReadCheckPod(const json& pod) {
       state.phase = CheckPodPhase::kNoVerdict;
       state.checks.clear();
       state.why = "exit " + std::to_string(code) +
-                  (terminated.contains("reason") && terminated["reason"].is_string()
-                       ? " (" + terminated["reason"].get<std::string>() + ")"
-                       : "") +
+                  (Member(terminated, "reason").empty()
+                       ? ""
+                       : " (" + Member(terminated, "reason") + ")") +
                   (reported ? "" : ", no report in its termination message");
     }
     return state;
@@ -179,7 +189,8 @@ CheckPodState ReadCheckPod(const json& pod) {
   }
   if (ConditionIs(scheduled, "False")) {
     state.phase = CheckPodPhase::kUnschedulable;
-    state.why = scheduled->value("message", scheduled->value("reason", std::string()));
+    state.why = Member(*scheduled, "message").empty() ? Member(*scheduled, "reason")
+                                                      : Member(*scheduled, "message");
   }
   return state;
 }

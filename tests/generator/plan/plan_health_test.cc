@@ -571,6 +571,10 @@ TEST(FabricHealth, NoPrivilegedContainerInTheNewObjects) {
       EXPECT_EQ(Yaml(doc).find("hostNetwork"), std::string::npos);
       EXPECT_EQ(Yaml(doc).find("hostPID"), std::string::npos);
     }
+    const nlohmann::json pod = CheckPodOf(Render(profile, {"fabric_health.periodic.enabled=true"}));
+    EXPECT_EQ(pod.dump().find("\"privileged\":true"), std::string::npos) << profile;
+    EXPECT_FALSE(pod["spec"].contains("hostNetwork"));
+    EXPECT_FALSE(pod["spec"].contains("hostPID"));
   }
 }
 
