@@ -117,7 +117,6 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
   Read(p, "min_busbw_gbps", periodic.min_busbw_gbps);
   reader.Bytes(p, periodic.pointer, "at_bytes", periodic.at_bytes);
   Read(p, "timeout_seconds", periodic.timeout_seconds);
-  Read(p, "placement_timeout_seconds", periodic.placement_timeout_seconds);
   return reader.errors();
 }
 

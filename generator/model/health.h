@@ -37,15 +37,14 @@ struct FabricGate {
 struct PeriodicHealth {
   bool enabled = false;  ///< unset in the profile: on for workload.mode rdma (ReadFabricHealth)
   std::string schedule = "17 3 * * *";
-  int nodes = 0;  ///< deprecated, ignored: the coordinator lists the pool (lint note)
+  int nodes = 0;  ///< the pool's node count, one pod each; 0 = workload.replicas
   int nights = 1;  ///< every node runs the NCCL checks once in `nights` runs
   bool taint = false;
   int release_after_passes = 2;  ///< consecutive passes that release a node marked fail
   bool per_rail = true;
   double min_busbw_gbps = 1.0;
   int64_t at_bytes = int64_t{1} << 30;
-  int timeout_seconds = 3600;  ///< one check pod, from its placement to its end
-  int placement_timeout_seconds = 300;  ///< a check pod not placed by then: its node is busy
+  int timeout_seconds = 3600;
   std::string pointer = "/fabric_health/periodic";
 };
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "model/wrapper_image.h"
+#include "plan/embedded_documents.h"
 #include "plan/pod_images.h"
 #include "plan/requirements.h"
 #include "support/fingerprint.h"
@@ -20,6 +21,9 @@ constexpr const char* kBin = "/opt/hkim/bin";
 // Where the coordinator finds the check pod (the ConfigMap's mount and key).
 constexpr const char* kCheckPodDir = "/etc/hkim-health";
 constexpr const char* kCheckPodFile = "check-pod.json";
+// How long a check pod may wait for its node before the node counts as busy (a skip): the
+// scheduler answers within seconds; a job that ends in the next minutes frees it tonight.
+constexpr int kPlacementTimeoutSeconds = 300;
 // Lowest priority, never preempts: the periodic check runs only on idle GPUs and yields to
 // anything else.
 constexpr int kHealthPriority = -100;
@@ -281,10 +285,10 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
   c["image"] = WrapperImageReference(p.wrapper);
   c["check_configmap"] = check;
   c["check_pod_dir"] = kCheckPodDir;
-  // The coordinator waits placement_timeout_seconds for the pods to be placed, then
+  // The coordinator waits kPlacementTimeoutSeconds for the pods to be placed, then
   // timeout_seconds at most for a placed one; the margin covers its API calls. A Job that ran
   // its course has succeeded unless a tested node failed (wrapper/health/night.h).
-  c["active_deadline_seconds"] = h.placement_timeout_seconds + h.timeout_seconds + 300;
+  c["active_deadline_seconds"] = kPlacementTimeoutSeconds + h.timeout_seconds + 300;
   c["field_env"] = json::array(
       {json{{"name", "HKIM_POD_NAME"}, {"field_path", "metadata.name"}},
        json{{"name", "HKIM_POD_NAMESPACE"}, {"field_path", "metadata.namespace"}},
@@ -298,7 +302,7 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
        Env("HKIM_HEALTH_TAINT", h.taint ? "true" : "false"),
        Env("HKIM_HEALTH_RELEASE_AFTER", std::to_string(h.release_after_passes)),
        Env("HKIM_HEALTH_ROTATION_NIGHTS", std::to_string(h.nights)),
-       Env("HKIM_HEALTH_PLACEMENT_TIMEOUT_S", std::to_string(h.placement_timeout_seconds)),
+       Env("HKIM_HEALTH_PLACEMENT_TIMEOUT_S", std::to_string(kPlacementTimeoutSeconds)),
        Env("HKIM_HEALTH_TIMEOUT_S", std::to_string(h.timeout_seconds)),
        Env("HKIM_HEALTH_CHECK_POD", std::string(kCheckPodDir) + "/" + kCheckPodFile)});
 }

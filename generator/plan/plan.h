@@ -38,11 +38,6 @@ constexpr const char* kNodesLayer = "nodes";
 constexpr const char* kHealthLayer = "health";
 constexpr const char* kWorkloadLayer = "workload";
 
-/// A context key of a PlannedObject: [{"key", "template", "context"}], documents rendered
-/// before the object, each put into its context under `key` as compact JSON text (one string
-/// value, quoted by `{{key}}`): how a ConfigMap carries a rendered pod.
-inline constexpr const char* kEmbeddedDocuments = "embedded_documents";
-
 /// One Kubernetes object the bundle will contain, before rendering.
 struct PlannedObject {
   std::string template_name;  ///< path under templates/, e.g. "openshift/scc.yaml.mustache"

@@ -14,6 +14,7 @@
 #include "support/parallel.h"
 #include "render/template_text.h"
 #include "load/yaml_scalar.h"
+#include "plan/embedded_documents.h"
 #include "render/rendered_json.h"
 
 namespace hkim {

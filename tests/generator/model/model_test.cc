@@ -150,8 +150,6 @@ TEST(Model, DefaultsAgreeWithTheSchema) {
   EXPECT_EQ(def("gitops", "revision"), p.gitops.revision);
   EXPECT_EQ(def("periodic_health", "nights"), p.fabric_health.periodic.nights);
   EXPECT_EQ(def("periodic_health", "nodes"), p.fabric_health.periodic.nodes);
-  EXPECT_EQ(def("periodic_health", "placement_timeout_seconds"),
-            p.fabric_health.periodic.placement_timeout_seconds);
   // The periodic check has no single default: on for an RDMA pool, off in tcp mode (issue 37).
   EXPECT_FALSE(defs["periodic_health"]["properties"]["enabled"].contains("default"));
   EXPECT_EQ(p.fabric_health.periodic.enabled, p.workload.mode == WorkloadMode::kRdma);

@@ -302,7 +302,6 @@ TEST(PeriodicHealth, OffInTcpModeOrWhenTurnedOff) {
 // and only on the nodes the scheduler can place them on.
 TEST(PeriodicHealth, TheCronJobRunsOneCoordinatorWithNoGpuFromTheWrapperImage) {
   const auto docs = Render("oke-h100", {"fabric_health.periodic.nights=4",
-                                        "fabric_health.periodic.placement_timeout_seconds=600",
                                         "fabric_health.periodic.timeout_seconds=1800"});
   const YAML::Node cron = OfKind(docs, "CronJob").at(0);
   EXPECT_EQ(cron["spec"]["concurrencyPolicy"].as<std::string>(), "Forbid");
@@ -310,7 +309,7 @@ TEST(PeriodicHealth, TheCronJobRunsOneCoordinatorWithNoGpuFromTheWrapperImage) {
   EXPECT_FALSE(job["completions"]);
   EXPECT_FALSE(job["parallelism"]);
   EXPECT_EQ(job["backoffLimit"].as<int>(), 0);
-  EXPECT_EQ(job["activeDeadlineSeconds"].as<int>(), 600 + 1800 + 300);
+  EXPECT_EQ(job["activeDeadlineSeconds"].as<int>(), 300 + 1800 + 300);
   const YAML::Node pod = job["template"]["spec"];
   ASSERT_EQ(pod["containers"].size(), 1u);
   EXPECT_FALSE(pod["initContainers"]);
@@ -330,7 +329,7 @@ TEST(PeriodicHealth, TheCronJobRunsOneCoordinatorWithNoGpuFromTheWrapperImage) {
   EXPECT_EQ(env["HKIM_POD_NAME"], "(field metadata.name)");
   EXPECT_EQ(env["HKIM_POD_NAMESPACE"], "(field metadata.namespace)");
   EXPECT_EQ(env["HKIM_HEALTH_ROTATION_NIGHTS"], "4");
-  EXPECT_EQ(env["HKIM_HEALTH_PLACEMENT_TIMEOUT_S"], "600");
+  EXPECT_EQ(env["HKIM_HEALTH_PLACEMENT_TIMEOUT_S"], "300");
   EXPECT_EQ(env["HKIM_HEALTH_TIMEOUT_S"], "1800");
   EXPECT_EQ(env["HKIM_HEALTH_EXPECT_GPUS"], "8");
   EXPECT_EQ(env["HKIM_HEALTH_EXPECT_RESOURCES"], "nvidia.com/sriov_rdma_vf=16");
