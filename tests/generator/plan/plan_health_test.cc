@@ -366,7 +366,7 @@ TEST(PeriodicHealth, CheckPodIsPreemptibleHasNoTokenAndReachesMarkedNodes) {
   const nlohmann::json& container = spec["containers"][0];
   EXPECT_EQ(container["command"],
             nlohmann::json({"/opt/hkim/bin/hkim-wrapper", "--", "/opt/hkim/bin/hkim-health", "node"}));
-  EXPECT_EQ(container["resources"]["limits"]["nvidia.com/gpu"], 8);
+  EXPECT_EQ(container["resources"]["limits"]["nvidia.com/gpu"], "8");
   auto env = EnvOf(container);
   EXPECT_EQ(env["HKIM_NODE_NAME"], "(field)");
   EXPECT_EQ(env["HKIM_HEALTH_REPORT"], "termination");
