@@ -88,10 +88,10 @@ TEST(Doctor, BusyNightsDoNotHideTheLastTestAndAreCounted) {
   EXPECT_EQ(nodes[2].busy_skips, 0);
   const std::string table = FormatFleetTable(nodes);
   EXPECT_NE(table.find("gpu-1  FAIL      pass       pass       fail        2026-11-25T03:20:00Z  "
-                       "night  2d     2 (last 0s ago)  label fail"),
+                       "night  2d      2 (last 0s ago)  label fail"),
             std::string::npos)
       << table;
-  EXPECT_NE(table.find("gpu-2  UNTESTED  pass       -          -           never"), std::string::npos)
+  EXPECT_NE(table.find("gpu-2  UNTESTED  pass       skip       -           never"), std::string::npos)
       << table;
   EXPECT_NE(table.find("2026-11-24T05:20:00Z  night  2d 22h  -"), std::string::npos) << table;
   EXPECT_NE(table.find("3 node(s), 1 failing, 1 never tested, 2 busy since their last test"),
