@@ -4,14 +4,17 @@
 // templates in templates/health/):
 //  - the sync gate: an Indexed Job in the wave before the StatefulSet, named by a fingerprint of
 //    its spec so that it runs only when that changes, plus its headless Service (rank 0's DNS);
-//  - the periodic check, per workload namespace in a namespace of its own
-//    (FabricHealthNamespace, the bundle's `health` layer): that Namespace, the CronJob, its
-//    ServiceAccount (bound to the SCC like the workload's), copies of the workload namespace's
-//    NADs and ConfigMaps the pods attach and mount; a ClusterRole that can only get, list and
-//    patch nodes bound to those service accounts alone, fenced by an admission policy; and a
-//    preemptible PriorityClass. Nothing in a workload namespace may patch a Node: the gate logs
-//    its suspects and fails the sync, the nightly check marks.
-// Every pod uses the StatefulSet's pod spec (templates/common/pod-spec.mustache) with the
+//  - the periodic check, for the pool, in a namespace of its own (FabricHealthNamespace, the
+//    bundle's `health` layer): that Namespace; the CronJob whose one coordinator pod (no GPU,
+//    `hkim-health night`) starts check pods on tonight's idle nodes, its ServiceAccount and a
+//    Role on pods there; the check pod (the StatefulSet's pod spec) as JSON in a ConfigMap, and
+//    the check pods' ServiceAccount (no rights, no token; bound to the SCC like the workload's);
+//    copies of the workload namespace's NADs and ConfigMaps the check pods attach and mount; a
+//    ClusterRole that can only get, list and patch nodes bound to the coordinator's account
+//    alone, fenced by an admission policy; and a preemptible PriorityClass. Nothing in a
+//    workload namespace may patch a Node: the gate logs its suspects and fails the sync, the
+//    nightly check marks.
+// Every GPU pod uses the StatefulSet's pod spec (templates/common/pod-spec.mustache) with the
 // values below changed, never a copy of it.
 
 #include <nlohmann/json.hpp>

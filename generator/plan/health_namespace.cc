@@ -2,7 +2,8 @@
 // check of a workload namespace runs in a namespace of its own, so that its service account,
 // which may patch Nodes, is a token only the platform team's sync can put pods under. Everything
 // the check's pods use comes with it: the Namespace (Pod Security as the workload's), the
-// ServiceAccount, on OpenShift the `use` of the workload's SCC, and copies of the workload
+// coordinator's ServiceAccount and the check pods' (no token; on OpenShift the `use` of the
+// workload's SCC), and copies of the workload
 // namespace's NADs (a Multus network is looked up in the pod's namespace; the copies name the
 // same nv-ipam pool or whereabouts range, so they share the rail's addresses) and ConfigMaps
 // (the NCCL settings and topology the pods mount). Its objects sync in the bundle's `health`
