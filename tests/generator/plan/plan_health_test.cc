@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
