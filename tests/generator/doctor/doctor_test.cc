@@ -57,7 +57,7 @@ std::string NightLine(const std::string& node, const std::string& time, bool pas
 }
 
 const char* kBusy =
-    R"({"name":"placement","status":"skip","detail":"busy: checked when its job starts (not placed within 300 s)"})";
+    R"X({"name":"placement","status":"skip","detail":"busy: checked when its job starts (not placed within 300 s)"})X";
 
 // Issue 48: a node that failed, then was busy two nights, is still a failed node; how long ago
 // it was tested is counted from the newest summary of the input, not the clock.
