@@ -193,15 +193,23 @@ TEST(FabricGate, AtBytesAboveMaxBytesIsAModelError) {
   EXPECT_NE(errors.find("fix: set at_bytes to at most max_bytes"), std::string::npos) << errors;
 }
 
-// Every pod template of the bundle (StatefulSet, gate Job, health CronJob) runs the same wrapper
-// image reference, pinned by wrapper.digest when one is given.
+// Every pod template of the bundle (StatefulSet, gate Job, the nightly check's pod in its
+// ConfigMap) installs the same wrapper image reference, and the nightly coordinator runs it,
+// pinned by wrapper.digest when one is given.
 std::vector<std::string> WrapperImages(const std::vector<YAML::Node>& docs) {
   std::vector<std::string> images;
   for (const YAML::Node& doc : docs) {
     const std::string kind = doc["kind"].as<std::string>();
     YAML::Node spec = doc["spec"];
-    if (kind == "CronJob") spec = spec["jobTemplate"]["spec"];
-    if (kind != "CronJob" && kind != "Job" && kind != "StatefulSet") continue;
+    if (kind == "CronJob") {
+      images.push_back(spec["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]["image"]
+                           .as<std::string>());
+      continue;
+    }
+    if (kind == "ConfigMap" && doc["data"]["check-pod.json"])
+      spec = YAML::Load("{template: " + doc["data"]["check-pod.json"].as<std::string>() + "}");
+    else if (kind != "Job" && kind != "StatefulSet")
+      continue;
     for (const YAML::Node& c : spec["template"]["spec"]["initContainers"])
       if (c["name"].as<std::string>() == "install-hkim-wrapper")
         images.push_back(c["image"].as<std::string>());
@@ -213,11 +221,11 @@ TEST(WrapperImage, EveryPodTemplateRunsTheDigestPinnedReference) {
   const std::string digest = "sha256:" + std::string(64, 'e');
   const std::string image = "quay.io/hkim/hkim-wrapper:" + BuildVersion().version;
   const std::vector<std::string> plain = WrapperImages(Render("oke-h100"));
-  ASSERT_EQ(plain.size(), 3u);  // StatefulSet, gate Job, health CronJob
+  ASSERT_EQ(plain.size(), 4u);  // StatefulSet, gate Job, check pod, coordinator
   for (const std::string& i : plain) EXPECT_EQ(i, image);
   const std::vector<std::string> pinned =
       WrapperImages(Render("oke-h100", {"wrapper.digest=" + digest}));
-  ASSERT_EQ(pinned.size(), 3u);
+  ASSERT_EQ(pinned.size(), 4u);
   for (const std::string& i : pinned) EXPECT_EQ(i, image + "@" + digest);
 }
 
@@ -253,6 +261,10 @@ std::map<std::string, std::string> EnvOf(const YAML::Node& container) {
         e["value"] ? e["value"].as<std::string>()
                    : "(field " + e["valueFrom"]["fieldRef"]["fieldPath"].as<std::string>() + ")";
   return env;
+}
+
+YAML::Node CoordinatorResources(const YAML::Node& cron) {
+  return cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]["resources"];
 }
 
 // The check pod the coordinator starts, as the ConfigMap holds it.
@@ -321,7 +333,7 @@ TEST(PeriodicHealth, TheCronJobRunsOneCoordinatorWithNoGpuFromTheWrapperImage) {
   EXPECT_EQ(coordinator["image"].as<std::string>(), wrapper_image);
   EXPECT_EQ(coordinator["command"].as<std::vector<std::string>>(),
             (std::vector<std::string>{"/hkim/bin/hkim-health", "night"}));
-  EXPECT_EQ(Yaml(cron).find("nvidia.com/"), std::string::npos);  // no GPU, no VF
+  EXPECT_EQ(Yaml(CoordinatorResources(cron)).find("nvidia.com/"), std::string::npos);  // no GPU, no VF
   EXPECT_EQ(Yaml(cron).find("k8s.v1.cni.cncf.io"), std::string::npos);
   EXPECT_FALSE(coordinator["resources"]["limits"]["cpu"]);
   EXPECT_EQ(coordinator["resources"]["requests"].size(), 2u);  // cpu and memory only
@@ -340,7 +352,7 @@ TEST(PeriodicHealth, TheCronJobRunsOneCoordinatorWithNoGpuFromTheWrapperImage) {
   EXPECT_EQ(env["HKIM_HEALTH_CHECK_POD"], "/etc/hkim-health/check-pod.json");
   EXPECT_EQ(coordinator["volumeMounts"][0]["mountPath"].as<std::string>(), "/etc/hkim-health");
   EXPECT_EQ(pod["volumes"][0]["configMap"]["name"].as<std::string>(),
-            "nccl-h100-fabric-health-check");
+            "nccl-allreduce-fabric-health-check");
 }
 
 TEST(PeriodicHealth, CheckPodIsPreemptibleHasNoTokenAndReachesMarkedNodes) {
@@ -348,7 +360,7 @@ TEST(PeriodicHealth, CheckPodIsPreemptibleHasNoTokenAndReachesMarkedNodes) {
   const nlohmann::json pod = CheckPodOf(docs);
   ASSERT_TRUE(pod.is_object());
   EXPECT_EQ(pod["kind"], "Pod");
-  EXPECT_EQ(pod["metadata"]["generateName"], "nccl-h100-fabric-health-check-");
+  EXPECT_EQ(pod["metadata"]["generateName"], "nccl-allreduce-fabric-health-check-");
   const nlohmann::json& spec = pod["spec"];
   const YAML::Node priority = OfKind(docs, "PriorityClass").at(0);
   EXPECT_EQ(spec["priorityClassName"], priority["metadata"]["name"].as<std::string>());
@@ -357,7 +369,7 @@ TEST(PeriodicHealth, CheckPodIsPreemptibleHasNoTokenAndReachesMarkedNodes) {
   EXPECT_FALSE(priority["globalDefault"].as<bool>());
   EXPECT_EQ(spec["restartPolicy"], "Never");
   EXPECT_EQ(spec["automountServiceAccountToken"], false);
-  EXPECT_EQ(spec["serviceAccountName"], "nccl-h100-fabric-health-check");
+  EXPECT_EQ(spec["serviceAccountName"], "nccl-allreduce-fabric-health-check");
   EXPECT_FALSE(spec["affinity"].contains("nodeAffinity"));  // must re-check failed nodes
   EXPECT_FALSE(spec.contains("nodeName"));
   bool tolerates_own_taint = false;
@@ -375,12 +387,12 @@ TEST(PeriodicHealth, CheckPodIsPreemptibleHasNoTokenAndReachesMarkedNodes) {
   EXPECT_EQ(env.count("HKIM_HEALTH_TAINT"), 0u);  // the coordinator marks, not the pod
   // Its account has no role and no token; nothing binds it.
   for (const YAML::Node& sa : OfKind(docs, "ServiceAccount"))
-    if (sa["metadata"]["name"].as<std::string>() == "nccl-h100-fabric-health-check")
+    if (sa["metadata"]["name"].as<std::string>() == "nccl-allreduce-fabric-health-check")
       EXPECT_FALSE(sa["automountServiceAccountToken"].as<bool>());
   for (const char* kind : {"RoleBinding", "ClusterRoleBinding"})
     for (const YAML::Node& binding : OfKind(docs, kind))
       for (const YAML::Node& subject : binding["subjects"])
-        EXPECT_NE(subject["name"].as<std::string>(), "nccl-h100-fabric-health-check") << kind;
+        EXPECT_NE(subject["name"].as<std::string>(), "nccl-allreduce-fabric-health-check") << kind;
 }
 
 // The check pod is an API object of its own once the coordinator posts it: it must be a valid
@@ -454,7 +466,9 @@ TEST(PeriodicHealth, ArgoCdCronJobHealthStaysHealthyOnABusyNight) {
     // The coordinator's own bound ends before the Job's deadline could fail the Job.
     EXPECT_GE(job["activeDeadlineSeconds"].as<int>(), bound + 300) << profile;
     EXPECT_EQ(job["backoffLimit"].as<int>(), 0) << profile;
-    EXPECT_EQ(ArgoCdCronJobHealth(YAML::Clone(cron)), "Healthy") << "before the first run";
+    YAML::Node created = YAML::Clone(cron);
+    created["status"] = YAML::Node(YAML::NodeType::Map);  // the API server's status: {}
+    EXPECT_EQ(ArgoCdCronJobHealth(created), "Healthy") << "before the first run";
     YAML::Node running = AfterTheNight(YAML::Clone(cron), false);
     running["status"]["active"].push_back(YAML::Load("{name: x}"));
     EXPECT_EQ(ArgoCdCronJobHealth(running), "Healthy");
@@ -473,8 +487,8 @@ TEST(PeriodicHealth, CoordinatorMayOnlyManagePodsOfItsOwnNamespace) {
   EXPECT_EQ(role["rules"][0]["resources"].as<Strings>(), Strings{"pods"});
   EXPECT_EQ(role["rules"][0]["verbs"].as<Strings>(), (Strings{"create", "delete", "get", "list"}));
   const YAML::Node binding = OfKind(docs, "RoleBinding").at(0);
-  EXPECT_EQ(binding["roleRef"]["name"], role["metadata"]["name"]);
-  EXPECT_EQ(binding["subjects"][0]["name"].as<std::string>(), "nccl-h100-fabric-health");
+  EXPECT_EQ(binding["roleRef"]["name"].as<std::string>(), role["metadata"]["name"].as<std::string>());
+  EXPECT_EQ(binding["subjects"][0]["name"].as<std::string>(), "nccl-allreduce-fabric-health");
 }
 
 // Issue 30: the gate localizes within its deadline. Issue 37: it marks no node (its suspects
