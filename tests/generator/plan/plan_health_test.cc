@@ -200,17 +200,19 @@ std::vector<std::string> WrapperImages(const std::vector<YAML::Node>& docs) {
   std::vector<std::string> images;
   for (const YAML::Node& doc : docs) {
     const std::string kind = doc["kind"].as<std::string>();
-    YAML::Node spec = doc["spec"];
     if (kind == "CronJob") {
-      images.push_back(spec["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]["image"]
-                           .as<std::string>());
+      images.push_back(doc["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]
+                          ["image"].as<std::string>());
       continue;
     }
+    YAML::Node pod;
     if (kind == "ConfigMap" && doc["data"]["check-pod.json"])
-      spec = YAML::Load("{template: " + doc["data"]["check-pod.json"].as<std::string>() + "}");
-    else if (kind != "Job" && kind != "StatefulSet")
+      pod = YAML::Load(doc["data"]["check-pod.json"].as<std::string>())["spec"];
+    else if (kind == "Job" || kind == "StatefulSet")
+      pod = doc["spec"]["template"]["spec"];
+    else
       continue;
-    for (const YAML::Node& c : spec["template"]["spec"]["initContainers"])
+    for (const YAML::Node& c : pod["initContainers"])
       if (c["name"].as<std::string>() == "install-hkim-wrapper")
         images.push_back(c["image"].as<std::string>());
   }
