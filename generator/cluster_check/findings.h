@@ -63,11 +63,6 @@ void CheckPreconditions(const Profile& profile, const BundlePlan& plan, const Cl
 void CheckOkePreconditions(const BundlePlan& plan, const ClusterExport& cluster,
                            const std::vector<const discover::NodeFacts*>& picked,
                            Findings& findings);
-/// health_coverage.cc: the periodic health check's pods per run against the pool's picked
-/// nodes (cluster.health-coverage): fewer leave nodes its rotation never reaches.
-void CheckHealthCoverage(const Profile& profile, const ClusterExport& cluster,
-                         const std::vector<const discover::NodeFacts*>& picked,
-                         Findings& findings);
 void CheckTakeover(const Profile& profile, const BundlePlan& plan, const ClusterExport& cluster,
                    Findings& findings);
 /// platform_networks.cc: each rail's range against the nodes' addresses and pod CIDRs and, on

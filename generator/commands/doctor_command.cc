@@ -48,6 +48,7 @@ Exit status: 0 every node passed, 1 a node failed or no summary was found, 2 unr
 namespace {
 
 nlohmann::json NodesJson(const std::vector<DoctorNode>& nodes) {
+  const std::string now = NewestTime(nodes);
   nlohmann::json list = nlohmann::json::array();
   for (const DoctorNode& node : nodes) {
     nlohmann::json checks = nlohmann::json::array();
@@ -64,6 +65,13 @@ nlohmann::json NodesJson(const std::vector<DoctorNode>& nodes) {
                     {"pod", node.pod},
                     {"passed", node.passed},
                     {"mark", node.mark},
+                    {"tested", node.tested},
+                    {"how", node.tested ? node.how : ""},
+                    // Before the newest summary of the input (deterministic, unlike the clock).
+                    {"seconds_since_test",
+                     node.tested ? nlohmann::json(SecondsBetween(node.time, now)) : nullptr},
+                    {"busy_skips", node.busy_skips},
+                    {"last_busy", node.last_busy},
                     {"checks", checks}});
   }
   return list;

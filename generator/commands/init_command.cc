@@ -363,9 +363,7 @@ repository (--repo-url, or edit gitops.repo_url: lint.repo-url-placeholder) and 
 images it names by tag to digests (lint.image-digest: `render --image-digest IMAGE=sha256:...`,
 images.digests, or IMAGE@sha256:... in the profile). On OKE it also notes that the node agents
 run privileged under SELinux enforcing (lint.node-agent-privileged: set node_shape.selinux where
-getenforce says Permissive or Disabled). Every starter notes that its nightly health check
-covers only workload.replicas nodes until you state the pool's size (lint.health-pool-size: set
-fabric_health.periodic.nodes). Per-platform defaults are filled in: on OpenShift, Argo
+getenforce says Permissive or Disabled). Per-platform defaults are filled in: on OpenShift, Argo
 CD runs in openshift-gitops (OpenShift GitOps).
 Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)");
   command->callback([options, output] {

@@ -24,8 +24,6 @@ const std::vector<RuleInfo>& StageRules() {
       {"cluster.topology-fit", E,
        "--cluster: no domain of scheduling.kueue.level holds every replica (or a note: it fits)"},
       {"cluster.end-of-support", W, "--cluster: the cluster runs a GPU Operator line past support"},
-      {"cluster.health-coverage", W,
-       "--cluster: the nightly health check runs fewer (or more) pods than the pool has nodes"},
       {"cluster.ip-overlap", E, "--cluster: a rail's addresses overlap an existing pool or NAD"},
       {"cluster.kernel-arg-missing", E, "--cluster: iommu.already_set names an argument no MachineConfig sets"},
       {"cluster.kernel-args-set", E, "--cluster: a MachineConfig repeats kernel arguments the pool boots with"},

@@ -7,6 +7,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <cstdio>
+#include <ctime>
+#include <set>
 #include <sstream>
 
 namespace hkim {
@@ -90,8 +92,41 @@ std::string SuspectCell(const DoctorSuspect& s) {
          "/" + Number(s.expected_gbps) + " GB/s";
 }
 
-// Later time wins; at the same time, the fuller run (more checks).
+// Checks of a night run that test nothing: its inventory read, the placement, a check pod that
+// gave no verdict.
+bool NightBookkeeping(const DoctorCheck& check) {
+  return check.name == "inventory" || check.name == "placement" ||
+         (check.name == "check-pod" && check.status == "skip");
+}
+
+// A summary that tested its node: any mode but night, or a night that placed a check pod that
+// gave a verdict, or whose inventory failed (the node was marked from it).
+bool IsTest(const DoctorNode& node) {
+  if (node.mode != "night") return true;
+  if (!node.passed) return true;
+  for (const DoctorCheck& check : node.checks)
+    if (!NightBookkeeping(check)) return true;
+  return false;
+}
+
+std::string How(const DoctorNode& node) {
+  if (node.mode != "night") return node.mode;
+  for (const DoctorCheck& check : node.checks)
+    if (!NightBookkeeping(check)) return "night";
+  return "inventory";
+}
+
+// The night found the node busy: its placement was skipped as busy.
+bool Busy(const DoctorNode& node) {
+  for (const DoctorCheck& check : node.checks)
+    if (check.name == "placement" && check.status == "skip" && check.detail.rfind("busy", 0) == 0)
+      return true;
+  return false;
+}
+
+// A test beats a skip; then the later time wins; at the same time, the fuller run (more checks).
 bool Replaces(const DoctorNode& candidate, const DoctorNode& current) {
+  if (candidate.tested != current.tested) return candidate.tested;
   if (candidate.time != current.time) return candidate.time > current.time;
   return candidate.checks.size() > current.checks.size();
 }
@@ -102,10 +137,47 @@ std::string Pad(const std::string& text, size_t width) {
 
 }  // namespace
 
+long long SecondsBetween(const std::string& from, const std::string& to) {
+  auto parse = [](const std::string& text, long long* seconds) {
+    std::tm tm{};
+    const char* end = strptime(text.c_str(), "%Y-%m-%dT%H:%M:%S", &tm);
+    if (end == nullptr) return false;
+    if (*end == '.') {  // fractional seconds
+      ++end;
+      while (*end >= '0' && *end <= '9') ++end;
+    }
+    if (std::string(end) != "Z") return false;
+    *seconds = static_cast<long long>(timegm(&tm));
+    return true;
+  };
+  long long a = 0, b = 0;
+  if (!parse(from, &a) || !parse(to, &b)) return -1;
+  return b - a;
+}
+
+std::string ShortDuration(long long seconds) {
+  if (seconds < 0) return "-";
+  if (seconds < 60) return std::to_string(seconds) + "s";
+  if (seconds < 3600) return std::to_string(seconds / 60) + "m";
+  if (seconds < 86400) {
+    const long long minutes = (seconds % 3600) / 60;
+    return std::to_string(seconds / 3600) + "h" + (minutes ? " " + std::to_string(minutes) + "m" : "");
+  }
+  const long long hours = (seconds % 86400) / 3600;
+  return std::to_string(seconds / 86400) + "d" + (hours ? " " + std::to_string(hours) + "h" : "");
+}
+
+std::string NewestTime(const std::vector<DoctorNode>& nodes) {
+  std::string newest;
+  for (const DoctorNode& node : nodes) newest = std::max({newest, node.time, node.last_busy});
+  return newest;
+}
+
 std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
                                          std::vector<std::string>& warnings) {
   std::map<std::string, DoctorNode> latest;
   std::map<std::string, std::vector<DoctorSuspect>> suspects;  // node -> latest localization's
+  std::map<std::string, std::set<std::string>> busy;  // node -> times it was found busy
   for (const DoctorInput& input : inputs) {
     std::istringstream lines(input.text);
     std::string line;
@@ -129,6 +201,9 @@ std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
         for (const DoctorSuspect& s : list) seen |= s.rail == suspect.rail;
         if (!seen) list.push_back(suspect);
       }
+      node.tested = IsTest(node);
+      node.how = How(node);
+      if (Busy(node)) busy[node.node].insert(node.time);
       auto it = latest.find(node.node);
       if (it == latest.end() || Replaces(node, it->second)) latest[node.node] = std::move(node);
     }
@@ -142,6 +217,15 @@ std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
       node.passed = false;
     }
     node.suspects = list;
+  }
+  for (auto& [name, times] : busy) {
+    DoctorNode& node = latest[name];
+    for (const std::string& time : times) {
+      // Busy nights after the last test (an untested row's own skip counts too).
+      if (node.tested && time <= node.time) continue;
+      ++node.busy_skips;
+      node.last_busy = std::max(node.last_busy, time);
+    }
   }
   std::vector<DoctorNode> out;
   for (auto& [name, node] : latest) out.push_back(std::move(node));
@@ -173,20 +257,26 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& given, const std::st
     for (const DoctorCheck& check : node.checks)
       if (std::find(check_names.begin(), check_names.end(), check.name) == check_names.end())
         check_names.push_back(check.name);
+  const std::string now = NewestTime(nodes);
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> header = {"NODE", "RESULT"};
   // The label's name without its prefix: rdma.network_block_id, rack.
   if (grouped) header.insert(header.begin() + 1, group_label.substr(group_label.rfind('/') + 1));
   for (const std::string& name : check_names) header.push_back(name);
   header.push_back("TIME");
+  header.push_back("HOW");
+  header.push_back("AGO");
+  header.push_back("BUSY");
   header.push_back("MARK");
   header.push_back("SUSPECT");
   rows.push_back(header);
   int failed = 0;
   for (const DoctorNode& node : nodes) {
     failed += !node.passed;
-    std::vector<std::string> row = {node.node,
-                                    !node.passed ? "FAIL" : Waits(node) ? "WAIT" : "PASS"};
+    std::vector<std::string> row = {node.node, !node.passed   ? "FAIL"
+                                               : !node.tested ? "UNTESTED"
+                                               : Waits(node)  ? "WAIT"
+                                                              : "PASS"};
     if (grouped) row.insert(row.begin() + 1, group_of(node));
     for (const std::string& name : check_names) {
       std::string cell = "-";
@@ -194,7 +284,13 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& given, const std::st
         if (check.name == name) cell = check.status;
       row.push_back(cell);
     }
-    row.push_back(node.time);
+    row.push_back(node.tested ? node.time : "never");
+    row.push_back(node.tested ? node.how : "-");
+    row.push_back(node.tested ? ShortDuration(SecondsBetween(node.time, now)) : "-");
+    row.push_back(node.busy_skips == 0
+                      ? "-"
+                      : std::to_string(node.busy_skips) + " (last " +
+                            ShortDuration(SecondsBetween(node.last_busy, now)) + " ago)");
     row.push_back(node.mark.empty() ? "-" : node.mark);
     std::string suspect;
     for (const DoctorSuspect& s : node.suspects) suspect += (suspect.empty() ? "" : ", ") + SuspectCell(s);
@@ -269,7 +365,14 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& given, const std::st
       if (!s.evidence.empty()) out += "    " + UntrustedText(s.evidence, kMaxMessageBytes) + "\n";
     }
   }
+  int untested = 0, busy_nodes = 0;
+  for (const DoctorNode& node : nodes) {
+    untested += !node.tested;
+    busy_nodes += node.busy_skips > 0;
+  }
   out += "\n" + std::to_string(nodes.size()) + " node(s), " + std::to_string(failed) + " failing" +
+         (untested ? ", " + std::to_string(untested) + " never tested" : "") +
+         (busy_nodes ? ", " + std::to_string(busy_nodes) + " busy since their last test" : "") +
          (waiting ? ", " + std::to_string(waiting) + " waiting" : "") +
          (suspects ? ", " + std::to_string(suspects) + " suspect(s)" : "") + "\n";
   return out;

@@ -30,16 +30,25 @@ struct DoctorSuspect {
   std::string time;  ///< of the summary that named it
 };
 
-/// The latest summary of one node.
+/// The latest summary that tested one node (a night that only skipped it, busy or not in its
+/// slice, does not hide an earlier result: it counts in busy_skips).
 struct DoctorNode {
   std::string node;
-  std::string mode;  ///< node | gate | inventory | vf-config
+  std::string mode;  ///< node | gate | night | pod | inventory | vf-config
   std::string time;
   std::string pod;
   bool passed = true;
   std::string mark;
   std::vector<DoctorCheck> checks;
   std::vector<DoctorSuspect> suspects;  ///< from the latest localization that named this node
+  /// False when no summary tested the node (every night skipped it): the row is the latest skip.
+  bool tested = true;
+  /// How it was tested: the mode, except a night run that only read its inventory ("inventory").
+  std::string how;
+  /// Nights that found the node busy (its check pod not placed, or preempted) after `time`, and
+  /// the latest of them.
+  int busy_skips = 0;
+  std::string last_busy;
   /// The node's value of the grouping label (doctor --group-by, from a cluster export: its
   /// network block or rack); "" when not grouped or the node lacks the label.
   std::string group;
@@ -59,8 +68,20 @@ struct DoctorInput {
 std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
                                          std::vector<std::string>& warnings);
 
-/// The fleet table: one row per node (node, result, one column per check name seen, the time,
-/// the mark, the suspect column), then for every failing node its failures and fixes, then the
+/// Seconds from RFC 3339 UTC time `from` to `to` ("2026-11-23T03:17:40Z"); -1 when either does
+/// not parse.
+long long SecondsBetween(const std::string& from, const std::string& to);
+
+/// "45s", "12m", "5h 3m", "3d 4h": a duration for the table.
+std::string ShortDuration(long long seconds);
+
+/// The newest summary time among `nodes` (their tests and busy skips): "now" for the table's
+/// AGO column, so that the same input prints the same table whenever it is read.
+std::string NewestTime(const std::vector<DoctorNode>& nodes);
+
+/// The fleet table: one row per node (node, result, one column per check name seen, the time
+/// of its last test, how it was tested, how long before the newest summary of the input that
+/// was (AGO), the busy nights since (BUSY), the mark, the suspect column), then for every failing node its failures and fixes, then the
 /// suspects with their evidence, then a count line. With a `group_label` (the label every
 /// node's `group` is the value of, e.g. oci.oraclecloud.com/rdma.network_block_id) the table has
 /// that column, its rows grouped by it, a line per group with its failing nodes, and each

@@ -132,7 +132,6 @@ void AddDerivedValue(const Profile& p, Explanation& e) {
       {"/gitops/platform_project", p.gitops.platform_project, "gitops.project"},
       {"/gitops/workload_project", p.gitops.workload_project, "gitops.project"},
       {"/security/scc_name", p.security.scc_name, "cluster.name + \"-nccl-rdma\""},
-      {"/fabric_health/periodic/nodes", p.workload.replicas, "workload.replicas"},
       {"/fabric_health/periodic/enabled", p.fabric_health.periodic.enabled,
        "workload.mode: on for an RDMA pool, off in tcp mode"},
   };

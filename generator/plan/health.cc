@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/wrapper_image.h"
+#include "plan/embedded_documents.h"
 #include "plan/pod_images.h"
+#include "plan/requirements.h"
 
 namespace hkim {
 namespace {
@@ -14,6 +17,12 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kBin = "/opt/hkim/bin";
+// Where the coordinator finds the check pod (the ConfigMap's mount and key).
+constexpr const char* kCheckPodDir = "/etc/hkim-health";
+constexpr const char* kCheckPodFile = "check-pod.json";
+// How long a check pod may wait for its node before the node counts as busy (a skip): the
+// scheduler answers within seconds; a job that ends in the next minutes frees it tonight.
+constexpr int kPlacementTimeoutSeconds = 300;
 // Lowest priority, never preempts: the periodic check runs only on idle GPUs and yields to
 // anything else.
 constexpr int kHealthPriority = -100;
@@ -87,41 +96,38 @@ std::string NodeSelector(const Profile& p) {
   return out;
 }
 
-// The periodic check's CronJob in health namespace `ns` (FabricHealthNamespace of the workload
-// namespace it serves; plan/health_namespace.cc plans the rest of that namespace).
-void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_pod,
-                  const HealthWaves& waves, BundlePlan& plan) {
+// Host names as a comma list (HKIM_HEALTH_INCLUDE_NODES / _EXCLUDE_NODES).
+std::string HostList(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : ",") + name;
+  return out;
+}
+
+// The check pod's values: the workload's pod spec, under the check's own service account (no
+// API rights, no token), at the lowest non-preempting priority, tolerating its own taint (it
+// must reach the nodes it marked failed to release them), reporting to the coordinator.
+json CheckPod(const Profile& p, const json& workload_pod) {
   const PeriodicHealth& h = p.fabric_health.periodic;
-  const std::string sa = HealthServiceAccount(p);
-  const std::string name = HealthCronJobName(p);
-  const int nodes = h.nodes > 0 ? h.nodes : p.workload.replicas;
-  PlannedObject& object = AddPlannedObject(plan, p, "health/cronjob.yaml.mustache", "batch/v1",
-                                           "CronJob", name, ns, waves.periodic,
-                                           false);
-  NeedPodSpecImages(p, object);
-  json pod = JobPod(workload_pod, name, "node");
-  pod["service_account"] = sa;
+  const std::string check = HealthCheckName(p);
+  json pod = JobPod(workload_pod, check, "node");
+  pod["generate_name"] = check + "-";
+  pod["service_account"] = HealthCheckServiceAccount(p);
   pod["has_priority_class"] = true;
   pod["priority_class"] = HealthPriorityClassName(p);
-  // It must reach the nodes it marked failed to clear the mark: no avoiding affinity, and it
-  // tolerates its own taint.
   pod["avoid_unhealthy_nodes"] = false;
-  // include_nodes / exclude_nodes still hold: other teams' nodes are not its to check.
+  // include_nodes / exclude_nodes still hold: other teams' nodes are not its to check (the
+  // coordinator adds the one node it is for).
   pod["has_node_affinity"] =
       pod["has_include_nodes"].get<bool>() || pod["has_exclude_nodes"].get<bool>();
   pod["has_tolerations"] = true;
   pod["tolerations"].push_back(json{{"operator", "Exists"}, {"has_key", true}, {"key", kHealthLabel},
                                     {"has_value", false}, {"value", ""}, {"has_effect", true},
                                     {"effect", "NoSchedule"}});
-  // A node without RDMA must still be diagnosed and marked, not stopped by the wrapper.
+  // A node without RDMA must still be diagnosed and reported, not stopped by the wrapper.
   SetEnv(pod, "HKIM_ON_NO_RDMA", "tcp");
-  SetEnv(pod, "HKIM_HEALTH_EXPECT_GPUS", std::to_string(p.node_shape.gpus_per_node));
-  SetEnv(pod, "HKIM_HEALTH_EXPECT_RESOURCES", ExpectedResources(p));
-  SetEnv(pod, "HKIM_HEALTH_NODE_SELECTOR", NodeSelector(p));
-  SetEnv(pod, "HKIM_HEALTH_TAINT", h.taint ? "true" : "false");
-  SetEnv(pod, "HKIM_HEALTH_RELEASE_AFTER", std::to_string(h.release_after_passes));
-  SetEnv(pod, "HKIM_HEALTH_ROTATION_NIGHTS", std::to_string(h.nights));
+  SetEnv(pod, "HKIM_HEALTH_REPORT", "termination");
   SetEnv(pod, "HKIM_HEALTH_PER_RAIL", h.per_rail ? "true" : "false");
+  // Per NCCL check: the diagnosis, the local and the per-rail check fit in timeout_seconds.
   SetEnv(pod, "HKIM_HEALTH_TIMEOUT_S", std::to_string(std::max(60, h.timeout_seconds / 3)));
   SetEnv(pod, "HKIM_NCCL_CHECK_SCOPE", "local");
   SetEnv(pod, "HKIM_NCCL_CHECK_MIN_BUSBW_GBPS", Number(h.min_busbw_gbps));
@@ -130,13 +136,88 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
   SetEnv(pod, "HKIM_NCCL_CHECK_TRANSPORT", "any");
   SetEnv(pod, "HKIM_NCCL_CHECK_MIN_RAIL_FRACTION", Number(p.fabric_health.min_rail_fraction));
   SetEnv(pod, "HKIM_NCCL_CHECK_EXPECT_RAILS", std::to_string(ExpectedRails(p)));
-  const json metadata = object.context["metadata"];
-  object.context = pod;
-  object.context["metadata"] = metadata;
-  object.context["schedule"] = h.schedule;
-  object.context["completions"] = nodes;
-  object.context["rotation_nights"] = h.nights;
-  object.context["active_deadline_seconds"] = h.timeout_seconds;
+  return pod;
+}
+
+json Env(const std::string& name, const std::string& value) {
+  return json{{"name", name}, {"value", value}};
+}
+
+// The periodic check in health namespace `ns` (FabricHealthNamespace of the workload namespace
+// it serves; plan/health_namespace.cc plans the rest of that namespace): the CronJob, whose one
+// coordinator pod (the wrapper image's static hkim-health, no GPU) starts the check pods on
+// tonight's idle nodes (wrapper/health/night.h); the ConfigMap with the check pod, rendered from
+// the shared pod spec; the Role on pods that lets the coordinator start and remove them.
+void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_pod,
+                  const HealthWaves& waves, BundlePlan& plan) {
+  const PeriodicHealth& h = p.fabric_health.periodic;
+  const std::string name = HealthCronJobName(p);
+  const std::string check = HealthCheckName(p);
+
+  PlannedObject& pods_role =
+      AddPlannedObject(plan, p, "health/role.yaml.mustache", "rbac.authorization.k8s.io/v1",
+                       "Role", name + "-pods", ns, waves.access, false);
+  // In the context, not the template: the Argo CD bootstrap role must hold what it grants.
+  pods_role.context["rules"] = json::array(
+      {json{{"api_groups", json::array({json{{"value", ""}}})},
+            {"resources", json::array({json{{"value", "pods"}}})},
+            {"verbs", json::array({json{{"value", "create"}}, json{{"value", "delete"}},
+                                   json{{"value", "get"}}, json{{"value", "list"}}})},
+            {"has_resource_names", false},
+            {"resource_names", json::array()}}});
+  PlannedObject& pods_binding = AddPlannedObject(
+      plan, p, "health/rolebinding.yaml.mustache", "rbac.authorization.k8s.io/v1", "RoleBinding",
+      name + "-pods", ns, waves.access, false);
+  pods_binding.context["role"] = name + "-pods";
+  pods_binding.context["service_account"] = HealthServiceAccount(p);
+
+  PlannedObject& config = AddPlannedObject(plan, p, "health/configmap-check-pod.yaml.mustache",
+                                           "v1", "ConfigMap", check, ns, waves.access, false);
+  json pod = CheckPod(p, workload_pod);
+  pod["part_of"] = config.context["metadata"]["part_of"];
+  config.context[kEmbeddedDocuments] = json::array(
+      {json{{"key", "check_pod_json"}, {"template", "health/check-pod.yaml.mustache"},
+            {"context", pod}}});
+  config.context["file"] = kCheckPodFile;
+  NeedImage(config, p.workload.image, p.workload.pointer + "/image",
+            "the check pods' containers run it", "data[check-pod.json].spec.containers[0].image");
+  NeedImage(config, WrapperImageReference(p.wrapper), p.wrapper.pointer + "/image",
+            "the check pods' init container installs hkim-wrapper from it",
+            "data[check-pod.json].spec.initContainers[0].image");
+
+  PlannedObject& cron = AddPlannedObject(plan, p, "health/cronjob.yaml.mustache", "batch/v1",
+                                         "CronJob", name, ns, waves.periodic, false);
+  NeedImage(cron, WrapperImageReference(p.wrapper), p.wrapper.pointer + "/image",
+            "its coordinator runs hkim-health from it",
+            "spec.jobTemplate.spec.template.spec.containers[0].image");
+  json& c = cron.context;
+  c["app"] = name;
+  c["schedule"] = h.schedule;
+  c["rotation_nights"] = h.nights;
+  c["service_account"] = HealthServiceAccount(p);
+  c["image"] = WrapperImageReference(p.wrapper);
+  c["check_configmap"] = check;
+  c["check_pod_dir"] = kCheckPodDir;
+  // The coordinator waits kPlacementTimeoutSeconds for the pods to be placed, then
+  // timeout_seconds at most for a placed one; the margin covers its API calls. A Job that ran
+  // its course has succeeded unless a tested node failed (wrapper/health/night.h).
+  c["active_deadline_seconds"] = kPlacementTimeoutSeconds + h.timeout_seconds + 300;
+  c["field_env"] = json::array(
+      {json{{"name", "HKIM_POD_NAME"}, {"field_path", "metadata.name"}},
+       json{{"name", "HKIM_POD_NAMESPACE"}, {"field_path", "metadata.namespace"}},
+       json{{"name", "HKIM_POD_UID"}, {"field_path", "metadata.uid"}}});
+  c["env"] = json::array(
+      {Env("HKIM_HEALTH_NODE_SELECTOR", NodeSelector(p)),
+       Env("HKIM_HEALTH_INCLUDE_NODES", HostList(p.node_shape.include_nodes)),
+       Env("HKIM_HEALTH_EXCLUDE_NODES", HostList(p.node_shape.exclude_nodes)),
+       Env("HKIM_HEALTH_EXPECT_GPUS", std::to_string(p.node_shape.gpus_per_node)),
+       Env("HKIM_HEALTH_EXPECT_RESOURCES", ExpectedResources(p)),
+       Env("HKIM_HEALTH_TAINT", h.taint ? "true" : "false"),
+       Env("HKIM_HEALTH_RELEASE_AFTER", std::to_string(h.release_after_passes)),
+       Env("HKIM_HEALTH_ROTATION_NIGHTS", std::to_string(h.nights)),
+       Env("HKIM_HEALTH_PLACEMENT_TIMEOUT_S", std::to_string(kPlacementTimeoutSeconds)),
+       Env("HKIM_HEALTH_TIMEOUT_S", std::to_string(h.timeout_seconds)),
+       Env("HKIM_HEALTH_CHECK_POD", std::string(kCheckPodDir) + "/" + kCheckPodFile)});
 }
 
 }  // namespace
@@ -150,6 +231,10 @@ std::string ResolvedTransport(const Profile& p, const std::string& transport) {
 
 std::string HealthCronJobName(const Profile& p) { return p.workload.name + kPeriodicNameSuffix; }
 std::string HealthServiceAccount(const Profile& p) { return p.workload.name + kPeriodicNameSuffix; }
+std::string HealthCheckName(const Profile& p) {
+  return p.workload.name + kPeriodicNameSuffix + "-check";
+}
+std::string HealthCheckServiceAccount(const Profile& p) { return HealthCheckName(p); }
 std::string HealthClusterRoleName(const Profile& p) {
   return "hkimgen:" + p.cluster_name + ":fabric-health";
 }

@@ -3,14 +3,17 @@
 // Plan stage of the fabric-health family (profile section `fabric_health`, model/health.h;
 // templates in templates/health/). The in-pod check (`fabric_health.gate`) runs in the
 // StatefulSet's own pods and plans no object of its own (plan/fabric_check.h); here:
-//  - the periodic check, per workload namespace in a namespace of its own
-//    (FabricHealthNamespace, the bundle's `health` layer): that Namespace, the CronJob, its
-//    ServiceAccount (bound to the SCC like the workload's), copies of the workload namespace's
-//    NADs and ConfigMaps the pods attach and mount; a ClusterRole that can only get, list and
-//    patch nodes bound to those service accounts alone, fenced by an admission policy; and a
-//    preemptible PriorityClass. Nothing in a workload namespace may patch a Node: the in-pod check
-//    logs its suspects and keeps the pods unready, the nightly check marks.
-// Every pod uses the StatefulSet's pod spec (templates/common/pod-spec.mustache) with the
+//  - the periodic check, for the pool, in a namespace of its own (FabricHealthNamespace, the
+//    bundle's `health` layer): that Namespace; the CronJob whose one coordinator pod (no GPU,
+//    `hkim-health night`) starts check pods on tonight's idle nodes, its ServiceAccount and a
+//    Role on pods there; the check pod (the StatefulSet's pod spec) as JSON in a ConfigMap, and
+//    the check pods' ServiceAccount (no rights, no token; bound to the SCC like the workload's);
+//    copies of the workload namespace's NADs and ConfigMaps the check pods attach and mount; a
+//    ClusterRole that can only get, list and patch nodes bound to the coordinator's account
+//    alone, fenced by an admission policy; and a preemptible PriorityClass. Nothing in a
+//    workload namespace may patch a Node: the in-pod check logs its suspects and keeps the pods
+//    unready, the nightly check marks.
+// Every GPU pod uses the StatefulSet's pod spec (templates/common/pod-spec.mustache) with the
 // values below changed, never a copy of it.
 
 #include <nlohmann/json.hpp>
@@ -68,6 +71,10 @@ std::string ResolvedTransport(const Profile& profile, const std::string& transpo
 /// Names shared by the objects and the tests.
 std::string HealthCronJobName(const Profile& profile); ///< <workload>-fabric-health
 std::string HealthServiceAccount(const Profile& profile);  ///< <workload>-fabric-health
+/// The check pods' app label, ConfigMap and name prefix: <workload>-fabric-health-check.
+std::string HealthCheckName(const Profile& profile);
+/// The check pods' ServiceAccount (no API rights, no token): <workload>-fabric-health-check.
+std::string HealthCheckServiceAccount(const Profile& profile);
 // FabricHealthNamespace(ns): model/health.h.
 /// Whether `ns` is the health namespace of one of the profile's workload namespaces.
 bool IsFabricHealthNamespace(const Profile& profile, const std::string& ns);

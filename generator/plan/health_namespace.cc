@@ -2,7 +2,8 @@
 // check of a workload namespace runs in a namespace of its own, so that its service account,
 // which may patch Nodes, is a token only the platform team's sync can put pods under. Everything
 // the check's pods use comes with it: the Namespace (Pod Security as the workload's), the
-// ServiceAccount, on OpenShift the `use` of the workload's SCC, and copies of the workload
+// coordinator's ServiceAccount and the check pods' (no token; on OpenShift the `use` of the
+// workload's SCC), and copies of the workload
 // namespace's NADs (a Multus network is looked up in the pod's namespace; the copies name the
 // same nv-ipam pool or whereabouts range, so they share the rail's addresses) and ConfigMaps
 // (the NCCL settings and topology the pods mount). Its objects sync in the bundle's `health`
@@ -44,7 +45,9 @@ void PlanSccUse(const Profile& p, const std::string& ns, const HealthWaves& wave
   const std::string scc = p.security.memlock_strategy == MemlockStrategy::kPrivileged
                               ? std::string("privileged")
                               : p.security.scc_name;
-  const std::string sa = HealthServiceAccount(p);
+  // The check pods run the workload's pod spec; the coordinator needs no SCC beyond the
+  // default restricted one.
+  const std::string sa = HealthCheckServiceAccount(p);
   const std::string role_name = sa + "-use-scc-" + scc;
   PlannedObject& role =
       AddPlannedObject(plan, p, "openshift/role-scc.yaml.mustache", "rbac.authorization.k8s.io/v1",
@@ -85,6 +88,8 @@ void PlanFabricHealthNamespaceAccess(const Profile& p, const std::string& worklo
   PlanNamespaceObject(p, ns, waves, plan);
   AddPlannedObject(plan, p, "common/serviceaccount.yaml.mustache", "v1", "ServiceAccount",
                    HealthServiceAccount(p), ns, waves.access, false);
+  AddPlannedObject(plan, p, "health/serviceaccount-check.yaml.mustache", "v1", "ServiceAccount",
+                   HealthCheckServiceAccount(p), ns, waves.access, false);
   if (p.IsOpenShift() && p.workload.mode == WorkloadMode::kRdma) PlanSccUse(p, ns, waves, plan);
   CopyPodInputs(p, workload_ns, ns, plan);
 }

@@ -192,6 +192,7 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
   c["namespaces"] = std::move(namespaces);
   c["has_periodic"] = p.fabric_health.periodic.enabled;
   c["health_ns"] = HealthNamespace(p);
+  c["placement_timeout"] = "300";
   c["health_cronjob"] = HealthCronJobName(p);
   c["several_namespaces"] = p.namespaces.size() > 1;
   c["health_application"] = p.cluster_name + "-" + kHealthLayer;

@@ -14,6 +14,8 @@
 #include "support/parallel.h"
 #include "render/template_text.h"
 #include "load/yaml_scalar.h"
+#include "plan/embedded_documents.h"
+#include "render/rendered_json.h"
 
 namespace hkim {
 
@@ -285,24 +287,25 @@ bool ReparsesAsOneMapping(const PlannedObject& object, const std::string& text,
 /// state inside a template; copying it for every object cost more than rendering).
 using Instances = std::map<const TemplateSet::Parsed*, mustache::mustache>;
 
-std::optional<RenderedFile> RenderOne(const PlannedObject& object, const TemplateSet& templates,
-                                      DiagnosticSink& sink, RenderCheck check,
-                                      Instances& instances) {
-  const TemplateSet::Parsed* parsed = templates.Find(object.template_name);
+// `template_name` rendered with `context` (errors name `file_name`); nullopt after an error.
+std::optional<std::string> RenderText(const std::string& template_name, const nlohmann::json& context,
+                                      const std::string& file_name, const TemplateSet& templates,
+                                      DiagnosticSink& sink, Instances& instances) {
+  const TemplateSet::Parsed* parsed = templates.Find(template_name);
   if (!parsed) {
-    sink.Report(TemplateError(object.template_name, 0, "template.missing",
-                              "no template named '" + object.template_name + "'",
-                              "add templates/" + object.template_name + " or fix the plan"));
+    sink.Report(TemplateError(template_name, 0, "template.missing",
+                              "no template named '" + template_name + "'",
+                              "add templates/" + template_name + " or fix the plan"));
     return std::nullopt;
   }
   if (!parsed->valid()) {
-    sink.Report(TemplateError(object.template_name, parsed->error_line(), "template.syntax",
+    sink.Report(TemplateError(template_name, parsed->error_line(), "template.syntax",
                               parsed->error(),
                               parsed->error_line() ? "keep the default {{ }} delimiters"
                                                    : "fix the template"));
     return std::nullopt;
   }
-  StrictContext context(object.context, templates);
+  StrictContext strict(context, templates);
   auto cached = instances.end();
   mustache::mustache* instance = parsed->Shared();
   if (!instance) {
@@ -310,28 +313,72 @@ std::optional<RenderedFile> RenderOne(const PlannedObject& object, const Templat
     if (cached == instances.end()) cached = instances.emplace(parsed, parsed->Copy()).first;
     instance = &cached->second;
   }
-  std::string text = StripMarkers(instance->render(context));
+  std::string text = StripMarkers(instance->render(strict));
   bool ok = true;
-  for (const std::string& problem : context.problems()) {
-    sink.Report(TemplateError(object.template_name, 0, "template.missing-key",
-                              problem + " while rendering " + object.file_name,
+  for (const std::string& problem : strict.problems()) {
+    sink.Report(TemplateError(template_name, 0, "template.missing-key",
+                              problem + " while rendering " + file_name,
                               "add the key to the plan's context for this template"));
     ok = false;
   }
   if (!instance->is_valid()) {
-    sink.Report(TemplateError(object.template_name, 0, "template.render",
-                              instance->error_message(), "fix the template"));
+    sink.Report(TemplateError(template_name, 0, "template.render", instance->error_message(),
+                              "fix the template"));
     if (cached != instances.end()) instances.erase(cached);  // the next object gets a fresh copy
     ok = false;
   }
   if (!ok) return std::nullopt;
   if (text.empty() || text.back() != '\n') text += '\n';
+  return text;
+}
 
+// An object whose context holds kEmbeddedDocuments ([{key, template, context}]) carries other
+// rendered documents as values: each is rendered first, read back as JSON and put, as compact
+// JSON text, under its `key` (the periodic check's ConfigMap holds its check pod this way, so
+// that the pod is the shared pod-spec partial's and the coordinator reads it without YAML).
+std::optional<nlohmann::json> WithEmbeddedDocuments(const PlannedObject& object,
+                                                    const TemplateSet& templates,
+                                                    DiagnosticSink& sink, Instances& instances) {
+  nlohmann::json context = object.context;
+  for (const nlohmann::json& embedded : object.context[kEmbeddedDocuments]) {
+    const std::string inner = embedded.at("template").get<std::string>();
+    const std::optional<std::string> text =
+        RenderText(inner, embedded.at("context"), object.file_name, templates, sink, instances);
+    if (!text) return std::nullopt;
+    std::string error;
+    const std::optional<nlohmann::json> document = RenderedDocumentJson(*text, &error);
+    if (!document || !document->is_object()) {
+      sink.Report(TemplateError(inner, 0, "render.invalid-yaml",
+                                "the document embedded in " + object.file_name +
+                                    " is not one YAML mapping: " + error,
+                                "fix the template so it renders one object"));
+      return std::nullopt;
+    }
+    context[embedded.at("key").get<std::string>()] = document->dump();
+  }
+  context.erase(kEmbeddedDocuments);
+  return context;
+}
+
+std::optional<RenderedFile> RenderOne(const PlannedObject& object, const TemplateSet& templates,
+                                      DiagnosticSink& sink, RenderCheck check,
+                                      Instances& instances) {
+  std::optional<std::string> text;
+  if (object.context.is_object() && object.context.contains(kEmbeddedDocuments)) {
+    const std::optional<nlohmann::json> context =
+        WithEmbeddedDocuments(object, templates, sink, instances);
+    if (!context) return std::nullopt;
+    text = RenderText(object.template_name, *context, object.file_name, templates, sink, instances);
+  } else {
+    text = RenderText(object.template_name, object.context, object.file_name, templates, sink,
+                      instances);
+  }
+  if (!text) return std::nullopt;
   if (check == RenderCheck::kReparse && !IsMarkdown(object.file_name) &&
-      !ReparsesAsOneMapping(object, text, sink)) {
+      !ReparsesAsOneMapping(object, *text, sink)) {
     return std::nullopt;
   }
-  return RenderedFile{object.file_name, object.template_name, std::move(text)};
+  return RenderedFile{object.file_name, object.template_name, std::move(*text)};
 }
 
 }  // namespace
@@ -548,6 +595,11 @@ std::vector<std::string> TemplateNamesInRenderOrder(const BundlePlan& plan) {
   std::set<std::string_view> seen;
   for (const PlannedObject* object : RenderOrder(plan)) {
     if (seen.insert(object->template_name).second) names.push_back(object->template_name);
+    if (!object->context.is_object() || !object->context.contains(kEmbeddedDocuments)) continue;
+    for (const nlohmann::json& embedded : object->context[kEmbeddedDocuments]) {
+      const std::string& inner = embedded.at("template").get_ref<const std::string&>();
+      if (seen.insert(inner).second) names.push_back(inner);
+    }
   }
   return names;
 }

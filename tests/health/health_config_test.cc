@@ -59,6 +59,36 @@ TEST(HealthConfig, ReadsThePodModeVariablesWithTheirDefaults) {
                        "and 86400");
 }
 
+TEST(HealthConfig, ReadsTheNightCoordinatorsPoolAndBounds) {
+  HealthConfig config;
+  std::vector<std::string> errors;
+  ReadHealthEnvironment(Env({{"HKIM_HEALTH_MODE", "night"},
+                             {"HKIM_HEALTH_INCLUDE_NODES", "u17,u18,,u25"},
+                             {"HKIM_HEALTH_EXCLUDE_NODES", "yunshi-1"},
+                             {"HKIM_HEALTH_PLACEMENT_TIMEOUT_S", "120"},
+                             {"HKIM_HEALTH_POLL_S", "0.5"},
+                             {"HKIM_HEALTH_CHECK_POD", "/x/pod.json"},
+                             {"HKIM_POD_UID", "u-1"},
+                             {"HKIM_POD_NAMESPACE", "ns-fabric-health"}}),
+                        config, errors);
+  EXPECT_TRUE(errors.empty());
+  EXPECT_EQ(config.mode, RunMode::kNight);
+  EXPECT_EQ(config.include_nodes, (std::set<std::string>{"u17", "u18", "u25"}));
+  EXPECT_EQ(config.exclude_nodes, (std::set<std::string>{"yunshi-1"}));
+  EXPECT_DOUBLE_EQ(config.placement_timeout_s, 120);
+  EXPECT_DOUBLE_EQ(config.poll_s, 0.5);
+  EXPECT_EQ(config.check_pod_file, "/x/pod.json");
+  EXPECT_EQ(config.pod_uid, "u-1");
+  EXPECT_EQ(config.pod_namespace, "ns-fabric-health");
+  EXPECT_FALSE(config.report_to_termination);
+  ReadHealthEnvironment(Env({{"HKIM_HEALTH_REPORT", "termination"},
+                             {"HKIM_HEALTH_PLACEMENT_TIMEOUT_S", "0"}}),
+                        config, errors);
+  EXPECT_TRUE(config.report_to_termination);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], "HKIM_HEALTH_PLACEMENT_TIMEOUT_S='0' is not valid\nfix: give seconds between 1 and 86400");
+}
+
 TEST(HealthConfig, BadValuesAreNamedWithAFix) {
   HealthConfig config;
   std::vector<std::string> errors;

@@ -43,7 +43,8 @@ void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
   if (const auto mode = env("HKIM_HEALTH_MODE"); mode && !mode->empty()) {
     if (*mode == "node") config.mode = RunMode::kNode;
     else if (*mode == "gate") config.mode = RunMode::kGate;
-    else bad("HKIM_HEALTH_MODE", *mode, "use node or gate");
+    else if (*mode == "night") config.mode = RunMode::kNight;
+    else bad("HKIM_HEALTH_MODE", *mode, "use node, gate or night");
   }
   if (const auto policy = env("HKIM_HEALTH_POLICY"); policy && !policy->empty()) {
     if (*policy == "fail") config.fail_on_failure = true;
@@ -74,6 +75,28 @@ void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
     if (!ParseKeyValueList(*list, &config.node_selector))
       bad("HKIM_HEALTH_NODE_SELECTOR", *list, "give key=value pairs separated by commas");
   }
+  auto names = [&](const std::string& name, std::set<std::string>* out) {
+    const auto list = env(name);
+    if (!list || list->empty()) return;
+    size_t start = 0;
+    while (start <= list->size()) {
+      const size_t comma = list->find(',', start);
+      const std::string item =
+          list->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!item.empty()) out->insert(item);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  };
+  names("HKIM_HEALTH_INCLUDE_NODES", &config.include_nodes);
+  names("HKIM_HEALTH_EXCLUDE_NODES", &config.exclude_nodes);
+  if (const auto report = env("HKIM_HEALTH_REPORT"); report && !report->empty()) {
+    if (*report == "termination") config.report_to_termination = true;
+    else if (*report != "api") bad("HKIM_HEALTH_REPORT", *report, "use termination or api");
+  }
+  config.check_pod_file = env("HKIM_HEALTH_CHECK_POD").value_or(config.check_pod_file);
+  config.pod_namespace = env("HKIM_POD_NAMESPACE").value_or(config.pod_namespace);
+  config.pod_uid = env("HKIM_POD_UID").value_or(config.pod_uid);
   config.tcp_mode = env("HKIM_MODE").value_or("") == "tcp";
   flag("HKIM_HEALTH_TAINT", &config.taint);
   flag("HKIM_HEALTH_PER_RAIL", &config.per_rail);
@@ -97,6 +120,9 @@ void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
   }
   number("HKIM_HEALTH_ASSEMBLE_TIMEOUT_S", 1, 86400, "give seconds between 1 and 86400",
          &config.assemble_timeout_s);
+  number("HKIM_HEALTH_PLACEMENT_TIMEOUT_S", 1, 86400, "give seconds between 1 and 86400",
+         &config.placement_timeout_s);
+  number("HKIM_HEALTH_POLL_S", 0.01, 600, "give seconds between 0.01 and 600", &config.poll_s);
   number("HKIM_HEALTH_PAIR_TIMEOUT_S", 5, 3600, "give seconds between 5 and 3600",
          &config.pair_timeout_s);
   config.peer_address = env("HKIM_HEALTH_PEER_ADDRESS").value_or("");

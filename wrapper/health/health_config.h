@@ -1,6 +1,6 @@
 #pragma once
 // hkim-health's settings, from the pod's environment (docs/CONTRACTS.md, "Fabric health"):
-//   HKIM_HEALTH_MODE            node | gate (the command line's first word wins; pod and ready
+//   HKIM_HEALTH_MODE            node | gate | night (the command line's first word wins; pod and ready
 //                               are given on the command line only)
 //   HKIM_HEALTH_POLICY          warn | fail: gate and pod; fail = a failed check fails the Job
 //                               (gate) or ends the pod with exit 1 before the command (pod)
@@ -14,10 +14,23 @@
 //   HKIM_POD_NAME               the pod's name, for the summary
 //   HKIM_HEALTH_EXPECT_GPUS     GPUs a node of the shape registers (node mode)
 //   HKIM_HEALTH_EXPECT_RESOURCES  "name=count,..." minimum allocatable RDMA resources
-//   HKIM_HEALTH_NODE_SELECTOR   "key=value,..." the node group (fleet inventory)
+//   HKIM_HEALTH_NODE_SELECTOR   "key=value,..." the node group (fleet inventory, night)
+//   HKIM_HEALTH_INCLUDE_NODES   "name,...": node_shape.include_nodes; when set, the pool is only
+//                               these of the selector's nodes (no other node is read or marked)
+//   HKIM_HEALTH_EXCLUDE_NODES   "name,...": node_shape.exclude_nodes, never part of the pool
+//   HKIM_HEALTH_REPORT          node: "termination" = a night check pod: no API, the compact
+//                               report in the termination message, exit 1 when a check failed
+//   HKIM_HEALTH_PLACEMENT_TIMEOUT_S  night: how long a check pod may wait for its node
+//                               (default 300); then the node is busy, a skip
+//   HKIM_HEALTH_POLL_S          night: seconds between two looks at the check pods (default 5)
+//   HKIM_HEALTH_CHECK_POD       night: the check pod template, a v1 Pod as JSON (default
+//                               /etc/hkim-health/check-pod.json, the ConfigMap's mount)
+//   HKIM_POD_NAMESPACE, HKIM_POD_UID  night: the coordinator's own pod (downward API), owner
+//                               of the check pods
 //   HKIM_HEALTH_TAINT           true | false: consent to a NoSchedule taint on failure
 //   HKIM_HEALTH_PER_RAIL        true | false: also run hkim-nccl-check --per-rail
-//   HKIM_HEALTH_TIMEOUT_S       per NCCL check (default 900)
+//   HKIM_HEALTH_TIMEOUT_S       node, gate: per NCCL check (default 900); night: one check pod,
+//                               from its placement to its end
 //   HKIM_MODE                   tcp: the profile runs without RDMA (diagnosis does not fail)
 //   HKIM_HEALTH_RELEASE_AFTER   consecutive passes that release a node marked fail (default 2)
 //   HKIM_HEALTH_ROTATION_NIGHTS node: the group's NCCL checks are spread over this many nights
@@ -35,6 +48,7 @@
 //   HKIM_NCCL_CHECK_AT_BYTES    the job check's own settings, read for the localization
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,7 +57,7 @@
 
 namespace hkim::health {
 
-enum class RunMode { kNode, kGate, kPod };
+enum class RunMode { kNode, kGate, kPod, kNight };
 
 inline constexpr const char* kDefaultReadyFile = "/opt/hkim/nccl/fabric-ready";
 
@@ -64,6 +78,15 @@ struct HealthConfig {
   std::string bin_dir;  ///< folder of hkim-wrapper and hkim-nccl-check (our own folder)
   int release_after = 2;
   int rotation_nights = 1;  ///< node mode: the night's slice of the group runs NCCL (rotation.h)
+  std::set<std::string> include_nodes;  ///< the pool is within these (empty: the selector's)
+  std::set<std::string> exclude_nodes;  ///< never part of the pool
+  bool report_to_termination = false;   ///< node: a night check pod (HKIM_HEALTH_REPORT)
+  // Night (the coordinator).
+  double placement_timeout_s = 300;
+  double poll_s = 5;
+  std::string check_pod_file = "/etc/hkim-health/check-pod.json";
+  std::string pod_namespace;
+  std::string pod_uid;
   // Localization (gate, pod).
   std::string localize = "fail";
   double pair_timeout_s = 120;

@@ -8,7 +8,9 @@
 #include <ostream>
 
 #include "check_outcomes.h"
+#include "child_run.h"
 #include "job_check.h"
+#include "night_plan.h"
 #include "node_api.h"
 #include "rotation.h"
 
@@ -26,7 +28,7 @@ bool FleetInventory(const HealthConfig& config, const KubeClient& api, const Nod
     return false;
   }
   bool ok = true;
-  for (const nlohmann::json& node : nodes) {
+  for (const nlohmann::json& node : PoolOf(nodes, config.include_nodes, config.exclude_nodes)) {
     const InventoryResult inventory = CheckNodeInventory(node, config.expected);
     if (inventory.passed || inventory.node == config.node_name) continue;
     NodeSummary other;
@@ -59,7 +61,7 @@ bool NcclTurnTonight(const HealthConfig& config, const KubeClient& api, std::str
     return true;
   }
   std::vector<std::string> group;
-  for (const nlohmann::json& node : nodes)
+  for (const nlohmann::json& node : PoolOf(nodes, config.include_nodes, config.exclude_nodes))
     group.push_back(node.value(nlohmann::json::json_pointer("/metadata/name"), std::string()));
   const int64_t day = UtcDayNumber(static_cast<int64_t>(std::time(nullptr)));
   const int wait = NightsUntilTurn(group, config.node_name, day, config.rotation_nights);
@@ -91,8 +93,9 @@ int RunNodeMode(const HealthConfig& config, const std::optional<KubeClient>& api
   summary.time = UtcNow();
   bool recorded = true;
 
-  // 1. Cheap: what this node advertises. A node short of GPUs or VFs gets no NCCL run.
-  if (api) {
+  // 1. Cheap: what this node advertises. A node short of GPUs or VFs gets no NCCL run. (A night
+  // check pod has no API: its coordinator read the inventory before placing it.)
+  if (api && !config.report_to_termination) {
     const NodeRead read = GetNode(*api, config.node_name);
     if (read.ok) {
       summary.checks.push_back(InventoryOutcome(CheckNodeInventory(read.node, config.expected)));
@@ -126,8 +129,17 @@ int RunNodeMode(const HealthConfig& config, const std::optional<KubeClient>& api
     PrintOutcome(summary.checks.back(), log);
   }
 
-  // 4. The mark.
+  // 4. The mark, or for a night check pod the report its coordinator marks the node from.
   const bool passed = summary.Passed();
+  if (config.report_to_termination) {
+    summary.mark = "reported to the night coordinator";
+    WriteTerminationMessage(config, CompactReport(summary));
+    log << "hkim-health: node " << config.node_name << ": " << (passed ? "PASS" : "FAIL")
+        << ", reported in the termination message\n"
+        << std::flush;
+    out << FormatSummaryLine(summary) << std::flush;
+    return passed ? 0 : 1;
+  }
   if (api) {
     const NodeMark mark{passed, FirstFailure(summary), summary.time, config.taint,
                         config.release_after};

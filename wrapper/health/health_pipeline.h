@@ -20,7 +20,9 @@
 
 namespace hkim::health {
 
-/// Runs node mode. `api` is the API client (nullopt: no API, inventory and marking are errors).
+/// Runs node mode. With config.report_to_termination (a night check pod) it uses no API: the
+/// checks, then CompactReport in the termination message; returns 0 passed, 1 failed. Otherwise
+/// `api` is the API client (nullopt: no API, inventory and marking are errors).
 /// Writes every summary line to `out` and progress to `log`. Returns 0 when the results were
 /// recorded (the node passed or was marked failed), 2 when they could not be (API errors).
 int RunNodeMode(const HealthConfig& config, const std::optional<KubeClient>& api, std::ostream& out,

@@ -15,6 +15,8 @@
 #include <optional>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "common/read_file.h"
 
 namespace hkim::health {
@@ -113,6 +115,14 @@ ApiResponse KubeClient::Patch(const std::string& path, const std::string& body,
   return Request("PATCH", path, body, content_type);
 }
 
+ApiResponse KubeClient::Post(const std::string& path, const std::string& body) const {
+  return Request("POST", path, body, "application/json");
+}
+
+ApiResponse KubeClient::Delete(const std::string& path) const {
+  return Request("DELETE", path, "", "");
+}
+
 ApiResponse KubeClient::Request(const std::string& method, const std::string& path,
                                 const std::string& body, const std::string& content_type) const {
   ApiResponse response;
@@ -163,6 +173,19 @@ ApiResponse KubeClient::Request(const std::string& method, const std::string& pa
     response.error += (response.error.empty() ? "" : ": ") + failure;
   }
   return response;
+}
+
+std::string DescribeFailure(const std::string& what, const ApiResponse& response,
+                            const std::string& forbidden_fix) {
+  if (response.status == 0) return what + ": " + response.error;
+  std::string message = response.body;
+  const nlohmann::json status = nlohmann::json::parse(response.body, nullptr, false);
+  if (status.is_object() && status.contains("message") && status["message"].is_string())
+    message = status["message"].get<std::string>();
+  std::string fix;
+  if (response.status == 401) fix = " (token refused: is the service account token mounted?)";
+  if (response.status == 403) fix = " (" + forbidden_fix + ")";
+  return what + ": HTTP " + std::to_string(response.status) + ": " + message + fix;
 }
 
 std::string QueryEscape(const std::string& value) {

@@ -53,6 +53,12 @@ class KubeClient {
   ApiResponse Patch(const std::string& path, const std::string& body,
                     const std::string& content_type) const;
 
+  /// POST `path` with the JSON `body` (create an object).
+  ApiResponse Post(const std::string& path, const std::string& body) const;
+
+  /// DELETE `path` (the object is removed with the server's default grace period).
+  ApiResponse Delete(const std::string& path) const;
+
  private:
   ApiResponse Request(const std::string& method, const std::string& path, const std::string& body,
                       const std::string& content_type) const;
@@ -60,6 +66,11 @@ class KubeClient {
   ApiEndpoint endpoint_;
   double timeout_s_;
 };
+
+/// "<what>: HTTP <status>: <the server's message>" (or the transport error), with a hint for
+/// 401 and, for 403, `forbidden_fix` (the rights the caller needs).
+std::string DescribeFailure(const std::string& what, const ApiResponse& response,
+                            const std::string& forbidden_fix);
 
 /// Percent-encodes a query value (label selectors contain '=' and ',').
 std::string QueryEscape(const std::string& value);

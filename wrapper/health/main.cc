@@ -1,8 +1,10 @@
 // hkim-health: the fabric health check of one node, run by the workload's own pods before the
-// training command (pod mode), the bundle's sync gate (gate mode), and its periodic CronJob
-// (node mode, marks the node through the Kubernetes API). Started as
-// `hkim-wrapper -- hkim-health node|gate|pod -- <command...>` so the RDMA environment is the
-// workload's; `hkim-health ready` is the StatefulSet's readiness probe.
+// training command (pod mode), by the periodic check's pods (node mode), and the periodic
+// check's coordinator (night mode: starts the check pods on tonight's idle nodes and marks the
+// nodes through the Kubernetes API; it runs alone, with no GPU). The checks start as
+// `hkim-wrapper -- hkim-health node|pod -- <command...>` so the RDMA environment is the
+// workload's; `hkim-health ready` is the StatefulSet's readiness probe; gate mode is the
+// in-pod check without the command, for runs by hand.
 
 #include <unistd.h>
 
@@ -16,6 +18,7 @@
 #include "health_config.h"
 #include "health_pipeline.h"
 #include "kube_api.h"
+#include "night.h"
 #include "pod_mode.h"
 
 namespace {
@@ -57,7 +60,8 @@ int Run(int argc, char** argv) {
   std::string mode, sa_dir = kServiceAccountDir;
   double api_timeout_s = 20;
   app.add_option("mode", mode,
-                 "node | gate | pod -- COMMAND... | ready (default: HKIM_HEALTH_MODE or node)");
+                 "node | gate | night | pod -- COMMAND... | ready (default: HKIM_HEALTH_MODE or "
+                 "node)");
   app.add_option("--bin-dir", config.bin_dir, "folder of hkim-wrapper and hkim-nccl-check");
   app.add_option("--service-account-dir", sa_dir, "token and ca.crt of the API client");
   app.add_option("--api-timeout-s", api_timeout_s, "deadline of one API request");
@@ -74,8 +78,10 @@ int Run(int argc, char** argv) {
     config.mode = RunMode::kNode;
   else if (mode == "pod")
     config.mode = RunMode::kPod;
+  else if (mode == "night")
+    config.mode = RunMode::kNight;
   else if (!mode.empty())
-    errors.push_back("mode '" + mode + "' is unknown\nfix: use node, gate, pod or ready");
+    errors.push_back("mode '" + mode + "' is unknown\nfix: use node, gate, night, pod or ready");
   if (config.mode == RunMode::kPod && command.empty())
     errors.push_back(
         "pod mode has no command\nfix: give it after --: hkim-health pod -- "
@@ -104,6 +110,9 @@ int Run(int argc, char** argv) {
               << "\nfix: give the training command's path (or a name on PATH) after --\n";
     return 127;
   }
+  // A night check pod reports to its coordinator and has no token to call the API with.
+  if (config.mode == RunMode::kNode && config.report_to_termination)
+    return RunNodeMode(config, std::nullopt, std::cout, std::cerr);
 
   std::optional<KubeClient> api;
   ApiEndpoint endpoint;
@@ -113,6 +122,7 @@ int Run(int argc, char** argv) {
   } else {
     std::cerr << "hkim-health: error: no Kubernetes API: " << error << "\n";
   }
+  if (config.mode == RunMode::kNight) return RunNightMode(config, api, std::cout, std::cerr);
   return RunNodeMode(config, api, std::cout, std::cerr);
 }
 

@@ -8,15 +8,7 @@ namespace {
 using nlohmann::json;
 
 std::string Describe(const std::string& what, const ApiResponse& response) {
-  if (response.status == 0) return what + ": " + response.error;
-  std::string message = response.body;
-  const json status = json::parse(response.body, nullptr, false);
-  if (status.is_object() && status.contains("message") && status["message"].is_string())
-    message = status["message"].get<std::string>();
-  std::string fix;
-  if (response.status == 401) fix = " (token refused: is the service account token mounted?)";
-  if (response.status == 403) fix = " (the ClusterRole must allow get, list, patch on nodes)";
-  return what + ": HTTP " + std::to_string(response.status) + ": " + message + fix;
+  return DescribeFailure(what, response, "the ClusterRole must allow get, list, patch on nodes");
 }
 
 }  // namespace

@@ -50,4 +50,17 @@ std::string FormatSummaryLine(const NodeSummary& summary);
 /// The JSON object alone (for tests and the line).
 nlohmann::json SummaryJson(const NodeSummary& summary);
 
+/// The most a check pod's termination message may hold (the kubelet keeps 4096 bytes).
+inline constexpr size_t kTerminationMessageBytes = 4000;
+
+/// A check pod's result for the night coordinator, as its termination message: compact JSON
+/// {"tool":"hkim-health","report":1,"node":..,"passed":bool,"checks":[{"name","status",
+/// "detail","failures":[first]}]}, each text cut on a UTF-8 boundary, at most
+/// kTerminationMessageBytes in all (details are shortened until it fits). Never throws.
+std::string CompactReport(const NodeSummary& summary);
+
+/// Reads a CompactReport back into `checks` and `passed`; false when `text` is not one (cut off,
+/// another program's message).
+bool ParseCompactReport(const std::string& text, std::vector<CheckOutcome>* checks, bool* passed);
+
 }  // namespace hkim::health

@@ -136,22 +136,16 @@ void CheckIncludeNodesTooFew(const LintContext& c, LintReporter& r) {
                "workload.replicas to " + std::to_string(usable));
 }
 
-// The nightly check runs periodic.nodes pods a run, one per node, and rotates its NCCL checks
-// over the nodes those pods land on: unstated, it runs workload.replicas pods, and a pool larger
-// than that has nodes no night reaches (validate --cluster counts the pool:
-// cluster.health-coverage).
-void CheckHealthPoolSize(const LintContext& c, LintReporter& r) {
-  const Profile& p = c.profile;
-  const PeriodicHealth& periodic = p.fabric_health.periodic;
-  if (!periodic.enabled || periodic.nodes > 0) return;
-  const std::string replicas = std::to_string(p.workload.replicas);
-  r.Report(periodic.pointer + "/nodes",
-           "the nightly health check runs workload.replicas (" + replicas +
-               ") pods a run, one per node, since fabric_health.periodic.nodes is unset: it "
-               "covers only " + replicas +
-               " nodes of the pool, whatever periodic.nights, unless the pool has no more",
-           "set fabric_health.periodic.nodes to the pool's node count (--cluster EXPORT counts "
-           "it: cluster.health-coverage)");
+// fabric_health.periodic.nodes sized the CronJob's Job (one pod per node) before the check had a
+// coordinator; the coordinator lists the pool itself each run, so the value is ignored.
+void CheckDeprecatedPeriodicNodes(const LintContext& c, LintReporter& r) {
+  const nlohmann::json::json_pointer pointer("/fabric_health/periodic/nodes");
+  if (!c.loaded.document.contains(pointer)) return;
+  r.Report("/fabric_health/periodic/nodes",
+           "fabric_health.periodic.nodes is deprecated and ignored: the nightly check's "
+           "coordinator lists the pool's nodes (node_shape.node_selector less exclude_nodes, "
+           "within include_nodes) each run",
+           "delete the key");
 }
 
 }  // namespace
@@ -162,10 +156,9 @@ std::vector<LintRule> NodeLintRules() {
        "include_nodes (less exclude_nodes) names at least workload.replicas nodes: pods run one "
        "per node",
        CheckIncludeNodesTooFew},
-      {"lint.health-pool-size", Severity::kNote,
-       "with the periodic health check on, fabric_health.periodic.nodes states the pool's size "
-       "(unset it covers workload.replicas nodes)",
-       CheckHealthPoolSize},
+      {"lint.deprecated-periodic-nodes", Severity::kNote,
+       "no fabric_health.periodic.nodes: the nightly check lists the pool itself",
+       CheckDeprecatedPeriodicNodes},
       {"lint.kueue-tolerates-health-taint", Severity::kWarning,
        "with scheduling.kueue, no node_shape toleration covers the health check's taint "
        "(its ResourceFlavor carries them)",

@@ -31,9 +31,7 @@ namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
 TEST(ClusterCheck, ProfileMatchesTheClusterItDescribes) {
-  // barcelona.json holds two of the pool's three GPU nodes: the nightly check's pod count to
-  // match (cluster.health-coverage; HealthCoverage tests).
-  Checked c = Check(kBarcelona, "barcelona.json", {"fabric_health.periodic.nodes=2"});
+  Checked c = Check(kBarcelona, "barcelona.json");
   EXPECT_EQ(c.Errors(), 0) << c.All();
   EXPECT_EQ(c.sink.WarningCount(), 0) << c.All();
   ASSERT_EQ(c.report.picked.size(), 2u);

@@ -137,35 +137,5 @@ TEST(OkePreconditions, ARegionWithA100VfsIsMetAndAMissingLabelIsANote) {
   EXPECT_THAT(found[0]->fix, HasSubstr("-L topology.kubernetes.io/region"));
 }
 
-TEST(HealthCoverage, APoolLargerThanTheNightlyChecksPodsIsAWarningNamingTheCount) {
-  // oke-a100: the periodic check is on (an RDMA pool), nodes unset: workload.replicas (2) pods
-  // a run, and the selector picks three A100 nodes.
-  Checked c = CheckInstalled(kOkeA100);
-  auto found = c.Of("cluster.health-coverage");
-  ASSERT_EQ(found.size(), 1u) << c.All();
-  EXPECT_EQ(found[0]->severity, Severity::kWarning);
-  EXPECT_EQ(found[0]->data_path, "/fabric_health/periodic/nodes");
-  EXPECT_THAT(found[0]->message, HasSubstr("picks 3 nodes"));
-  EXPECT_THAT(found[0]->message, HasSubstr("runs 2 pod(s) a run (periodic.nodes unset: workload.replicas)"));
-  EXPECT_THAT(found[0]->message, HasSubstr("1 node(s) are never checked"));
-  EXPECT_THAT(found[0]->fix, HasSubstr("fabric_health.periodic.nodes: 3"));
-}
-
-TEST(HealthCoverage, ThePoolsSizeCoversItAndMorePodsThanNodesIsAWarning) {
-  EXPECT_TRUE(CheckInstalled(kOkeA100, {"fabric_health.periodic.nodes=3"})
-                  .Of("cluster.health-coverage")
-                  .empty());
-  EXPECT_TRUE(CheckInstalled(kOkeA100, {"fabric_health.periodic.enabled=false"})
-                  .Of("cluster.health-coverage")
-                  .empty());
-  Checked more = CheckInstalled(kOkeA100, {"fabric_health.periodic.nodes=5"});
-  auto found = more.Of("cluster.health-coverage");
-  ASSERT_EQ(found.size(), 1u) << more.All();
-  EXPECT_THAT(found[0]->message, HasSubstr("2 pods find no node and stay Pending"));
-  EXPECT_THAT(found[0]->fix, HasSubstr("fabric_health.periodic.nodes: 3"));
-  // The H100 pool of two nodes runs workload.replicas (2) pods: covered.
-  EXPECT_TRUE(CheckInstalled(kOkeH100).Of("cluster.health-coverage").empty());
-}
-
 }  // namespace
 }  // namespace hkim

@@ -268,8 +268,6 @@ TEST(Init, EveryStarterProfileValidatesWithoutFindings) {
         if (d.rule == "lint.image-digest" && d.severity == Severity::kWarning) continue;
         // OKE: its node agents run privileged under SELinux enforcing, the default (a note).
         if (d.rule == "lint.node-agent-privileged" && d.severity == Severity::kNote) continue;
-        // The pool's size is the user's to state (fabric_health.periodic.nodes; a note).
-        if (d.rule == "lint.health-pool-size" && d.severity == Severity::kNote) continue;
         ADD_FAILURE() << platform << " " << shape << ": " << d.location.line << ": " << d.rule
                       << " " << d.message;
       }
@@ -320,8 +318,6 @@ gitops: {repo_url: https://github.com/lab/r.git, path: out/lab}
       if (d.rule == "lint.image-digest" && d.severity == Severity::kWarning) continue;
       // OKE: its node agents run privileged under SELinux enforcing, the default (a note).
       if (d.rule == "lint.node-agent-privileged" && d.severity == Severity::kNote) continue;
-      // The pool's size is the user's to state (fabric_health.periodic.nodes; a note).
-      if (d.rule == "lint.health-pool-size" && d.severity == Severity::kNote) continue;
       ADD_FAILURE() << platform << " + " << shape << ": " << d.location.file << ":"
                     << d.location.line << ": " << d.rule << " " << d.message;
     }

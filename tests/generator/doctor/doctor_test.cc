@@ -47,6 +47,60 @@ TEST(Doctor, OneRowPerNodeFromMixedLogs) {
   EXPECT_NE(table.find("2 node(s), 1 failing"), std::string::npos);
 }
 
+std::string NightLine(const std::string& node, const std::string& time, bool passed,
+                      const std::string& checks, const std::string& mark) {
+  return "[pod/h-fabric-health-29/coordinator] HKIM_HEALTH_SUMMARY "
+         R"({"tool":"hkim-health","format":1,"mode":"night","node":")" + node +
+         R"(","pod":"h-29","time":")" + time + R"(","passed":)" + (passed ? "true" : "false") +
+         R"(,"mark":")" + mark + R"(","checks":[{"name":"inventory","status":"pass"},)" + checks +
+         "]}\n";
+}
+
+const char* kBusy =
+    R"X({"name":"placement","status":"skip","detail":"busy: checked when its job starts (not placed within 300 s)"})X";
+
+// Issue 48: a node that failed, then was busy two nights, is still a failed node; how long ago
+// it was tested is counted from the newest summary of the input, not the clock.
+TEST(Doctor, BusyNightsDoNotHideTheLastTestAndAreCounted) {
+  const std::string logs =
+      NightLine("gpu-1", "2026-11-25T03:20:00Z", false,
+                R"({"name":"placement","status":"pass"},{"name":"nccl-local","status":"fail","detail":"busbw 20 GB/s"})",
+                "label fail") +
+      NightLine("gpu-1", "2026-11-26T03:20:00Z", true, kBusy, "unchanged (busy)") +
+      NightLine("gpu-1", "2026-11-27T03:20:00Z", true, kBusy, "unchanged (busy)") +
+      NightLine("gpu-2", "2026-11-27T03:20:00Z", true, kBusy, "unchanged (busy)") +
+      NightLine("gpu-3", "2026-11-27T03:10:00Z", true,
+                R"({"name":"placement","status":"skip","detail":"not in tonight's slice"})",
+                "unchanged") +
+      NightLine("gpu-3", "2026-11-24T05:20:00Z", true,
+                R"({"name":"placement","status":"pass"},{"name":"nccl-local","status":"pass"})",
+                "label pass");
+  std::vector<std::string> warnings;
+  const auto nodes = CollectSummaries({{"night.log", logs}}, warnings);
+  ASSERT_EQ(nodes.size(), 3u);
+  EXPECT_FALSE(nodes[0].passed);
+  EXPECT_EQ(nodes[0].time, "2026-11-25T03:20:00Z");
+  EXPECT_EQ(nodes[0].how, "night");
+  EXPECT_EQ(nodes[0].busy_skips, 2);
+  EXPECT_FALSE(nodes[1].tested);
+  EXPECT_EQ(nodes[1].busy_skips, 1);
+  EXPECT_TRUE(nodes[2].tested);
+  EXPECT_EQ(nodes[2].busy_skips, 0);
+  const std::string table = FormatFleetTable(nodes);
+  EXPECT_NE(table.find("gpu-1  FAIL      pass       pass       fail        2026-11-25T03:20:00Z  "
+                       "night  2d      2 (last 0s ago)  label fail"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("gpu-2  UNTESTED  pass       skip       -           never"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("2026-11-24T05:20:00Z  night  2d 22h  -"), std::string::npos) << table;
+  EXPECT_NE(table.find("3 node(s), 1 failing, 1 never tested, 2 busy since their last test"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(ShortDuration(SecondsBetween("2026-11-27T03:20:00Z", "2026-11-27T03:20:45Z")), "45s");
+  EXPECT_EQ(SecondsBetween("yesterday", "2026-11-27T03:20:45Z"), -1);
+}
+
 TEST(Doctor, TheLaterRunOfANodeWins) {
   const std::string older =
       R"X(HKIM_HEALTH_SUMMARY {"tool":"hkim-health","mode":"node","node":"n","time":"2026-11-22T03:00:00Z","passed":false,"checks":[]})X";

@@ -103,6 +103,15 @@ BundleImages RenderedImages(const RenderedBundle& bundle, const hkim::CatalogInd
     const ImageOrigin base{bundle.bundle_name, file.file_name, ObjectName(*doc), ""};
     Walk(*doc, "", base, found);
     const std::string kind = Str(*doc, "kind");
+    // The nightly check's pod, carried as JSON text in its ConfigMap (plan/health.cc): its images
+    // are pulled on the nodes as any pod's.
+    if (kind == "ConfigMap" && doc->contains("data") && (*doc)["data"].is_object())
+      for (const auto& [key, value] : (*doc)["data"].items()) {
+        const json pod = value.is_string() ? json::parse(value.get<std::string>(), nullptr, false)
+                                           : json();
+        if (pod.is_object() && Str(pod, "kind") == "Pod")
+          Walk(pod, "data[" + key + "]", base, found);
+      }
     const json spec = doc->value("spec", json::object());
     if (kind == "Subscription") {
       hkim::OlmPackage package{Str(spec, "name"),

@@ -57,7 +57,6 @@ wrapper:
 gitops:
   repo_url: https://github.com/lab/bundles.git
   path: out/lab
-fabric_health: {periodic: {nodes: 2}}
 )";
 
 constexpr const char* kOke = R"(cluster: {name: oke, platform: oke}
@@ -90,7 +89,6 @@ workload:
   command: [sleep, infinity]
 wrapper: {image: quay.io/x/wrapper:1}
 gitops: {repo_url: https://github.com/lab/bundles.git, path: out/oke}
-fabric_health: {periodic: {nodes: 2}}
 )";
 
 // Loads `base`, applies `sets` as --set assignments, and runs schema, model and lint (not the
@@ -370,16 +368,13 @@ TEST(Lint, KueueFlavorMustNotTolerateTheHealthTaint) {
                                  "node_shape.tolerations[0].operator=Exists"}));
 }
 
-TEST(Lint, ThePeriodicCheckWithoutThePoolsSizeCoversOnlyReplicasNodes) {
-  // The bases state periodic.nodes; unset, the check runs workload.replicas pods a run.
-  const DiagnosticSink unset = Check(kOke, {"fabric_health.periodic.nodes=0"});
-  ExpectOnly(unset, "lint.health-pool-size", "/fabric_health/periodic/nodes", Severity::kNote);
-  if (!unset.diagnostics().empty()) {
-    EXPECT_NE(unset.diagnostics()[0].message.find("covers only 2 nodes"), std::string::npos)
-        << Dump(unset);
-    EXPECT_NE(unset.diagnostics()[0].fix.find("--cluster EXPORT counts it"), std::string::npos);
-  }
-  ExpectClean(Check(kOke, {"fabric_health.periodic.nodes=0", "fabric_health.periodic.enabled=false"}));
+TEST(Lint, PeriodicNodesIsDeprecatedTheCoordinatorListsThePool) {
+  const DiagnosticSink stated = Check(kOke, {"fabric_health.periodic.nodes=12"});
+  ExpectOnly(stated, "lint.deprecated-periodic-nodes", "/fabric_health/periodic/nodes",
+             Severity::kNote);
+  if (!stated.diagnostics().empty())
+    EXPECT_NE(stated.diagnostics()[0].message.find("lists the pool's nodes"), std::string::npos);
+  ExpectClean(Check(kOke, {}));
 }
 
 TEST(Lint, IncludeNodesFewerThanReplicasLeavesPodsPending) {

@@ -82,16 +82,27 @@ TEST(HealthNamespace, ThePeriodicCheckAndEverythingItUsesAreInItsOwnNamespace) {
       // Every object of the health namespace syncs in the health layer.
       if (Ns(doc) == ns) EXPECT_EQ(File(doc).rfind("health/", 0), 0u) << File(doc);
     }
-    EXPECT_EQ(accounts, std::set<std::string>{PodAccount(cron)}) << profile;
+    // The coordinator's account and the check pods' (no rights, no token).
+    const std::string check_account = PodAccount(cron) + "-check";
+    EXPECT_EQ(accounts, (std::set<std::string>{PodAccount(cron), check_account})) << profile;
     // Each NAD the pods attach (looked up in the pod's namespace) and ConfigMap they mount.
     EXPECT_EQ(nads, workload_nads) << profile;
     EXPECT_FALSE(nads.empty()) << profile;
-    EXPECT_EQ(configmaps, workload_configmaps) << profile;
-    const YAML::Node pod = PodSpec(cron);
-    for (const YAML::Node& volume : pod["volumes"])
-      if (volume["configMap"]) EXPECT_TRUE(configmaps.count(Str(volume["configMap"]["name"])));
-    for (const YAML::Node& from : pod["containers"][0]["envFrom"])
-      if (from["configMapRef"]) EXPECT_TRUE(configmaps.count(Str(from["configMapRef"]["name"])));
+    // ... and the one that holds the check pod.
+    std::set<std::string> with_check = workload_configmaps;
+    with_check.insert(check_account);
+    EXPECT_EQ(configmaps, with_check) << profile;
+    YAML::Node check_pod;
+    for (const YAML::Node& doc : OfKind(docs, "ConfigMap"))
+      if (Ns(doc) == ns && doc["data"]["check-pod.json"])
+        check_pod = YAML::Load(doc["data"]["check-pod.json"].as<std::string>());
+    ASSERT_TRUE(check_pod) << profile;
+    for (const YAML::Node& pod : {PodSpec(cron), check_pod["spec"]}) {
+      for (const YAML::Node& volume : pod["volumes"])
+        if (volume["configMap"]) EXPECT_TRUE(configmaps.count(Str(volume["configMap"]["name"])));
+      for (const YAML::Node& from : pod["containers"][0]["envFrom"])
+        if (from["configMapRef"]) EXPECT_TRUE(configmaps.count(Str(from["configMapRef"]["name"])));
+    }
     // The copies carry the same CNI config (same nv-ipam pool or whereabouts range).
     for (const YAML::Node& nad : OfKind(docs, "NetworkAttachmentDefinition"))
       for (const YAML::Node& other : OfKind(docs, "NetworkAttachmentDefinition"))
@@ -101,7 +112,7 @@ TEST(HealthNamespace, ThePeriodicCheckAndEverythingItUsesAreInItsOwnNamespace) {
     if (profile == "barcelona-h100-cx7") {
       bool bound = false;
       for (const YAML::Node& binding : OfKind(docs, "RoleBinding"))
-        if (Ns(binding) == ns && Str(binding["subjects"][0]["name"]) == PodAccount(cron))
+        if (Ns(binding) == ns && Str(binding["subjects"][0]["name"]) == check_account)
           bound = Str(binding["roleRef"]["name"]).find("use-scc") != std::string::npos;
       EXPECT_TRUE(bound);
       bool role = false;

@@ -254,7 +254,7 @@ TEST(Plan, OkeBundleUsesNetworkOperatorObjectsAndNoScc) {
   EXPECT_EQ(kinds, (std::set<std::string>{"Application", "ClusterQueue", "ClusterRole",
                                           "ClusterRoleBinding", "ConfigMap", "CronJob",
                                           "DaemonSet", "IPPool", "LocalQueue",
-                                          "ResourceFlavor", "Topology",
+                                          "ResourceFlavor", "Role", "RoleBinding", "Topology",
                                           "ValidatingAdmissionPolicy",
                                           "ValidatingAdmissionPolicyBinding",
                                           "Namespace", "NetworkAttachmentDefinition",
@@ -450,9 +450,11 @@ TEST(Plan, EveryNamespaceGetsItsOwnAccessNetworksAndWorkload) {
   EXPECT_EQ(per_namespace["nccl-test"], 10);
   EXPECT_EQ(per_namespace["b-efficient-memory-offloading-765cab"], 10);
   // The pool's one periodic check (on by default in rdma mode), in the first namespace's health
-  // namespace: SA, SCC Role and RoleBinding, copies of the 4 NADs and the NCCL env CM, CronJob.
+  // namespace: the coordinator's SA and its pods Role and RoleBinding, the check pods' SA and
+  // its SCC Role and RoleBinding, copies of the 4 NADs and the NCCL env CM, the check pod CM,
+  // CronJob.
   ASSERT_EQ(per_health_namespace.size(), 1u);
-  EXPECT_EQ(per_health_namespace["nccl-test-fabric-health"], 9);
+  EXPECT_EQ(per_health_namespace["nccl-test-fabric-health"], 13);
   int sccs = 0;
   for (const PlannedObject& o : plan.objects) sccs += o.kind == "SecurityContextConstraints";
   EXPECT_EQ(sccs, 1);  // cluster-scoped, granted per namespace through RBAC
