@@ -19,10 +19,13 @@ const cel = (v) =>
   Array.isArray(v) ? v.map(cel)
   : v !== null && typeof v === "object" ? new Map(Object.entries(v).map(([k, x]) => [k, cel(x)]))
   : v;
-// CEL values -> JSON.
+// CEL values (the evaluator's lists and maps, or JS ones) -> JSON.
 const js = (v) =>
   Array.isArray(v) ? v.map(js)
   : v instanceof Map ? Object.fromEntries([...v].map(([k, x]) => [k, js(x)]))
+  : v !== null && typeof v === "object" && typeof v.entries === "function"
+    ? Object.fromEntries([...v.entries()].map(([k, x]) => [k, js(x)]))
+  : v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function" ? [...v].map(js)
   : v;
 
 const opts = { funcs: strings };
