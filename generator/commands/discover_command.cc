@@ -17,7 +17,7 @@
 namespace hkim {
 namespace {
 
-const std::vector<std::string> kDiscoverFormats = {"yaml"};
+const std::vector<std::string> kDiscoverFormats = {"yaml", "json"};
 
 constexpr char kFooter[] = R"(
 Examples:
@@ -118,6 +118,7 @@ void SetupDiscoverCommand(CLI::App& app) {
       FinishCommand(1);
     }
     if (!output->legacy_path.empty()) options->output = output->legacy_path;
+    options->format = output->format;
     FinishCommand(RunDiscoverCommand(*options, std::cout, std::cerr));
   });
 }
@@ -125,29 +126,57 @@ void SetupDiscoverCommand(CLI::App& app) {
 int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::ostream& err) {
   DiagnosticSink sink;
   SourceTexts sources;
+  std::string text;
+  int status = 0;
   if (!options.name.empty() && !IsDnsLabel(options.name)) {
     sink.Report(Diagnostic{Severity::kError, SourceLocation{"--name", 0, 0}, "", "cli.usage",
                            "--name " + QuoteUntrusted(options.name) +
                                " is not a DNS label (it names the cluster and its bundle folder)",
                            "use at most 63 lower-case letters, digits and '-', starting and "
                            "ending with a letter or digit, e.g. --name my-cluster"});
-    PrintDiagnostics(sink, sources, err);
-    return 1;
+  } else {
+    std::vector<discover::ExportInput> inputs;
+    for (const std::string& path : options.inputs) {
+      std::optional<discover::ExportInput> input = ReadExportInput(path, sink);
+      if (input) inputs.push_back(std::move(*input));
+    }
+    if (!sink.HasErrors()) {
+      text = discover::Discover(std::move(inputs),
+                                {options.name, options.all_groups, options.namespaces}, sink,
+                                &sources);
+    }
+    if (!sink.HasErrors()) DraftValidates(text, sink);
   }
-  std::vector<discover::ExportInput> inputs;
-  for (const std::string& path : options.inputs) {
-    std::optional<discover::ExportInput> input = ReadExportInput(path, sink);
-    if (input) inputs.push_back(std::move(*input));
+  if (sink.HasErrors()) {
+    status = ExitCodeFor(sink);
+  } else if (!options.output.empty()) {
+    std::string reason;
+    const OutputFileStatus written =
+        WriteOutputFile(options.output, text, options.force, &reason);
+    const SourceLocation file{options.output, 0, 0};
+    if (written == OutputFileStatus::kExists) {
+      sink.Report(Diagnostic{Severity::kError, file, "", "io.exists", "the file exists",
+                             "choose another --output-file, or add --force to overwrite it"});
+      status = 1;
+    } else if (written == OutputFileStatus::kFailed) {
+      sink.Report(Diagnostic{Severity::kError, file, "", "io.write",
+                             "cannot write the profile: " + reason,
+                             "check that the folder exists and is writable"});
+      status = 2;
+    }
   }
-  std::string text;
-  if (!sink.HasErrors()) {
-    text = discover::Discover(std::move(inputs),
-                              {options.name, options.all_groups, options.namespaces}, sink,
-                              &sources);
+  if (options.format == "json") {
+    nlohmann::json result = nullptr;
+    if (status == 0) {
+      result = {{"output_file", options.output.empty() ? nlohmann::json(nullptr)
+                                                       : nlohmann::json(options.output)},
+                {"profile", text}};
+    }
+    out << DumpJson(JsonReport("discover", status, sink, result)) << '\n';
+    return status;
   }
-  if (!sink.HasErrors()) DraftValidates(text, sink);
   PrintDiagnostics(sink, sources, err);
-  if (sink.HasErrors()) return ExitCodeFor(sink);
+  if (status != 0) return status;
   if (options.output.empty()) {
     out << text;
     out.flush();
@@ -157,19 +186,7 @@ int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::o
     }
     return 0;
   }
-  std::string reason;
-  const OutputFileStatus status = WriteOutputFile(options.output, text, options.force, &reason);
   const std::string shown = UntrustedText(options.output);
-  if (status == OutputFileStatus::kExists) {
-    err << shown << ": error: the file exists [io.exists]\n  fix: choose another "
-        << "--output-file, or add --force to overwrite it\n";
-    return 1;
-  }
-  if (status == OutputFileStatus::kFailed) {
-    err << shown << ": error: cannot write the profile: " << reason << " [io.write]\n"
-        << "  fix: check that the folder exists and is writable\n";
-    return 2;
-  }
   err << "wrote " << shown << "; next: hkimgen validate " << shown << "\n";
   return 0;
 }
