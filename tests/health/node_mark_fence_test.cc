@@ -45,7 +45,8 @@ std::set<std::string> PolicyStrings(const std::string& name) {
 // The node as the API server stores it after the merge patch.
 json Apply(json node, const json& patch) {
   for (const char* part : {"labels", "annotations"}) {
-    for (const auto& [key, value] : patch["metadata"].value(part, json::object()).items()) {
+    const json changes = patch["metadata"].value(part, json::object());
+    for (const auto& [key, value] : changes.items()) {
       if (value.is_null()) node["metadata"][part].erase(key);
       else node["metadata"][part][key] = value;
     }
@@ -77,11 +78,13 @@ TEST(NodeMarkFence, EveryMarkThePatchesWriteIsOneThePolicyAllows) {
   for (const NodeMark& mark : steps) {
     ++step;
     const json patch = MarkPatch(node, mark);
-    for (const auto& [key, value] : patch["metadata"].value("labels", json::object()).items()) {
+    const json labels = patch["metadata"].value("labels", json::object());
+    const json written = patch["metadata"].value("annotations", json::object());
+    for (const auto& [key, value] : labels.items()) {
       EXPECT_EQ(label.count(key), 1u) << "step " << step << " writes label " << key;
       EXPECT_TRUE(value == "pass" || value == "fail" || value.is_null()) << value;
     }
-    for (const auto& [key, value] : patch["metadata"].value("annotations", json::object()).items())
+    for (const auto& [key, value] : written.items())
       EXPECT_EQ(annotations.count(key), 1u) << "step " << step << " writes annotation " << key;
     const json after = Apply(node, patch);
     const json old_taints = node["spec"].value("taints", json::array());
