@@ -487,6 +487,20 @@ case_render_refuses_a_folder_named_by_its_place() {
   expect_err "[write.refused]"
 }
 
+case_set_examples_of_the_reference_validate() {
+  # Issue 51 item 3: the profile reference's own `--set 'nccl.ib_hca==mlx5_0\,mlx5_1'` failed.
+  local examples value n=0
+  examples=$(grep '^`--set` paths' docs/profile-reference.md |
+    grep -o "\`--set '[^']*'\`\|\`--set [^\` ']*\`" | sed "s/^\`--set //; s/\`\$//; s/^'//; s/'\$//")
+  while IFS= read -r value; do
+    [[ -n $value ]] || continue
+    n=$((n + 1))
+    run validate "$B" --set "$value"
+    [[ $status == 0 ]] || fail "the reference's example --set '$value' does not validate"
+  done <<<"$examples"
+  [[ $n -ge 3 ]] || fail "found only $n --set examples in docs/profile-reference.md"
+}
+
 case_enum_values_get_did_you_mean() {
   # Issue 51 item 9: nccl.debug: WARNING had the fix "NCCL_DEBUG." (the description).
   run validate "$B" --set nccl.debug=WARNING
