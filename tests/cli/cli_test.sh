@@ -91,10 +91,14 @@ case_old_output_spelling_warns_or_is_refused() {
   expect_err "-o 'bundle' is not an output format (yaml, json) nor clearly a folder"
   expect_err "for the folder write -d bundle"
   [[ ! -e $WORK/bundle ]] || fail "the ambiguous -o bundle created a folder"
-  (cd "$WORK" && "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 --output json >out.txt 2>err.txt)
+  (cd "$WORK" && "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 --output starter >out.txt 2>err.txt)
   status=$?; out=$(cat "$WORK/out.txt"); err=$(cat "$WORK/err.txt")
   expect_status 1
-  expect_err "for the file write --output-file json"
+  expect_err "for the file write --output-file starter"
+  [[ ! -e $WORK/starter ]] || fail "init --output starter wrote a file named starter"
+  (cd "$WORK" && "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 --output json >out.txt 2>err.txt)
+  status=$?; out=$(cat "$WORK/out.txt"); err=$(cat "$WORK/err.txt")
+  expect_status 0  # json is init's format now: the report, no file named json
   [[ ! -e $WORK/json ]] || fail "init --output json wrote a file named json"
   run init --platform oke --shape BM.GPU.H100.8 -o "$WORK/p.yaml"
   expect_status 0
