@@ -107,9 +107,9 @@ void SetupDiffCommand(CLI::App& app) {
     if (!output->legacy_path.empty()) options->output_dir = output->legacy_path;
     options->format = output->format;
     if (options->output_dir.empty()) {
-      std::cerr << "hkimgen diff: error: -d DIR is required [cli.usage]\n"
-                << "  fix: name the bundle folder to compare with, e.g. -d out/my-cluster\n";
-      FinishCommand(1);
+      FinishCommand(ReportUsage("diff", options->format, "-d DIR is required",
+                                "name the bundle folder to compare with, e.g. -d out/my-cluster",
+                                std::cout, std::cerr));
     }
     if (IsProfileSet(options->profiles)) {
       FinishCommand(RunDiffFleetCommand(*options, std::cout, std::cerr));

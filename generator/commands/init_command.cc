@@ -426,9 +426,8 @@ int RunInitCommand(const InitOptions& options, std::ostream& out, std::ostream& 
     out << *text;
     return 0;
   }
-  err << "wrote " << UntrustedText(options.output) << "; next: "
-      << (options.repo_url.empty() ? "fill gitops.repo_url (your bundle repository), then " : "")
-      << "hkimgen validate " << UntrustedText(options.output) << "\n";
+  err << "wrote " << UntrustedText(options.output)
+      << "; next: " << UntrustedText(next, kMaxMessageBytes) << "\n";
   return 0;
 }
 

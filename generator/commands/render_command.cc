@@ -292,9 +292,10 @@ void SetupRenderCommand(CLI::App& app) {
     options->format = output->format;
     if (!options->profiles.empty()) options->profile = options->profiles.front();
     if (!options->cluster.empty() && IsProfileSet(options->profiles)) {
-      std::cerr << "hkimgen render: error: --cluster checks one profile [cli.usage]\n  fix: "
-                   "check a fleet's profiles with: hkimgen validate PROFILE... --cluster FILE\n";
-      FinishCommand(1);
+      FinishCommand(ReportUsage(
+          "render", options->format, "--cluster checks one profile",
+          "check a fleet's profiles with: hkimgen validate PROFILE... --cluster FILE", std::cout,
+          std::cerr));
     }
     FinishCommand(IsProfileSet(options->profiles)
                       ? RunRenderFleetCommand(*options, std::cout, std::cerr)

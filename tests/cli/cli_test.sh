@@ -449,8 +449,12 @@ case_usage_errors_are_diagnostics_and_json() {
   run completion powershell
   expect_status 1
   expect_err "[cli.usage]"
+  run diff "$B"
+  expect_status 1
+  expect_err "error: -d DIR is required [cli.usage]"
+  expect_err "fix: name the bundle folder to compare with"
   for args in "validate -o json" "init --platform aks --shape BM.GPU.H100.8 -o json" \
-      "render --output json"; do
+      "render --output json" "diff $B -o json" "render $B $OKE --cluster x.json -o json"; do
     # shellcheck disable=SC2086
     run $args
     expect_status 1
