@@ -8,6 +8,7 @@
 
 #include "commands/cli_support.h"
 #include "schema/profile_schema.h"
+#include "support/untrusted_text.h"
 #include "support/version.h"
 
 namespace hkim {
@@ -139,6 +140,38 @@ bool ReportUnknownFlags(CLI::App& app, int argc, char** argv, std::ostream& out,
   return true;
 }
 
+// Whether argv asks for `-o json` (`-o json`, `-ojson`, `--output json`, `--output=json`).
+bool AsksForJson(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg == "-ojson" || arg == "--output=json") return true;
+    const bool flag = arg == "-o" || arg == "--output";
+    if (flag && i + 1 < argc && std::string_view(argv[i + 1]) == "json") return true;
+  }
+  return false;
+}
+
+// A usage error CLI11 found (a missing argument, a value not among the allowed ones, too many
+// arguments), through the diagnostics like every other error: gcc-style text with the fix on
+// stderr, or the one JSON document under -o json.
+int ReportUsageError(const CLI::ParseError& e, int argc, char** argv, std::ostream& out,
+                     std::ostream& err) {
+  const CommandEntry* named = NamedCommand(argc, argv);
+  const std::string command = named != nullptr ? named->name : "";
+  const std::string shown = command.empty() ? "hkimgen" : "hkimgen " + command;
+  DiagnosticSink sink;
+  sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage",
+                         UntrustedText(e.what(), kMaxMessageBytes),
+                         "`" + shown + " --help` lists its arguments, flags and their values"});
+  if (AsksForJson(argc, argv)) {
+    out << DumpJson(JsonReport(command.empty() ? "hkimgen" : command, 1, sink, nullptr)) << '\n';
+  } else {
+    PrintDiagnostics(sink, {}, err);
+  }
+  return 1;
+}
+
 void SetupHelpCommand(CLI::App& app, std::ostream& out) {
   auto topic = std::make_shared<std::string>();
   CLI::App* help = app.add_subcommand("help", "Print the command list, or one command's help");
@@ -188,8 +221,8 @@ int RunHkimgen(int argc, char** argv, std::ostream& out, std::ostream& err) {
   } catch (const CLI::RuntimeError& e) {
     return e.get_exit_code();  // a sub-command's own status; it already said why
   } catch (const CLI::ParseError& e) {
-    const int status = app.exit(e, out, err);  // prints help or the usage error
-    return status == 0 ? 0 : 1;                // a usage error is invalid input
+    if (e.get_exit_code() == 0) return app.exit(e, out, err);  // --help, help-all
+    return ReportUsageError(e, argc, argv, out, err);           // invalid input: exit 1
   } catch (const std::exception& e) {
     // A safety net, never the plan: every input has its own diagnostic (tests/ and the fuzzers
     // hold hkimgen to that). Without it a slip would abort with a core dump instead of exit 2.

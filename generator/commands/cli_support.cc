@@ -152,6 +152,18 @@ void PrintDiagnostics(const DiagnosticSink& sink, const SourceTexts& sources, st
   err << Colorize(FormatDiagnostics(sink, sources), ColorEnabled(STDERR_FILENO));
 }
 
+int ReportUsage(const std::string& command, const std::string& format, const std::string& message,
+                const std::string& fix, std::ostream& out, std::ostream& err) {
+  DiagnosticSink sink;
+  sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage", message, fix});
+  if (format == "json") {
+    out << DumpJson(JsonReport(command, 1, sink, nullptr)) << '\n';
+  } else {
+    PrintDiagnostics(sink, {}, err);
+  }
+  return 1;
+}
+
 void FinishCommand(int status) {
   if (status != 0) throw CLI::RuntimeError(status);
 }

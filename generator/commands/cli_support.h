@@ -75,6 +75,12 @@ std::string DumpJson(const nlohmann::json& document);
 /// nothing when there are none.
 void PrintDiagnostics(const DiagnosticSink& sink, const SourceTexts& sources, std::ostream& err);
 
+/// Reports a usage error that a command's callback finds (two options that do not go together, a
+/// flag it needs): rule "cli.usage" through the diagnostics on `err`, or as the one JSON report
+/// on `out` when `format` is "json". Returns 1, the exit status of invalid input.
+int ReportUsage(const std::string& command, const std::string& format, const std::string& message,
+                const std::string& fix, std::ostream& out, std::ostream& err);
+
 /// Every sub-command, in the order `hkimgen help` lists them (commands/registry.cc). A new
 /// command adds one line there; main stays as it is.
 struct CommandEntry {

@@ -41,8 +41,9 @@ Several profiles, a folder or a quoted pattern compare what the fleet render `re
 DIR` would write (the same set and options: DIR/<cluster>/ per profile and DIR/_fleet/), folder
 by folder; a bundle of a cluster no longer in the set is reported (fleet.removed-cluster) and
 counts as a change until you delete it.
-Exit status: 0 success, 1 error (invalid profile, DIR does not exist); with
---detailed-exitcode or --check (as terraform plan): 0 no change, 2 changes, 1 error.)";
+Exit status: 0 success (a DIR not written yet: every file is listed as added), 1 error (invalid
+profile); with --detailed-exitcode or --check (as terraform plan): 0 no change, 2 changes (a DIR
+not written yet included), 1 error.)";
 
 }  // namespace
 
@@ -88,25 +89,27 @@ void SetupDiffCommand(CLI::App& app) {
                       "The bundle directory to compare with (as written by render -d)");
   AddLayerOptions(command, options->layers);
   AddOutputOption(command, *output, kFormats);
-  command->add_option("--wrapper-digest", options->wrapper_digest,
-                      "As render's: the wrapper image digest the bundle was rendered with "
-                      "(sha256:<64 hex>), so that it is compared as written");
+  CLI::Option* wrapper_digest = command->add_option(
+      "--wrapper-digest", options->wrapper_digest,
+      "As render's: the wrapper image digest the bundle was rendered with (sha256:<64 hex>), "
+      "so that it is compared as written");
   AddImageDigestOption(command, options->image_digests);
   command->add_flag("--detailed-exitcode,--check", options->detailed_exitcode,
                     "Exit 2 when there are changes (0 none, 1 error), as terraform plan");
   AddFleetOptions(command, options->jobs, options->fleet_path, options->fleet_name,
                   options->fleet_namespace);
   command->footer(kFooter);
-  command->callback([options, output] {
+  command->callback([options, output, wrapper_digest] {
+    options->wrapper_digest_given = wrapper_digest->count() > 0;
     if (!ResolveOutputChoice(*output, kFormats, "diff", "-d", "folder", std::cerr)) {
       FinishCommand(1);
     }
     if (!output->legacy_path.empty()) options->output_dir = output->legacy_path;
     options->format = output->format;
     if (options->output_dir.empty()) {
-      std::cerr << "hkimgen diff: error: -d DIR is required [cli.usage]\n"
-                << "  fix: name the bundle folder to compare with, e.g. -d out/my-cluster\n";
-      FinishCommand(1);
+      FinishCommand(ReportUsage("diff", options->format, "-d DIR is required",
+                                "name the bundle folder to compare with, e.g. -d out/my-cluster",
+                                std::cout, std::cerr));
     }
     if (IsProfileSet(options->profiles)) {
       FinishCommand(RunDiffFleetCommand(*options, std::cout, std::cerr));
@@ -125,7 +128,7 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
   std::error_code ec;
   LayerInputs layers = options.layers;
   std::optional<LayeredProfile> layered;  // kept for the profile's accept_warnings
-  if (!WrapperDigestLayer(options.wrapper_digest, layers, sink) ||
+  if (!WrapperDigestLayer(options.wrapper_digest, options.wrapper_digest_given, layers, sink) ||
       !ImageDigestLayer(options.image_digests, layers, sink)) {
     // reported: nothing is compared
   } else if (RefuseFleetMember(options.output_dir, "diff", sink)) {

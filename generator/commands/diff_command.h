@@ -32,6 +32,7 @@ struct DiffOptions {
   std::string fleet_namespace = FleetSettings{}.argocd_namespace;  ///< --fleet-namespace
   std::string output_dir;  ///< -d DIR: the bundle to compare with (it must exist)
   std::string wrapper_digest;  ///< --wrapper-digest, as render's
+  bool wrapper_digest_given = false;  ///< as render's
   std::vector<std::string> image_digests;  ///< --image-digest IMAGE=DIGEST..., as render's
   std::string format = "text";
   bool detailed_exitcode = false;  ///< exit 2 when there are changes

@@ -23,7 +23,7 @@ FleetInputs InputsFor(const DiffOptions& options, DiagnosticSink& sink) {
   inputs.extra_files = options.layers.extra_files;
   inputs.set_values = options.layers.set_values;
   LayerInputs digest;
-  if (WrapperDigestLayer(options.wrapper_digest, digest, sink) &&
+  if (WrapperDigestLayer(options.wrapper_digest, options.wrapper_digest_given, digest, sink) &&
       ImageDigestLayer(options.image_digests, digest, sink)) {
     inputs.set_values.insert(inputs.set_values.end(), digest.set_values.begin(),
                              digest.set_values.end());

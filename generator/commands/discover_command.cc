@@ -17,7 +17,7 @@
 namespace hkim {
 namespace {
 
-const std::vector<std::string> kDiscoverFormats = {"yaml"};
+const std::vector<std::string> kDiscoverFormats = {"yaml", "json"};
 
 constexpr char kFooter[] = R"(
 Examples:
@@ -134,6 +134,7 @@ void SetupDiscoverCommand(CLI::App& app) {
       FinishCommand(1);
     }
     if (!output->legacy_path.empty()) options->output = output->legacy_path;
+    options->format = output->format;
     FinishCommand(RunDiscoverCommand(*options, std::cout, std::cerr));
   });
 }
@@ -141,43 +142,78 @@ void SetupDiscoverCommand(CLI::App& app) {
 int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::ostream& err) {
   DiagnosticSink sink;
   SourceTexts sources;
+  std::string text;
+  int status = 0;
+  std::vector<std::pair<size_t, Diagnostic>> findings;
   if (!options.name.empty() && !IsDnsLabel(options.name)) {
     sink.Report(Diagnostic{Severity::kError, SourceLocation{"--name", 0, 0}, "", "cli.usage",
                            "--name " + QuoteUntrusted(options.name) +
                                " is not a DNS label (it names the cluster and its bundle folder)",
                            "use at most 63 lower-case letters, digits and '-', starting and "
                            "ending with a letter or digit, e.g. --name my-cluster"});
-    PrintDiagnostics(sink, sources, err);
-    return 1;
+  } else {
+    std::vector<discover::ExportInput> inputs;
+    for (const std::string& path : options.inputs) {
+      std::optional<discover::ExportInput> input = ReadExportInput(path, sink);
+      if (input) inputs.push_back(std::move(*input));
+    }
+    if (!sink.HasErrors()) {
+      text = discover::Discover(std::move(inputs),
+                                {options.name, options.all_groups, options.namespaces}, sink,
+                                &sources);
+    }
+    if (!sink.HasErrors()) findings = DraftFindings(text);
+    for (const auto& [document, d] : findings) {
+      sink.Report(Diagnostic{Severity::kError, SourceLocation{"<draft>", 0, 0}, d.data_path,
+                             "discover.draft-invalid",
+                             "the drafted profile does not validate (" + d.rule + ": " +
+                                 d.message + "); the draft is written with this as a comment at "
+                                             "its top",
+                             d.fix.empty() ? "fix the drafted value, then: hkimgen validate FILE"
+                                           : "in the draft: " + d.fix});
+    }
   }
-  std::vector<discover::ExportInput> inputs;
-  for (const std::string& path : options.inputs) {
-    std::optional<discover::ExportInput> input = ReadExportInput(path, sink);
-    if (input) inputs.push_back(std::move(*input));
-  }
-  std::string text;
-  if (!sink.HasErrors()) {
-    text = discover::Discover(std::move(inputs),
-                              {options.name, options.all_groups, options.namespaces}, sink,
-                              &sources);
-  }
-  std::vector<std::pair<size_t, Diagnostic>> findings;
-  if (!sink.HasErrors()) findings = DraftFindings(text);
-  for (const auto& [document, d] : findings) {
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{"<draft>", 0, 0}, d.data_path,
-                           "discover.draft-invalid",
-                           "the drafted profile does not validate (" + d.rule + ": " + d.message +
-                               "); the draft is written with this as a comment at its top",
-                           d.fix.empty() ? "fix the drafted value, then: hkimgen validate FILE"
-                                         : "in the draft: " + d.fix});
-  }
-  PrintDiagnostics(sink, sources, err);
-  if (sink.HasErrors() && findings.empty()) return ExitCodeFor(sink);
   // A draft that does not validate is still the export's picture: written, with its findings
   // as comments, and exit 1.
-  const int exit_status = findings.empty() ? 0 : 1;
-  if (!findings.empty())
-    text = WithFindingsAsComments(text, findings, text.find("\n---\n") != std::string::npos);
+  if (sink.HasErrors() && findings.empty()) {
+    status = ExitCodeFor(sink);
+  } else {
+    if (!findings.empty()) {
+      status = 1;
+      text = WithFindingsAsComments(text, findings, text.find("\n---\n") != std::string::npos);
+    }
+    if (!options.output.empty()) {
+      std::string reason;
+      const OutputFileStatus written =
+          WriteOutputFile(options.output, text, options.force, &reason);
+      const SourceLocation file{options.output, 0, 0};
+      if (written == OutputFileStatus::kExists) {
+        sink.Report(Diagnostic{Severity::kError, file, "", "io.exists", "the file exists",
+                               "choose another --output-file, or add --force to overwrite it"});
+        status = 1;
+        findings.clear();
+      } else if (written == OutputFileStatus::kFailed) {
+        sink.Report(Diagnostic{Severity::kError, file, "", "io.write",
+                               "cannot write the profile: " + reason,
+                               "check that the folder exists and is writable"});
+        status = 2;
+        findings.clear();
+      }
+    }
+  }
+  const bool drafted = status == 0 || !findings.empty();
+  if (options.format == "json") {
+    nlohmann::json result = nullptr;
+    if (drafted) {
+      result = {{"output_file", options.output.empty() ? nlohmann::json(nullptr)
+                                                       : nlohmann::json(options.output)},
+                {"profile", text}};
+    }
+    out << DumpJson(JsonReport("discover", status, sink, result)) << '\n';
+    return status;
+  }
+  PrintDiagnostics(sink, sources, err);
+  if (!drafted) return status;
   if (options.output.empty()) {
     out << text;
     out.flush();
@@ -185,26 +221,14 @@ int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::o
       err << "<stdout>: error: cannot write the profile [io.write]\n";
       return 2;
     }
-    return exit_status;
+    return status;
   }
-  std::string reason;
-  const OutputFileStatus status = WriteOutputFile(options.output, text, options.force, &reason);
   const std::string shown = UntrustedText(options.output);
-  if (status == OutputFileStatus::kExists) {
-    err << shown << ": error: the file exists [io.exists]\n  fix: choose another "
-        << "--output-file, or add --force to overwrite it\n";
-    return 1;
-  }
-  if (status == OutputFileStatus::kFailed) {
-    err << shown << ": error: cannot write the profile: " << reason << " [io.write]\n"
-        << "  fix: check that the folder exists and is writable\n";
-    return 2;
-  }
-  if (exit_status != 0) {
+  if (status != 0) {
     err << "wrote " << shown << ", which does not validate yet (" << findings.size()
         << " finding(s), as comments at its top); fix them, then: hkimgen validate " << shown
         << "\n";
-    return exit_status;
+    return status;
   }
   err << "wrote " << shown << "; next: hkimgen validate " << shown << "\n";
   return 0;

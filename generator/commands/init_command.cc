@@ -288,11 +288,12 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
 
 namespace {
 
-const std::vector<std::string> kInitFormats = {"yaml"};
+const std::vector<std::string> kInitFormats = {"yaml", "json"};
 
 // `--name` is checked as the profile checks cluster.name (schema pattern, YAML typing), by
-// validating the starter it would write; the findings are reported against --name.
-bool CheckStarter(const InitOptions& options, const std::string& text, std::ostream& err) {
+// validating the starter it would write; the first finding is reported against the flag
+// (--name or --repo-url) to `out`. Returns whether the starter is clean.
+bool CheckStarter(const InitOptions& options, const std::string& text, DiagnosticSink& out) {
   DiagnosticSink sink;
   std::optional<LoadedProfile> loaded = LoadProfileFromText("starter.yaml", text, sink);
   if (loaded) {
@@ -311,16 +312,15 @@ bool CheckStarter(const InitOptions& options, const std::string& text, std::ostr
   for (const Diagnostic& d : sink.diagnostics()) {
     if (d.severity != Severity::kError) continue;
     const bool repo = d.data_path.rfind("/gitops/repo_url", 0) == 0;
-    err << "hkimgen init: error: "
-        << (repo ? "--repo-url '" + UntrustedText(options.repo_url)
-                 : "--name '" + UntrustedText(options.name))
-        << "': " << UntrustedText(d.message, kMaxMessageBytes) << " ["
-        << d.rule << "]\n  fix: "
-        << (!d.fix.empty() ? d.fix
-            : repo         ? "give the repository's https or ssh URL, e.g. --repo-url "
-                             "https://github.com/me/bundles.git"
-                           : "use lower-case letters, digits and '-', e.g. --name my-cluster")
-        << "\n";
+    const std::string flag = repo ? "--repo-url" : "--name";
+    out.Report(Diagnostic{
+        Severity::kError, SourceLocation{flag, 0, 0}, "", d.rule,
+        flag + " '" + UntrustedText(repo ? options.repo_url : options.name) + "': " +
+            UntrustedText(d.message, kMaxMessageBytes),
+        !d.fix.empty() ? d.fix
+        : repo         ? "give the repository's https or ssh URL, e.g. --repo-url "
+                         "https://github.com/me/bundles.git"
+                       : "use lower-case letters, digits and '-', e.g. --name my-cluster"});
     break;
   }
   return false;
@@ -371,39 +371,61 @@ Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a war
       FinishCommand(1);
     }
     if (!output->legacy_path.empty()) options->output = output->legacy_path;
+    options->format = output->format;
     FinishCommand(RunInitCommand(*options, std::cout, std::cerr));
   });
 }
 
 int RunInitCommand(const InitOptions& options, std::ostream& out, std::ostream& err) {
+  DiagnosticSink sink;
+  int status = 0;
   std::optional<std::string> text = StarterProfile(options);
   if (!text) {
-    err << "hkimgen init: error: unknown platform " << QuoteUntrusted(options.platform)
-        << " or shape " << QuoteUntrusted(options.shape) << " [cli.usage]\n";
-    return 1;
+    sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage",
+                           "unknown platform " + QuoteUntrusted(options.platform) + " or shape " +
+                               QuoteUntrusted(options.shape),
+                           "`hkimgen init --help` lists the platforms and shapes"});
+    status = 1;
+  } else if (!CheckStarter(options, *text, sink)) {
+    status = 1;
+  } else if (!options.output.empty()) {
+    std::string reason;
+    const OutputFileStatus written =
+        WriteOutputFile(options.output, *text, options.force, &reason);
+    const SourceLocation file{options.output, 0, 0};
+    if (written == OutputFileStatus::kExists) {
+      sink.Report(Diagnostic{Severity::kError, file, "", "io.exists", "the file exists",
+                             "choose another --output-file, or add --force to overwrite it"});
+      status = 1;
+    } else if (written == OutputFileStatus::kFailed) {
+      sink.Report(Diagnostic{Severity::kError, file, "", "io.write",
+                             "cannot write the profile: " + reason,
+                             "check that the folder exists and is writable"});
+      status = 2;
+    }
   }
-  if (!CheckStarter(options, *text, err)) return 1;
+  const std::string next =
+      (options.repo_url.empty() ? "fill gitops.repo_url (your bundle repository), then " : "") +
+      std::string("hkimgen validate ") + (options.output.empty() ? "PROFILE" : options.output);
+  if (options.format == "json") {
+    nlohmann::json result = nullptr;
+    if (status == 0) {
+      result = {{"output_file", options.output.empty() ? nlohmann::json(nullptr)
+                                                       : nlohmann::json(options.output)},
+                {"profile", *text},
+                {"next", next}};
+    }
+    out << DumpJson(JsonReport("init", status, sink, result)) << '\n';
+    return status;
+  }
+  PrintDiagnostics(sink, {}, err);
+  if (status != 0) return status;
   if (options.output.empty()) {
     out << *text;
     return 0;
   }
-  std::string reason;
-  const OutputFileStatus status =
-      WriteOutputFile(options.output, *text, options.force, &reason);
-  if (status == OutputFileStatus::kExists) {
-    err << UntrustedText(options.output) << ": error: the file exists [io.exists]\n"
-        << "  fix: choose another --output-file, or add --force to overwrite it\n";
-    return 1;
-  }
-  if (status == OutputFileStatus::kFailed) {
-    err << UntrustedText(options.output) << ": error: cannot write the profile: " << reason
-        << " [io.write]\n"
-        << "  fix: check that the folder exists and is writable\n";
-    return 2;
-  }
-  err << "wrote " << UntrustedText(options.output) << "; next: "
-      << (options.repo_url.empty() ? "fill gitops.repo_url (your bundle repository), then " : "")
-      << "hkimgen validate " << UntrustedText(options.output) << "\n";
+  err << "wrote " << UntrustedText(options.output)
+      << "; next: " << UntrustedText(next, kMaxMessageBytes) << "\n";
   return 0;
 }
 

@@ -19,6 +19,7 @@ struct InitOptions {
   std::string output;  ///< --output-file FILE; empty: stdout
   std::string repo_url;  ///< --repo-url: gitops.repo_url; empty: a placeholder lint warns on
   bool force = false;  ///< overwrite FILE
+  std::string format = "yaml";  ///< -o yaml: the profile; -o json: one JSON report holding it
 };
 
 /// The node shapes init knows (the topology presets), sorted.
@@ -30,8 +31,9 @@ std::optional<std::string> StarterProfile(const InitOptions& options);
 /// Adds the `init` sub-command to `app`.
 void SetupInitCommand(CLI::App& app);
 
-/// Writes the starter profile to `out` or FILE. Exit status: 0 written, 1 unknown shape or
-/// FILE exists (without --force), 2 cannot write.
+/// Writes the starter profile to `out` or FILE (under -o json: one JSON report on `out`, its
+/// result holding the profile's text, and nothing on `err`). Exit status: 0 written, 1 unknown
+/// shape, a bad --name or --repo-url, or FILE exists (without --force), 2 cannot write.
 int RunInitCommand(const InitOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace hkim

@@ -172,8 +172,22 @@ bool WellFormedDigest(const std::string& digest) {
 // --wrapper-digest is checked here, so that a bad one names the flag, and then applied as the
 // last --set (wrapper.digest), so that it overrides the profile and the model reads it as any
 // other value.
-bool WrapperDigestLayer(const std::string& digest, LayerInputs& inputs, DiagnosticSink& sink) {
-  if (digest.empty()) return true;
+bool WrapperDigestLayer(const std::string& digest, bool given, LayerInputs& inputs,
+                        DiagnosticSink& sink) {
+  if (!given) return true;
+  if (digest.empty()) {
+    sink.Report(Diagnostic{Severity::kError,
+                           {},
+                           "",
+                           "cli.usage",
+                           "--wrapper-digest is empty: the bundle would not be pinned (did the "
+                           "command that prints the digest, e.g. skopeo inspect, fail?)",
+                           "run bash scripts/build-image.sh (it prints the digest) or skopeo "
+                           "inspect --format '{{.Digest}}' oci:build/image:<version> and check "
+                           "that it succeeds, then --wrapper-digest sha256:<64 hex>; leave the "
+                           "flag out to render by tag"});
+    return false;
+  }
   if (!WellFormedDigest(digest)) {
     sink.Report(Diagnostic{Severity::kError,
                            {},
@@ -251,10 +265,11 @@ void SetupRenderCommand(CLI::App& app) {
   AddOutputOption(render, *output, kFormats);
   AddLayerOptions(render, options->extra_files, options->set_values);
   AddAllowOption(render, options->allow);
-  render->add_option("--wrapper-digest", options->wrapper_digest,
-                     "Pin every init container's wrapper image by this manifest digest "
-                     "(sha256:<64 hex>, printed by scripts/build-image.sh): image:tag@digest; "
-                     "overrides the profile's wrapper.digest");
+  CLI::Option* wrapper_digest = render->add_option(
+      "--wrapper-digest", options->wrapper_digest,
+      "Pin every init container's wrapper image by this manifest digest (sha256:<64 hex>, "
+      "printed by scripts/build-image.sh): image:tag@digest; overrides the profile's "
+      "wrapper.digest");
   AddImageDigestOption(render, options->image_digests);
   render->add_flag("--check", options->check,
                    "With -d: compare DIR with the render and exit 1 naming stale, missing and "
@@ -278,7 +293,8 @@ void SetupRenderCommand(CLI::App& app) {
                    "With -d: fail (exit 2) instead of waiting while another render writes "
                    "into DIR's folder");
   render->footer(kFooter);
-  render->callback([options, output] {
+  render->callback([options, output, wrapper_digest] {
+    options->wrapper_digest_given = wrapper_digest->count() > 0;
     if (!ResolveOutputChoice(*output, kFormats, "render", "-d", "folder", std::cerr)) {
       FinishCommand(1);
     }
@@ -291,9 +307,10 @@ void SetupRenderCommand(CLI::App& app) {
       FinishCommand(1);
     }
     if (!options->cluster.empty() && IsProfileSet(options->profiles)) {
-      std::cerr << "hkimgen render: error: --cluster checks one profile [cli.usage]\n  fix: "
-                   "check a fleet's profiles with: hkimgen validate PROFILE... --cluster FILE\n";
-      FinishCommand(1);
+      FinishCommand(ReportUsage(
+          "render", options->format, "--cluster checks one profile",
+          "check a fleet's profiles with: hkimgen validate PROFILE... --cluster FILE", std::cout,
+          std::cerr));
     }
     FinishCommand(IsProfileSet(options->profiles)
                       ? RunRenderFleetCommand(*options, std::cout, std::cerr)
@@ -306,7 +323,7 @@ namespace {
 // Options that cannot go together, or digests that cannot be read: reported, nothing rendered.
 // The digests become layers of `inputs`.
 bool RefuseOptions(const RenderOptions& options, LayerInputs& inputs, DiagnosticSink& sink) {
-  if (!WrapperDigestLayer(options.wrapper_digest, inputs, sink) ||
+  if (!WrapperDigestLayer(options.wrapper_digest, options.wrapper_digest_given, inputs, sink) ||
       !ImageDigestLayer(options.image_digests, inputs, sink)) {
     return true;
   }

@@ -34,6 +34,7 @@ struct RenderOptions {
   bool force = false;    ///< --force: adopt an output folder hkimgen did not write (write/write.h)
   bool no_wait = false;  ///< --no-wait: fail instead of waiting for another render into DIR
   std::string wrapper_digest;  ///< --wrapper-digest sha256:<64 hex>: wrapper.digest, over all
+  bool wrapper_digest_given = false;  ///< --wrapper-digest was on the command line (maybe "")
   /// --image-digest IMAGE=sha256:<64 hex>, repeatable: images.digests (model/image_digest.h)
   std::vector<std::string> image_digests;
   /// --tree: print the bundle's Applications, waves and kinds (plan/bundle_graph.h) instead of
@@ -44,9 +45,12 @@ struct RenderOptions {
 };
 
 /// Checks --wrapper-digest `digest` (reporting "cli.usage" naming the flag) and appends it to
-/// `inputs` as the last --set (wrapper.digest); nothing when it is empty. Returns false after
-/// reporting. render and diff share it, so that diff compares what render writes.
-bool WrapperDigestLayer(const std::string& digest, LayerInputs& inputs, DiagnosticSink& sink);
+/// `inputs` as the last --set (wrapper.digest); nothing when the flag was not `given`. An empty
+/// digest that was given (what `$(skopeo inspect ...)` yields when skopeo fails) is an error:
+/// the bundle would silently stay unpinned. Returns false after reporting. render and diff
+/// share it, so that diff compares what render writes.
+bool WrapperDigestLayer(const std::string& digest, bool given, LayerInputs& inputs,
+                        DiagnosticSink& sink);
 
 /// Checks each --image-digest IMAGE=sha256:<64 hex> of `pins` ("cli.usage" naming the flag when
 /// one is not that) and appends it to `inputs` as a --set of images.digests.IMAGE, after

@@ -28,7 +28,7 @@ FleetInputs InputsFor(const RenderOptions& options, RenderProgress& progress,
   inputs.extra_files = options.extra_files;
   inputs.set_values = options.set_values;
   LayerInputs digest;
-  if (WrapperDigestLayer(options.wrapper_digest, digest, sink) &&
+  if (WrapperDigestLayer(options.wrapper_digest, options.wrapper_digest_given, digest, sink) &&
       ImageDigestLayer(options.image_digests, digest, sink)) {
     inputs.set_values.insert(inputs.set_values.end(), digest.set_values.begin(),
                              digest.set_values.end());

@@ -234,8 +234,10 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
   }
   out << Colorize(FormatDiagnostics(run.sink, run.sources), ColorEnabled(1));
   if (options.node_table || isatty(STDOUT_FILENO)) out << table.str();
+  // A verdict per profile, in the order given: "B: valid" alone after A's errors would read as
+  // the whole set's.
   for (const auto& [profile, clean] : run.results) {
-    if (clean) out << InputLabel(profile) << ": valid\n";
+    out << InputLabel(profile) << (clean ? ": valid\n" : ": invalid\n");
   }
   return status;
 }

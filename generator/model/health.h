@@ -17,6 +17,13 @@ namespace hkim {
 /// The label (and taint key) the periodic health check writes on a failing node; the workload,
 /// and with scheduling.kueue its ResourceFlavor, avoid it (plan/health.h's kHealthLabel).
 inline constexpr const char* kHealthMarkKey = "hkimgen.io/nccl-health";
+/// The annotations hkim-health writes beside the mark (wrapper/health/node_mark.h: the reason,
+/// the time of the check, since when failed, the passes counted while healing), sorted: the only
+/// annotations the admission policy lets the health check change (plan/health_fence.cc;
+/// tests/health/node_mark_fence_test.cc checks the program writes no other).
+inline constexpr const char* kHealthMarkAnnotations[] = {
+    "hkimgen.io/nccl-health-passes", "hkimgen.io/nccl-health-reason",
+    "hkimgen.io/nccl-health-since", "hkimgen.io/nccl-health-time"};
 
 enum class GateMode { kOff, kWarn, kFail };
 

@@ -55,7 +55,9 @@ void PlanFabricHealthCluster(const Profile& profile, const HealthWaves& waves, B
 
 /// Adds the fence around the health check's node patches (plan/health_fence.cc): a
 /// ValidatingAdmissionPolicy and its binding that let the health service accounts change only
-/// hkimgen.io/ labels, annotations and taints of a Node.
+/// the marks hkim-health writes (kHealthLabel as pass|fail, kHealthMarkAnnotations, the taint
+/// kHealthLabel=fail:NoSchedule where fabric_health.periodic.taint consents) and only on nodes of
+/// the pool (node_shape.node_selector, include_nodes, exclude_nodes; never a control-plane node).
 void PlanHealthNodeFence(const Profile& profile, int wave, BundlePlan& plan);
 /// The accounts that may mark nodes, exactly: the periodic check's service account in each
 /// health namespace, as Kubernetes names the user ("system:serviceaccount:<ns>:<name>"); the

@@ -1,11 +1,53 @@
 // Plan stage of the fabric-health family, the fence: a ValidatingAdmissionPolicy and its binding
-// (templates/admission/) that let the health check's service accounts change only the
-// hkimgen.io/ labels, annotations and taints of a Node. RBAC grants `patch nodes` whole; the
-// policy narrows it to the marks the check writes (issue 37).
+// (templates/admission/) that let the health check's service account change only the marks it
+// writes (the label, its annotations, the one taint where the profile consents), and only on the
+// nodes of the profile's pool. RBAC grants `patch nodes` whole; the policy narrows it.
+
+#include <algorithm>
+#include <iterator>
+#include <map>
 
 #include "plan/health.h"
 
 namespace hkim {
+
+namespace {
+
+// A CEL string literal: single-quoted, with backslash, quote and control bytes escaped, so that
+// no profile value can end the literal or change the expression.
+std::string CelString(const std::string& text) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "'";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\\' || c == '\'') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::string CelList(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (const std::string& item : items) out += (out.size() > 1 ? ", " : "") + CelString(item);
+  return out + "]";
+}
+
+std::string CelMap(const std::map<std::string, std::string>& entries) {
+  std::string out = "{";
+  for (const auto& [key, value] : entries)
+    out += (out.size() > 1 ? ", " : "") + CelString(key) + ": " + CelString(value);
+  return out + "}";
+}
+
+}  // namespace
 
 std::vector<std::string> NodeMarkingUsers(const Profile& p) {
   return {"system:serviceaccount:" + HealthNamespace(p) + ":" + HealthServiceAccount(p)};
@@ -24,7 +66,19 @@ void PlanHealthNodeFence(const Profile& p, int wave, BundlePlan& plan) {
   for (const std::string& user : NodeMarkingUsers(p)) users.push_back({{"name", user}, {"last", false}});
   if (!users.empty()) users.back()["last"] = true;
   policy.context["users"] = users;
-  policy.context["prefix"] = "hkimgen.io/";
+  // The policy's data as CEL expressions; the template quotes each as one YAML scalar.
+  policy.context["mark_label"] = CelString(kHealthLabel);
+  policy.context["mark_annotations"] = CelList(
+      {std::begin(kHealthMarkAnnotations), std::end(kHealthMarkAnnotations)});
+  policy.context["pool_selector"] = CelMap(p.node_shape.node_selector);
+  // Sorted: the policy does not change when the profile reorders its lists.
+  std::vector<std::string> exclude = p.node_shape.exclude_nodes;
+  std::vector<std::string> include = p.node_shape.include_nodes;
+  std::sort(exclude.begin(), exclude.end());
+  std::sort(include.begin(), include.end());
+  policy.context["exclude_nodes"] = CelList(exclude);
+  policy.context["include_nodes"] = CelList(include);
+  policy.context["taint_consent"] = p.fabric_health.periodic.taint ? "true" : "false";
   PlannedObject& binding = AddPlannedObject(
       plan, p, "admission/validatingadmissionpolicybinding.yaml.mustache",
       "admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", name, "", wave,

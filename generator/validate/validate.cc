@@ -1,6 +1,7 @@
 #include "validate/validate.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <tuple>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -147,6 +148,28 @@ std::string BoundAction(const std::string& rule, const nlohmann::json* rule_sche
 /// Turns one valijson message into a diagnostic. `pointer` is the instance's place in the
 /// profile; `schema_pointer` the same place relative to `schema` (they differ when `schema` is
 /// one branch of a oneOf/anyOf, checked on its own).
+// The allowed value a wrong one most likely meant: a near spelling ("INOF"), else the one allowed
+// value that contains it ("peermem" for "nvidia-peermem") or that it extends or shortens
+// ("WARNING" for "WARN", "TRAC" for "TRACE"), letter case aside; empty when none or several.
+std::string ClosestEnumValue(const std::string& given, const std::vector<std::string>& options) {
+  if (std::string near = ClosestMatch(given, options); !near.empty()) return near;
+  if (given.size() < 3) return "";
+  auto lower = [](std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+  };
+  const std::string word = lower(given);
+  std::vector<std::string> related;
+  for (const std::string& option : options) {
+    const std::string allowed = lower(option);
+    if (allowed.size() < 3) continue;
+    if (allowed.find(word) != std::string::npos || word.starts_with(allowed)) {
+      related.push_back(option);
+    }
+  }
+  return related.size() == 1 ? related.front() : "";
+}
+
 Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
                         const std::string& schema_pointer, const ProfileSchema& schema,
                         const LoadedProfile& profile, const std::string& fallback_fix) {
@@ -237,16 +260,7 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
     }
     d.message = shown + " is not one of: " + Join(options, ", ");
     if (value && value->is_string()) {
-      const std::string given = value->get<std::string>();
-      std::string suggestion = ClosestMatch(given, options);
-      if (suggestion.empty() && given.size() >= 3) {
-        // "peermem" for "nvidia-peermem": a part of exactly one allowed word.
-        std::vector<std::string> containing;
-        for (const std::string& option : options) {
-          if (option.find(given) != std::string::npos) containing.push_back(option);
-        }
-        if (containing.size() == 1) suggestion = containing.front();
-      }
+      const std::string suggestion = ClosestEnumValue(value->get<std::string>(), options);
       if (!suggestion.empty()) d.fix = "did you mean '" + suggestion + "'?";
     }
   } else if (StartsWith(text, "Failed to match regex")) {

@@ -359,8 +359,16 @@ namespace {
 fs::path TargetOf(const std::string& dir, const WriteDirOptions& options, DiagnosticSink& sink) {
   const fs::path target = NamedFolder(dir);
   if (target.empty()) {
-    sink.Report(IoError(dir, "cannot be replaced as a whole",
-                        "name a directory of its own, e.g. -d out/<cluster>"));
+    // ".", "..", "out/..", "/": a folder named by where it is, never one of its own. Say which
+    // folder that is and why, as for any folder render must never replace.
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(dir, ec).lexically_normal();
+    std::string why = ec                               ? ""
+                      : options.resolved_inputs.empty() ? ForbiddenOutput(absolute, options.inputs)
+                                                        : ForbiddenOutput(absolute, options.resolved_inputs);
+    if (why.empty()) why = "names a folder by its place (" + absolute.string() + "), not its own";
+    sink.Report(Refused(dir, why + ", which hkimgen never replaces",
+                        "write the bundle to a folder of its own, e.g. -d out/<cluster>"));
     return {};
   }
   const std::string why = options.resolved_inputs.empty() && !options.inputs.empty()

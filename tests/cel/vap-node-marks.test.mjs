@@ -1,112 +1,193 @@
 // Evaluates the CEL of the health check's ValidatingAdmissionPolicy (templates/admission/) with a
 // CEL implementation (@bufbuild/cel) against old/new Node pairs, as the API server would for a
-// request of the health service account: the marks it writes pass, anything else is denied, and
-// other users' requests do not match. What this does not reproduce: the API server's type check
-// of the expressions against the Node's OpenAPI schema and its cost limits (there the objects
-// are typed; here they are maps, which `has()` and `==` treat alike).
-// Usage: node vap-node-marks.test.mjs POLICY.yaml
+// request of the health service account: the marks it writes pass on a node of its pool, anything
+// else is denied (another team's node, a control-plane node, an excluded node, another taint or
+// effect, a taint without the profile's consent, an unknown hkimgen.io/ key), and other users'
+// requests do not match. The pool (selector, include/exclude lists) and the taint consent are
+// read from the policy's own variables; the generator's tests check that they are the profile's.
+// What this does not reproduce: the API server's type check of the expressions against the Node's
+// OpenAPI schema and its cost limits (there the objects are typed; here they are maps, which
+// `has()` and `==` treat alike).
+// Usage: node vap-node-marks.test.mjs POLICY.yaml...
 import { run } from "@bufbuild/cel";
 import { strings } from "@bufbuild/cel/ext";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-
-const policy = parse(readFileSync(process.argv[2], "utf8"));
-if (policy.kind !== "ValidatingAdmissionPolicy") throw new Error(`${process.argv[2]}: not a ValidatingAdmissionPolicy`);
 
 // JSON -> CEL values: objects become Maps (CEL maps), integers stay numbers.
 const cel = (v) =>
   Array.isArray(v) ? v.map(cel)
   : v !== null && typeof v === "object" ? new Map(Object.entries(v).map(([k, x]) => [k, cel(x)]))
   : v;
+// CEL values (the evaluator's lists and maps, or JS ones) -> JSON.
+const js = (v) =>
+  Array.isArray(v) ? v.map(js)
+  : v instanceof Map ? Object.fromEntries([...v].map(([k, x]) => [k, js(x)]))
+  : v !== null && typeof v === "object" && typeof v.entries === "function"
+    ? Object.fromEntries([...v.entries()].map(([k, x]) => [k, js(x)]))
+  : v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function" ? [...v].map(js)
+  : v;
 
 const opts = { funcs: strings };
-function evaluate(expression, bindings) {
-  return run(expression, bindings, opts);
-}
+const evaluate = (expression, bindings) => run(expression, bindings, opts);
 
-// The policy's verdict for one request: "not matched", "allowed" or the first failing message.
-function verdict(username, oldNode, newNode) {
-  const request = cel({ userInfo: { username }, operation: "UPDATE" });
-  const base = { request, object: cel(newNode), oldObject: cel(oldNode) };
-  for (const c of policy.spec.matchConditions ?? [])
-    if (evaluate(c.expression, base) !== true) return "not matched";
-  const variables = new Map();
-  for (const v of policy.spec.variables ?? [])
-    variables.set(v.name, evaluate(v.expression, { ...base, variables }));
-  for (const v of policy.spec.validations) {
-    const result = evaluate(v.expression, { ...base, variables });
-    if (typeof result !== "boolean") throw new Error(`not a bool (${result}) from: ${v.expression}`);
-    if (!result) return v.message;
+function checkPolicy(file) {
+  const policy = parse(readFileSync(file, "utf8"));
+  if (policy.kind !== "ValidatingAdmissionPolicy") throw new Error(`${file}: not a ValidatingAdmissionPolicy`);
+
+  // The policy's verdict for one request: "not matched", "allowed" or the first failing message.
+  function verdict(username, oldNode, newNode) {
+    const request = cel({ userInfo: { username }, operation: "UPDATE" });
+    const base = { request, object: cel(newNode), oldObject: cel(oldNode) };
+    for (const c of policy.spec.matchConditions ?? [])
+      if (evaluate(c.expression, base) !== true) return "not matched";
+    const variables = new Map();
+    for (const v of policy.spec.variables ?? [])
+      variables.set(v.name, evaluate(v.expression, { ...base, variables }));
+    for (const v of policy.spec.validations) {
+      const result = evaluate(v.expression, { ...base, variables });
+      if (typeof result !== "boolean") throw new Error(`not a bool (${result}) from: ${v.expression}`);
+      if (!result) return v.message;
+    }
+    return "allowed";
   }
-  return "allowed";
+
+  // The policy's data: expressions of constants only.
+  const data = (name) => {
+    const v = (policy.spec.variables ?? []).find((x) => x.name === name);
+    if (!v) throw new Error(`${file}: no variable ${name}`);
+    return js(evaluate(v.expression, {}));
+  };
+  const markKey = data("markLabel");
+  const markAnnotations = data("markAnnotations");
+  const pool = data("poolSelector");
+  const exclude = data("excludeNodes");
+  const include = data("includeNodes");
+  const consent = data("taintConsent");
+  if (Object.keys(pool).length === 0) throw new Error(`${file}: the pool selector is empty`);
+
+  const users = (policy.spec.matchConditions[0].expression.match(/'([^']+)'/g) ?? []).map((s) => s.slice(1, -1));
+  if (users.length === 0) throw new Error("the match condition names no service account");
+  const health = users[0];
+
+  const host = include.length > 0 ? include[0] : "gpu-1";
+  // A node of the pool as hkim-health finds it (another operator's taint and annotation on it).
+  const node = (name = host) => ({
+    apiVersion: "v1",
+    kind: "Node",
+    metadata: {
+      name,
+      labels: { ...pool, "kubernetes.io/hostname": name, "nvidia.com/gpu.present": "true" },
+      annotations: { "node.alpha.kubernetes.io/ttl": "0" },
+    },
+    spec: { taints: [{ key: "nvidia.com/gpu", effect: "NoSchedule" }] },
+  });
+  const ourTaint = { key: markKey, value: "fail", effect: "NoSchedule" };
+  // What MarkPatch writes on a failing node (wrapper/health/node_mark.cc): label, reason, time,
+  // since and, with consent, the taint.
+  const marked = (n = node(), taint = consent) => {
+    n.metadata.labels[markKey] = "fail";
+    n.metadata.annotations[`${markKey}-reason`] = "rail mlx5_3: 12 GB/s";
+    n.metadata.annotations[`${markKey}-time`] = "2026-11-28T03:17:00Z";
+    n.metadata.annotations[`${markKey}-since`] = "2026-11-28T03:17:00Z";
+    if (taint) n.spec.taints.push(ourTaint);
+    return n;
+  };
+  const change = (f, n = node()) => { f(n); return n; };
+  const otherTeam = () => change((n) => { for (const k of Object.keys(pool)) delete n.metadata.labels[k]; },
+    node("gpu-other-team"));
+  const controlPlane = (withPool) => change((n) => {
+    if (!withPool) for (const k of Object.keys(pool)) delete n.metadata.labels[k];
+    n.metadata.labels["node-role.kubernetes.io/control-plane"] = "";
+  }, node("cp-1"));
+
+  for (const a of [`${markKey}-reason`, `${markKey}-time`, `${markKey}-since`, `${markKey}-passes`])
+    if (!markAnnotations.includes(a)) throw new Error(`${file}: the policy does not allow ${a}`);
+
+  const cases = [
+    ["marks a pool node failed (label, reason, time, since, taint with consent)", health, node(), marked(), "allowed"],
+    ["releases a node (marks and taint removed)", health, marked(node(), true), node(), "allowed"],
+    ["counts a pass while healing", health, marked(),
+      change((n) => { n.metadata.annotations[`${markKey}-passes`] = "1"; }, marked()), "allowed"],
+    ["marks a pool node pass that had no annotations or taints", health,
+      { metadata: { name: host, labels: { ...pool, "kubernetes.io/hostname": host } }, spec: {} },
+      { metadata: { name: host, labels: { ...pool, "kubernetes.io/hostname": host, [markKey]: "pass" } }, spec: {} },
+      "allowed"],
+    ["removes its taint (consent withdrawn or healed)", health, marked(node(), true), marked(node(), false), "allowed"],
+    [consent ? "adds the taint with the profile's consent" : "adds the taint without the profile's consent",
+      health, marked(node(), false), marked(node(), true), consent ? "allowed" : /taint/],
+    ["marks another team's node (no pool selector label)", health, otherTeam(), marked(otherTeam()), /pool/],
+    ["marks a node whose pool label has another value", health,
+      change((n) => { for (const k of Object.keys(pool)) n.metadata.labels[k] = `${pool[k]}-other`; }),
+      marked(change((n) => { for (const k of Object.keys(pool)) n.metadata.labels[k] = `${pool[k]}-other`; })), /pool/],
+    ["removes the pool label while marking", health, node(),
+      change((n) => { for (const k of Object.keys(pool)) delete n.metadata.labels[k]; }, marked()), /pool/],
+    ["marks a control-plane node", health, controlPlane(false), marked(controlPlane(false)), /pool/],
+    ["marks a control-plane node that carries the pool label", health, controlPlane(true),
+      marked(controlPlane(true)), /control-plane/],
+    ["adds a NoExecute taint of its key", health, node(),
+      change((n) => { n.spec.taints.push({ ...ourTaint, effect: "NoExecute" }); }), /taint/],
+    ["adds a taint of its key with another value", health, node(),
+      change((n) => { n.spec.taints.push({ ...ourTaint, value: "maybe" }); }), /taint/],
+    ["adds a taint with another hkimgen.io/ key", health, node(),
+      change((n) => { n.spec.taints.push({ key: "hkimgen.io/drain", value: "fail", effect: "NoSchedule" }); }), /taint/],
+    ["removes another hkimgen.io/ taint", health,
+      change((n) => { n.spec.taints.push({ key: "hkimgen.io/drain", effect: "NoSchedule" }); }), node(), /taint/],
+    ["adds an unknown hkimgen.io/ label", health, node(),
+      change((n) => { n.metadata.labels["hkimgen.io/role"] = "x"; }), /label/],
+    ["sets its label to another value", health, node(),
+      change((n) => { n.metadata.labels[markKey] = "maybe"; }), /label/],
+    ["adds an unknown hkimgen.io/ annotation", health, node(),
+      change((n) => { n.metadata.annotations["hkimgen.io/nccl-health-note"] = "x"; }), /annotations/],
+    ["adds another label", health, node(), change((n) => { n.metadata.labels["role"] = "x"; }), /label/],
+    ["changes another label", health, node(),
+      change((n) => { n.metadata.labels["nvidia.com/gpu.present"] = "false"; }), /label/],
+    ["removes another label", health, node(),
+      change((n) => { delete n.metadata.labels["nvidia.com/gpu.present"]; }), /label/],
+    ["uses a look-alike prefix", health, node(),
+      change((n) => { n.metadata.labels["hkimgen.io.evil/x"] = "1"; }), /label/],
+    ["changes another annotation", health, node(),
+      change((n) => { n.metadata.annotations["node.alpha.kubernetes.io/ttl"] = "5"; }), /annotations/],
+    ["removes another taint", health, node(), change((n) => { n.spec.taints = []; }), /taint/],
+    ["adds another taint", health, node(),
+      change((n) => { n.spec.taints.push({ key: "evict", effect: "NoExecute" }); }), /taint/],
+    ["cordons the node", health, node(), change((n) => { n.spec.unschedulable = true; }), /cordon/],
+    ["adds an owner reference", health, node(),
+      change((n) => { n.metadata.ownerReferences = [{ apiVersion: "v1", kind: "ConfigMap", name: "x", uid: "1" }]; }),
+      /owner references/],
+    ["adds a finalizer", health, node(), change((n) => { n.metadata.finalizers = ["x/y"]; }), /finalizers/],
+    ["another user cordons a node", "system:serviceaccount:kube-system:node-controller", otherTeam(),
+      change((n) => { n.spec.unschedulable = true; }, otherTeam()), "not matched"],
+  ];
+  for (const name of exclude) {
+    cases.push([`marks excluded node ${name}`, health, node(name), marked(node(name)), /exclude/]);
+    const renamed = change((n) => { n.metadata.labels["kubernetes.io/hostname"] = "elsewhere"; }, node(name));
+    cases.push([`marks excluded node ${name} (by name)`, health, renamed,
+      marked(change((n) => { n.metadata.labels["kubernetes.io/hostname"] = "elsewhere"; }, node(name))), /exclude/]);
+  }
+  if (include.length > 0)
+    cases.push(["marks a node outside include_nodes", health, node("gpu-not-listed"), marked(node("gpu-not-listed")),
+      /include_nodes/]);
+  for (const u of users.slice(1)) cases.push([`${u} marks a node`, u, node(), marked(), "allowed"]);
+
+  console.log(`${file}: pool ${JSON.stringify(pool)}, exclude ${JSON.stringify(exclude)}, ` +
+    `include ${JSON.stringify(include)}, taint consent ${consent}`);
+  let failed = 0;
+  for (const [name, user, oldNode, newNode, want] of cases) {
+    let got;
+    try {
+      got = verdict(user, oldNode, newNode);
+    } catch (e) {
+      got = `error: ${e.message}`;
+    }
+    const ok = want instanceof RegExp ? want.test(got) && got !== "allowed" && got !== "not matched" : got === want;
+    console.log(`${ok ? "ok  " : "FAIL"} ${name}: ${got.replace(/\s+/g, " ")}`);
+    failed += !ok;
+  }
+  console.log(`${cases.length - failed}/${cases.length} cases as expected`);
+  return failed;
 }
-
-const users = (policy.spec.matchConditions[0].expression.match(/'([^']+)'/g) ?? []).map((s) => s.slice(1, -1));
-if (users.length === 0) throw new Error("the match condition names no service account");
-const health = users[0];
-
-const node = () => ({
-  apiVersion: "v1",
-  kind: "Node",
-  metadata: {
-    name: "gpu-1",
-    labels: { "kubernetes.io/hostname": "gpu-1", "nvidia.com/gpu.present": "true" },
-    annotations: { "node.alpha.kubernetes.io/ttl": "0" },
-  },
-  spec: { taints: [{ key: "nvidia.com/gpu", effect: "NoSchedule" }] },
-});
-const marked = () => {
-  const n = node();
-  n.metadata.labels["hkimgen.io/nccl-health"] = "fail";
-  n.metadata.annotations["hkimgen.io/nccl-health-reason"] = "rail mlx5_3: 12 GB/s";
-  n.spec.taints.push({ key: "hkimgen.io/nccl-health", value: "fail", effect: "NoSchedule" });
-  return n;
-};
-const change = (f) => { const n = node(); f(n); return n; };
-
-const cases = [
-  ["marks a node failed (label, reason, taint)", health, node(), marked(), "allowed"],
-  ["releases a node (marks removed)", health, marked(), node(), "allowed"],
-  ["relabels pass, counts passes", health, marked(),
-    (() => { const n = marked(); n.metadata.labels["hkimgen.io/nccl-health"] = "pass";
-      n.metadata.annotations["hkimgen.io/nccl-health-passes"] = "1"; return n; })(), "allowed"],
-  ["marks a node with no labels, annotations or taints", health,
-    { metadata: { name: "bare" }, spec: {} },
-    { metadata: { name: "bare", labels: { "hkimgen.io/nccl-health": "pass" } }, spec: {} }, "allowed"],
-  ["adds another label", health, node(), change((n) => { n.metadata.labels["role"] = "x"; }), /labels/],
-  ["changes another label", health, node(),
-    change((n) => { n.metadata.labels["nvidia.com/gpu.present"] = "false"; }), /labels/],
-  ["removes another label", health, node(),
-    change((n) => { delete n.metadata.labels["kubernetes.io/hostname"]; }), /labels/],
-  ["uses a look-alike prefix", health, node(),
-    change((n) => { n.metadata.labels["hkimgen.io.evil/x"] = "1"; }), /labels/],
-  ["changes another annotation", health, node(),
-    change((n) => { n.metadata.annotations["node.alpha.kubernetes.io/ttl"] = "5"; }), /annotations/],
-  ["removes another taint", health, node(), change((n) => { n.spec.taints = []; }), /taints/],
-  ["adds another taint", health, node(),
-    change((n) => { n.spec.taints.push({ key: "evict", effect: "NoExecute" }); }), /taints/],
-  ["cordons the node", health, node(), change((n) => { n.spec.unschedulable = true; }), /cordon/],
-  ["adds an owner reference", health, node(),
-    change((n) => { n.metadata.ownerReferences = [{ apiVersion: "v1", kind: "ConfigMap", name: "x", uid: "1" }]; }),
-    /owner references/],
-  ["adds a finalizer", health, node(), change((n) => { n.metadata.finalizers = ["x/y"]; }), /finalizers/],
-  ["another user cordons it", "system:serviceaccount:kube-system:node-controller", node(),
-    change((n) => { n.spec.unschedulable = true; }), "not matched"],
-];
-for (const u of users.slice(1))
-  cases.push([`${u} marks a node`, u, node(), marked(), "allowed"]);
 
 let failed = 0;
-for (const [name, user, oldNode, newNode, want] of cases) {
-  let got;
-  try {
-    got = verdict(user, oldNode, newNode);
-  } catch (e) {
-    got = `error: ${e.message}`;
-  }
-  const ok = want instanceof RegExp ? want.test(got) && got !== "allowed" && got !== "not matched" : got === want;
-  console.log(`${ok ? "ok  " : "FAIL"} ${name}: ${got}`);
-  failed += !ok;
-}
-console.log(`${cases.length - failed}/${cases.length} cases as expected`);
+for (const file of process.argv.slice(2)) failed += checkPolicy(file);
 process.exit(failed ? 1 : 0);

@@ -90,10 +90,14 @@ case_old_output_spelling_warns_or_is_refused() {
   expect_err "-o 'bundle' is not an output format (yaml, json) nor clearly a folder"
   expect_err "for the folder write -d bundle"
   [[ ! -e $WORK/bundle ]] || fail "the ambiguous -o bundle created a folder"
-  (cd "$WORK" && "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 --output json >out.txt 2>err.txt)
+  (cd "$WORK" && "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 --output starter >out.txt 2>err.txt)
   status=$?; out=$(cat "$WORK/out.txt"); err=$(cat "$WORK/err.txt")
   expect_status 1
-  expect_err "for the file write --output-file json"
+  expect_err "for the file write --output-file starter"
+  [[ ! -e $WORK/starter ]] || fail "init --output starter wrote a file named starter"
+  (cd "$WORK" && "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 --output json >out.txt 2>err.txt)
+  status=$?; out=$(cat "$WORK/out.txt"); err=$(cat "$WORK/err.txt")
+  expect_status 0  # json is init's format now: the report, no file named json
   [[ ! -e $WORK/json ]] || fail "init --output json wrote a file named json"
   run init --platform oke --shape BM.GPU.H100.8 -o "$WORK/p.yaml"
   expect_status 0
@@ -431,6 +435,101 @@ case_profiles_of_one_cluster_are_checked_as_a_set() {
   expect_no_out "lint.shared-"
 }
 
+case_usage_errors_are_diagnostics_and_json() {
+  # Issue 51 item 10: CLI11's own text skipped the diagnostics format and -o json.
+  run validate
+  expect_status 1
+  expect_err "error: PROFILE is required [cli.usage]"
+  expect_err "fix: \`hkimgen validate --help\` lists its arguments"
+  run init --platform aks --shape BM.GPU.H100.8
+  expect_status 1
+  expect_err "[cli.usage]"
+  expect_err "aks"
+  run completion powershell
+  expect_status 1
+  expect_err "[cli.usage]"
+  run diff "$B"
+  expect_status 1
+  expect_err "error: -d DIR is required [cli.usage]"
+  expect_err "fix: name the bundle folder to compare with"
+  for args in "validate -o json" "init --platform aks --shape BM.GPU.H100.8 -o json" \
+      "render --output json" "diff $B -o json" "render $B $OKE --cluster x.json -o json"; do
+    # shellcheck disable=SC2086
+    run $args
+    expect_status 1
+    expect_err_empty
+    jq -e '.ok == false and .exit_code == 1 and .diagnostics[0].rule == "cli.usage"' \
+      <<<"$out" >/dev/null || fail "$args: not one JSON report of the usage error"
+  done
+  # init and discover print one JSON document under -o json, the profile in its result.
+  run init --platform oke --shape BM.GPU.H100.8 -o json
+  expect_status 0
+  expect_err_empty
+  jq -e '.command == "init" and .ok and (.result.profile | startswith("# yaml-language-server"))' \
+    <<<"$out" >/dev/null || fail "init -o json"
+  run init --platform oke --shape BM.GPU.H100.8 --name Bad_Name -o json
+  expect_status 1
+  expect_err_empty
+  jq -e '.ok == false and .diagnostics[0].rule == "schema.pattern" and .result == null' \
+    <<<"$out" >/dev/null || fail "init -o json with a bad name"
+  run discover tests/generator/discover/openshift-amd.json --name lab -o json
+  expect_status 0
+  expect_err_empty
+  jq -e '.command == "discover" and .ok and (.result.profile | contains("name: lab"))' \
+    <<<"$out" >/dev/null || fail "discover -o json"
+}
+
+case_render_refuses_a_folder_named_by_its_place() {
+  # Issue 51 item 11: `-d .` was an I/O failure (exit 2) with no reason; -d profiles is refused.
+  local here
+  mkdir -p "$WORK/cwd"
+  here=$(cd "$WORK/cwd" && pwd -P)
+  run_at "$WORK/cwd" render "$SRC/$B" -d .
+  expect_status 1
+  expect_err ".: error: not written: . holds the current directory ($here), which hkimgen never replaces [write.refused]"
+  expect_err "fix: write the bundle to a folder of its own, e.g. -d out/<cluster>"
+  [[ -z $(ls -A "$WORK/cwd") ]] || fail "render -d . wrote into the current directory"
+  run render "$B" -d profiles
+  expect_status 1
+  expect_err "[write.refused]"
+}
+
+case_set_examples_of_the_reference_validate() {
+  # Issue 51 item 3: the profile reference's own `--set 'nccl.ib_hca==mlx5_0\,mlx5_1'` failed.
+  local examples value n=0
+  examples=$(grep '^`--set` paths' docs/profile-reference.md |
+    grep -o "\`--set '[^']*'\`\|\`--set [^\` ']*\`" | sed "s/^\`--set //; s/\`\$//; s/^'//; s/'\$//")
+  while IFS= read -r value; do
+    [[ -n $value ]] || continue
+    n=$((n + 1))
+    run validate "$B" --set "$value"
+    [[ $status == 0 ]] || fail "the reference's example --set '$value' does not validate"
+  done <<<"$examples"
+  [[ $n -ge 3 ]] || fail "found only $n --set examples in docs/profile-reference.md"
+}
+
+case_enum_values_get_did_you_mean() {
+  # Issue 51 item 9: nccl.debug: WARNING had the fix "NCCL_DEBUG." (the description).
+  run validate "$B" --set nccl.debug=WARNING
+  expect_status 1
+  expect_out '"WARNING" is not one of: VERSION, WARN, INFO, TRACE [schema.enum]'
+  expect_out "fix: did you mean 'WARN'?"
+}
+
+case_validate_gives_every_profile_a_verdict_line() {
+  # Issue 51 item 7: "B: valid" was the last line when A was invalid, and A got none.
+  local bad
+  bad=$(variant 's/^  revision: main/  revision: 1.10/' bad.yaml)
+  run validate "$bad" "$OKE"
+  expect_status 1
+  [[ $(tail -n 2 <<<"$out") == "$bad: invalid"$'\n'"$OKE: valid" ]] ||
+    fail "the verdict lines are not one per profile in order"
+  run validate "$OKE" "$bad"
+  expect_status 1
+  [[ $(tail -n 2 <<<"$out") == "$OKE: valid"$'\n'"$bad: invalid" ]] ||
+    fail "the verdict lines are not one per profile in order"
+}
+
 case_set_takes_comma_separated_assignments() {
   run explain "$B" workload.replicas --set workload.replicas=6,nccl.debug=INFO
   expect_status 0
@@ -537,6 +636,16 @@ case_wrapper_digest_pins_every_init_container() {
   expect_status 0
   expect_out "image: quay.io/hkim/hkim-wrapper:$version@$b"
   expect_no_out "@$a"
+  # Empty (what $(skopeo inspect ...) gives when skopeo fails): refused, not silently unpinned.
+  for command in "render $OKE -d $WORK/empty" "diff $OKE -d out/oke-h100"; do
+    # shellcheck disable=SC2086
+    run $command --wrapper-digest ""
+    expect_status 1
+    expect_err "error: --wrapper-digest is empty: the bundle would not be pinned"
+    expect_err "[cli.usage]"
+    expect_err "fix: run bash scripts/build-image.sh"
+  done
+  [[ ! -e $WORK/empty ]] || fail "an empty --wrapper-digest wrote the bundle"
   # Not a digest: the flag is named with the expected form, nothing is written.
   run render "$OKE" --wrapper-digest sha256:ABC -d "$WORK/bad"
   expect_status 1

@@ -158,6 +158,30 @@ case_readme_keeps_the_two_setup_commands() {
   grep -qx 'bash scripts/test.sh' .ci/run || fail ".ci/run does not run README's test command"
 }
 
+# The dotted paths of a starter's lines marked CHANGE (YAML block style, as init writes it).
+change_paths() {
+  awk '
+    { match($0, /^ */); indent = RLENGTH; line = substr($0, indent + 1) }
+    line == "" || line ~ /^#/ { next }
+    line !~ /^- / {
+      key = line; sub(/:.*/, "", key)
+      while (depth > 0 && indents[depth] >= indent) depth--
+      indents[++depth] = indent; keys[depth] = key
+    }
+    /# CHANGE/ { path = keys[1]; for (i = 2; i <= depth; i++) path = path "." keys[i]; print path }'
+}
+
+case_readme_change_list_is_what_the_starter_marks() {
+  # Issue 51 item 2: README step 2 listed lines the starter does not mark, and missed some it does.
+  local marked listed
+  marked=$( { "$HKIMGEN" init --platform openshift --shape barcelona-h100-cx7 | change_paths
+              "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 | change_paths; } | sort -u)
+  listed=$(sed -n '/^\*\*2\. Edit\*\*/,/^Then check\|Then check/p' README.md |
+    sed 's/Then check.*//' | grep -o '`[a-z_.]*`' | tr -d '`' | grep -vx 'CHANGE' | sort -u)
+  [[ -n $marked ]] || fail "the starters mark no line CHANGE"
+  [[ $marked == "$listed" ]] || fail "README step 2 lists: $(echo $listed); the starters mark: $(echo $marked)"
+}
+
 case_cli_reference_is_current() {
   bash scripts/cli-reference.sh "$HKIMGEN" >"$WORK/cli-reference.md" ||
     fail "scripts/cli-reference.sh failed"

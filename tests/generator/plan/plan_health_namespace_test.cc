@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "pipeline/pipeline.h"
@@ -168,6 +169,36 @@ TEST(HealthNamespace, OnlyTheHealthNamespacesAccountsMayMarkNodes) {
           << File(doc);
     }
   }
+}
+
+// The admission policy's data, as CEL expressions: the pool the profile states and its consent
+// to taint (tests/cel/ evaluates what the expressions do with them).
+std::map<std::string, std::string> FenceData(const std::vector<YAML::Node>& docs) {
+  std::map<std::string, std::string> data;
+  for (const YAML::Node& v : OfKind(docs, "ValidatingAdmissionPolicy").at(0)["spec"]["variables"])
+    data[Str(v["name"])] = Str(v["expression"]);
+  return data;
+}
+
+TEST(HealthNamespace, TheNodeFenceHoldsTheProfilesPoolAndTaintConsent) {
+  auto data = FenceData(Render("barcelona-h100-cx7"));
+  EXPECT_EQ(data["poolSelector"], "{'nvidia.com/gpu.product': 'NVIDIA-H100-80GB-HBM3'}");
+  EXPECT_EQ(data["excludeNodes"], "['moc-r4pcc02u15-yunshi', 'moc-r4pcc02u16-yunshi']");
+  EXPECT_EQ(data["includeNodes"], "[]");
+  EXPECT_EQ(data["taintConsent"], "false");
+  EXPECT_EQ(data["markLabel"], "'hkimgen.io/nccl-health'");
+  EXPECT_EQ(data["markAnnotations"],
+            "['hkimgen.io/nccl-health-passes', 'hkimgen.io/nccl-health-reason', "
+            "'hkimgen.io/nccl-health-since', 'hkimgen.io/nccl-health-time']");
+  data = FenceData(Render("oke-h100"));
+  EXPECT_EQ(data["poolSelector"], "{'node.kubernetes.io/instance-type': 'BM.GPU.H100.8'}");
+  EXPECT_EQ(data["excludeNodes"], "[]");
+  EXPECT_EQ(data["taintConsent"], "true");
+  // The consent follows the profile; lists are sorted.
+  data = FenceData(Render("oke-h100", {"fabric_health.periodic.taint=false",
+                                       "node_shape.include_nodes={gpu-b,gpu-a,gpu-c}"}));
+  EXPECT_EQ(data["taintConsent"], "false");
+  EXPECT_EQ(data["includeNodes"], "['gpu-a', 'gpu-b', 'gpu-c']");
 }
 
 TEST(HealthNamespace, NameIsTheWorkloadNamespacesWithinADnsLabel) {

@@ -23,6 +23,7 @@ constexpr char kSchema[] = R"({
         "name": {"type": "string", "pattern": "^[a-z0-9-]+$",
                  "description": "DNS-1123 name of the cluster"},
         "platform": {"enum": ["openshift", "oke"], "description": "Target platform"},
+        "debug": {"enum": ["VERSION", "WARN", "INFO", "TRACE"], "description": "NCCL_DEBUG."},
         "level": {"description": "LOC..SYS or a legacy integer 0-5",
                   "oneOf": [{"type": "string", "enum": ["LOC", "SYS"]},
                             {"$ref": "#/definitions/small"}]}
@@ -108,7 +109,7 @@ TEST_F(ValidateTest, ListsAllowedKeysWhenNoneIsClose) {
             "  at /cluster/zzzzzz\n"
             " 3 |   zzzzzz: 1\n"
             "   |   ^\n"
-            "  fix: remove 'zzzzzz'; the keys allowed here are: level, name, platform\n"
+            "  fix: remove 'zzzzzz'; the keys allowed here are: debug, level, name, platform\n"
             "1 error, 0 warnings\n");
 }
 
@@ -141,6 +142,25 @@ TEST_F(ValidateTest, ReportsEnumWithChoicesAndSuggestion) {
             "   |             ^\n"
             "  fix: did you mean 'openshift'?\n"
             "1 error, 0 warnings\n");
+}
+
+TEST_F(ValidateTest, SuggestsTheEnumValueThatALongerOrShorterWordMeant) {
+  EXPECT_EQ(Check("cluster:\n  name: x\n  debug: WARNING\nrails:\n  - interface: e\n"),
+            "p.yaml:3:10: error: \"WARNING\" is not one of: VERSION, WARN, INFO, TRACE "
+            "[schema.enum]\n"
+            "  at /cluster/debug\n"
+            " 3 |   debug: WARNING\n"
+            "   |          ^\n"
+            "  fix: did you mean 'WARN'?\n"
+            "1 error, 0 warnings\n");
+  const std::string longer =
+      Check("cluster:\n  name: x\n  debug: informational\nrails:\n  - interface: e\n");
+  EXPECT_NE(longer.find("  fix: did you mean 'INFO'?\n"), std::string::npos) << longer;
+  const std::string info = Check("cluster:\n  name: x\n  debug: info\nrails:\n  - interface: e\n");
+  EXPECT_NE(info.find("  fix: did you mean 'INFO'?\n"), std::string::npos) << info;
+  // No guess where nothing is close: the message lists the values.
+  const std::string none = Check("cluster:\n  name: x\n  debug: loud\nrails:\n  - interface: e\n");
+  EXPECT_EQ(none.find("did you mean"), std::string::npos) << none;
 }
 
 TEST_F(ValidateTest, ReportsOneOfThroughTheBranchThatFitsTheValueType) {

@@ -209,13 +209,24 @@ TEST_F(WriteTest, TrailingSlashNamesTheSameDirectory) {
   ExpectNoLeftovers();
 }
 
-TEST_F(WriteTest, RefusesDirectoriesThatCannotBeSwapped) {
-  for (const std::string dir : {".", "..", "/", "out/.."}) {
+TEST_F(WriteTest, RefusesFoldersNamedByTheirPlaceSayingWhichAndWhy) {
+  const std::string cwd = fs::weakly_canonical(fs::current_path()).string();
+  const std::pair<std::string, std::string> cases[] = {
+      {".", "not written: . holds the current directory (" + cwd + ")"},
+      {"out/..", "not written: out/.. holds the current directory (" + cwd + ")"},
+      {"/", "not written: / is the root directory"},
+  };
+  for (const auto& [dir, message] : cases) {
     DiagnosticSink sink;
     EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), dir, sink)) << dir;
     ASSERT_EQ(sink.ErrorCount(), 1) << dir;
-    EXPECT_EQ(sink.diagnostics()[0].message, "cannot be replaced as a whole");
+    EXPECT_EQ(sink.diagnostics()[0].rule, "write.refused") << dir;
+    EXPECT_EQ(sink.diagnostics()[0].message, message + ", which hkimgen never replaces");
   }
+  DiagnosticSink sink;  // the parent of the current directory holds it too
+  EXPECT_FALSE(WriteBundleDir(Bundle({{"a.yaml", "a: 1\n"}}), "..", sink));
+  ASSERT_EQ(sink.ErrorCount(), 1);
+  EXPECT_EQ(sink.diagnostics()[0].rule, "write.refused");
 }
 
 TEST_F(WriteTest, RefusesToReplaceAFile) {
