@@ -15,6 +15,7 @@
 #include "fake_api_server.h"
 #include "night_plan.h"
 #include "summary.h"
+#include "text_cut.h"
 #include "test_support.h"
 
 namespace hkim::health {
