@@ -102,6 +102,8 @@ Outcome RunPod(const PodRun& pod, const fs::path& bin) {
   std::ofstream(termination).close();
   std::string command = "env -i PATH=/usr/bin:/bin HKIM_HEALTH_LOCALIZE=off";
   command += " HKIM_HEALTH_TERMINATION_LOG=" + Quoted(termination.string());
+  // The pod's /opt/hkim/nccl is an emptyDir; here the ready file goes beside the fakes.
+  command += " HKIM_HEALTH_READY_FILE=" + Quoted((bin / "fabric-ready").string());
   command += std::string(" HKIM_HEALTH_BIN=") + HKIM_HEALTH_BIN;
   for (const std::string& e : pod.env) command += " " + Quoted(e);
   command += std::string(" ") + HKIM_HEALTH_BIN + " --bin-dir " + Quoted(bin.string());

@@ -105,11 +105,14 @@ mirrored=$(skopeo inspect --format '{{.Digest}}' "oci:$work/mirror:$version")
 [[ $mirrored == "$digest1" ]] || fail "the mirrored image has digest $mirrored, not $digest1"
 (cd "$repo" && "$hkimgen" render profiles/oke-h100.yaml) > "$work/tag.yaml"
 (cd "$repo" && "$hkimgen" render profiles/oke-h100.yaml --wrapper-digest "$mirrored") > "$work/pinned.yaml"
-# StatefulSet, health CronJob: one init container each.
-[[ $(grep -cx "        image: quay.io/hkim/hkim-wrapper:$version" "$work/tag.yaml") == 2 ]] \
+# StatefulSet (init container), the nightly check's coordinator (container) and its check pod
+# (init container, JSON in a ConfigMap): three references, none left unpinned by --wrapper-digest.
+[[ $(grep -o "quay.io/hkim/hkim-wrapper:$version@\?" "$work/tag.yaml" | grep -vc '@$') == 3 ]] \
   || fail "the bundle does not name quay.io/hkim/hkim-wrapper:$version, the tag this tree builds"
-[[ $(grep -cx "        image: quay.io/hkim/hkim-wrapper:$version@$digest1" "$work/pinned.yaml") == 2 ]] \
-  || fail "render --wrapper-digest did not pin every init container to $digest1"
+[[ $(grep -o "quay.io/hkim/hkim-wrapper:$version@$digest1" "$work/pinned.yaml" | wc -l) == 3 ]] \
+  || fail "render --wrapper-digest did not pin every wrapper reference to $digest1"
+[[ $(grep -o "quay.io/hkim/hkim-wrapper:$version@\?" "$work/pinned.yaml" | grep -vc '@$') == 0 ]] \
+  || fail "render --wrapper-digest left a wrapper reference unpinned"
 
 echo "== 6. SBOM and provenance"
 for file in hkim-wrapper.spdx.json hkim-wrapper.provenance.json; do

@@ -146,18 +146,15 @@ static MemberReport ReadRecord(const std::string& output, int exit_status, bool 
   // so), no GPU or no NCCL (3, 4), killed by a signal we did not send (OOM, crash).
   const bool no_rendezvous =
       exit_status == kNcclExitRendezvous ||
-      (record.is_object() && record.contains("took_part") && !record.value("took_part", true));
+      (record.is_object() && !BoolField(record, "took_part", true));
   if (!timed_out && (no_rendezvous || exit_status == 3 || exit_status == 4 || exit_status >= 128)) {
     report.took_part = false;
     std::string why = exit_status >= 128 ? "killed by signal " + std::to_string(exit_status - 128)
                       : exit_status == 3 ? std::string("no GPU")
                       : exit_status == 4 ? std::string("no usable NCCL")
                                          : std::string("rendezvous failed");
-    if (record.is_object()) {
-      const json rendezvous = record.value("rendezvous", json::object());
-      if (rendezvous.is_object() && rendezvous.contains("error") && rendezvous["error"].is_string())
-        why += ": " + rendezvous["error"].get<std::string>();
-    }
+    const std::string rendezvous_error = StringField(Field(record, "rendezvous"), "error");
+    if (!rendezvous_error.empty()) why += ": " + rendezvous_error;
     report.detail = "exit status " + std::to_string(exit_status) + ", " + why;
     return report;
   }
@@ -167,23 +164,23 @@ static MemberReport ReadRecord(const std::string& output, int exit_status, bool 
   }
   report.ran = exit_status == 0 || exit_status == 1;
   report.ok = exit_status == 0;
-  const json failures = record.value("failures", json::array());
-  if (!failures.empty() && failures[0].is_string()) report.detail = failures[0].get<std::string>();
-  report.transport = record.value("transport", json::object()).value("summary", "");
+  // A field of another type than expected reads as absent: the record still says the check ran.
+  const std::vector<std::string> failures = StringsField(record, "failures");
+  if (!failures.empty()) report.detail = failures[0];
+  report.transport = StringField(Field(record, "transport"), "summary");
   if (record.contains("rails")) {  // per-rail record
-    const json together = record.value("together", json::object());
-    if (together.contains("busbw_gbps") && together["busbw_gbps"].is_number())
-      report.busbw_gbps = together["busbw_gbps"].get<double>();
-    for (const json& rail : record["rails"]) {
-      const json gbps = rail.value("busbw_gbps", json());
-      report.rails.push_back({rail.value("device", ""), rail.value("status", "") == "pass",
-                              gbps.is_number() ? gbps.get<double>() : 0.0});
+    report.busbw_gbps = NumberField(Field(record, "together"), "busbw_gbps");
+    const json& rails = Field(record, "rails");
+    for (const json& rail : rails.is_array() ? rails : json::array()) {
+      report.rails.push_back({StringField(rail, "device"), StringField(rail, "status") == "pass",
+                              NumberField(rail, "busbw_gbps")});
     }
     return report;
   }
-  const auto at = record.value("threshold", json::object()).value("at_bytes", std::uint64_t{0});
-  for (const json& row : record.value("results", json::array()))
-    if (row.value("bytes", std::uint64_t{0}) == at) report.busbw_gbps = row.value("busbw_gbps", 0.0);
+  const std::uint64_t at = CountField(Field(record, "threshold"), "at_bytes");
+  const json& results = Field(record, "results");
+  for (const json& row : results.is_array() ? results : json::array())
+    if (CountField(row, "bytes") == at) report.busbw_gbps = NumberField(row, "busbw_gbps");
   return report;
 }
 

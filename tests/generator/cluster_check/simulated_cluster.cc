@@ -303,7 +303,7 @@ class Simulator {
     if (!p_.node_shape.include_nodes.empty())
       return static_cast<int>(p_.node_shape.include_nodes.size());
     const int pods = (p_.workload.replicas + kPodsPerNode - 1) / kPodsPerNode;
-    return std::max(pods, p_.fabric_health.periodic.nodes);
+    return pods + 1;  // a spare: one node marked failed or busy leaves room for every pod
   }
 
   // What one node advertises: the GPUs, and every extended resource a pod requests (the rails'

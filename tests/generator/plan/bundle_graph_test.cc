@@ -37,10 +37,11 @@ TEST(BundleGraph, TheTreeListsApplicationsInSyncOrderWithWhoSyncsAndWhatTheyDisr
 |       `-- ValidatingAdmissionPolicyBinding (1)
 |-- barcelona-health (health, apps/health.yaml, parent wave 1): argocd app sync barcelona-health
 |   |-- wave 4
+|   |   |-- ConfigMap (1)
 |   |   |-- NetworkAttachmentDefinition (4)
-|   |   |-- Role (1)
-|   |   |-- RoleBinding (1)
-|   |   `-- ServiceAccount (1)
+|   |   |-- Role (2)
+|   |   |-- RoleBinding (2)
+|   |   `-- ServiceAccount (2)
 |   |-- wave 5
 |   |   `-- ConfigMap (1)
 |   `-- wave 7
@@ -54,8 +55,7 @@ TEST(BundleGraph, TheTreeListsApplicationsInSyncOrderWithWhoSyncsAndWhatTheyDisr
     |-- wave 5
     |   `-- ConfigMap (1)
     |-- wave 6
-    |   |-- Job (1)
-    |   `-- Service (2)
+    |   `-- Service (1)
     `-- wave 7
         `-- StatefulSet (1): job restart
 )");

@@ -3,6 +3,7 @@
 // are Ready only after it; nothing else in the bundle asks for the GPUs or VFs the job holds; the
 // pod template's fabric checksum changes exactly when something the check depends on changes.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
@@ -159,7 +160,10 @@ std::set<std::string> WorkloadDeviceResources(const std::string& profile) {
   for (const PlannedObject& o : render->plan.objects) {
     if (o.kind != "StatefulSet") continue;
     for (const Need& need : o.needs)
-      if (need.what.kind == CapabilityKind::kResource) names.insert(need.what.name);
+      // Devices are extended resources (vendor/name); cpu and memory are any pod's.
+      if (need.what.kind == CapabilityKind::kResource &&
+          need.what.name.find('/') != std::string::npos)
+        names.insert(need.what.name);
   }
   return names;
 }
@@ -177,10 +181,11 @@ YAML::Node PodSpecOf(const YAML::Node& doc) {
 }
 
 // Issue 48: the checks share the nodes with the job, so no object but the workload's own pods
-// may ask for the GPUs or VFs the job holds (the in-pod check needs none of its own). The
-// periodic check's CronJob is the one other pod template on GPU nodes: it may ask for a node's
-// devices only at a priority below every workload's that never preempts, so it gets only idle
-// ones (docs/health.md).
+// may ask for the GPUs or VFs the job holds (the in-pod check needs none of its own; the
+// periodic check's CronJob runs a coordinator with none). The one other pod on GPU nodes is the
+// nightly check pod, which the bundle only describes (JSON in a ConfigMap) and the coordinator
+// starts on idle nodes: it may ask for a node's devices only at a priority below every
+// workload's that never preempts (docs/health.md).
 TEST(InPodCheck, NoObjectButTheWorkloadsPodsTakesItsGpusOrVfs) {
   for (const char* profile : kShipped) {
     const std::set<std::string> devices = WorkloadDeviceResources(profile);
@@ -193,8 +198,21 @@ TEST(InPodCheck, NoObjectButTheWorkloadsPodsTakesItsGpusOrVfs) {
           pc["preemptionPolicy"] && pc["preemptionPolicy"].as<std::string>() == "Never"
               ? pc["value"].as<int>()
               : 0;
+    // The pods the bundle carries as data (the nightly check pod in its ConfigMap).
+    std::vector<YAML::Node> all = docs;
+    int carried_pods = 0;
+    for (const YAML::Node& cm : OfKind(docs, "ConfigMap")) {
+      if (!cm["data"]) continue;
+      for (const auto& item : cm["data"]) {
+        const nlohmann::json value = nlohmann::json::parse(item.second.as<std::string>(), nullptr, false);
+        if (value.is_object() && value.value("kind", "") == "Pod") {
+          all.push_back(YAML::Load(value.dump()));
+          ++carried_pods;
+        }
+      }
+    }
     int pod_templates = 0;
-    for (const YAML::Node& doc : docs) {
+    for (const YAML::Node& doc : all) {
       const std::string kind = doc["kind"].as<std::string>();
       const YAML::Node spec = PodSpecOf(doc);
       if (!spec || kind == "StatefulSet") continue;
@@ -212,8 +230,10 @@ TEST(InPodCheck, NoObjectButTheWorkloadsPodsTakesItsGpusOrVfs) {
         }
       }
       if (taken.empty()) continue;
-      const std::string name = doc["metadata"]["name"].as<std::string>();
-      ASSERT_EQ(kind, "CronJob") << profile << ": " << kind << " " << name << " requests "
+      const YAML::Node meta = doc["metadata"];
+      const std::string name = meta["name"] ? meta["name"].as<std::string>()
+                                            : meta["generateName"].as<std::string>();
+      ASSERT_EQ(kind, "Pod") << profile << ": " << kind << " " << name << " requests "
                                  << *taken.begin();
       const std::string priority =
           spec["priorityClassName"] ? spec["priorityClassName"].as<std::string>() : "";
@@ -221,6 +241,7 @@ TEST(InPodCheck, NoObjectButTheWorkloadsPodsTakesItsGpusOrVfs) {
       EXPECT_LT(priorities.at(priority), 0) << profile << " " << name;
     }
     EXPECT_GT(pod_templates, 0) << profile;  // the node agents at least
+    EXPECT_EQ(carried_pods, 1) << profile;    // the nightly check pod was looked at
   }
 }
 
