@@ -26,10 +26,15 @@ mustache::data Untrusted(const std::string& text, size_t max_bytes = kMaxQuotedV
 
 mustache::data Flag(bool value) { return mustache::data(value); }
 
+// GB/s as the summary gave them, to two decimals at most: 37.5, 194.6, 150 (the table rounds
+// more, for its width).
 std::string Number(double value) {
   char text[32];
-  std::snprintf(text, sizeof text, value >= 10 ? "%.0f" : "%.1f", value);
-  return text;
+  std::snprintf(text, sizeof text, "%.2f", value);
+  std::string out = text;
+  while (out.back() == '0') out.pop_back();
+  if (out.back() == '.') out.pop_back();
+  return out;
 }
 
 // The page's CSS classes are a fixed set: a status from a log picks one, it never becomes one.
