@@ -18,7 +18,8 @@ namespace hkim {
 void SetupDoctorCommand(CLI::App& app) {
   auto options = std::make_shared<DoctorOptions>();
   CLI::App* command = app.add_subcommand(
-      "doctor", "Fleet table of the fabric health summaries (workload pods, health CronJob logs)");
+      "doctor",
+      "Fleet table (and --html page) of the fabric health summaries (workload pods, health CronJob logs)");
   command->add_option("inputs", options->inputs,
                       "files with hkim-health output (`kubectl logs` saved); - or none = stdin");
   command->add_option("--cluster", options->cluster,
@@ -41,7 +42,13 @@ Examples:
   hkimgen doctor pods.log --html fabric.html # the table, and the page for a browser
   hkimgen doctor pods.log --cluster nodes.json --group-by oci.oraclecloud.com/rdma.network_block_id
 
-Exit status: 0 every node passed, 1 a node failed or no summary was found, 2 unreadable input.)");
+--html writes one self-contained page (inline CSS, no script, nothing fetched) beside the table or
+the JSON: per node its last active check (when, how, busbw against its threshold), failures and
+fixes, the suspects with their evidence and the nodes skipped as busy; ages count back from the
+newest summary, as the table's. It never writes through a symlink; --force replaces a file.
+
+Exit status: 0 every node passed, 1 a node failed, no summary was found or the page could not be
+written, 2 unreadable input.)");
   command->callback([options, output] {
     if (!ResolveOutputChoice(*output, {"text", "json"}, "doctor", "", "", std::cerr)) {
       FinishCommand(1);
