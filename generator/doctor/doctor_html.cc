@@ -4,6 +4,7 @@
 #include "doctor/doctor_html.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <kainjow/mustache.hpp>
@@ -155,12 +156,13 @@ std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
     row.set("node", Untrusted(node.node));
     row.set("group", Untrusted(node.group.empty() ? "-" : node.group));
     row.set("result", Result(node));
-    std::string result_class = Result(node);
-    std::transform(result_class.begin(), result_class.end(), result_class.begin(), ::tolower);
+    std::string result_class = Result(node);  // FAIL -> fail: the page's fixed classes
+    for (char& c : result_class) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     row.set("result_class", result_class);
     row.set("failed", Flag(!node.passed));
     row.set("tested", Flag(node.tested));
-    row.set("time", Untrusted(node.tested ? node.time : node.time.empty() ? "never" : node.time));
+    row.set("time", Untrusted(node.tested ? node.time : "never"));
+    row.set("summary_time", Untrusted(node.time));  // an untested node's: the latest skip
     row.set("how", Untrusted(node.tested ? node.how : "-"));
     row.set("ago", node.tested ? ago(node.time) : "-");
     row.set("pod", Untrusted(node.pod));

@@ -91,6 +91,28 @@ TEST(DoctorHtml, PeriodicRunShowsTheLastTestBehindTheBusyNight) {
   EXPECT_TRUE(Has(page, "361.2 / &ge; 100 GB/s (361%)"));
 }
 
+TEST(DoctorHtml, NodeOnlyEverSkippedAsBusyIsUntested) {
+  const std::string log =
+      R"X(HKIM_HEALTH_SUMMARY {"tool":"hkim-health","mode":"night","node":"gpu-a","time":"2026-11-24T03:00:00Z","passed":true,)X"
+      R"X("checks":[{"name":"inventory","status":"pass"},{"name":"placement","status":"skip","detail":"busy: checked when its job starts"}]})X"
+      "\n"
+      R"X(HKIM_HEALTH_SUMMARY {"tool":"hkim-health","mode":"night","node":"gpu-a","time":"2026-11-25T03:00:00Z","passed":true,)X"
+      R"X("checks":[{"name":"inventory","status":"pass"},{"name":"placement","status":"skip","detail":"busy: checked when its job starts"}]})X"
+      "\n";
+  std::vector<std::string> warnings;
+  std::string error;
+  const std::string page =
+      FormatFleetPage(CollectSummaries({{"-", log}}, warnings), "", &error).value_or("");
+  EXPECT_TRUE(Has(page, "<span class=\"badge r-untested\">UNTESTED</span></td><td class=\"mono\">never</td>"))
+      << page;
+  EXPECT_TRUE(Has(page, "Never tested: the latest summary (2026-11-25T03:00:00Z) only skipped it"));
+  EXPECT_TRUE(Has(page, "<tr><td class=\"mono\">gpu-a</td><td>2</td><td class=\"mono\">"
+                        "2026-11-25T03:00:00Z</td><td>0s</td><td>never tested</td></tr>"))
+      << page;
+  EXPECT_TRUE(Has(page, "<span>1 never tested</span>"));
+  EXPECT_TRUE(Has(page, "<span>0 passing</span>"));
+}
+
 TEST(DoctorHtml, IsSelfContained) {
   const std::string page = Page({"gate-failed.log", "health-periodic.log"});
   for (const char* external : {"<script", "<link", "src=", "http://", "https://", "@import", "url("})
@@ -101,7 +123,7 @@ TEST(DoctorHtml, IsSelfContained) {
 TEST(DoctorHtml, EscapesEverythingTheLogsSay) {
   const std::string log =
       R"X(HKIM_HEALTH_SUMMARY {"tool":"hkim-health","mode":"gate","node":"<script>alert(1)</script>","time":"2026-11-23T03:00:00Z","passed":false,)X"
-      R"X("pod":"p\"><img src=x onerror=alert(2)>","mark":"a&b\u001b[2J",)X"
+      R"X("pod":"p\"><img src=x onerror=alert(2)>","mark":"a&b\u001b[2J {{nodes}}",)X"
       R"X("checks":[{"name":"<b>n</b>","status":"fail\" class=\"x","detail":"busbw 1.00 GB/s (min 2.00) <i>","failures":["<hr>"],"fixes":["'x'"]}],)X"
       R"X("suspects":[{"node":"<script>alert(1)</script>","rail":"<u>r</u>","evidence":"</td></tr></table>","transport":"<s>"}]})X"
       "\n";
@@ -115,7 +137,8 @@ TEST(DoctorHtml, EscapesEverythingTheLogsSay) {
     EXPECT_FALSE(Has(page, raw)) << raw;
   EXPECT_TRUE(Has(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
   EXPECT_TRUE(Has(page, "p&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"));
-  EXPECT_TRUE(Has(page, "a&amp;b\\x1b[2J"));  // the control byte a visible escape, then escaped
+  // The control byte a visible escape, then escaped; a tag in a value stays text.
+  EXPECT_TRUE(Has(page, "a&amp;b\\x1b[2J {{nodes}}")) << page;
   // A status from a log never becomes a CSS class: an unknown one gets the fixed "other".
   EXPECT_TRUE(Has(page, "<td class=\"s-other\">fail&quot; class=&quot;x</td>")) << page;
 }
