@@ -10,13 +10,16 @@
 #include "commands/cluster_option.h"
 #include "discover/cluster_facts.h"
 #include "doctor/doctor.h"
+#include "doctor/doctor_html.h"
+#include "write/output_file.h"
 
 namespace hkim {
 
 void SetupDoctorCommand(CLI::App& app) {
   auto options = std::make_shared<DoctorOptions>();
   CLI::App* command = app.add_subcommand(
-      "doctor", "Fleet table of the fabric health summaries (workload pods, health CronJob logs)");
+      "doctor",
+      "Fleet table (and --html page) of the fabric health summaries (workload pods, health CronJob logs)");
   command->add_option("inputs", options->inputs,
                       "files with hkim-health output (`kubectl logs` saved); - or none = stdin");
   command->add_option("--cluster", options->cluster,
@@ -24,6 +27,10 @@ void SetupDoctorCommand(CLI::App& app) {
   command->add_option("--group-by", options->group_by,
                       "node label to group the table by, e.g. the scheduling.kueue level "
                       "oci.oraclecloud.com/rdma.network_block_id (needs --cluster)");
+  command->add_option("--html", options->html,
+                      "also write the report as one self-contained HTML page to FILE")
+      ->type_name("FILE");
+  command->add_flag("--force", options->force, "Overwrite the --html FILE when it exists");
   auto output = std::make_shared<OutputChoice>();
   AddOutputOption(command, *output, {"text", "json"});
   command->footer(R"(
@@ -32,9 +39,16 @@ Examples:
   kubectl logs -n gpu-training -l app=train --prefix --tail=-1 | hkimgen doctor -   # the in-pod check
   hkimgen doctor node-a.log node-b.log
   hkimgen doctor node-a.log -o json          # the nodes and diagnostics as one JSON document
+  hkimgen doctor pods.log --html fabric.html # the table, and the page for a browser
   hkimgen doctor pods.log --cluster nodes.json --group-by oci.oraclecloud.com/rdma.network_block_id
 
-Exit status: 0 every node passed, 1 a node failed or no summary was found, 2 unreadable input.)");
+--html writes one self-contained page (inline CSS, no script, nothing fetched) beside the table or
+the JSON: per node its last active check (when, how, busbw against its threshold), failures and
+fixes, the suspects with their evidence and the nodes skipped as busy; ages count back from the
+newest summary, as the table's. It never writes through a symlink; --force replaces a file.
+
+Exit status: 0 every node passed, 1 a node failed, no summary was found or the page could not be
+written, 2 unreadable input.)");
   command->callback([options, output] {
     if (!ResolveOutputChoice(*output, {"text", "json"}, "doctor", "", "", std::cerr)) {
       FinishCommand(1);
@@ -120,6 +134,32 @@ bool GroupNodes(const DoctorOptions& options, std::vector<DoctorNode>& nodes, Di
   return sink.ErrorCount() == 0;
 }
 
+/// Writes the --html page. False after reporting (the path is then as it was).
+bool WritePage(const DoctorOptions& options, const std::vector<DoctorNode>& nodes,
+               DiagnosticSink& sink) {
+  std::string problem;
+  std::optional<std::string> page = FormatFleetPage(nodes, options.group_by, &problem);
+  const SourceLocation file{options.html, 0, 0};
+  if (!page) {
+    sink.Report(Diagnostic{Severity::kError, file, "", "doctor.html", problem,
+                           "report this as a defect of hkimgen (its page template)"});
+    return false;
+  }
+  std::string reason;
+  const OutputFileStatus written = WriteOutputFile(options.html, *page, options.force, &reason);
+  if (written == OutputFileStatus::kExists) {
+    sink.Report(Diagnostic{Severity::kError, file, "", "io.exists", "the file exists",
+                           "choose another --html FILE, or add --force to overwrite it"});
+    return false;
+  }
+  if (written == OutputFileStatus::kFailed) {
+    sink.Report(Diagnostic{Severity::kError, file, "", "io.write", "cannot write the page: " + reason,
+                           "check the folder exists and is writable"});
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostream& out,
@@ -168,6 +208,7 @@ int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostrea
   for (const DoctorNode& node : nodes) {
     if (!node.passed) status = 1;
   }
+  if (!options.html.empty() && !WritePage(options, nodes, sink)) return finish(1, nullptr);
   if (!json) out << FormatFleetTable(nodes, options.group_by);
   return finish(status, {{"nodes", NodesJson(nodes)}});
 }

@@ -16,12 +16,15 @@ struct DoctorOptions {
   std::string format = "text";      ///< -o: text (table on stdout) or json (one report)
   std::string cluster;              ///< --cluster EXPORT: the nodes' labels for --group-by
   std::string group_by;             ///< --group-by LABEL: a topology level (network block, rack)
+  std::string html;                 ///< --html FILE: also write the page (doctor/doctor_html.h)
+  bool force = false;               ///< --force: replace an existing FILE
 };
 
 /// Adds the `doctor` sub-command to `app`.
 void SetupDoctorCommand(CLI::App& app);
 
-/// Prints the table to `out`. Exit: 0 every node passed, 1 a node failed or no summary was
+/// Prints the table to `out` (or, with -o json, the report) and, with `html`, writes the page
+/// there too (created whole or not at all; an existing file only with `force`). Exit: 0 every node passed, 1 a node failed or no summary was
 /// found (the message says how to get some), 2 an input could not be read.
 int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostream& out,
                      std::ostream& err);

@@ -79,6 +79,10 @@ std::string ShortDuration(long long seconds);
 /// AGO column, so that the same input prints the same table whenever it is read.
 std::string NewestTime(const std::vector<DoctorNode>& nodes);
 
+/// A node that passed but waits for a declared step (a check with status "wait", e.g. the OKE VF
+/// DaemonSet's reboot for the RDMA exclusive mode): not a failure, listed apart.
+bool Waits(const DoctorNode& node);
+
 /// The fleet table: one row per node (node, result, one column per check name seen, the time
 /// of its last test, how it was tested, how long before the newest summary of the input that
 /// was (AGO), the busy nights since (BUSY), the mark, the suspect column), then for every failing node its failures and fixes, then the

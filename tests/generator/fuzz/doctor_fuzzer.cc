@@ -2,9 +2,10 @@
 // it is piped (HKIM_HEALTH_SUMMARY lines among other lines, `--prefix` and `--timestamps`
 // prefixes, several pods mixed), through the whole command (RunDoctorCommand) in both output
 // formats, and through the fleet table grouped by a label (FormatFleetTable with each node's
-// group taken from its pod name). Promises checked: exit 0 or 1 (stdin cannot be unreadable),
+// group taken from its pod name), and the --html page (FormatFleetPage). Promises checked: exit 0 or 1 (stdin cannot be unreadable),
 // every printed line free of bytes a terminal acts on and a few KiB at most, and `-o json`
-// one valid JSON document. Any broken promise aborts (a crash for libFuzzer).
+// one valid JSON document, the page always rendered, with no markup of the input's (no
+// "<script", only the template's tags) and no control byte but its newlines. Any broken promise aborts (a crash for libFuzzer).
 #include <cstdint>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 
 #include "commands/doctor_command.h"
 #include "doctor/doctor.h"
+#include "doctor/doctor_html.h"
 
 namespace {
 
@@ -59,5 +61,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (warning.rfind("fuzz.log:", 0) != 0) std::abort();  // every warning names its line
   for (hkim::DoctorNode& node : nodes) node.group = node.pod;
   ExpectPrintable(hkim::FormatFleetTable(nodes, "topology.kubernetes.io/zone"));
+  std::string problem;
+  const std::optional<std::string> page =
+      hkim::FormatFleetPage(nodes, "topology.kubernetes.io/zone", &problem);
+  if (!page || page->rfind("<!DOCTYPE html>", 0) != 0) std::abort();
+  if (page->find("<script") != std::string::npos) std::abort();
+  for (const char c : *page)
+    if (static_cast<unsigned char>(c) < 0x20 && c != '\n') std::abort();
   return 0;
 }

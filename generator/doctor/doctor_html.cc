@@ -1,0 +1,228 @@
+// `hkimgen doctor --html`'s page: the fleet's nodes -> a mustache context -> one HTML page
+// (doctor/doctor_html.h).
+
+#include "doctor/doctor_html.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <kainjow/mustache.hpp>
+
+#include "support/embedded_files.h"
+#include "support/untrusted_text.h"
+
+namespace hkim {
+namespace {
+
+namespace mustache = kainjow::mustache;
+
+constexpr const char* kTemplate = "templates/doctor/report.html.mustache";
+
+// A value from a log, as the page shows it: control bytes as visible escapes and cut to a
+// bounded length (the template's HTML escaping then makes it text, never markup).
+mustache::data Untrusted(const std::string& text, size_t max_bytes = kMaxQuotedValueBytes) {
+  return mustache::data(UntrustedText(text, max_bytes));
+}
+
+mustache::data Flag(bool value) { return mustache::data(value); }
+
+// GB/s as the summary gave them, to two decimals at most: 37.5, 194.6, 150 (the table rounds
+// more, for its width).
+std::string Number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  std::string out = text;
+  while (out.back() == '0') out.pop_back();
+  if (out.back() == '.') out.pop_back();
+  return out;
+}
+
+// The page's CSS classes are a fixed set: a status from a log picks one, it never becomes one.
+std::string StatusClass(const std::string& status) {
+  for (const char* known : {"pass", "fail", "skip", "error", "wait"})
+    if (status == known) return known;
+  return "other";
+}
+
+std::string Result(const DoctorNode& node) {
+  return !node.passed ? "FAIL" : !node.tested ? "UNTESTED" : Waits(node) ? "WAIT" : "PASS";
+}
+
+std::string SuspectCell(const DoctorNode& node) {
+  std::string cell;
+  for (const DoctorSuspect& s : node.suspects)
+    cell += (cell.empty() ? "" : ", ") + (s.rail.empty() ? std::string("all rails") : s.rail) +
+            " " + Number(s.busbw_gbps) + "/" + Number(s.expected_gbps) + " GB/s";
+  return cell.empty() ? "-" : cell;
+}
+
+mustache::data Strings(const std::vector<std::string>& items) {
+  mustache::data list{mustache::data::type::list};
+  for (const std::string& item : items) list.push_back(Untrusted(item, kMaxMessageBytes));
+  return list;
+}
+
+mustache::data CheckData(const DoctorCheck& check) {
+  mustache::data c;
+  c.set("name", Untrusted(check.name));
+  c.set("status", Untrusted(check.status));
+  c.set("status_class", StatusClass(check.status));
+  c.set("detail", Untrusted(check.detail, kMaxMessageBytes));
+  c.set("has_problems", Flag(!check.failures.empty() || !check.fixes.empty()));
+  c.set("failures", Strings(check.failures));
+  c.set("fixes", Strings(check.fixes));
+  if (std::optional<BusbwReading> reading = ParseBusbw(check.detail)) {
+    // The threshold sits at the bar's middle: half the bar is the minimum, a full bar twice it.
+    const double ratio = reading->busbw_gbps / reading->threshold_gbps;
+    mustache::data measured;
+    measured.set("busbw", Number(reading->busbw_gbps));
+    measured.set("threshold", Number(reading->threshold_gbps));
+    measured.set("percent", std::to_string(static_cast<long long>(ratio * 100 + 0.5)));
+    measured.set("bar_percent",
+                 std::to_string(static_cast<long long>(std::min(ratio * 50, 100.0) + 0.5)));
+    measured.set("below", Flag(ratio < 1));
+    c.set("measured", measured);
+  } else {
+    c.set("measured", Flag(false));
+  }
+  return c;
+}
+
+mustache::data SuspectData(const DoctorNode& node, const DoctorSuspect& s) {
+  mustache::data d;
+  d.set("node", Untrusted(node.node));
+  d.set("group", Untrusted(node.group.empty() ? "-" : node.group));
+  d.set("rail", Untrusted(s.rail.empty() ? "all rails" : s.rail));
+  d.set("busbw", Number(s.busbw_gbps));
+  d.set("expected", Number(s.expected_gbps));
+  d.set("transport", Untrusted(s.transport.empty() ? "-" : s.transport));
+  d.set("has_transport", Flag(!s.transport.empty()));
+  d.set("evidence", Untrusted(s.evidence, kMaxMessageBytes));
+  d.set("time", Untrusted(s.time));
+  return d;
+}
+
+}  // namespace
+
+std::optional<BusbwReading> ParseBusbw(const std::string& detail) {
+  const size_t at = detail.find("busbw ");
+  if (at == std::string::npos) return std::nullopt;
+  const size_t min_at = detail.find("(min ", at);
+  if (min_at == std::string::npos) return std::nullopt;
+  auto number = [&](size_t from, double* value) {
+    const char* begin = detail.c_str() + from;
+    char* end = nullptr;
+    *value = std::strtod(begin, &end);
+    return end != begin && *value >= 0 && *value < 1e9;
+  };
+  BusbwReading reading;
+  if (!number(at + 6, &reading.busbw_gbps) || !number(min_at + 5, &reading.threshold_gbps) ||
+      reading.threshold_gbps <= 0)
+    return std::nullopt;
+  return reading;
+}
+
+std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
+                                           const std::string& group_label, std::string* error) {
+  const std::string_view* text = FindEmbeddedFile(kTemplate);
+  if (text == nullptr) {
+    *error = std::string(kTemplate) + " is not embedded";
+    return std::nullopt;
+  }
+  mustache::mustache page{std::string(*text)};
+  if (!page.is_valid()) {
+    *error = std::string(kTemplate) + ": " + page.error_message();
+    return std::nullopt;
+  }
+  const bool grouped = !group_label.empty();
+  std::vector<DoctorNode> nodes = given;
+  if (grouped) {  // as the table: a block's nodes together, by name within it
+    std::stable_sort(nodes.begin(), nodes.end(),
+                     [](const DoctorNode& a, const DoctorNode& b) { return a.group < b.group; });
+  }
+  const std::string now = NewestTime(nodes);
+  auto ago = [&](const std::string& time) { return ShortDuration(SecondsBetween(time, now)); };
+  mustache::data rows{mustache::data::type::list};
+  mustache::data suspects{mustache::data::type::list};
+  mustache::data busy_nodes{mustache::data::type::list};
+  int failing = 0, untested = 0, waiting = 0, busy = 0, suspect_count = 0;
+  for (const DoctorNode& node : nodes) {
+    failing += !node.passed;
+    untested += !node.tested;
+    waiting += Waits(node);
+    busy += node.busy_skips > 0;
+    mustache::data row;
+    row.set("node", Untrusted(node.node));
+    row.set("group", Untrusted(node.group.empty() ? "-" : node.group));
+    row.set("result", Result(node));
+    std::string result_class = Result(node);  // FAIL -> fail: the page's fixed classes
+    for (char& c : result_class) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    row.set("result_class", result_class);
+    row.set("failed", Flag(!node.passed));
+    row.set("tested", Flag(node.tested));
+    row.set("time", Untrusted(node.tested ? node.time : "never"));
+    row.set("summary_time", Untrusted(node.time));  // an untested node's: the latest skip
+    row.set("how", Untrusted(node.tested ? node.how : "-"));
+    row.set("ago", node.tested ? ago(node.time) : "-");
+    row.set("pod", Untrusted(node.pod));
+    row.set("has_pod", Flag(!node.pod.empty()));
+    row.set("mark", Untrusted(node.mark.empty() ? "-" : node.mark));
+    row.set("has_mark", Flag(!node.mark.empty()));
+    row.set("busy_skips", std::to_string(node.busy_skips));
+    row.set("busy_skips_any", Flag(node.busy_skips > 0));
+    row.set("busy_ago", node.busy_skips > 0 ? ago(node.last_busy) : "-");
+    row.set("busy_cell", node.busy_skips == 0 ? "-"
+                                              : std::to_string(node.busy_skips) + " night(s), last " +
+                                                    ago(node.last_busy) + " ago");
+    row.set("suspect_cell", Untrusted(SuspectCell(node), kMaxMessageBytes));
+    mustache::data checks{mustache::data::type::list};
+    for (const DoctorCheck& check : node.checks) checks.push_back(CheckData(check));
+    row.set("checks", checks);
+    mustache::data own{mustache::data::type::list};
+    for (const DoctorSuspect& s : node.suspects) {
+      own.push_back(SuspectData(node, s));
+      suspects.push_back(SuspectData(node, s));
+      ++suspect_count;
+    }
+    row.set("node_suspects", own);
+    rows.push_back(row);
+    if (node.busy_skips > 0) {
+      mustache::data b;
+      b.set("node", Untrusted(node.node));
+      b.set("busy_skips", std::to_string(node.busy_skips));
+      b.set("last_busy", Untrusted(node.last_busy));
+      b.set("busy_ago", ago(node.last_busy));
+      b.set("untested_for", node.tested ? ago(node.time) : "never tested");
+      busy_nodes.push_back(b);
+    }
+  }
+  mustache::data context;
+  context.set("node_count", std::to_string(nodes.size()));
+  context.set("newest", Untrusted(now));
+  context.set("failing", std::to_string(failing));
+  context.set("has_failing", Flag(failing > 0));
+  context.set("passing", std::to_string(nodes.size() - failing - untested - waiting));
+  context.set("untested", std::to_string(untested));
+  context.set("has_untested", Flag(untested > 0));
+  context.set("waiting", std::to_string(waiting));
+  context.set("has_waiting", Flag(waiting > 0));
+  context.set("busy", std::to_string(busy));
+  context.set("has_busy", Flag(busy > 0));
+  context.set("suspect_count", std::to_string(suspect_count));
+  context.set("has_suspects", Flag(suspect_count > 0));
+  context.set("grouped", Flag(grouped));
+  // The label's name without its prefix (rdma.network_block_id), as the table's column.
+  context.set("group_label", Untrusted(group_label.substr(group_label.rfind('/') + 1)));
+  context.set("nodes", rows);
+  context.set("suspects", suspects);
+  context.set("busy_nodes", busy_nodes);
+  std::string html = page.render(context);
+  if (!page.is_valid()) {
+    *error = std::string(kTemplate) + ": " + page.error_message();
+    return std::nullopt;
+  }
+  return html;
+}
+
+}  // namespace hkim
