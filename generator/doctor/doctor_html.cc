@@ -29,7 +29,7 @@ mustache::data Flag(bool value) { return mustache::data(value); }
 
 // GB/s as the summary gave them, to two decimals at most: 37.5, 194.6, 150 (the table rounds
 // more, for its width).
-std::string Number(double value) {
+std::string GbpsText(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2f", value);
   std::string out = text;
@@ -53,7 +53,7 @@ std::string SuspectCell(const DoctorNode& node) {
   std::string cell;
   for (const DoctorSuspect& s : node.suspects)
     cell += (cell.empty() ? "" : ", ") + (s.rail.empty() ? std::string("all rails") : s.rail) +
-            " " + Number(s.busbw_gbps) + "/" + Number(s.expected_gbps) + " GB/s";
+            " " + GbpsText(s.busbw_gbps) + "/" + GbpsText(s.expected_gbps) + " GB/s";
   return cell.empty() ? "-" : cell;
 }
 
@@ -76,8 +76,8 @@ mustache::data CheckData(const DoctorCheck& check) {
     // The threshold sits at the bar's middle: half the bar is the minimum, a full bar twice it.
     const double ratio = reading->busbw_gbps / reading->threshold_gbps;
     mustache::data measured;
-    measured.set("busbw", Number(reading->busbw_gbps));
-    measured.set("threshold", Number(reading->threshold_gbps));
+    measured.set("busbw", GbpsText(reading->busbw_gbps));
+    measured.set("threshold", GbpsText(reading->threshold_gbps));
     measured.set("percent", std::to_string(static_cast<long long>(ratio * 100 + 0.5)));
     measured.set("bar_percent",
                  std::to_string(static_cast<long long>(std::min(ratio * 50, 100.0) + 0.5)));
@@ -94,8 +94,8 @@ mustache::data SuspectData(const DoctorNode& node, const DoctorSuspect& s) {
   d.set("node", Untrusted(node.node));
   d.set("group", Untrusted(node.group.empty() ? "-" : node.group));
   d.set("rail", Untrusted(s.rail.empty() ? "all rails" : s.rail));
-  d.set("busbw", Number(s.busbw_gbps));
-  d.set("expected", Number(s.expected_gbps));
+  d.set("busbw", GbpsText(s.busbw_gbps));
+  d.set("expected", GbpsText(s.expected_gbps));
   d.set("transport", Untrusted(s.transport.empty() ? "-" : s.transport));
   d.set("has_transport", Flag(!s.transport.empty()));
   d.set("evidence", Untrusted(s.evidence, kMaxMessageBytes));

@@ -19,7 +19,7 @@ std::string OperatorCheck(const Profile& p, const OperatorCommon& op) {
                          : "kubectl get pods -n " + op.namespace_name;
 }
 
-void Add(std::vector<Capability>& out, K kind, const std::string& name) {
+void AddDeclared(std::vector<Capability>& out, K kind, const std::string& name) {
   out.push_back(Capability{kind, name});
 }
 
@@ -84,16 +84,16 @@ std::vector<Capability> PlatformProvides(const Profile& p) {
   // OpenShift 4.17).
   for (const char* group : {"", "apps", "batch", "rbac.authorization.k8s.io", "scheduling.k8s.io",
                             "policy", "networking.k8s.io", "admissionregistration.k8s.io"})
-    Add(out, K::kCrd, std::string(group) + "/*");
+    AddDeclared(out, K::kCrd, std::string(group) + "/*");
   // Argo CD syncs the bundle, so its Application kind exists where the apps/ layer goes.
-  Add(out, K::kCrd, "argoproj.io/*");
+  AddDeclared(out, K::kCrd, "argoproj.io/*");
   // Node resources and labels the kubelet and the cloud provider set (Kubernetes "Well-Known
   // Labels, Annotations and Taints").
   for (const char* resource : {"cpu", "memory", "ephemeral-storage", "hugepages-*"})
-    Add(out, K::kResource, resource);
+    AddDeclared(out, K::kResource, resource);
   for (const char* label : {"kubernetes.io/hostname", "kubernetes.io/arch", "kubernetes.io/os",
                             "node.kubernetes.io/instance-type", "topology.kubernetes.io/*"})
-    Add(out, K::kNodeLabel, label);
+    AddDeclared(out, K::kNodeLabel, label);
   if (p.IsOpenShift()) {
     // OpenShift's own: SCCs, the Machine Config Operator with pools worker and master, OLM,
     // and Multus with the containernetworking plugins and whereabouts (OCP "Understanding
@@ -101,14 +101,14 @@ std::vector<Capability> PlatformProvides(const Profile& p) {
     // Barcelona §2).
     for (const char* group : {"security.openshift.io", "machineconfiguration.openshift.io",
                               "operators.coreos.com", "config.openshift.io", "k8s.cni.cncf.io"})
-      Add(out, K::kCrd, std::string(group) + "/*");
+      AddDeclared(out, K::kCrd, std::string(group) + "/*");
     for (const char* role : {"worker", "master"}) {
-      Add(out, K::kMachineConfigPool, role);
-      Add(out, K::kNodeLabel, std::string("node-role.kubernetes.io/") + role);
+      AddDeclared(out, K::kMachineConfigPool, role);
+      AddDeclared(out, K::kNodeLabel, std::string("node-role.kubernetes.io/") + role);
     }
-    for (const std::string& plugin : StandardCniPlugins()) Add(out, K::kCniPlugin, plugin);
-    Add(out, K::kCniPlugin, "whereabouts");
-    Add(out, K::kCniPlugin, "route-override");
+    for (const std::string& plugin : StandardCniPlugins()) AddDeclared(out, K::kCniPlugin, plugin);
+    AddDeclared(out, K::kCniPlugin, "whereabouts");
+    AddDeclared(out, K::kCniPlugin, "route-override");
   }
   return out;
 }
