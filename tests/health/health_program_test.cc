@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fake_api_server.h"
+#include "summary_lines.h"
 #include "test_support.h"
 
 namespace hkim::health {
@@ -45,16 +46,6 @@ using ProgramRun = test_support::CommandRun;
 
 ProgramRun RunHealth(const std::string& command) { return test_support::RunCapturing(command); }
 
-std::vector<json> Summaries(const std::string& out) {
-  std::vector<json> summaries;
-  size_t at = 0;
-  while ((at = out.find("HKIM_HEALTH_SUMMARY ", at)) != std::string::npos) {
-    const size_t end = out.find('\n', at);
-    summaries.push_back(json::parse(out.substr(at + 20, end - at - 20)));
-    at = end;
-  }
-  return summaries;
-}
 
 class HealthProgram : public ::testing::Test {
  protected:
@@ -94,7 +85,7 @@ TEST_F(HealthProgram, SlowNodeIsLabelledAndTaintedAndASevenGpuNodeIsMarkedToo) {
   });
   const ProgramRun run = RunHealth(Command(server.port()));
   EXPECT_EQ(run.status, 0) << run.out;
-  const std::vector<json> summaries = Summaries(run.out);
+  const std::vector<json> summaries = SummaryLines(run.out);
   ASSERT_EQ(summaries.size(), 2u) << run.out;
   EXPECT_EQ(summaries[0]["node"], "gpu-2");
   EXPECT_EQ(summaries[0]["checks"][0]["failures"][0],
@@ -134,17 +125,17 @@ TEST_F(HealthProgram, HealthyNodeGetsItsMarkRemovedOnlyAfterTwoPasses) {
   EXPECT_EQ(patch["metadata"]["labels"]["hkimgen.io/nccl-health"], "fail");
   EXPECT_EQ(patch["metadata"]["annotations"]["hkimgen.io/nccl-health-passes"], "1");
   EXPECT_FALSE(patch.contains("spec"));
-  EXPECT_EQ(Summaries(run.out).back()["mark"], "label fail kept (healing 1/2 passes)");
+  EXPECT_EQ(SummaryLines(run.out).back()["mark"], "label fail kept (healing 1/2 passes)");
   // Second consecutive pass: released.
   tainted["metadata"]["annotations"]["hkimgen.io/nccl-health-passes"] = "1";
   run = RunHealth(Command(server.port()));
   patch = json::parse(server.requests().back().body);
   EXPECT_EQ(patch["metadata"]["labels"]["hkimgen.io/nccl-health"], "pass");
   EXPECT_TRUE(patch["spec"]["taints"].is_null());
-  EXPECT_EQ(Summaries(run.out).back()["mark"], "label pass");
+  EXPECT_EQ(SummaryLines(run.out).back()["mark"], "label pass");
   // HKIM_HEALTH_RELEASE_AFTER=3 (the profile's release_after_passes): still healing.
   run = RunHealth(Command(server.port(), "HKIM_HEALTH_RELEASE_AFTER=3"));
-  EXPECT_EQ(Summaries(run.out).back()["mark"], "label fail kept (healing 2/3 passes)");
+  EXPECT_EQ(SummaryLines(run.out).back()["mark"], "label fail kept (healing 2/3 passes)");
 }
 
 TEST_F(HealthProgram, ShortNodeFailsFastWithoutRunningNccl) {
@@ -156,7 +147,7 @@ TEST_F(HealthProgram, ShortNodeFailsFastWithoutRunningNccl) {
   });
   const ProgramRun run = RunHealth(Command(server.port()));
   EXPECT_EQ(run.status, 0);
-  const json summary = Summaries(run.out).back();
+  const json summary = SummaryLines(run.out).back();
   EXPECT_EQ(summary["checks"].size(), 1u);
   EXPECT_EQ(summary["checks"][0]["name"], "inventory");
   EXPECT_FALSE(std::ifstream(dir_ + "/nccl-ran").good());
@@ -198,7 +189,7 @@ TEST_F(HealthProgram, GateFailsUnderPolicyFailAndPassesUnderWarn) {
                            " gate --bin-dir " + bin_ + " 2>/dev/null";
   const ProgramRun fail = RunHealth("HKIM_HEALTH_POLICY=fail " + gate);
   EXPECT_EQ(fail.status, 1);
-  EXPECT_EQ(Summaries(fail.out).at(0)["checks"][1]["name"], "nccl-job");
+  EXPECT_EQ(SummaryLines(fail.out).at(0)["checks"][1]["name"], "nccl-job");
   EXPECT_EQ(RunHealth("HKIM_HEALTH_POLICY=warn " + gate).status, 0);
 }
 
@@ -210,7 +201,7 @@ TEST_F(HealthProgram, TcpModeGateDoesNotHoldMissingRdmaAgainstTheNode) {
   EXPECT_EQ(RunHealth(gate).status, 1);  // rdma mode: the diagnosis fails the gate
   const ProgramRun tcp = RunHealth("HKIM_MODE=tcp " + gate);
   EXPECT_EQ(tcp.status, 0);
-  EXPECT_EQ(Summaries(tcp.out).at(0)["checks"][0]["status"], "skip");
+  EXPECT_EQ(SummaryLines(tcp.out).at(0)["checks"][0]["status"], "skip");
 }
 
 // The gate's localization end to end: four real hkim-health processes (the gate's pods, all on
@@ -247,7 +238,7 @@ TEST_F(HealthProgram, GateLocalizationNamesTheSlowNodeInSummaryAndTerminationMes
   for (int i = 0; i < 4; ++i) {
     std::ifstream out(dir_ + "/out-" + std::to_string(i));
     const std::string text((std::istreambuf_iterator<char>(out)), std::istreambuf_iterator<char>());
-    const std::vector<json> summaries = Summaries(text);
+    const std::vector<json> summaries = SummaryLines(text);
     ASSERT_EQ(summaries.size(), 1u) << text;
     const json& summary = summaries[0];
     EXPECT_EQ(summary["localization"]["rounds"], 3) << summary.dump();
@@ -270,7 +261,7 @@ TEST_F(HealthProgram, WithoutAnApiTheRunSaysSoAndExits2) {
                             std::string(HKIM_HEALTH_BIN) + " node --bin-dir " + bin_ +
                             " --service-account-dir " + sa_ + " 2>/dev/null");
   EXPECT_EQ(run.status, 2);
-  EXPECT_EQ(Summaries(run.out).back()["mark"], "not marked: no Kubernetes API");
+  EXPECT_EQ(SummaryLines(run.out).back()["mark"], "not marked: no Kubernetes API");
 }
 
 std::string ReadText(const std::string& path) {
@@ -306,7 +297,7 @@ TEST_F(HealthProgram, PodAloneRunsTheLocalChecksSaysSoAndExecsTheCommand) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(run.status, 0) << ReadText(dir_ + "/stderr");
   EXPECT_LT(seconds, 5);
-  const std::vector<json> summaries = Summaries(run.out);
+  const std::vector<json> summaries = SummaryLines(run.out);
   ASSERT_EQ(summaries.size(), 1u) << run.out;
   EXPECT_EQ(summaries[0]["mode"], "pod");
   EXPECT_EQ(summaries[0]["checks"][1]["name"], "nccl-job");
@@ -339,7 +330,7 @@ TEST_F(HealthProgram, PodFailingUnderPolicyFailIsNotReadyAndDoesNotExec) {
   const ProgramRun warn =
       RunHealth(PodCommand(dir_, bin_, "HKIM_POD_NAME=train-0 HKIM_REPLICAS=1 HKIM_HEALTH_POLICY=warn"));
   EXPECT_EQ(warn.status, 0);
-  EXPECT_EQ(Summaries(warn.out).at(0)["passed"], false);
+  EXPECT_EQ(SummaryLines(warn.out).at(0)["passed"], false);
   EXPECT_TRUE(Exists(dir_ + "/exec"));
   const ProgramRun ready = RunHealth("HKIM_HEALTH_READY_FILE=" + dir_ + "/ready " +
                                      std::string(HKIM_HEALTH_BIN) + " ready");
@@ -388,7 +379,7 @@ TEST_F(HealthProgram, PodSetWithASlowNodeNamesItAndNoPodExecs) {
   ASSERT_EQ(std::system(command.c_str()), 0);
   for (int i = 0; i < 4; ++i) {
     const std::string p = dir_ + "/p" + std::to_string(i);
-    const std::vector<json> summaries = Summaries(ReadText(p + "/out"));
+    const std::vector<json> summaries = SummaryLines(ReadText(p + "/out"));
     ASSERT_EQ(summaries.size(), 1u) << ReadText(p + "/log");
     EXPECT_EQ(summaries[0]["mode"], "pod");
     ASSERT_EQ(summaries[0]["suspects"].size(), 1u) << summaries[0].dump();
@@ -410,7 +401,7 @@ TEST_F(HealthProgram, ARecordOfTheWrongShapeIsReportedNotAnAbort) {
                                    std::string(HKIM_HEALTH_BIN) + " gate --bin-dir " + bin_ +
                                    " 2>/dev/null");
   EXPECT_EQ(run.status, 1);
-  const std::vector<json> summaries = Summaries(run.out);
+  const std::vector<json> summaries = SummaryLines(run.out);
   ASSERT_EQ(summaries.size(), 1u) << run.out;
   EXPECT_EQ(summaries[0]["checks"][1]["status"], "fail");
 }
@@ -428,7 +419,7 @@ TEST_F(HealthProgram, AReasonCutThroughAMultiByteCharacterStillMarksTheNode) {
   });
   const ProgramRun run = RunHealth(Command(server.port()));
   EXPECT_EQ(run.status, 0) << ReadText(dir_ + "/stderr");
-  EXPECT_EQ(Summaries(run.out).back()["mark"], "label fail + taint");
+  EXPECT_EQ(SummaryLines(run.out).back()["mark"], "label fail + taint");
   const json patch = json::parse(server.requests().back().body);
   EXPECT_EQ(patch["metadata"]["annotations"]["hkimgen.io/nccl-health-reason"],
             "nccl-local: " + std::string(987, 'a'));

@@ -16,6 +16,7 @@
 #include "night_plan.h"
 #include "summary.h"
 #include "text_cut.h"
+#include "summary_lines.h"
 #include "test_support.h"
 
 namespace hkim::health {
@@ -255,16 +256,6 @@ std::string TempDir() {
   return ::mkdtemp(pattern.data());
 }
 
-std::vector<json> Summaries(const std::string& out) {
-  std::vector<json> summaries;
-  size_t at = 0;
-  while ((at = out.find("HKIM_HEALTH_SUMMARY ", at)) != std::string::npos) {
-    const size_t end = out.find('\n', at);
-    summaries.push_back(json::parse(out.substr(at + 20, end - at - 20)));
-    at = end;
-  }
-  return summaries;
-}
 
 const json* CheckOf(const json& summary, const std::string& name) {
   for (const json& check : summary["checks"])
@@ -320,7 +311,7 @@ TEST_F(NightProgram, BusyNodesAreSkipsAndTheJobSucceeds) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(run.status, 0) << Log();
   EXPECT_LT(seconds, 15);  // one placement timeout (1 s), not an unbounded wait
-  const auto summaries = Summaries(run.out);
+  const auto summaries = SummaryLines(run.out);
   ASSERT_EQ(summaries.size(), 3u);
   EXPECT_EQ(summaries[0]["node"], "gpu-1");
   EXPECT_EQ(summaries[0]["mode"], "night");
@@ -355,7 +346,7 @@ TEST_F(NightProgram, ATestedNodeThatFailsIsMarkedAndTheJobFails) {
   EXPECT_EQ(cluster_.nodes["gpu-2"]["spec"]["taints"][0]["effect"], "NoSchedule");
   EXPECT_EQ(cluster_.nodes["gpu-2"]["metadata"]["annotations"]["hkimgen.io/nccl-health-reason"],
             "nccl-local: busbw 20 GB/s below 150");
-  const auto summaries = Summaries(run.out);
+  const auto summaries = SummaryLines(run.out);
   ASSERT_EQ(summaries.size(), 3u);
   EXPECT_FALSE(summaries[1]["passed"]);
   EXPECT_EQ(summaries[1]["mark"], "label fail + taint");
@@ -376,13 +367,13 @@ TEST_F(NightProgram, ExcludedAndOtherTeamsNodesAreNeverTouched) {
     EXPECT_EQ(r.target.find("yunshi"), std::string::npos) << r.method << " " << r.target;
     if (r.method == "POST") EXPECT_EQ(r.body.find("gpu-9"), std::string::npos);
   }
-  EXPECT_EQ(Summaries(run.out).size(), 2u);
+  EXPECT_EQ(SummaryLines(run.out).size(), 2u);
   EXPECT_FALSE(cluster_.nodes["gpu-9"]["metadata"]["labels"].contains("hkimgen.io/nccl-health"));
   // include_nodes: only those of the pool.
   const auto included = Run(server.port(), "HKIM_HEALTH_INCLUDE_NODES=gpu-2");
   EXPECT_EQ(included.status, 0) << Log();
-  ASSERT_EQ(Summaries(included.out).size(), 1u);
-  EXPECT_EQ(Summaries(included.out)[0]["node"], "gpu-2");
+  ASSERT_EQ(SummaryLines(included.out).size(), 1u);
+  EXPECT_EQ(SummaryLines(included.out)[0]["node"], "gpu-2");
 }
 
 TEST_F(NightProgram, RotationTestsTheLeastRecentlyTestedSliceAndSkipsTheRest) {
@@ -396,7 +387,7 @@ TEST_F(NightProgram, RotationTestsTheLeastRecentlyTestedSliceAndSkipsTheRest) {
   std::set<std::string> tested;
   for (const auto& [name, pod] : cluster_.pods) tested.insert(Cluster::PinnedNode(pod));
   EXPECT_EQ(tested, (std::set<std::string>{"gpu-3", "gpu-4"}));
-  const auto summaries = Summaries(run.out);
+  const auto summaries = SummaryLines(run.out);
   ASSERT_EQ(summaries.size(), 4u);
   EXPECT_EQ((*CheckOf(summaries[1], "placement"))["detail"],
             "not in tonight's slice (2 of 4 nodes a night); last tested 2026-11-21T03:17:00Z");

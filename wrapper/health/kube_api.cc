@@ -175,6 +175,22 @@ ApiResponse KubeClient::Request(const std::string& method, const std::string& pa
   return response;
 }
 
+bool GetListItems(const KubeClient& client, const std::string& path, const std::string& kind,
+                  const std::string& forbidden_fix, nlohmann::json* items, std::string* error) {
+  const ApiResponse response = client.Get(path);
+  if (!response.ok()) {
+    *error = DescribeFailure("GET " + path, response, forbidden_fix);
+    return false;
+  }
+  nlohmann::json list = nlohmann::json::parse(response.body, nullptr, false);
+  if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) {
+    *error = "GET " + path + ": the answer is not a " + kind;
+    return false;
+  }
+  *items = std::move(list["items"]);
+  return true;
+}
+
 std::string DescribeFailure(const std::string& what, const ApiResponse& response,
                             const std::string& forbidden_fix) {
   if (response.status == 0) return what + ": " + response.error;

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <optional>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace hkim::health {
@@ -71,6 +72,11 @@ class KubeClient {
 /// 401 and, for 403, `forbidden_fix` (the rights the caller needs).
 std::string DescribeFailure(const std::string& what, const ApiResponse& response,
                             const std::string& forbidden_fix);
+
+/// GETs `path`, a list of `kind` (NodeList, PodList): its items in `*items`, or false with why in
+/// `*error` (`forbidden_fix` names the rights a 403 lacks).
+bool GetListItems(const KubeClient& client, const std::string& path, const std::string& kind,
+                  const std::string& forbidden_fix, nlohmann::json* items, std::string* error);
 
 /// Percent-encodes a query value (label selectors contain '=' and ',').
 std::string QueryEscape(const std::string& value);

@@ -7,8 +7,10 @@ namespace {
 
 using nlohmann::json;
 
+constexpr const char* kNodeRights = "the ClusterRole must allow get, list, patch on nodes";
+
 std::string Describe(const std::string& what, const ApiResponse& response) {
-  return DescribeFailure(what, response, "the ClusterRole must allow get, list, patch on nodes");
+  return DescribeFailure(what, response, kNodeRights);
 }
 
 }  // namespace
@@ -34,17 +36,9 @@ bool ListNodes(const KubeClient& client, const std::string& selector,
                std::vector<json>* nodes, std::string* error) {
   std::string path = "/api/v1/nodes";
   if (!selector.empty()) path += "?labelSelector=" + QueryEscape(selector);
-  const ApiResponse response = client.Get(path);
-  if (!response.ok()) {
-    *error = Describe("GET " + path, response);
-    return false;
-  }
-  const json list = json::parse(response.body, nullptr, false);
-  if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) {
-    *error = "GET " + path + ": the answer is not a NodeList";
-    return false;
-  }
-  for (const json& item : list["items"]) nodes->push_back(item);
+  json items;
+  if (!GetListItems(client, path, "NodeList", kNodeRights, &items, error)) return false;
+  for (json& item : items) nodes->push_back(std::move(item));
   return true;
 }
 

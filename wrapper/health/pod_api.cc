@@ -31,18 +31,10 @@ std::string CreatePod(const KubeClient& client, const std::string& ns, const jso
 bool ListPods(const KubeClient& client, const std::string& ns, const std::string& selector,
               std::vector<json>* pods, std::string* error) {
   const std::string path = PodsPath(ns) + "?labelSelector=" + QueryEscape(selector);
-  const ApiResponse response = client.Get(path);
-  if (!response.ok()) {
-    *error = DescribeFailure("GET " + path, response, kPodRights);
-    return false;
-  }
-  const json list = json::parse(response.body, nullptr, false);
-  if (!list.is_object() || !list.contains("items") || !list["items"].is_array()) {
-    *error = "GET " + path + ": the answer is not a PodList";
-    return false;
-  }
-  for (const json& item : list["items"])
-    if (item.is_object()) pods->push_back(item);
+  json items;
+  if (!GetListItems(client, path, "PodList", kPodRights, &items, error)) return false;
+  for (json& item : items)
+    if (item.is_object()) pods->push_back(std::move(item));
   return true;
 }
 
