@@ -4,8 +4,8 @@
 #include <iostream>
 #include <memory>
 
-#include "write/bundle_diff.h"
-#include "write/release_moves.h"
+#include "diff/bundle_diff.h"
+#include "diff/release_moves.h"
 #include "commands/acceptance.h"
 #include "commands/cli_support.h"
 #include "commands/diff_fleet_command.h"
@@ -151,7 +151,7 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
       } else if (auto existing = ReadBundleDirectory(options.output_dir, sink)) {
         diff = DiffBundle(render->bundle, *existing, ReadBundleMarkerFiles(options.output_dir));
         ReportRefusals(*diff, render->plan, layered->merged, options.output_dir, sink);
-        moves = ReleaseMoves(render->bundle, *existing);  // write/release_moves.h: what moves
+        moves = ReleaseMoves(render->bundle, *existing);  // diff/release_moves.h: what moves
         ReportSkippedMinors(moves, sink);
       }
     }

@@ -18,7 +18,7 @@
 #include "fleet/plan_fleet.h"
 #include "load/load.h"
 #include "plan/plan.h"
-#include "write/bundle_diff.h"
+#include "diff/bundle_diff.h"
 
 namespace hkim {
 

@@ -2,7 +2,7 @@
 
 // Plan stage of `hkimgen diff` over a fleet (`diff A B ... -d DIR`): what a fleet render
 // (fleet/fleet.h, fleet/write_fleet.h) would change in DIR, folder by folder, through the single-bundle
-// comparison (write/bundle_diff.h), plus the bundles of clusters no longer in the fleet, which a
+// comparison (diff/bundle_diff.h), plus the bundles of clusters no longer in the fleet, which a
 // render leaves in place and reports.
 
 #include <nlohmann/json.hpp>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "write/bundle_diff.h"
+#include "diff/bundle_diff.h"
 #include "support/diagnostics.h"
 #include "fleet/fleet.h"
 

@@ -29,8 +29,8 @@ const char* ToString(Disruption value) {
 }
 
 // A row's field path names, in a list, the element of that `name` (".../containers/vf-config/
-// env/MTU": write/sync_effects.cc reads it so). A row whose field the object's template never
-// writes does not apply to it (plan/readme.cc, write/sync_effects.cc): OKE's NicClusterPolicy has
+// env/MTU": diff/sync_effects.cc reads it so). A row whose field the object's template never
+// writes does not apply to it (plan/readme.cc, diff/sync_effects.cc): OKE's NicClusterPolicy has
 // no ofedDriver, so it rolls no driver.
 const std::vector<DisruptionRule>& DisruptionTable() {
   using D = Disruption;

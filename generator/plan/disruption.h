@@ -6,7 +6,7 @@
 // by template; a row with a field matches only a change below that field. Every stage asks this
 // table: the layers (which objects sync in the nodes Application, plan/layers.cc), the bundle's
 // README ("What a sync does to your nodes and jobs", plan/readme.cc) and `hkimgen diff`
-// (write/bundle_diff.cc), so an object another stage adds is classified by its kind.
+// (diff/bundle_diff.cc), so an object another stage adds is classified by its kind.
 
 #include <string>
 #include <string_view>

@@ -55,7 +55,7 @@ class PlannedDigests {
 /// fixed order, "nad" (the NADs of the pods' networks annotation), "ip-pool" (the nv-ipam IPPools
 /// those NADs' configs name), "rdma-mode" (the objects providing the RDMA netns mode the NADs
 /// need), "devices" (the objects providing the NADs' resource, the VFs), "check" (the check's
-/// env). diff names the parts that changed (write/sync_effects.cc).
+/// env). diff names the parts that changed (diff/sync_effects.cc).
 std::string FabricChecksum(const BundlePlan& plan, const std::string& ns,
                            const nlohmann::json& sts, PlannedDigests& digests);
 

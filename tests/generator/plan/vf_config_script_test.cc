@@ -20,7 +20,7 @@
 
 #include "doctor/doctor.h"
 #include "pipeline/pipeline.h"
-#include "write/bundle_diff.h"
+#include "diff/bundle_diff.h"
 
 namespace hkim {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "pipeline/pipeline.h"
-#include "write/sync_effects.h"
+#include "diff/sync_effects.h"
 
 namespace hkim {
 namespace {

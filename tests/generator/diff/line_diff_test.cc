@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "write/diff_text.h"
+#include "diff/diff_text.h"
 
 namespace hkim {
 namespace {

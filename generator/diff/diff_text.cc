@@ -1,4 +1,4 @@
-#include "write/diff_text.h"
+#include "diff/diff_text.h"
 
 #include <yaml-cpp/yaml.h>
 

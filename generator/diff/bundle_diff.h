@@ -1,6 +1,6 @@
 #pragma once
 
-// Plan stage of `hkimgen diff`: what rendering the profile would change in an existing bundle
+// Diff stage, `hkimgen diff`: what rendering the profile would change in an existing bundle
 // directory. Pure comparison; reading the directory is separate so tests run in memory.
 
 #include <map>
@@ -17,7 +17,7 @@
 namespace hkim {
 
 /// One file of the bundle that would be added, changed, moved or removed, and what a sync of it
-/// does on the cluster (write/sync_effects.h, from plan/disruption.h's table).
+/// does on the cluster (diff/sync_effects.h, from plan/disruption.h's table).
 struct BundleChange {
   enum class Kind { kAdded, kChanged, kMoved, kRemoved };
   Kind kind = Kind::kChanged;

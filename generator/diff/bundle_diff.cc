@@ -1,4 +1,4 @@
-#include "write/bundle_diff.h"
+#include "diff/bundle_diff.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "diff/diff_text.h"
+#include "diff/sync_effects.h"
 #include "support/input_file.h"
-#include "write/diff_text.h"
 #include "write/guard.h"
-#include "write/sync_effects.h"
 
 namespace hkim {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// Write stage, `hkimgen diff`: whether a change of an OLM Subscription asks for an older operator
+// Diff stage, `hkimgen diff`: whether a change of an OLM Subscription asks for an older operator
 // release than the bundle on disk, which OLM cannot do (it only upgrades along a channel's
 // graph), or a chart Application (OKE) an older chart release. The one comparison of operator versions the diff makes; a release catalog can take its
 // place later by answering the same question.

@@ -11,8 +11,8 @@
 
 #include "pipeline/pipeline.h"
 #include "test_files.h"
-#include "write/bundle_diff.h"
-#include "write/operator_downgrade.h"
+#include "diff/bundle_diff.h"
+#include "diff/operator_downgrade.h"
 
 namespace hkim {
 namespace {

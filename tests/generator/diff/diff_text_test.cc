@@ -1,10 +1,10 @@
 // diff shows a multi-line value written as one double-quoted scalar (a NAD's CNI config) as its
 // own lines, so that a change to one field is one line of the diff (issue 40).
-#include "write/diff_text.h"
+#include "diff/diff_text.h"
 
 #include <gtest/gtest.h>
 
-#include "write/bundle_diff.h"
+#include "diff/bundle_diff.h"
 
 namespace hkim {
 namespace {

@@ -1,14 +1,14 @@
-// Write stage, `hkimgen diff` (write/sync_effects.h). Which change does what is the table's
+// Diff stage, `hkimgen diff` (diff/sync_effects.h). Which change does what is the table's
 // (plan/disruption.h); this file only finds which of a kind's rows a change hits.
 
-#include "write/sync_effects.h"
+#include "diff/sync_effects.h"
 
 #include <map>
 #include <set>
 #include <sstream>
 #include <utility>
 
-#include "write/operator_downgrade.h"
+#include "diff/operator_downgrade.h"
 
 namespace hkim {
 namespace {

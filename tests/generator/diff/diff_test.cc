@@ -8,8 +8,8 @@
 #include <fstream>
 #include <set>
 
-#include "write/bundle_diff.h"
-#include "write/diff_text.h"
+#include "diff/bundle_diff.h"
+#include "diff/diff_text.h"
 #include "fleet/fleet_diff.h"
 #include "write/guard.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// Write stage, `hkimgen diff`: what a sync of one file's change does on the cluster, read from
+// Diff stage, `hkimgen diff`: what a sync of one file's change does on the cluster, read from
 // plan/disruption.h's table: which field changed (a ClusterPolicy's driver section rolls the
 // driver, its device plugin section does not), whether Argo CD will delete a removed object
 // (Prune=false, Delete=false leave it in place), whether a changed ConfigMap reaches running pods,

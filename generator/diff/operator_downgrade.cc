@@ -1,7 +1,7 @@
-// Write stage, `hkimgen diff` (write/operator_downgrade.h); versions compare with
+// Diff stage, `hkimgen diff` (diff/operator_downgrade.h); versions compare with
 // model/operator_versions' IsOlderVersion.
 
-#include "write/operator_downgrade.h"
+#include "diff/operator_downgrade.h"
 
 #include "model/operator_versions.h"
 

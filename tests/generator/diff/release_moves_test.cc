@@ -1,7 +1,7 @@
-// `hkimgen diff` between two operator releases (write/release_moves.h): the bundle of one
+// `hkimgen diff` between two operator releases (diff/release_moves.h): the bundle of one
 // release against the bundle of another, on OKE (chart revisions) and OpenShift (startingCSV):
 // the images and CRDs that change, whether the driver rolls, a skipped minor.
-#include "write/release_moves.h"
+#include "diff/release_moves.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "write/release_moves.h"
+#include "diff/release_moves.h"
 
 #include <yaml-cpp/yaml.h>
 
