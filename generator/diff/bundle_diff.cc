@@ -52,6 +52,13 @@ std::optional<ObjectId> Identity(const DiffObject& o) {
   return o.id();
 }
 
+// A file's object; the bundle's README (Markdown, tens of thousands of lines in a large bundle)
+// is none, without asking the YAML parser.
+DiffObject ReadObject(const std::string& file, const std::string& text) {
+  const bool markdown = file.size() >= 3 && file.compare(file.size() - 3, 3, ".md") == 0;
+  return ParseDiffObject(markdown ? std::string_view() : std::string_view(text));
+}
+
 std::string Folder(const std::string& file) {
   const size_t slash = file.find('/');
   return slash == std::string::npos ? "" : file.substr(0, slash);
@@ -65,21 +72,25 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
   BundleDiff diff;
   std::map<std::string, const RenderedFile*> wanted_by_name;
   for (const RenderedFile& file : wanted.files) wanted_by_name[file.file_name] = &file;
-  // Files are parsed only when they change (a large bundle holds tens of thousands); the
-  // StatefulSets that read a changed ConfigMap only once one has.
+  // Each file's identity is read once, from its text, and only when its bytes changed (a large
+  // bundle holds tens of thousands); the StatefulSets that read a changed ConfigMap only once
+  // one has. A DiffObject refers to its text, so the texts it reads stay here.
   std::optional<std::vector<DiffObject>> workloads;
+  std::vector<std::string> workload_texts;
   auto effect_of_change = [&](const DiffObject& before, const DiffObject& now) {
     if (now.kind == "ConfigMap" && !workloads) {
-      workloads.emplace();
       for (const RenderedFile& file : wanted.files)
         if (file.content.find("kind: StatefulSet\n") != std::string::npos)
-          workloads->push_back(ParseDiffObject(FileText(file)));
+          workload_texts.push_back(FileText(file));
+      workloads.emplace();
+      for (const std::string& text : workload_texts) workloads->push_back(ParseDiffObject(text));
     }
     static const std::vector<DiffObject> kNone;
     return EffectOfChange(before, now, now.kind == "ConfigMap" ? *workloads : kNone);
   };
   // What leaves the bundle, by object: an object that moves to another layer's folder is the
   // same object on the cluster, not a removal and an addition.
+  std::map<std::string, DiffObject> gone;   // old file -> its object, read once
   std::map<ObjectId, std::string> leaving;  // identity -> old file
   for (const auto& [name, content] : existing) {
     if (wanted_by_name.count(name)) continue;
@@ -87,17 +98,19 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
       diff.user_files.push_back(name);
       continue;
     }
-    if (const std::optional<ObjectId> id = Identity(ParseDiffObject(content))) leaving[*id] = name;
+    const DiffObject& before = gone.emplace(name, ReadObject(name, content)).first->second;
+    if (const std::optional<ObjectId> id = Identity(before)) leaving[*id] = name;
   }
   std::set<std::string> moved_away;
   for (const auto& [name, file] : wanted_by_name) {
     const std::string text = FileText(*file);  // as WriteBundleDir writes it (# Source:)
     auto it = existing.find(name);
     if (it != existing.end() && it->second == text) continue;
-    const DiffObject now = ParseDiffObject(text);
+    const DiffObject now = ReadObject(name, text);
     if (it != existing.end()) {
       BundleChange change = Change(BundleChange::Kind::kChanged, name, now);
-      Apply(effect_of_change(ParseDiffObject(it->second), now), change);
+      const DiffObject before = ReadObject(name, it->second);
+      Apply(effect_of_change(before, now), change);
       change.unified_diff = UnifiedDiff(ExpandQuotedMultilineValues(it->second),
                                         ExpandQuotedMultilineValues(text), "a/" + name, "b/" + name);
       diff.changes.push_back(std::move(change));
@@ -112,7 +125,7 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
       continue;
     }
     const std::string& old_text = existing.at(from->second);
-    const DiffObject before = ParseDiffObject(old_text);
+    const DiffObject& before = gone.at(from->second);
     BundleChange change = Change(BundleChange::Kind::kMoved, name, now);
     change.moved_from = from->second;
     change.notes.push_back(MoveNote(before, Folder(from->second), Folder(name)));
@@ -125,10 +138,8 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
     moved_away.insert(from->second);
     diff.changes.push_back(std::move(change));
   }
-  for (const auto& [name, content] : existing) {
-    if (wanted_by_name.count(name) || moved_away.count(name) || (ours && !ours->count(name)))
-      continue;
-    const DiffObject before = ParseDiffObject(content);
+  for (const auto& [name, before] : gone) {
+    if (moved_away.count(name)) continue;
     BundleChange change = Change(BundleChange::Kind::kRemoved, name, before);
     Apply(EffectOfRemoval(before), change);
     diff.changes.push_back(std::move(change));

@@ -3,7 +3,9 @@
 
 #include "diff/sync_effects.h"
 
+#include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -114,10 +116,10 @@ void ConfigMapReaders(const DiffObject& config, const std::vector<DiffObject>& w
   for (const DiffObject& o : wanted) {
     if (o.kind != "StatefulSet" || o.namespace_name != config.namespace_name) continue;
     std::set<std::string> read;
-    ConfigMapsOf(At(o.document, "spec/template/spec"), read);
+    ConfigMapsOf(At(o.Document(), "spec/template/spec"), read);
     if (!read.count(config.name)) continue;
     const bool checksum =
-        Key(o.document, "spec/template/metadata/annotations", kChecksumAnnotation).IsDefined();
+        Key(o.Document(), "spec/template/metadata/annotations", kChecksumAnnotation).IsDefined();
     effect.notes.push_back(
         checksum ? "running pods read it at start only: StatefulSet " + o.name +
                        "'s " + kChecksumAnnotation +
@@ -134,7 +136,7 @@ void ConfigMapReaders(const DiffObject& config, const std::vector<DiffObject>& w
 std::map<std::string, std::string> FabricParts(const DiffObject& o) {
   std::map<std::string, std::string> parts;
   std::istringstream words(
-      Scalar(Key(o.document, "spec/template/metadata/annotations", kFabricChecksumAnnotation)));
+      Scalar(Key(o.Document(), "spec/template/metadata/annotations", kFabricChecksumAnnotation)));
   std::string word;
   while (words >> word) {
     const size_t colon = word.find(':');
@@ -184,45 +186,209 @@ std::string FabricChange(const DiffObject& before, const DiffObject& now, SyncEf
 }
 
 void CheckDowngrade(const DiffObject& before, const DiffObject& now, SyncEffect& effect) {
-  const std::string package = Scalar(At(now.document, "spec/name"));
+  const std::string package = Scalar(At(now.Document(), "spec/name"));
   for (const char* field : {"spec/channel", "spec/startingCSV"}) {
-    const std::string reason = OlmDowngrade(package, Scalar(At(before.document, field)),
-                                            Scalar(At(now.document, field)));
+    const std::string reason = OlmDowngrade(package, Scalar(At(before.Document(), field)),
+                                            Scalar(At(now.Document(), field)));
     if (!reason.empty() && effect.refusal.empty()) effect.refusal = reason;
   }
 }
 
 void CheckChartDowngrade(const DiffObject& before, const DiffObject& now, SyncEffect& effect) {
-  const std::string chart = Scalar(At(now.document, "spec/source/chart"));
-  if (chart.empty() || chart != Scalar(At(before.document, "spec/source/chart"))) return;
+  const std::string chart = Scalar(At(now.Document(), "spec/source/chart"));
+  if (chart.empty() || chart != Scalar(At(before.Document(), "spec/source/chart"))) return;
   const std::string reason =
-      ChartDowngrade(chart, Scalar(At(before.document, "spec/source/targetRevision")),
-                     Scalar(At(now.document, "spec/source/targetRevision")));
+      ChartDowngrade(chart, Scalar(At(before.Document(), "spec/source/targetRevision")),
+                     Scalar(At(now.Document(), "spec/source/targetRevision")));
   if (!reason.empty() && effect.refusal.empty()) effect.refusal = reason;
+}
+
+bool KeepsOnRemoval(std::string_view sync_options) {
+  return sync_options.find("Prune=false") != std::string_view::npos ||
+         sync_options.find("Delete=false") != std::string_view::npos;
+}
+
+// What identifies an object, read without a YAML parser.
+struct ObjectHeader {
+  std::string api_version, kind, name, namespace_name, sync_options;
+};
+
+// A line `key: value` or `key:` at its indentation, split; false for any other form. Only the
+// plain forms hkimgen writes are taken: a key of letters, digits and `._/-`; a value that is a
+// plain scalar without indicators, comments, `: ` or a trailing colon, or a quoted one without
+// escapes. Anything else is left to the YAML parser.
+bool SplitPlainLine(std::string_view line, std::string_view& key, std::string& value,
+                    bool& has_value) {
+  size_t i = 0;
+  while (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) ||
+                             line[i] == '_' || line[i] == '.' || line[i] == '/' ||
+                             line[i] == '-'))
+    ++i;
+  if (i == 0 || i >= line.size() || line[i] != ':') return false;
+  key = line.substr(0, i);
+  std::string_view rest = line.substr(i + 1);
+  if (rest.empty()) {
+    has_value = false;
+    return true;
+  }
+  if (rest[0] != ' ') return false;
+  rest.remove_prefix(rest.find_first_not_of(' ') == std::string_view::npos
+                         ? rest.size()
+                         : rest.find_first_not_of(' '));
+  while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
+  if (rest.empty()) {
+    has_value = false;
+    return true;
+  }
+  for (const char c : rest)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+  has_value = true;
+  const char quote = rest[0];
+  if (quote == '"' || quote == '\'') {
+    if (rest.size() < 2 || rest.back() != quote) return false;
+    const std::string_view inner = rest.substr(1, rest.size() - 2);
+    if (inner.find(quote) != std::string_view::npos ||
+        (quote == '"' && inner.find('\\') != std::string_view::npos))
+      return false;
+    value = std::string(inner);
+    return true;
+  }
+  if (std::string_view("-?:,[]{}#&*!|>%@`").find(quote) != std::string_view::npos ||
+      rest.find(": ") != std::string_view::npos || rest.find(" #") != std::string_view::npos ||
+      rest.back() == ':' || rest == "~" || rest == "null" || rest == "Null" || rest == "NULL")
+    return false;
+  value = std::string(rest);
+  return true;
+}
+
+// The identity of a file whose lines are all in the form hkimgen writes: a comment or a
+// `key:` line at the left margin, metadata's `name`, `namespace` and `annotations` two spaces
+// in, the annotations four spaces in, and no plain value continued on the next line. nullopt
+// for anything else (flow style, anchors, tags, several documents, tabs, a repeated key),
+// which the YAML parser then reads. The fields below metadata are not looked at.
+std::optional<ObjectHeader> ReadPlainHeader(std::string_view text) {
+  ObjectHeader header;
+  bool api_version = false, kind = false, metadata = false, name = false, namespace_name = false;
+  bool annotations = false, sync_options = false;
+  enum class Block { kOther, kMetadata, kAnnotations, kOtherInMetadata } block = Block::kOther;
+  size_t value_indent = std::string_view::npos;  // a value ended at this indentation
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    const size_t indent = line.find_first_not_of(' ');
+    if (indent == std::string_view::npos) continue;  // blank
+    if (line[indent] == '\t' || line.find('\r') != std::string_view::npos) return std::nullopt;
+    if (indent == 0 && line[0] == '#') continue;
+    // A plain value followed by a deeper line would continue on it.
+    if (value_indent != std::string_view::npos && indent > value_indent) return std::nullopt;
+    value_indent = std::string_view::npos;
+    if (indent == 0) {
+      std::string_view key;
+      std::string value;
+      bool has_value = false;
+      if (!SplitPlainLine(line, key, value, has_value)) return std::nullopt;
+      block = Block::kOther;
+      if (has_value) value_indent = 0;
+      auto take = [&](bool& seen, std::string& field) {
+        if (seen || !has_value) return false;
+        seen = true;
+        field = std::move(value);
+        return true;
+      };
+      if (key == "apiVersion") {
+        if (!take(api_version, header.api_version)) return std::nullopt;
+      } else if (key == "kind") {
+        if (!take(kind, header.kind)) return std::nullopt;
+      } else if (key == "metadata") {
+        if (metadata || has_value) return std::nullopt;
+        metadata = true;
+        block = Block::kMetadata;
+      }
+      continue;
+    }
+    if (block == Block::kOther) continue;  // below another top-level key: not read
+    if (line[indent] == '#') return std::nullopt;
+    if (indent == 2) {
+      std::string_view key;
+      std::string value;
+      bool has_value = false;
+      if (!SplitPlainLine(line.substr(2), key, value, has_value)) return std::nullopt;
+      if (has_value) value_indent = 2;
+      block = Block::kOtherInMetadata;
+      if (key == "name" || key == "namespace") {
+        bool& seen = key == "name" ? name : namespace_name;
+        if (seen || !has_value) return std::nullopt;
+        seen = true;
+        (key == "name" ? header.name : header.namespace_name) = std::move(value);
+      } else if (key == "annotations") {
+        if (annotations || has_value) return std::nullopt;
+        annotations = true;
+        block = Block::kAnnotations;
+      }
+      continue;
+    }
+    if (block == Block::kMetadata) return std::nullopt;  // metadata's keys sit two spaces in
+    if (block == Block::kOtherInMetadata) {
+      if (indent < 2) return std::nullopt;
+      continue;  // labels and the like: not read
+    }
+    // In annotations: one `key: value` four spaces in.
+    std::string_view key;
+    std::string value;
+    bool has_value = false;
+    if (indent != 4 || !SplitPlainLine(line.substr(4), key, value, has_value) || !has_value)
+      return std::nullopt;
+    value_indent = 4;
+    if (key == "argocd.argoproj.io/sync-options") {
+      if (sync_options) return std::nullopt;
+      sync_options = true;
+      header.sync_options = std::move(value);
+    }
+  }
+  if (!api_version || !kind || !metadata || !name) return std::nullopt;
+  return header;
 }
 
 }  // namespace
 
-DiffObject ParseDiffObject(const std::string& text) {
+const YAML::Node& DiffObject::Document() const {
+  if (!document_) {
+    try {
+      document_ = YAML::Load(std::string(text_));
+    } catch (const YAML::Exception&) {
+      document_ = YAML::Node(YAML::NodeType::Null);  // not YAML (README.md)
+    }
+  }
+  return *document_;
+}
+
+DiffObject ParseDiffObject(std::string_view text) {
   DiffObject o;
+  o.text_ = text;
   if (text.rfind(kSourcePrefix, 0) == 0) {
     const size_t end = text.find('\n');
-    o.template_name = text.substr(sizeof kSourcePrefix - 1, end - (sizeof kSourcePrefix - 1));
+    o.template_name =
+        std::string(text.substr(sizeof kSourcePrefix - 1, end - (sizeof kSourcePrefix - 1)));
   }
-  try {
-    o.document = YAML::Load(text);
-  } catch (const YAML::Exception&) {
-    return o;  // not YAML (README.md): no object
+  if (std::optional<ObjectHeader> header = ReadPlainHeader(text)) {
+    o.group = std::string(ApiGroupOf(header->api_version));
+    o.kind = std::move(header->kind);
+    o.name = std::move(header->name);
+    o.namespace_name = std::move(header->namespace_name);
+    o.keep_on_removal = KeepsOnRemoval(header->sync_options);
+    return o;
   }
-  if (!o.document.IsMap()) return o;
-  o.group = ApiGroupOf(Scalar(At(o.document, "apiVersion")));
-  o.kind = Scalar(At(o.document, "kind"));
-  o.name = Scalar(At(o.document, "metadata/name"));
-  o.namespace_name = Scalar(At(o.document, "metadata/namespace"));
-  const std::string options =
-      Scalar(Key(o.document, "metadata/annotations", "argocd.argoproj.io/sync-options"));
-  o.keep_on_removal = options.find("Prune=false") != std::string::npos ||
-                      options.find("Delete=false") != std::string::npos;
+  const YAML::Node& document = o.Document();
+  if (!document.IsMap()) return o;
+  o.group = ApiGroupOf(Scalar(At(document, "apiVersion")));
+  o.kind = Scalar(At(document, "kind"));
+  o.name = Scalar(At(document, "metadata/name"));
+  o.namespace_name = Scalar(At(document, "metadata/namespace"));
+  o.keep_on_removal = KeepsOnRemoval(
+      Scalar(Key(document, "metadata/annotations", "argocd.argoproj.io/sync-options")));
   return o;
 }
 
@@ -231,8 +397,8 @@ SyncEffect EffectOfAdding(const DiffObject& now) {
   for (const DisruptionRule* rule : DisruptionRulesOf(now.kind, now.template_name)) {
     if (!TouchesNodes(rule->effect) || rule->effect <= effect.effect) continue;
     // A row of a section the object does not have (a NicClusterPolicy without ofedDriver).
-    if (!rule->field.empty() && !At(now.document, rule->field).IsDefined()) continue;
-    if (!rule->inert_unless.empty() && IsFalse(now.document, rule->inert_unless)) continue;
+    if (!rule->field.empty() && !At(now.Document(), rule->field).IsDefined()) continue;
+    if (!rule->inert_unless.empty() && IsFalse(now.Document(), rule->inert_unless)) continue;
     effect.effect = rule->effect;
     effect.what = "when first applied: " + Describe(*rule, now);
   }
@@ -245,10 +411,10 @@ SyncEffect EffectOfChange(const DiffObject& before, const DiffObject& now,
   const DisruptionRule* worst = nullptr;
   for (const DisruptionRule* rule : DisruptionRulesOf(now.kind, now.template_name)) {
     if (!rule->field.empty() &&
-        Subtree(before.document, rule->field) == Subtree(now.document, rule->field))
+        Subtree(before.Document(), rule->field) == Subtree(now.Document(), rule->field))
       continue;
-    if (!rule->inert_unless.empty() && IsFalse(before.document, rule->inert_unless) &&
-        IsFalse(now.document, rule->inert_unless)) {
+    if (!rule->inert_unless.empty() && IsFalse(before.Document(), rule->inert_unless) &&
+        IsFalse(now.Document(), rule->inert_unless)) {
       effect.notes.push_back(std::string(rule->field) + " changes, but " +
                              std::string(rule->inert_unless) +
                              " is false: nothing of it runs, nothing rolls");
@@ -259,8 +425,8 @@ SyncEffect EffectOfChange(const DiffObject& before, const DiffObject& now,
   if (worst && worst->effect != Disruption::kNone) {
     effect.effect = worst->effect;
     effect.what = Describe(*worst, now);
-    const std::vector<std::string> old_images = Images(before.document);
-    const std::vector<std::string> new_images = Images(now.document);
+    const std::vector<std::string> old_images = Images(before.Document());
+    const std::vector<std::string> new_images = Images(now.Document());
     if (old_images != new_images) effect.what = "its image changes; " + effect.what;
     if (now.kind == "StatefulSet") {
       const std::string fabric = FabricChange(before, now, effect);
@@ -276,8 +442,8 @@ SyncEffect EffectOfChange(const DiffObject& before, const DiffObject& now,
   if (now.kind == "Application") {
     CheckChartDowngrade(before, now, effect);
     // gitops.self_sync moved: say who presses sync from now on.
-    const bool was = At(before.document, "spec/syncPolicy/automated").IsDefined();
-    const bool is = At(now.document, "spec/syncPolicy/automated").IsDefined();
+    const bool was = At(before.Document(), "spec/syncPolicy/automated").IsDefined();
+    const bool is = At(now.Document(), "spec/syncPolicy/automated").IsDefined();
     if (was && !is)
       effect.notes.push_back("stops syncing itself: its changes wait for `argocd app sync " +
                              now.name + "`");

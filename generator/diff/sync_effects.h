@@ -8,7 +8,9 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "plan/disruption.h"
@@ -16,8 +18,12 @@
 
 namespace hkim {
 
-/// One bundle file, parsed: its object's identity, the template it came from (its
-/// "# Source: templates/..." line) and whether Argo CD keeps it when it leaves the bundle.
+/// One bundle file: its object's identity, the template it came from (its
+/// "# Source: templates/..." line) and whether Argo CD keeps it when it leaves the bundle. The
+/// identity is read from the file's top-level lines when they are in the plain form hkimgen
+/// writes (otherwise from a YAML parse of the whole text); the whole document is parsed only
+/// when a rule reads one of its fields (Document), so a file that is only added, removed or
+/// moved is never parsed as YAML.
 struct DiffObject {
   std::string group;  ///< API group of its apiVersion
   std::string kind;   ///< "" when the file is no single YAML object (README.md)
@@ -25,14 +31,24 @@ struct DiffObject {
   std::string namespace_name;
   std::string template_name;     ///< path under templates/, "" when the file has no Source line
   bool keep_on_removal = false;  ///< sync-options Prune=false or Delete=false
-  YAML::Node document;
 
   /// Its identity in the cluster (support/object_id.h).
   ObjectId id() const { return ObjectId{group, kind, namespace_name, name}; }
+  /// The whole document, parsed on first use; a null node when the text is not YAML. Reads the
+  /// text ParseDiffObject was given, which must still live.
+  const YAML::Node& Document() const;
+
+ private:
+  friend DiffObject ParseDiffObject(std::string_view text);
+DiffObject ParseDiffObject(std::string&& text) = delete;  // the object would outlive its text
+  std::string_view text_;
+  mutable std::optional<YAML::Node> document_;
 };
 
-/// Parses a file's text as written (FileText) or as read from the bundle folder.
-DiffObject ParseDiffObject(const std::string& text);
+/// Parses a file's text as written (FileText) or as read from the bundle folder. The object
+/// refers to `text` (for Document): keep the text alive as long as the object.
+DiffObject ParseDiffObject(std::string_view text);
+DiffObject ParseDiffObject(std::string&& text) = delete;  // the object would outlive its text
 
 /// What a sync of a change does.
 struct SyncEffect {
