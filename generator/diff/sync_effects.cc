@@ -213,65 +213,85 @@ struct ObjectHeader {
   std::string api_version, kind, name, namespace_name, sync_options;
 };
 
-// A line `key: value` or `key:` at its indentation, split; false for any other form. Only the
-// plain forms hkimgen writes are taken: a key of letters, digits and `._/-`; a value that is a
-// plain scalar without indicators, comments, `: ` or a trailing colon, or a quoted one without
-// escapes. Anything else is left to the YAML parser.
-bool SplitPlainLine(std::string_view line, std::string_view& key, std::string& value,
-                    bool& has_value) {
+// A line `key:` or `key: value` (at its indentation) split into its key and its value as
+// written, trailing spaces cut; false for any other form (a quoted or complex key, a sequence
+// item, a document marker, a control character). The key is letters, digits and `._/-`.
+bool SplitKeyLine(std::string_view line, std::string_view& key, std::string_view& value) {
   size_t i = 0;
   while (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) ||
                              line[i] == '_' || line[i] == '.' || line[i] == '/' ||
                              line[i] == '-'))
     ++i;
   if (i == 0 || i >= line.size() || line[i] != ':') return false;
-  key = line.substr(0, i);
-  std::string_view rest = line.substr(i + 1);
-  if (rest.empty()) {
-    has_value = false;
-    return true;
-  }
-  if (rest[0] != ' ') return false;
-  rest.remove_prefix(rest.find_first_not_of(' ') == std::string_view::npos
-                         ? rest.size()
-                         : rest.find_first_not_of(' '));
-  while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
-  if (rest.empty()) {
-    has_value = false;
-    return true;
-  }
-  for (const char c : rest)
+  if (i + 1 < line.size() && line[i + 1] != ' ') return false;
+  for (const char c : line)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
-  has_value = true;
-  const char quote = rest[0];
-  if (quote == '"' || quote == '\'') {
-    if (rest.size() < 2 || rest.back() != quote) return false;
-    const std::string_view inner = rest.substr(1, rest.size() - 2);
-    if (inner.find(quote) != std::string_view::npos ||
-        (quote == '"' && inner.find('\\') != std::string_view::npos))
+  key = line.substr(0, i);
+  value = line.substr(i + 1);
+  while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
+  return true;
+}
+
+// The string a value the reader reads means: a plain scalar without indicators, comments, `: `,
+// a trailing colon or a null spelling, or a quoted one without escapes. False for anything else
+// (the YAML parser reads it then).
+bool ScalarOf(std::string_view raw, std::string& value) {
+  if (raw.empty()) return false;
+  const char first = raw[0];
+  if (first == '"' || first == '\'') {
+    if (raw.size() < 2 || raw.back() != first) return false;
+    const std::string_view inner = raw.substr(1, raw.size() - 2);
+    if (inner.find(first) != std::string_view::npos ||
+        (first == '"' && inner.find('\\') != std::string_view::npos))
       return false;
     value = std::string(inner);
     return true;
   }
-  if (std::string_view("-?:,[]{}#&*!|>%@`").find(quote) != std::string_view::npos ||
-      rest.find(": ") != std::string_view::npos || rest.find(" #") != std::string_view::npos ||
-      rest.back() == ':' || rest == "~" || rest == "null" || rest == "Null" || rest == "NULL")
+  if (std::string_view("-?:,[]{}#&*!|>%@`").find(first) != std::string_view::npos ||
+      raw.find(": ") != std::string_view::npos || raw.find(" #") != std::string_view::npos ||
+      raw.back() == ':' || raw == "~" || raw == "null" || raw == "Null" || raw == "NULL")
     return false;
-  value = std::string(rest);
+  value = std::string(raw);
   return true;
 }
 
-// The identity of a file whose lines are all in the form hkimgen writes: a comment or a
-// `key:` line at the left margin, metadata's `name`, `namespace` and `annotations` two spaces
-// in, the annotations four spaces in, and no plain value continued on the next line. nullopt
-// for anything else (flow style, anchors, tags, several documents, tabs, a repeated key),
-// which the YAML parser then reads. The fields below metadata are not looked at.
+// How a value the reader does not read ends: on its own line (a scalar, a flow collection or a
+// quoted string closed there), as a block scalar whose text is the deeper lines after it, or in
+// a form the reader does not follow (false).
+enum class ValueEnd { kThisLine, kBlockScalar };
+bool EndOfValue(std::string_view raw, ValueEnd& end) {
+  end = ValueEnd::kThisLine;
+  if (raw.empty()) return true;
+  const char first = raw[0];
+  if (first == '|' || first == '>') {
+    end = ValueEnd::kBlockScalar;
+    return true;
+  }
+  if (first == '"' || first == '\'' || first == '[' || first == '{') {
+    const char last = first == '[' ? ']' : first == '{' ? '}' : first;
+    const std::string_view inner = raw.size() >= 2 ? raw.substr(1, raw.size() - 2) : "";
+    return raw.size() >= 2 && raw.back() == last &&
+           inner.find_first_of("\"'[]{}\\") == std::string_view::npos;
+  }
+  if (std::string_view("&*!%@`").find(first) != std::string_view::npos) return false;
+  if ((first == '-' || first == '?' || first == ':') && (raw.size() == 1 || raw[1] == ' '))
+    return false;
+  return raw.find(": ") == std::string_view::npos && raw.back() != ':';
+}
+
+// The identity of a file whose lines are all in the form hkimgen writes: comments; top-level
+// `key:` lines; metadata's `name`, `namespace` and `annotations` two spaces in, the annotations
+// four spaces in; no value continued on a deeper line. Lines below other keys are not read.
+// nullopt for anything else (several documents, tabs, anchors, multi-line flow collections, a
+// repeated key), which the YAML parser then reads.
 std::optional<ObjectHeader> ReadPlainHeader(std::string_view text) {
   ObjectHeader header;
   bool api_version = false, kind = false, metadata = false, name = false, namespace_name = false;
   bool annotations = false, sync_options = false;
   enum class Block { kOther, kMetadata, kAnnotations, kOtherInMetadata } block = Block::kOther;
-  size_t value_indent = std::string_view::npos;  // a value ended at this indentation
+  size_t value_indent = std::string_view::npos;  // a one-line value ended at this indentation
+  bool top_level_sequence = false;  // the last top-level key has no value: a `- ` item may follow
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
@@ -281,71 +301,64 @@ std::optional<ObjectHeader> ReadPlainHeader(std::string_view text) {
     const size_t indent = line.find_first_not_of(' ');
     if (indent == std::string_view::npos) continue;  // blank
     if (line[indent] == '\t' || line.find('\r') != std::string_view::npos) return std::nullopt;
-    if (indent == 0 && line[0] == '#') continue;
-    // A plain value followed by a deeper line would continue on it.
+    // Nothing may continue a one-line value on a deeper line, a comment included.
     if (value_indent != std::string_view::npos && indent > value_indent) return std::nullopt;
+    if (line[indent] == '#') continue;
     value_indent = std::string_view::npos;
-    if (indent == 0) {
-      std::string_view key;
-      std::string value;
-      bool has_value = false;
-      if (!SplitPlainLine(line, key, value, has_value)) return std::nullopt;
+    if (indent > 0 && block == Block::kOther) continue;  // below a key not read
+    if (indent == 0 && line[0] == '-' && (line.size() == 1 || line[1] == ' ')) {
+      // An item of the last top-level key's sequence, written at the margin ("rules:\n- ...").
+      if (block == Block::kOther && top_level_sequence) continue;
+      return std::nullopt;
+    }
+    std::string_view key, raw;
+    const size_t depth = indent == 0 ? 0 : indent == 2 ? 1 : indent == 4 ? 2 : 3;
+    if (depth == 3 || (depth == 2 && block != Block::kAnnotations)) {
+      if (block == Block::kOtherInMetadata && indent > 2) continue;  // labels' entries: not read
+      return std::nullopt;
+    }
+    if (!SplitKeyLine(line.substr(indent), key, raw)) {
+      if (block == Block::kOtherInMetadata && indent > 2) continue;
+      return std::nullopt;
+    }
+    std::string* field = nullptr;
+    bool* seen = nullptr;
+    if (depth == 0) {
       block = Block::kOther;
-      if (has_value) value_indent = 0;
-      auto take = [&](bool& seen, std::string& field) {
-        if (seen || !has_value) return false;
-        seen = true;
-        field = std::move(value);
-        return true;
-      };
-      if (key == "apiVersion") {
-        if (!take(api_version, header.api_version)) return std::nullopt;
-      } else if (key == "kind") {
-        if (!take(kind, header.kind)) return std::nullopt;
-      } else if (key == "metadata") {
-        if (metadata || has_value) return std::nullopt;
+      top_level_sequence = raw.empty();
+      if (key == "apiVersion") field = &header.api_version, seen = &api_version;
+      if (key == "kind") field = &header.kind, seen = &kind;
+      if (key == "metadata") {
+        if (metadata || !raw.empty()) return std::nullopt;
         metadata = true;
         block = Block::kMetadata;
+        continue;
       }
-      continue;
-    }
-    if (block == Block::kOther) continue;  // below another top-level key: not read
-    if (line[indent] == '#') return std::nullopt;
-    if (indent == 2) {
-      std::string_view key;
-      std::string value;
-      bool has_value = false;
-      if (!SplitPlainLine(line.substr(2), key, value, has_value)) return std::nullopt;
-      if (has_value) value_indent = 2;
+    } else if (depth == 1) {
       block = Block::kOtherInMetadata;
-      if (key == "name" || key == "namespace") {
-        bool& seen = key == "name" ? name : namespace_name;
-        if (seen || !has_value) return std::nullopt;
-        seen = true;
-        (key == "name" ? header.name : header.namespace_name) = std::move(value);
-      } else if (key == "annotations") {
-        if (annotations || has_value) return std::nullopt;
+      if (key == "name") field = &header.name, seen = &name;
+      if (key == "namespace") field = &header.namespace_name, seen = &namespace_name;
+      if (key == "annotations") {
+        if (annotations || !raw.empty()) return std::nullopt;
         annotations = true;
         block = Block::kAnnotations;
+        continue;
       }
+    } else if (key == "argocd.argoproj.io/sync-options") {
+      field = &header.sync_options, seen = &sync_options;
+    }
+    if (field) {
+      if (*seen || !ScalarOf(raw, *field)) return std::nullopt;
+      *seen = true;
+      value_indent = indent;
       continue;
     }
-    if (block == Block::kMetadata) return std::nullopt;  // metadata's keys sit two spaces in
-    if (block == Block::kOtherInMetadata) {
-      if (indent < 2) return std::nullopt;
-      continue;  // labels and the like: not read
-    }
-    // In annotations: one `key: value` four spaces in.
-    std::string_view key;
-    std::string value;
-    bool has_value = false;
-    if (indent != 4 || !SplitPlainLine(line.substr(4), key, value, has_value) || !has_value)
-      return std::nullopt;
-    value_indent = 4;
-    if (key == "argocd.argoproj.io/sync-options") {
-      if (sync_options) return std::nullopt;
-      sync_options = true;
-      header.sync_options = std::move(value);
+    ValueEnd value_end;
+    if (!EndOfValue(raw, value_end)) return std::nullopt;
+    if (!raw.empty() && value_end == ValueEnd::kThisLine) value_indent = indent;
+    if (value_end == ValueEnd::kBlockScalar) {
+      if (depth == 2) return std::nullopt;  // an annotation's text: its lines are not followed
+      block = depth == 0 ? Block::kOther : Block::kOtherInMetadata;
     }
   }
   if (!api_version || !kind || !metadata || !name) return std::nullopt;

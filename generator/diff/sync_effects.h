@@ -23,7 +23,8 @@ namespace hkim {
 /// identity is read from the file's top-level lines when they are in the plain form hkimgen
 /// writes (otherwise from a YAML parse of the whole text); the whole document is parsed only
 /// when a rule reads one of its fields (Document), so a file that is only added, removed or
-/// moved is never parsed as YAML.
+/// moved is never parsed as YAML. A file whose header lines are plain but whose other lines are
+/// not YAML keeps the identity its header states; its fields read as missing.
 struct DiffObject {
   std::string group;  ///< API group of its apiVersion
   std::string kind;   ///< "" when the file is no single YAML object (README.md)

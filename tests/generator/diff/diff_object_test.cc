@@ -31,17 +31,26 @@ void ExpectSameIdentity(const std::string& text, const std::string& what) {
   EXPECT_EQ(read.keep_on_removal, parsed.keep_on_removal) << what;
 }
 
-TEST(DiffObject, EveryFileOfTheShippedBundlesReadsAsTheYamlParserReadsIt) {
+TEST(DiffObject, EveryFileOfTheShippedBundlesIsReadWithoutTheParserAsTheParserReadsIt) {
   size_t files = 0, objects = 0;
-  for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(std::filesystem::path(HKIM_SOURCE_DIR) / "out")) {
+  const std::filesystem::path out = std::filesystem::path(HKIM_SOURCE_DIR) / "out";
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(out)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".yaml") continue;
     std::ifstream in(entry.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    ExpectSameIdentity(text.str(), entry.path().string());
+    std::stringstream stream;
+    stream << in.rdbuf();
+    const std::string text = stream.str();
+    ExpectSameIdentity(text, entry.path().string());
     ++files;
-    if (!ParseDiffObject(text.str()).kind.empty()) ++objects;
+    const DiffObject object = ParseDiffObject(text);
+    if (object.kind.empty() || object.name.empty()) continue;  // kustomization.yaml
+    ++objects;
+    // In the plain form: its identity does not need the rest to parse.
+    const std::string broken = text + "zz:\n  - [unclosed\n";
+    const DiffObject read = ParseDiffObject(broken);
+    EXPECT_EQ(read.kind, object.kind) << entry.path() << ": not read without the YAML parser";
+    EXPECT_EQ(read.name, object.name) << entry.path();
+    EXPECT_TRUE(read.Document().IsNull()) << entry.path();
   }
   EXPECT_GT(files, 100u);
   EXPECT_GT(objects, 100u);
@@ -80,6 +89,24 @@ TEST(DiffObject, TextsThatOnlyLookPlainReadAsTheYamlParserReadsThem) {
       "apiVersion: v1\nkind: Service\nspec:\n  metadata:\n    name: inner\nmetadata:\n  name: a\n",
       "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Pod\n",
       "- apiVersion: v1\n",
+      "apiVersion: v1\nkind: Role\nmetadata:\n  name: a\nrules:\n- apiGroups:\n  - \"\"\n",
+      "apiVersion: v1\nkind: Role\nmetadata:\n  name: a\nrules: x\n- apiGroups: []\n",
+      "apiVersion: v1\nkind: Role\n- x\nmetadata:\n  name: a\n",
+      "apiVersion: v1\nkind: Role\nmetadata:\n- name: a\n",
+      "apiVersion: v1\nkind: PriorityClass\nmetadata:\n  name: a\nvalue: -100\n"
+      "globalDefault: false\npriority: null\ngroups: []\ndata: {a: b}\n",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: |\n  kind: Other\n"
+      "metadata:\n  name: b\n",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  description: |\n"
+      "    name: b\n  namespace: c\n",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nnote: \"x: y\"\nnote2: [a, b\n"
+      "  , c]\n",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n    # deeper comment\n",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    x: |\n"
+      "      argocd.argoproj.io/sync-options: Prune=false\n",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n"
+      "    argocd.argoproj.io/sync-options: Prune=false\n"
+      "    argocd.argoproj.io/sync-options: Validate=false\n",
       "# Title\n\nSome prose: with a colon.\n",
       "apiVersion: v1\nkind: Service\n",
       "",
@@ -99,6 +126,10 @@ TEST(DiffObject, ThePlainFormIsReadWithoutTheYamlParserAndTheRestOnFirstUse) {
   EXPECT_EQ(object.name, "job");
   EXPECT_EQ(object.namespace_name, "team");
   EXPECT_TRUE(object.Document().IsNull());
+  // The same below metadata's labels: they are not read.
+  const std::string labels =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    x: y\n    - z\n";
+  EXPECT_EQ(ParseDiffObject(labels).name, "a");
 }
 
 }  // namespace
