@@ -35,7 +35,9 @@ Lists files to add (+), change (~, with a unified diff), move to another layer (
 drain and reboot | drain | driver roll | VF reset: ...], [job restart: ...], notes on what does
 not happen (an object Argo CD leaves in place, a ConfigMap running pods do not reread), and
 [refused: ...] for what cannot take effect (an OLM operator downgrade, an older chart release
-on OKE: exit 1, diff.operator-downgrade). Files the bundle's .hkimgen-bundle does not list are yours: kept (=),
+on OKE: exit 1, diff.operator-downgrade). [by hand] marks a bootstrap/ file (OpenShift), which a
+cluster admin applies, not Argo CD: its note names what its ClusterRole gains and says to re-apply
+it before the sync. Files the bundle's .hkimgen-bundle does not list are yours: kept (=),
 never removed. Writes nothing. Deprecated: `-o DIR` (now -d DIR) works for one release, with a warning.
 Several profiles, a folder or a quoted pattern compare what the fleet render `render A B ... -d
 DIR` would write (the same set and options: DIR/<cluster>/ per profile and DIR/_fleet/), folder

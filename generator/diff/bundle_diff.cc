@@ -37,6 +37,12 @@ void Apply(const SyncEffect& effect, BundleChange& change) {
   change.refusal = effect.refusal;
 }
 
+void ByHand(std::vector<std::string> notes, BundleChange& change) {
+  if (notes.empty()) return;
+  change.by_hand = true;
+  change.notes.insert(change.notes.end(), notes.begin(), notes.end());
+}
+
 BundleChange Change(BundleChange::Kind kind, const std::string& file, const DiffObject& object) {
   BundleChange change;
   change.kind = kind;
@@ -111,6 +117,7 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
       BundleChange change = Change(BundleChange::Kind::kChanged, name, now);
       const DiffObject before = ReadObject(name, it->second);
       Apply(effect_of_change(before, now), change);
+      ByHand(BootstrapNotes(&before, now, name), change);
       change.unified_diff = UnifiedDiff(ExpandQuotedMultilineValues(it->second),
                                         ExpandQuotedMultilineValues(text), "a/" + name, "b/" + name);
       diff.changes.push_back(std::move(change));
@@ -121,6 +128,7 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
     if (from == leaving.end()) {
       BundleChange change = Change(BundleChange::Kind::kAdded, name, now);
       Apply(EffectOfAdding(now), change);
+      ByHand(BootstrapNotes(nullptr, now, name), change);
       diff.changes.push_back(std::move(change));
       continue;
     }
@@ -131,6 +139,7 @@ BundleDiff DiffBundle(const RenderedBundle& wanted,
     change.notes.push_back(MoveNote(before, Folder(from->second), Folder(name)));
     if (old_text != text) {
       Apply(effect_of_change(before, now), change);
+      ByHand(BootstrapNotes(&before, now, name), change);
       change.unified_diff = UnifiedDiff(ExpandQuotedMultilineValues(old_text),
                                         ExpandQuotedMultilineValues(text), "a/" + from->second,
                                         "b/" + name);
@@ -251,7 +260,7 @@ const char* ChangeMark(BundleChange::Kind kind) {
 
 struct Counts {
   int added = 0, changed = 0, moved = 0, removed = 0, disruptive = 0, job_restarts = 0,
-      refused = 0;
+      refused = 0, by_hand = 0;
 };
 
 Counts Count(const BundleDiff& diff) {
@@ -264,6 +273,7 @@ Counts Count(const BundleDiff& diff) {
     if (change.disruptive) ++c.disruptive;
     if (change.effect == Disruption::kJobRestart) ++c.job_restarts;
     if (!change.refusal.empty()) ++c.refused;
+    if (change.by_hand) ++c.by_hand;
   }
   return c;
 }
@@ -303,6 +313,7 @@ void FormatChange(const BundleChange& change, std::ostream& out) {
     out << " [" << ToString(change.effect) << ": " << Printable(change.disruption) << "]";
   }
   if (!change.refusal.empty()) out << " [refused: " << Printable(change.refusal) << "]";
+  if (change.by_hand) out << " [by hand]";
   out << "\n";
   for (const std::string& note : change.notes) out << "    note: " << Printable(note) << "\n";
 }
@@ -338,6 +349,8 @@ std::string FormatBundleDiff(const BundleDiff& diff, const std::string& dir) {
   }
   if (c.job_restarts > 0) out << "; " << c.job_restarts << " restart the running job";
   if (c.refused > 0) out << "; " << c.refused << " refused";
+  if (c.by_hand > 0)
+    out << "; " << c.by_hand << " to apply by hand before the sync (bootstrap/, see its notes)";
   out << "\n";
   return out.str();
 }
@@ -355,6 +368,7 @@ nlohmann::json BundleDiffToJson(const BundleDiff& diff, const std::string& dir) 
                        {"disruption", change.disruption},
                        {"notes", change.notes},
                        {"refusal", change.refusal},
+                       {"by_hand", change.by_hand},
                        {"diff", change.unified_diff}});
   }
   Counts c = Count(diff);
@@ -368,7 +382,8 @@ nlohmann::json BundleDiffToJson(const BundleDiff& diff, const std::string& dir) 
             {"removed", c.removed},
             {"disruptive", c.disruptive},
             {"job_restarts", c.job_restarts},
-            {"refused", c.refused}}}};
+            {"refused", c.refused},
+            {"by_hand", c.by_hand}}}};
 }
 
 }  // namespace hkim

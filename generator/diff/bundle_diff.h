@@ -31,6 +31,9 @@ struct BundleChange {
   std::string disruption;          ///< what the sync does; empty when effect is kNone
   std::vector<std::string> notes;  ///< what does not happen on the cluster, what to do by hand
   std::string refusal;             ///< non-empty: the change cannot take effect (OLM downgrade)
+  /// A bootstrap/ file added or changed: a cluster admin applies it, Argo CD does not (its notes
+  /// say the command, and what the sync needs of it).
+  bool by_hand = false;
   std::string unified_diff;  ///< `diff -u` style text ("--- a/F", "+++ b/F", hunks); empty for
                              ///< added and removed files
 };
@@ -65,14 +68,14 @@ std::optional<std::map<std::string, std::string>> ReadBundleDirectory(const std:
                                                                       DiagnosticSink& sink);
 
 /// Human-readable plan: one line per change ("+ added", "~ changed", "> moved", "- removed",
-/// with "[disruptive: EFFECT: ...]", "[job restart: ...]" or "[refused: ...]"), its notes, the
-/// user's files that stay, each changed file's unified diff, then a summary line.
+/// with "[disruptive: EFFECT: ...]", "[job restart: ...]", "[refused: ...]" or "[by hand]"), its
+/// notes, the user's files that stay, each changed file's unified diff, then a summary line.
 std::string FormatBundleDiff(const BundleDiff& diff, const std::string& dir);
 
 /// The same as JSON: {"directory", "changes": [{"change", "file", "moved_from", "kind", "name",
-/// "effect", "disruptive", "disruption", "notes", "refusal", "diff"}], "user_files",
+/// "effect", "disruptive", "disruption", "notes", "refusal", "by_hand", "diff"}], "user_files",
 /// "summary": {"added", "changed", "moved", "removed", "disruptive", "job_restarts",
-/// "refused"}}.
+/// "refused", "by_hand"}}.
 nlohmann::json BundleDiffToJson(const BundleDiff& diff, const std::string& dir);
 
 }  // namespace hkim

@@ -18,6 +18,7 @@ namespace {
 constexpr char kSourcePrefix[] = "# Source: templates/";
 constexpr char kChecksumAnnotation[] = "hkimgen.io/config-checksum";
 constexpr char kFabricChecksumAnnotation[] = "hkimgen.io/fabric-checksum";
+constexpr char kBootstrapTemplates[] = "bootstrap/";
 
 std::string Scalar(const YAML::Node& node) {
   return node && node.IsScalar() ? node.as<std::string>() : "";
@@ -108,6 +109,26 @@ std::string Describe(const DisruptionRule& rule, const DiffObject& object) {
 std::string DeleteCommand(const DiffObject& o) {
   return "kubectl delete " + o.kind + (o.namespace_name.empty() ? "" : " -n " + o.namespace_name) +
          " " + o.name;
+}
+
+// What a ClusterRole grants: each resource of each rule, "resource.group" ("configmaps" in the
+// core group).
+std::set<std::string> GrantedResources(const DiffObject& role) {
+  std::set<std::string> granted;
+  const YAML::Node rules = At(role.Document(), "rules");
+  if (!rules.IsDefined() || !rules.IsSequence()) return granted;
+  for (const YAML::Node& rule : rules) {
+    const YAML::Node groups = Key(rule, "", "apiGroups");
+    const YAML::Node resources = Key(rule, "", "resources");
+    if (!groups.IsSequence() || !resources.IsSequence()) continue;
+    for (const YAML::Node& group : groups) {
+      for (const YAML::Node& resource : resources) {
+        const std::string g = Scalar(group);
+        granted.insert(Scalar(resource) + (g.empty() ? "" : "." + g));
+      }
+    }
+  }
+  return granted;
 }
 
 // What a change of a ConfigMap does to the StatefulSets of the bundle that read it.
@@ -468,6 +489,12 @@ SyncEffect EffectOfChange(const DiffObject& before, const DiffObject& now,
 
 SyncEffect EffectOfRemoval(const DiffObject& before) {
   SyncEffect effect;
+  if (AppliedByHand(before)) {
+    effect.notes.push_back(
+        "left in place: Argo CD never applied it (bootstrap/); when it should go, a cluster admin "
+        "deletes it: " + DeleteCommand(before));
+    return effect;
+  }
   const DisruptionRule* worst = nullptr;
   for (const DisruptionRule* rule : DisruptionRulesOf(before.kind, before.template_name))
     if (TouchesNodes(rule->effect) && (!worst || rule->effect > worst->effect)) worst = rule;
@@ -486,6 +513,43 @@ SyncEffect EffectOfRemoval(const DiffObject& before) {
     effect.what = "deleting it: " + Describe(*worst, before);
   }
   return effect;
+}
+
+bool AppliedByHand(const DiffObject& object) {
+  return object.template_name.rfind(kBootstrapTemplates, 0) == 0;
+}
+
+std::vector<std::string> BootstrapNotes(const DiffObject* before, const DiffObject& now,
+                                        const std::string& file) {
+  if (!AppliedByHand(now)) return {};
+  const std::string apply = "`oc apply -f " + file + "` in the bundle folder";
+  if (!before)
+    return {"bootstrap: Argo CD does not apply it; a cluster admin applies it before the sync: " +
+            apply};
+  if (now.kind != "ClusterRole")
+    return {"bootstrap: Argo CD does not apply it; a cluster admin re-applies it before the "
+            "sync: " + apply};
+  const std::set<std::string> old_grants = GrantedResources(*before);
+  const std::set<std::string> new_grants = GrantedResources(now);
+  std::string gained, dropped;
+  for (const std::string& r : new_grants)
+    if (!old_grants.count(r)) gained += (gained.empty() ? "" : ", ") + r;
+  for (const std::string& r : old_grants)
+    if (!new_grants.count(r)) dropped += (dropped.empty() ? "" : ", ") + r;
+  std::vector<std::string> notes;
+  if (!gained.empty())
+    notes.push_back("bootstrap: it grants Argo CD " + gained +
+                    ", which the bundle's new objects need; Argo CD does not apply it, so a "
+                    "cluster admin re-applies it before the sync (" + apply +
+                    "), or the sync is refused writing them");
+  if (!dropped.empty())
+    notes.push_back("bootstrap: it no longer grants " + dropped +
+                    "; the rights stay on the cluster until a cluster admin re-applies it (" +
+                    apply + ")");
+  if (notes.empty())
+    notes.push_back("bootstrap: Argo CD does not apply it; a cluster admin re-applies it (" +
+                    apply + ")");
+  return notes;
 }
 
 std::string MoveNote(const DiffObject& before, const std::string& from, const std::string& to) {

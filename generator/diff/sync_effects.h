@@ -71,6 +71,17 @@ SyncEffect EffectOfChange(const DiffObject& before, const DiffObject& now,
 /// with prune, with what the deletion does.
 SyncEffect EffectOfRemoval(const DiffObject& before);
 
+/// Whether the object is one of bootstrap/ (templates/bootstrap/): applied by a cluster admin,
+/// never synced by Argo CD.
+bool AppliedByHand(const DiffObject& object);
+
+/// What to do by hand for a bootstrap/ file added (`before` null) or changed: apply it, and
+/// when its ClusterRole gains resources, before the sync that needs them (it names them), as
+/// Argo CD is refused what the role does not grant. `file` is its name in the bundle folder.
+/// Empty for a file Argo CD syncs.
+std::vector<std::string> BootstrapNotes(const DiffObject* before, const DiffObject& now,
+                                        const std::string& file);
+
 /// The object moving from one layer's Application to another's (`from` and `to` are the files'
 /// layer folders, "platform" and "nodes").
 std::string MoveNote(const DiffObject& before, const std::string& from, const std::string& to);
