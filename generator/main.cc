@@ -20,8 +20,8 @@ int main(int argc, char** argv) {
   hkim::ProcessEndsAfterCommand();  // commands may leave what they built to the exit
   const int status = hkim::RunHkimgen(argc, argv, std::cout, std::cerr);
   // What lives until exit (the parsed schema and templates, every CLI11 validator) is left to
-  // the system, which frees a process at once; destroying it piece by piece took a tenth of
-  // a millisecond to a millisecond. Everything written goes out first.
+  // the system, which frees a process at once, instead of destroying it piece by piece.
+  // Everything written goes out first.
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);

@@ -1,5 +1,5 @@
-// What a sync would collide with on a cluster that runs operators and other teams' jobs already
-// (issue 35): OLM installs, the operators' singleton CRs, SR-IOV node policies and the RDMA
+// What a sync would collide with on a cluster that runs operators and other teams' jobs already:
+// OLM installs, the operators' singleton CRs, SR-IOV node policies and the RDMA
 // netns mode. The nodes' side (MachineConfigs, other tenants, the CPU vendor) is node_changes.cc.
 // Every finding is located at the profile line that causes it and names the cluster object.
 

@@ -103,7 +103,7 @@ void CheckNodeChanges(const Profile& profile, const BundlePlan& plan, const Clus
                       const OtherTenants& tenants, Findings& findings);
 
 /// collisions.cc: what a sync of `plan` would collide with on a cluster that runs things
-/// already (brownfield, issue 35): a second OperatorGroup, another Subscription of a package, an
+/// already (brownfield): a second OperatorGroup, another Subscription of a package, an
 /// operator installed already, a second singleton CR, node policies over the same PFs, a switch
 /// of the RDMA mode under other NADs, MachineConfigs that reboot a pool or repeat its kernel
 /// arguments, nodes other teams use, the CPU vendor; and one note naming the checks the export

@@ -1,4 +1,4 @@
-// What a sync does to the nodes, checked against the cluster (issue 35): a MachineConfig
+// What a sync does to the nodes, checked against the cluster: a MachineConfig
 // re-renders its pool (every node drains and reboots), kernel arguments a live MachineConfig
 // sets already, iommu.already_set claims, nodes other teams run GPU or RDMA pods on, and the
 // CPU vendor the IOMMU arguments are chosen for.

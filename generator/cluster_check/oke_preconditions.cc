@@ -1,4 +1,4 @@
-// The OKE preconditions of plan/preconditions.cc that an export can answer (issue 37): the region
+// The OKE preconditions of plan/preconditions.cc that an export can answer: the region
 // of an A100 pool's nodes (kind oci-region) and a chart the bundle installs not being installed
 // already, by Helm or by another Argo CD Application (kind not-installed). What an export cannot
 // show (an OKE add-on leaves no marker documented in the sources we have) is said in the message.

@@ -1,4 +1,4 @@
-// Fabric-aware placement against the cluster (issue 42): how the picked nodes split over the
+// Fabric-aware placement against the cluster: how the picked nodes split over the
 // level the job's pods share, and whether one domain holds every replica. Nodes lacking a level's
 // label are counted here and named by the precondition check (preconditions.cc), since every
 // level label is a node-label precondition.

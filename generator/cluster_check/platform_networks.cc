@@ -1,4 +1,4 @@
-// The rails' ranges against the cluster's own networks as the export states them (issue 37): the
+// The rails' ranges against the cluster's own networks as the export states them: the
 // nodes' addresses (the machine network; on OKE, the VCN's subnets), their pod CIDRs, and on
 // OpenShift the cluster and service networks of its Network config. A pod's route for a rail's
 // range sends traffic for any of these out the rail instead of the primary network. Lint can only

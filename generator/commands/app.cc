@@ -64,7 +64,7 @@ const CommandEntry* NamedCommand(int argc, char** argv) {
   return nullptr;
 }
 
-// Every command, or only the one being run: building all of CLI11's tree took a twentieth of a
+// Every command, or only the one being run: building all of CLI11's tree is a noticeable share of a
 // small render. `help`, `completion` and typos need them all (to list them or find the closest).
 void SetupCommands(CLI::App& app, int argc, char** argv) {
   const CommandEntry* named = NamedCommand(argc, argv);

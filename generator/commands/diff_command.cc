@@ -139,7 +139,7 @@ int RunDiffCommand(const DiffOptions& options, std::ostream& out, std::ostream& 
     RenderSettings settings;  // the Argo CD path as render -d DIR gives it
     settings.adjust_profile = GitOpsPathFromDir(options.output_dir, layered->merged, sink);
     // A folder never written is a plan with every file new (terraform plan with no state), so
-    // that a first render can be reviewed before it is written (issue 40).
+    // that a first render can be reviewed before it is written.
     const bool fresh = !std::filesystem::exists(options.output_dir, ec);
     if (std::optional<ProfileRender> render =
             RenderLoadedProfileWithPlan(layered->merged, sink, settings)) {

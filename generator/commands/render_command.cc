@@ -352,7 +352,7 @@ bool RefuseOptions(const RenderOptions& options, LayerInputs& inputs, Diagnostic
   return false;
 }
 
-// One line that says what happened (issue 40: "0 errors, 0 warnings" alone, or "wrote 41 files"
+// One line that says what happened ("0 errors, 0 warnings" alone, or "wrote 41 files"
 // for a render that changed nothing, left the reader to work it out).
 void PrintOutcome(const RenderOptions& options, const std::optional<WriteCounts>& summary,
                   const std::optional<size_t>& checked_files, std::ostream& err) {

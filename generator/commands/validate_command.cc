@@ -161,14 +161,14 @@ void CheckEachProfile(const ValidateOptions& options, ValidateRun& run) {
     }
     one = AcceptWarnings(one, checked ? &checked->layered.merged : nullptr, options.allow);
     // Under lint (--strict) an unaccepted warning fails the profile: it is not printed "valid"
-    // while the command exits 1 (issue 28).
+    // while the command exits 1.
     run.results.emplace_back(profile,
                              !one.HasErrors() && !(options.strict && one.WarningCount() > 0));
     for (const Diagnostic& d : one.diagnostics()) run.sink.Report(d);
   }
 }
 
-/// The profiles as a set. The cause before its consequences (issue 28): two profiles claiming one
+/// The profiles as a set. The cause before its consequences: two profiles claiming one
 /// cluster.name come first; what the set checks then find between those profiles follows from it
 /// (often one profile copied) and is folded into one note under it.
 void CheckAcrossProfiles(ValidateRun& run) {

@@ -5,7 +5,7 @@
 // (the Application's chart revision, the Subscription's startingCSV) and answered by the release
 // catalog (model/operator_versions.h): images that change, CRDs that change, whether the GPU
 // driver rolls on every GPU node, and minors skipped where NVIDIA supports one step at a time.
-// Refusing a downgrade OLM cannot do is not here (issue 36).
+// Refusing a downgrade OLM cannot do is not here.
 
 #include <map>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #pragma once
 
-// discover, beside stage 3: what of the platform a cluster runs already (issue 35), so that the
+// discover, beside stage 3: what of the platform a cluster runs already, so that the
 // drafted profile adopts it instead of installing a second one: operators (their CSVs or CRs,
 // with versions), the SR-IOV node policies that advertise the rails' resources, the RDMA netns
 // mode, and kernel arguments the GPU nodes' MachineConfig pool boots with. Each fact keeps the

@@ -322,7 +322,7 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& given, const std::st
       for (const std::string& fix : check.fixes) body += "    fix: " + safe(fix) + "\n";
     }
     // A node known only as a suspect (or whose summary names no failing check) has nothing to
-    // list here: its row and the suspects below say it all (issue 40: empty sections).
+    // list here: its row and the suspects below say it all (empty sections).
     if (body.empty()) continue;
     out += "\n" + safe(node.node) + " (" + safe(node.mode) +
            (node.pod.empty() ? "" : ", pod " + safe(node.pod)) + "):\n" + body;

@@ -400,7 +400,7 @@ std::string ClusterKey(const Profile& profile) {
 
 namespace {
 
-/// Two profiles of different platform families on one Argo CD destination (issue 28 item 3):
+/// Two profiles of different platform families on one Argo CD destination:
 /// an OpenShift and an OKE profile are never one cluster, so one of them names the wrong
 /// destination (most often both left it at the default, Argo CD's own cluster). Reported at the
 /// later profile of the first such pair per destination.

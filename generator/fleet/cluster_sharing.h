@@ -1,7 +1,7 @@
 #pragma once
 
-// Cross-profile stage: several profiles that sync into one Kubernetes cluster (issue 14 item 8,
-// e.g. an H100 and an A100 node pool of one OKE cluster). Each profile is checked alone by
+// Cross-profile stage: several profiles that sync into one Kubernetes cluster (e.g. an
+// H100 and an A100 node pool of one OKE cluster). Each profile is checked alone by
 // lint; this stage plans every profile of a set and reports what only the set shows:
 //   lint.shared-cluster-object  two profiles of one cluster emit the same object (same API
 //                               group, kind, namespace and name) or install the same operator
@@ -20,7 +20,7 @@
 //                               node agents of that operator do not;
 //   lint.shared-destination-platform  two profiles of different platform families on one
 //                               Argo CD destination: never one cluster, so one names the wrong
-//                               destination (issue 28 item 3; checked before the others).
+//                               destination (checked before the others).
 // "One cluster" = the same Argo CD destination (gitops.destination_name when set, else
 // gitops.destination_server) and the same platform family (an OpenShift and an OKE profile are
 // never one cluster). Used by `hkimgen validate` and `hkimgen lint` when given several

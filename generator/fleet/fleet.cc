@@ -112,7 +112,7 @@ void CheckOneRepository(const std::vector<FleetMember>& members, DiagnosticSink&
   }
 }
 
-/// A fleet is several clusters for one central Argo CD (issue 28 item 3): a profile that names
+/// A fleet is several clusters for one central Argo CD: a profile that names
 /// no destination lands on Argo CD's own cluster (https://kubernetes.default.svc). Several such
 /// profiles are most often clusters that forgot to say where they are, so one warning names
 /// them; writing the destination (even that one) says it is meant, and silences it.
@@ -303,7 +303,7 @@ std::optional<RenderedFleet> RenderFleet(const FleetInputs& inputs, DiagnosticSi
   }
   CheckProfileClaims(claims, sink);
   // Two profiles of one cluster name are the cause; what the sharing checks would find between
-  // them follows from it: reported alone (issue 28, root cause first).
+  // them follows from it: reported alone (root cause first).
   if (sink.HasErrors()) return std::nullopt;
   CheckOneRepository(fleet.members, sink);
   CheckDefaultDestinations(fleet.members, sink);
@@ -330,8 +330,8 @@ std::optional<RenderedFleet> RenderFleet(const FleetInputs& inputs, DiagnosticSi
   if (!templates) return std::nullopt;
   const unsigned jobs = WorkerCount(inputs.jobs, plans.size());
   BundlePlan fleet_plan = PlanFleet(plans, inputs.settings, jobs);
-  // On one thread: the fleet's few large objects (the ApplicationSet, the kustomization) took
-  // longer on two, each thread making its own copies of the templates.
+  // On one thread: the fleet's few large objects (the ApplicationSet, the kustomization) render
+  // slower on two, each thread making its own copies of the templates.
   std::optional<RenderedBundle> files =
       RenderBundle(std::move(fleet_plan), *templates, sink, inputs.check);
   if (!files) return std::nullopt;

@@ -45,7 +45,7 @@ std::string FleetRepoPath(const std::string& output_dir, const std::string& flee
 /// no folder above `dir` holds `.git` (then nobody can tell where Argo CD finds it).
 std::optional<std::string> RepositoryPathOf(const std::string& dir);
 
-/// For a single render (or diff, or --check) into `dir` (issue 28 item 1): the hook that makes
+/// For a single render (or diff, or --check) into `dir`: the hook that makes
 /// the bundle's Argo CD path (gitops.path) the folder it is written to, as a fleet render does.
 /// When `dir` lies in a git work tree and the profile's gitops.path names another folder, that
 /// path is replaced by `dir`'s and a "write.gitops-path" warning at the profile's gitops.path

@@ -41,7 +41,7 @@ bool WriteFleetDir(const RenderedFleet& fleet, const std::string& dir, Diagnosti
 bool CheckFleetDir(const RenderedFleet& fleet, const std::string& dir, DiagnosticSink& sink,
                    const std::string& render_command = "");
 
-/// A single render, diff or --check into a folder a fleet render owns (issue 28 item 2): the
+/// A single render, diff or --check into a folder a fleet render owns: the
 /// folder beside `dir` named `_fleet` holds a bundle marker, so `dir` is (or would become) a
 /// member of that fleet, whose bundles carry the fleet's Argo CD path and projects. Reports
 /// "write.refused" naming the fleet folder and the fleet command, and returns true then.

@@ -87,7 +87,7 @@ BundleImages CollectImages(const BundlePlan& plan, const CatalogIndex& catalogs)
     }
   }
   // The image the README's precondition checks run on a node (kubectl debug): a disconnected
-  // cluster pulls it from the mirror too, so the imageset must hold it (issue 37).
+  // cluster pulls it from the mirror too, so the imageset must hold it.
   for (const Precondition& pre : plan.preconditions) {
     const std::string image = CheckImage(pre.check);
     if (image.empty()) continue;

@@ -1,7 +1,7 @@
 #pragma once
 
 // Images stage (after render): every image reference a bundle makes the cluster pull, from the
-// plan's typed record of them (issue 41): each planned object's image needs (plan/requirements.h
+// plan's typed record of them: each planned object's image needs (plan/requirements.h
 // NeedImage), with the field of the rendered object that names the reference; the OLM packages
 // (PlannedObject::subscription) and Helm charts (PlannedObject::chart) whose operators pull
 // images of their own choosing; and the image the README's precondition checks run. Nothing is

@@ -1,6 +1,6 @@
 #pragma once
 
-// A YAML syntax error in words a profile's author can act on (issue 40): yaml-cpp says "end of
+// A YAML syntax error in words a profile's author can act on: yaml-cpp says "end of
 // map not found" or "illegal map value" for a tab, a wrong indent and other slips alike; the
 // cause is usually visible in the lines around its position.
 

@@ -105,7 +105,7 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
 
   const json& p = Member(section, "periodic");
   PeriodicHealth& periodic = out.periodic;
-  // Every RDMA pool gets its nightly check unless the profile says no (issue 37): a fabric
+  // Every RDMA pool gets its nightly check unless the profile says no: a fabric
   // nobody tests degrades unseen.
   periodic.enabled = rdma_pool;
   Read(p, "enabled", periodic.enabled);

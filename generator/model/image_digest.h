@@ -1,6 +1,6 @@
 #pragma once
 
-// Digest pinning of the images the profile names (issue 31 item 4): `images.digests`, which
+// Digest pinning of the images the profile names: `images.digests`, which
 // `render --image-digest IMAGE=sha256:...` sets, replaces the tag's mutable meaning with a
 // manifest digest wherever the bundle uses that image. Applied by the model before the mirror
 // (image_mirror.h), so that a mirrored reference keeps the digest.

@@ -85,7 +85,7 @@ std::optional<Profile> ModelBuilder::Build(bool keep_after_cross_field_errors) {
   profile.iommu.create_pool = String(iommu, "machine_config_pool", "create") == "create";
   profile.iommu.already_set = Strings(iommu, "already_set");
   // Cluster-scoped names carry the cluster name, so that a sync never takes over an SCC somebody
-  // made by hand (issue 14 item 2); naming one in the profile adopts it deliberately.
+  // made by hand; naming one in the profile adopts it deliberately.
   if (profile.security.scc_name.empty())
     profile.security.scc_name = profile.cluster_name + "-nccl-rdma";
   ReadWorkload(section("workload"), profile.workload);

@@ -323,7 +323,7 @@ struct GitOps {
   std::string pointer = "/gitops";
 };
 
-/// Something the bundle relies on and must not create (issue 27): a node label or pool the
+/// Something the bundle relies on and must not create: a node label or pool the
 /// cluster's admins own, an operator installed by other means, a host driver. Declared in the
 /// profile's `preconditions`, or implied by its settings (plan/closure.h); listed in the bundle's
 /// .hkimgen-bundle and README.md with the command that verifies it.

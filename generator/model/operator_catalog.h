@@ -1,6 +1,6 @@
 #pragma once
 
-// The operator catalogue (issue 35): one row per operator a profile's `operators` section can
+// The operator catalogue: one row per operator a profile's `operators` section can
 // name, with what every stage needs to know about it — the CRD groups its install brings, the
 // cluster-wide CRs it acts on (one of each), how messages name it and what its node agents do.
 // plan/operator_capabilities.h derives the requirements model's capabilities from these rows;

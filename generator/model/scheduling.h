@@ -1,6 +1,6 @@
 #pragma once
 
-// Model part of fabric-aware placement (profile section `scheduling`, issue 42): Kueue
+// Model part of fabric-aware placement (profile section `scheduling`): Kueue
 // topology-aware scheduling of the workload's StatefulSet. Read by model/model.cc through
 // ReadScheduling; planned by plan/scheduling.cc; templates in templates/kueue/.
 

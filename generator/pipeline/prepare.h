@@ -1,16 +1,15 @@
 #pragma once
 
-// What every render needs whatever the profile, set up on a second thread while the first reads
-// the profile (issue 41): a small render spent a fifth of its time compiling the schema into
-// valijson and another fifth parsing the templates it uses, all of it after reading the profile
-// and none of it depending on it. The thread compiles the schema first (validation, the next
-// stage, waits for it), then parses the templates the plan names, from the last one rendered
-// backwards, while the rendering thread parses what it reaches first: they meet halfway instead
-// of one waiting on the other. Between the two it reads the other parse-once tables the render
-// reads whatever the profile (lint's, PrepareLintTables) and parses the templates nearly every
-// bundle renders (plan/likely_templates.h), while the profile is validated and planned. All are the process's parse-once objects
-// (ProfileSchema::Embedded, SharedEmbeddedTemplates, ...), so the output does not change, only
-// which thread did the parsing.
+// What every render needs whatever the profile, set up on a second thread while the first reads the
+// profile: compiling the schema into valijson and parsing the templates it uses are a large share
+// of a small render, and none of it depends on the profile. The thread compiles the schema first
+// (validation, the next stage, waits for it), then parses the templates the plan names, from the
+// last one rendered backwards, while the rendering thread parses what it reaches first: they meet
+// halfway instead of one waiting on the other. Between the two it reads the other parse-once tables
+// the render reads whatever the profile (lint's, PrepareLintTables) and parses the templates nearly
+// every bundle renders (plan/likely_templates.h), while the profile is validated and planned. All
+// are the process's parse-once objects (ProfileSchema::Embedded, SharedEmbeddedTemplates, ...), so
+// the output does not change, only which thread did the parsing.
 
 #include <condition_variable>
 #include <functional>

@@ -1,6 +1,6 @@
 #pragma once
 
-// Closure (issue 27): after planning, every need of every planned object (requirements.h) must
+// Closure: after planning, every need of every planned object (requirements.h) must
 // be met by an object of the bundle that syncs before it (plan/sync_order.h: inside one Argo CD
 // Application an earlier sync wave, the same wave for all but CRDs; from another Application
 // only when the parent syncs that Application in an earlier wave), by the platform

@@ -3,7 +3,7 @@
 // in them (a fresh cluster has no such namespace, and the sync failed with "namespace not found").
 // A namespace may exist already (Barcelona's nccl-test, a team's project): the sync adopts it, so
 // it carries Prune=false,Delete=false; deleting the Application or dropping the namespace from the
-// profile must never delete it and everything people keep in it (issue 14 item 2).
+// profile must never delete it and everything people keep in it.
 
 #include "plan/builder.h"
 

@@ -13,7 +13,7 @@ using nlohmann::json;
 namespace {
 
 // 99-<role>-<cluster>-<purpose>: the bundle's own object, never a hand-made
-// 99-<role>-<purpose> that a sync would take over (issue 14 item 2). Removing it would reboot
+// 99-<role>-<purpose> that a sync would take over. Removing it would reboot
 // the pool back, so it carries Prune=false,Delete=false (the Add calls below).
 std::string MachineConfigName(const Profile& p, const std::string& purpose) {
   return "99-" + p.iommu.machine_config_role + "-" + p.cluster_name + "-" + purpose;

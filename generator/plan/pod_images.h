@@ -2,7 +2,7 @@
 
 // The images every pod of the workload's pod spec (templates/common/pod-spec.mustache) pulls, as
 // needs of the object that runs such pods: the StatefulSet and the health CronJob both use that
-// pod spec, so each pulls what the other does (issue 41: the plan's image
+// pod spec, so each pulls what the other does (the plan's image
 // needs are what the rendered bundle pulls, object by object; tests/generator/images).
 
 #include "model/model.h"

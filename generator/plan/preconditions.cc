@@ -35,7 +35,7 @@ std::string NodeDebugImage(const Profile& p) {
   // disconnected cluster mirrors with it); kubectl needs one with a shell and chroot.
   if (p.IsOpenShift()) return "";
   const std::string busybox = "docker.io/library/busybox";
-  // A disconnected cluster reaches only the mirror (issue 37): hkimgen images lists it.
+  // A disconnected cluster reaches only the mirror: hkimgen images lists it.
   if (p.images.enabled()) return MirroredImage(p.images.mirror, busybox).value_or(busybox);
   return busybox;
 }
@@ -152,7 +152,7 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
   // The parent Application orders its child Applications (charts, platform, nodes, workload) by
   // sync wave, and a wave waits for the one before only where Argo CD has a health check for
   // argoproj.io/Application, which it dropped from its defaults in 1.8: without it the workload
-  // syncs beside the platform and leans on retries (issue 37).
+  // syncs beside the platform and leans on retries.
   const std::string argocd = p.gitops.argocd_namespace;
   add(Precondition{
       "argocd-health", "argoproj.io/Application",

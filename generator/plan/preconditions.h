@@ -1,6 +1,6 @@
 #pragma once
 
-// What a bundle may take as given (issue 27), for the closure check (closure.h): the platform's
+// What a bundle may take as given, for the closure check (closure.h): the platform's
 // own capabilities, what an operator installed outside the bundle provides, and the
 // preconditions: declared in the profile, implied by its settings (an operator `preinstalled`
 // or `shared`, an existing MachineConfigPool), and the registries its images come from. Each

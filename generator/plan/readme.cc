@@ -1,4 +1,4 @@
-// Plan stage, the bundle's README.md (issue 27): for the people who apply the bundle. What it
+// Plan stage, the bundle's README.md: for the people who apply the bundle. What it
 // installs, wave by wave; the one manual step (bootstrap/ on OpenShift); the preconditions with
 // the commands that check them; how to watch the sync and read the fabric check. Markdown, not
 // YAML: the template prints values raw ({{{x}}}), and the file is in no kustomization.
@@ -144,7 +144,7 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
   for (const PlannedObject& o : plan.bootstrap) bootstrap.push_back(json{{"file", o.file_name}});
   c["bootstrap"] = bootstrap;
   c["controller"] = p.gitops.controller_namespace + "/" + p.gitops.controller_service_account;
-  // What must exist before the first sync (issue 40): the bundle where Argo CD reads it, the
+  // What must exist before the first sync: the bundle where Argo CD reads it, the
   // wrapper image where the nodes pull it; in a fleet, who creates application.yaml.
   c["repo_url"] = p.gitops.repo_url;
   c["revision"] = p.gitops.revision;

@@ -1,6 +1,6 @@
 #pragma once
 
-// The requirements model (issue 27): what each planned object needs from the cluster and what it
+// The requirements model: what each planned object needs from the cluster and what it
 // provides, in typed form, so that plan/closure.h can prove at render time that everything a
 // bundle needs is installed by the bundle (in an earlier sync wave), by the platform, or declared
 // as a precondition. A plan stage records these where it plans the object, one line each:

@@ -1,4 +1,4 @@
-// Plan stage, fabric-aware placement (scheduling.kueue, issue 42): Kueue's Topology over the
+// Plan stage, fabric-aware placement (scheduling.kueue): Kueue's Topology over the
 // fabric's node labels, the GPU pool's ResourceFlavor, a ClusterQueue holding one job's quota
 // and a LocalQueue per namespace; the StatefulSet's queue label and topology annotation come
 // from QueueContext (plan/workload.cc). Kueue itself is installed by plan/operators (its chart

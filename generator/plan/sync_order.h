@@ -1,6 +1,6 @@
 #pragma once
 
-// Plan stage, sync order (issue 37): where Argo CD syncs each object and whether one object is
+// Plan stage, sync order: where Argo CD syncs each object and whether one object is
 // there before another. Argo CD orders sync waves only inside one Application; between the
 // bundle's Applications (the layers, the OKE charts) the only order is the parent's (app of
 // apps) sync waves of the Application objects, and that order holds only because the bundle

@@ -21,7 +21,7 @@ constexpr const char* kTopologyFileKey = "topo.xml";
 constexpr const char* kWrapperDir = "/opt/hkim/bin";
 // NCCL's configuration file, in an emptyDir of its own: hkim-wrapper writes its per-pod decisions
 // there (wrapper/hkim_wrapper/nccl_conf.h), so that processes started with `kubectl exec` or
-// mpirun over ssh, which bypass the wrapper, still get them (issue 14 item 4).
+// mpirun over ssh, which bypass the wrapper, still get them.
 constexpr const char* kNcclConfDir = "/opt/hkim/nccl";
 constexpr const char* kNcclConfFile = "/opt/hkim/nccl/nccl.conf";
 

@@ -88,7 +88,7 @@ class TemplateSet::Parsed {
 };
 
 /// A template's source, parsed the first time a render asks for it: a render uses a few of
-/// the embedded templates, and parsing all of them took a fifth of a small render's time.
+/// the embedded templates, and parsing all of them would be a large share of a small render.
 struct TemplateSet::Entry {
   explicit Entry(std::string text) : source(std::move(text)) {}
   std::string source;

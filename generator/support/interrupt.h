@@ -1,6 +1,6 @@
 #pragma once
 
-// Ctrl-C (SIGINT) and SIGTERM during a write (issue 28 item 6): instead of dying with a
+// Ctrl-C (SIGINT) and SIGTERM during a write: instead of dying with a
 // half-built staging folder beside DIR (tens of thousands of files that `git add -A` would pick
 // up), a render notes the signal, stops at the next file, removes what it staged and says
 // "interrupted; DIR unchanged" (exit 130, as a shell reports SIGINT).

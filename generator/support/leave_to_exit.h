@@ -2,8 +2,8 @@
 
 // hkimgen's main ends the process with _Exit once the command is done (main.cc): the system
 // frees what the command built all at once. Destroying it piece by piece first is serial work
-// that nobody waits for the result of: a fleet of 100 bundles took 10 ms of a 135 ms render on
-// one thread (bench/render/run.sh). Commands hand such results here instead.
+// that nobody waits for the result of (for a large fleet, a noticeable share of the render;
+// bench/render/run.sh measures it). Commands hand such results here instead.
 
 #include <memory>
 #include <utility>

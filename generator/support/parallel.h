@@ -21,8 +21,8 @@ inline unsigned ParallelWorkers(size_t count, unsigned threads) {
 }
 
 /// Fewer tasks than this per thread are not worth one: starting a thread, and its malloc arena
-/// faulting its memory in, cost more than rendering or writing a few dozen small files (the
-/// 39-file Barcelona bundle rendered 15% faster on one thread than on two).
+/// faulting its memory in, cost more than rendering or writing a few dozen small files (a
+/// bundle of a few dozen files renders faster on one thread than on two).
 constexpr size_t kMinTasksPerThread = 32;
 
 /// The threads worth using for `count` small tasks (render one object, write one file): at

@@ -24,7 +24,7 @@ inline constexpr char kBundleMarkerName[] = ".hkimgen-bundle";
 /// The marker's text for a bundle of `files` (names in the directory): generator, hkimgen's
 /// version and the sorted names, as JSON. No time or host path, so bundles stay byte-identical.
 /// `preconditions` (when any) are listed as "preconditions": [{kind, what, why, check}], for
-/// tools that check a cluster before the first sync (issue 27).
+/// tools that check a cluster before the first sync.
 std::string BundleMarkerText(const std::set<std::string>& files,
                              const std::vector<Precondition>& preconditions = {});
 

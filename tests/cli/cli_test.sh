@@ -19,7 +19,7 @@ case_output_flag_is_the_format() {
   [[ -f $WORK/b/kustomization.yaml ]] || fail "-d DIR did not write the bundle"
 }
 
-# Issue 27: validate and lint refuse what render would (closure), and a set checks what a
+# Validate and lint refuse what render would (closure), and a set checks what a
 # profile leaves to an operator it shares against the owner's bundle.
 case_validate_and_lint_check_closure() {
   # The VF DaemonSets left to the nodes' image provide what the bundle's would (the catalogue's
@@ -223,7 +223,7 @@ case_explain_errors_where_set_does_and_warns_on_invalid() {
 }
 
 case_diff_exit_codes_and_missing_folder() {
-  # A folder never written: the first render's plan, every file added (issue 40).
+  # A folder never written: the first render's plan, every file added.
   run diff "$B" -d "$WORK/nothing" --detailed-exitcode
   expect_status 2
   expect_err "$WORK/nothing: note: the folder does not exist yet: every file of the bundle is new [diff.new-dir]"
@@ -413,7 +413,7 @@ case_list_rules_names_every_rule_id_in_the_sources() {
 }
 
 case_profiles_of_one_cluster_are_checked_as_a_set() {
-  # Issue 14 item 8: the OKE H100 and A100 profiles as shipped before the fix fight in one cluster.
+  # The OKE H100 and A100 profiles, both owning the platform, fight in one cluster.
   local old=tests/generator/cluster_sharing
   run lint "$old/old-oke-h100.yaml" "$old/old-oke-a100.yaml"
   expect_status 1
@@ -427,7 +427,7 @@ case_profiles_of_one_cluster_are_checked_as_a_set() {
   [[ $(jq -r '[.result.profiles[].valid] | join(",")' <<<"$out") == "true,false" ]] ||
     fail "the later profile of the pair is not marked invalid"
   # Each alone is fine; the shipped OKE set (one OKE cluster, oke-h100 owning the platform)
-  # passes. (With Barcelona, on the same default destination, it does not: issue 28 item 3.)
+  # passes. (With Barcelona, on the same default destination, it does not.)
   run validate "$old/old-oke-a100.yaml"
   expect_status 0
   run validate profiles/oke-*.yaml
@@ -436,7 +436,7 @@ case_profiles_of_one_cluster_are_checked_as_a_set() {
 }
 
 case_usage_errors_are_diagnostics_and_json() {
-  # Issue 51 item 10: CLI11's own text skipped the diagnostics format and -o json.
+  # CLI11's own usage errors go through the diagnostics format and -o json too.
   run validate
   expect_status 1
   expect_err "error: PROFILE is required [cli.usage]"
@@ -480,7 +480,7 @@ case_usage_errors_are_diagnostics_and_json() {
 }
 
 case_render_refuses_a_folder_named_by_its_place() {
-  # Issue 51 item 11: `-d .` was an I/O failure (exit 2) with no reason; -d profiles is refused.
+  # `-d .` is refused with its reason (write.refused, exit 1), as -d profiles is.
   local here
   mkdir -p "$WORK/cwd"
   here=$(cd "$WORK/cwd" && pwd -P)
@@ -495,7 +495,7 @@ case_render_refuses_a_folder_named_by_its_place() {
 }
 
 case_set_examples_of_the_reference_validate() {
-  # Issue 51 item 3: the profile reference's own `--set 'nccl.ib_hca==mlx5_0\,mlx5_1'` failed.
+  # The profile reference's own `--set 'nccl.ib_hca==mlx5_0\,mlx5_1'` example validates.
   local examples value n=0
   examples=$(grep '^`--set` paths' docs/profile-reference.md |
     grep -o "\`--set '[^']*'\`\|\`--set [^\` ']*\`" | sed "s/^\`--set //; s/\`\$//; s/^'//; s/'\$//")
@@ -509,7 +509,7 @@ case_set_examples_of_the_reference_validate() {
 }
 
 case_enum_values_get_did_you_mean() {
-  # Issue 51 item 9: nccl.debug: WARNING had the fix "NCCL_DEBUG." (the description).
+  # nccl.debug: WARNING gets "did you mean 'WARN'?", not the description as its fix.
   run validate "$B" --set nccl.debug=WARNING
   expect_status 1
   expect_out '"WARNING" is not one of: VERSION, WARN, INFO, TRACE [schema.enum]'
@@ -517,7 +517,7 @@ case_enum_values_get_did_you_mean() {
 }
 
 case_validate_gives_every_profile_a_verdict_line() {
-  # Issue 51 item 7: "B: valid" was the last line when A was invalid, and A got none.
+  # Every profile gets its verdict line, in order, the invalid one too.
   local bad
   bad=$(variant 's/^  revision: main/  revision: 1.10/' bad.yaml)
   run validate "$bad" "$OKE"
@@ -764,7 +764,7 @@ case_image_digest_pins_any_named_image() {
 }
 
 case_render_points_argo_cd_at_the_folder_it_writes() {
-  # Issue 28 item 1: README's publishing example (-d deploy/oke-h100, gitops.path out/oke-h100)
+  # README's publishing example (-d deploy/oke-h100, gitops.path out/oke-h100)
   # in a git repository: the Applications name the folder the files are in, and say so.
   local repo=$WORK/repo
   mkdir -p "$repo/.git" "$repo/profiles" "$repo/deploy"
@@ -795,7 +795,7 @@ case_render_points_argo_cd_at_the_folder_it_writes() {
 }
 
 case_a_fleet_owns_its_folders() {
-  # Issue 28 item 2: a single render into a fleet member is refused; the fleet's --check names
+  # A single render into a fleet member is refused; the fleet's --check names
   # the fleet command. Item 3: clusters with no destination are named.
   local fleet=$WORK/fleet
   # The shipped OKE profiles name Argo CD's own cluster; copies that name no destination.
@@ -832,7 +832,7 @@ case_a_fleet_owns_its_folders() {
 }
 
 case_profiles_of_different_platforms_are_never_one_destination() {
-  # Issue 28 item 3: the OpenShift and an OKE profile, both on Argo CD's own cluster.
+  # The OpenShift and an OKE profile, both on Argo CD's own cluster.
   local local_b
   local_b=$(variant 's#https://api.barcelona.nerc.mghpcc.org:6443#https://kubernetes.default.svc#' b-local.yaml)
   run lint "$local_b" "$OKE"
@@ -840,7 +840,7 @@ case_profiles_of_different_platforms_are_never_one_destination() {
   expect_out "oke-h100.yaml"
   expect_out "this oke profile and $local_b (openshift) sync into one Argo CD destination (https://kubernetes.default.svc)"
   expect_out "[lint.shared-destination-platform]"
-  # As shipped (issue 40) each names its own cluster's destination: one set, no such error.
+  # As shipped each names its own cluster's destination: one set, no such error.
   run validate profiles/*.yaml
   expect_status 0
   expect_no_out "[lint.shared-destination-platform]"
@@ -850,7 +850,7 @@ case_profiles_of_different_platforms_are_never_one_destination() {
 }
 
 case_force_counts_and_names_what_it_overwrites() {
-  # Issue 28 item 4: a user's notes.txt is kept (not "removed"), and a user's kustomization.yaml
+  # A user's notes.txt is kept (not "removed"), and a user's kustomization.yaml
   # that the bundle overwrites is named.
   mkdir -p "$WORK/m2"
   echo "my notes" >"$WORK/m2/notes.txt"
@@ -867,14 +867,14 @@ case_force_counts_and_names_what_it_overwrites() {
   run render "$OKE" -d "$WORK/m2"
   expect_status 0
   expect_err "$WORK/m2/apps/mine.yaml: warning: not written by hkimgen: kept as it is, and APPLIED"
-  # Nothing of the bundle changed, and the user's file is not counted as removed (issue 40: an
+  # Nothing of the bundle changed, and the user's file is not counted as removed (an
   # unchanged re-render says so in one line).
   expect_err "$WORK/m2: up to date ("
   expect_no_err " removed"
 }
 
 case_unknown_flags_and_near_misses_say_did_you_mean() {
-  # Issue 28 friction: an unknown flag goes through the diagnostics, with the closest flag.
+  # An unknown flag goes through the diagnostics, with the closest flag.
   run render "$B" -d "$WORK/x" --chek
   expect_status 1
   expect_err "error: unknown flag '--chek' for \`hkimgen render\` [cli.unknown-flag]"
@@ -898,7 +898,7 @@ case_unknown_flags_and_near_misses_say_did_you_mean() {
 }
 
 case_the_root_cause_comes_first() {
-  # Issue 28 friction: two profiles of one cluster.name: that cause first, its consequences
+  # Two profiles of one cluster.name: that cause first, its consequences
   # (every object both emit) folded into one note under it.
   cp "$OKE" "$WORK/copy.yaml"
   run validate "$OKE" "$WORK/copy.yaml"
@@ -915,7 +915,7 @@ case_the_root_cause_comes_first() {
 }
 
 case_init_says_what_to_fill_or_takes_the_repository() {
-  # Issue 28 friction: the starter's one lint warning is the placeholder repository.
+  # The starter's one lint warning is the placeholder repository.
   run init --platform oke --shape BM.GPU.H100.8 --output-file "$WORK/p.yaml"
   expect_status 0
   expect_err "next: fill gitops.repo_url (your bundle repository), then hkimgen validate"
@@ -1013,7 +1013,7 @@ case_discover_draft_passes_validate_against_its_export() {
 }
 
 case_discover_refuses_a_name_that_is_not_a_dns_label() {
-  # Issue 38: --name names the bundle folder too; ../../etc/passwd was accepted.
+  # --name names the bundle folder too: ../../etc/passwd is refused.
   run discover tests/generator/discover/openshift-amd.json --name ../../etc/passwd
   expect_status 1
   expect_err '--name: error: --name "../../etc/passwd" is not a DNS label'
@@ -1022,14 +1022,14 @@ case_discover_refuses_a_name_that_is_not_a_dns_label() {
 }
 
 case_stdin_is_not_both_the_profile_and_the_cluster_export() {
-  # Issue 38: `validate - --cluster -` read the profile's text again as the export.
+  # `validate - --cluster -`: stdin is read once, so it cannot be both.
   run_in "$(cat "$B")" validate - --cluster -
   expect_status 1
   expect_out "<stdin>: error: the cluster export cannot be read from stdin: stdin is already read as a profile or values file [cli.usage]"
 }
 
 case_control_characters_from_an_export_are_escaped_in_messages() {
-  # Issue 38: an ESC sequence and a carriage return in a name reached the terminal raw.
+  # An ESC sequence and a carriage return in a name never reach the terminal raw.
   printf '{"kind": "List", "items": [7, {"kind": "Node", "metadata": {"name": "n\\u001b[2J\\r"}, "status": {"capacity": {"nvidia.com/gpu": -5}}}]}' >"$WORK/e.json"
   run discover "$WORK/e.json"
   [[ $err != *$'\e'* && $err != *$'\r'* ]] || fail "stderr holds a raw ESC or CR"
@@ -1069,7 +1069,7 @@ case_render_tree_prints_the_bundles_applications_and_json_the_same_graph() {
 }
 # --- end of render --tree ---
 
-# --- discover: a draft that does not validate (issue 51 item 6) ---
+# --- discover: a draft that does not validate ---
 case_discover_writes_a_draft_that_does_not_validate_with_its_findings_and_exits_one() {
   # 1,503 GPU nodes: more than the drafted /24 of each rail holds (lint.ip-pool-capacity). Was:
   # an error, and nothing written.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The documentation as users meet it (issue 40): every command in README.md and docs/*.md runs
+# The documentation as users meet it: every command in README.md and docs/*.md runs
 # as written, and the CLI reference is the binary's --help. Usage: docs_test.sh HKIMGEN
 # SOURCE_DIR CASE (ctest runs each CASE).
 #
@@ -149,7 +149,7 @@ case_docs_commands_run() {
 }
 
 case_readme_keeps_the_two_setup_commands() {
-  # CI runs README's test command; a fresh machine needs both (issue 40's constraint).
+  # CI runs README's test command; a fresh machine needs both.
   local setup
   setup=$(sed -n '/^## Set up/,/^## /p' README.md | sed -n '/^```bash$/,/^```$/p' |
     grep -v '^```' | grep -v '^#' | grep -v '^$')
@@ -172,7 +172,7 @@ change_paths() {
 }
 
 case_readme_change_list_is_what_the_starter_marks() {
-  # Issue 51 item 2: README step 2 listed lines the starter does not mark, and missed some it does.
+  # README step 2 lists exactly the lines the starter marks CHANGE.
   local marked listed
   marked=$( { "$HKIMGEN" init --platform openshift --shape barcelona-h100-cx7 | change_paths
               "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 | change_paths; } | sort -u)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The first user's path through the command line (issue 40): the bugs and frictions a platform
+# The first user's path through the command line: the bugs and frictions a platform
 # engineer met going from init to a synced cluster, each as it was met. Usage: user_path_test.sh
 # HKIMGEN SOURCE_DIR CASE (ctest runs each CASE).
 source "$(dirname "${BASH_SOURCE[0]}")/cli_lib.sh"

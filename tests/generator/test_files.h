@@ -66,8 +66,8 @@ inline std::string Replace(std::string text, const std::string& from, const std:
   return text;
 }
 
-/// Barcelona's profile as if its cluster were fresh: the shipped one adopts what Barcelona runs
-/// (issue 35), this one takes the full OpenShift install path — the bundle installs the
+/// Barcelona's profile as if its cluster were fresh: the shipped one adopts what Barcelona runs;
+/// this one takes the full OpenShift install path — the bundle installs the
 /// operators and the node policies, switches the nodes to exclusive RDMA mode and renders the
 /// IOMMU MachineConfig.
 inline std::string FreshOpenShiftProfile() {
@@ -87,7 +87,7 @@ inline std::string FreshOpenShiftProfileFile() {
 /// (cluster `lab`, shape barcelona-h100-cx7), in a file written once per process: the bundle
 /// installs the operators and renders the node objects (IOMMU MachineConfig, SR-IOV node
 /// policies, the RDMA pool config, the ClusterPolicy), for the tests of what those objects'
-/// changes do (issue 36).
+/// changes do.
 inline std::string FreshOpenShiftProfilePath() {
   InitOptions options;
   options.platform = "openshift";

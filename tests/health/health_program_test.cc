@@ -153,7 +153,7 @@ TEST_F(HealthProgram, ShortNodeFailsFastWithoutRunningNccl) {
   EXPECT_FALSE(std::ifstream(dir_ + "/nccl-ran").good());
 }
 
-// Issue 37's rotation: with 2 nights, of a 2-node group exactly one node runs NCCL tonight
+// The rotation: with 2 nights, of a 2-node group exactly one node runs NCCL tonight
 // (whichever the date picks); the other checks its inventory, leaves its mark alone, exits 0.
 TEST_F(HealthProgram, RotationRunsNcclOnlyOnTonightsSliceOfTheGroup) {
   FakeApiServer server(sa_, "tok", [&](const RecordedRequest& request) {

@@ -266,7 +266,7 @@ TEST(Decide, SharedPrivilegedWithoutVariablesDropsForeignVfs) {
   EXPECT_TRUE(d.fully_usable);  // the foreign VF is a note, not a problem of this pod
 }
 
-// Issue 14 item 5: with isolated rails a pod short of one rail would hang its peers.
+// With isolated rails a pod short of one rail would hang its peers.
 TEST(Decide, IsolatedRailsStopThePodNamingTheRailItsInterfaceAndWhy) {
   Scenario s;
   auto devices = BarcelonaDevices();

@@ -41,7 +41,7 @@
 //   HKIM_HEALTH_PEER_ADDRESS    gate, pod: pod address template with {ordinal} (default: MASTER_ADDR
 //                               with <set>-0 replaced by <set>-<ordinal>)
 //   HKIM_HEALTH_MARK_SUSPECTS   gate: true = a pod whose node is a suspect marks it (needs get and
-//                               patch on nodes; the bundle's gate never sets it: issue 37)
+//                               patch on nodes; the bundle's gate never sets it)
 //   HKIM_HEALTH_TERMINATION_LOG gate, pod: where the suspects go for the Job (default
 //                               /dev/termination-log, written only when it exists)
 //   HKIM_REPLICAS, MASTER_ADDR, HKIM_RENDEZVOUS_PORT, HKIM_NCCL_CHECK_MIN_BUSBW_GBPS,

@@ -1,10 +1,12 @@
 #pragma once
-// The periodic check's rotation (issue 37): the CronJob puts one pod on every node of the pool
+// The periodic check's rotation: the CronJob puts one pod on every node of the pool
 // each night, but only one slice of the pool runs the NCCL checks, so a large pool is covered
 // over `nights` nights instead of spending every idle GPU on NCCL every night. The slice is
 // deterministic from the UTC date alone: node i of the group's sorted names runs on the nights
 // whose day number (days since 1970-01-01) is i mod nights. Any `nights` consecutive days take
-// every residue once, so every node is reached within `nights` nights, however the pool grows.
+// every residue once, so every node is reached within `nights` nights while the group's names
+// stay the same. A node joining or leaving shifts the index of every node sorted after it, which
+// moves their turns: while the pool changes, a node can wait longer than `nights` nights.
 
 #include <cstdint>
 #include <string>

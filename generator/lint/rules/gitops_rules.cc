@@ -5,7 +5,7 @@
 namespace hkim {
 namespace {
 
-// gitops.automated_sync (before issue 36) still works (model/gitops.cc maps it onto self_sync),
+// gitops.automated_sync (the older spelling) still works (model/gitops.cc maps it onto self_sync),
 // but its value reads differently now: false no longer lets node-disrupting changes sync
 // themselves. Say what it means and what to write instead.
 void CheckDeprecatedAutomatedSync(const LintContext& c, LintReporter& r) {

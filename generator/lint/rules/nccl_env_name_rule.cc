@@ -1,4 +1,4 @@
-// NCCL variable names in nccl.extra_env (issue 28): NCCL ignores a name it does not read, so a
+// NCCL variable names in nccl.extra_env: NCCL ignores a name it does not read, so a
 // typo (NCCL_MAX_NCHANNELSS) or a removed variable (NCCL_LL_THRESHOLD, gone in 2.5.6) renders
 // and does nothing. The names NCCL reads are data: the release catalog's NCCL releases
 // (catalog/releases.json, model/operator_versions.h; scripts/release-catalog.py says how they

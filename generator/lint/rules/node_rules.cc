@@ -75,7 +75,7 @@ void CheckIommuVendor(const LintContext& c, LintReporter& r) {
            std::string("set node_shape.cpu_vendor: ") + (amd ? "amd" : "intel"));
 }
 
-// Issue 14 item 9: a host name in both lists is excluded (the expressions of one node selector
+// A host name in both lists is excluded (the expressions of one node selector
 // term must all hold), which is rarely what the author meant.
 void CheckNodeListsOverlap(const LintContext& c, LintReporter& r) {
   const NodeShape& s = c.profile.node_shape;

@@ -1,4 +1,4 @@
-// Placeholders that fail late (issue 14 item 10): a Git repository or a wrapper image that the
+// Placeholders that fail late: a Git repository or a wrapper image that the
 // profile names but nothing can serve. Schema and render accept both; the failure shows only on
 // the cluster (Argo CD's "repository not found", the kubelet's ImagePullBackOff), so lint names
 // it before anything is synced.

@@ -93,7 +93,7 @@ void CheckImageLatest(const LintContext& c, LintReporter& r) {
   }
 }
 
-// Issue 31 item 4: a tag is a name the registry can move to another build; a digest is the
+// A tag is a name the registry can move to another build; a digest is the
 // build. Images without a tag or on :latest are lint.image-latest's, so one image gets one
 // finding. Images the profile leaves at a default are reported too (at the section that could
 // set them): the bundle pulls them all the same, and --image-digest pins defaults as well.
@@ -187,7 +187,7 @@ void CheckWrapperImageVersion(const LintContext& c, LintReporter& r) {
                tag);
 }
 
-// Issue 14 item 2: an SCC that is not the bundle's own (<cluster>-...) is probably one made by
+// An SCC that is not the bundle's own (<cluster>-...) is probably one made by
 // hand, whose users (other teams' service accounts) and capabilities a sync would replace.
 void CheckSccAdopted(const LintContext& c, LintReporter& r) {
   const Profile& p = c.profile;

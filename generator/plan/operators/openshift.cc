@@ -188,7 +188,7 @@ void PlanGpuOperator(const Profile& p, BundlePlan& plan, const GpuOperator& gpu)
       "GPU Operator (certified): NVIDIA cloud-native-docs openshift/install-gpu-ocp.rst; "
       "channel v<YY.M> is each bundle's default (bundle/metadata/annotations.yaml)");
   ProvideInstall(sub, "gpu_operator");
-  // The version pins the CSV (issue 39): startingCSV is the catalog's, with the approval the
+  // The version pins the CSV: startingCSV is the catalog's, with the approval the
   // profile states (Manual: nothing upgrades past it unasked). An explicit starting_csv wins.
   if (gpu.starting_csv.empty()) {
     const auto release = FindGpuOperatorRelease(gpu.version);

@@ -1,4 +1,4 @@
-// Issue 35: a bundle that joins a cluster already running operators, node policies and other
+// A bundle that joins a cluster already running operators, node policies and other
 // teams' jobs. barcelona-live.json is Barcelona as it runs (make_fixtures.py barcelona_live(),
 // from ../shared/BARCELONA-LIVE.md and the reference manifests; what is inferred is marked
 // there). The shipped profile passes against it; each change that would collide is reported
@@ -194,7 +194,7 @@ TEST(Brownfield, MissingKindsAreOneNoteNamingTheSkippedChecks) {
   EXPECT_THAT(notes.front()->fix, HasSubstr("operatorgroups.operators.coreos.com"));
 }
 
-// Issue 35 item 0: whoever installs an operator, the cluster check reads the plan: where the
+// Whoever installs an operator, the cluster check reads the plan: where the
 // bundle's own node policies will create the VFs, a node without them yet is a note, never an
 // error, for every operator left to the cluster (preinstalled or shared).
 TEST(Brownfield, CheckAgreesWithThePlanWhoeverInstallsEachOperator) {

@@ -93,7 +93,7 @@ TEST(ClusterCheck, VfsNoNodeHasYetAreANoteThatTheBundleCreatesThem) {
         if (key.find("rdma") != std::string::npos) value = "0";
   }
   // The bundle's own node policies create them, whoever installed the SR-IOV operator: the
-  // check asks the plan (issue 35: a preinstalled operator once made these 8 errors).
+  // check asks the plan, not who installed the operator.
   Checked c = CheckText(kBarcelona, "fresh.json", doc.dump(),
                         {"operators.sriov_network_operator.install=preinstalled",
                          "operators.sriov_network_operator.node_policies=true"});
@@ -183,7 +183,7 @@ TEST(ClusterCheck, FindingsAboutManyNodesFoldIntoOne) {
   EXPECT_THAT(gpus.front()->message, HasSubstr("and 4 more: has 2 GPUs"));
 }
 
-// Issue 29 / issue 28 bug 7: a draft passes validate and the check against its own export.
+// A draft passes validate and the check against its own export.
 void ExpectDraftPassesAgainstItsExport(const std::string& label, const std::string& text) {
   DiagnosticSink sink;
   const std::string draft = discover::Discover({{label, text}}, {"lab", false}, sink);
@@ -222,7 +222,7 @@ std::string Replaced(std::string text, const std::string& from, const std::strin
   return text;
 }
 
-// Issue 28 bug 7: A100 nodes and no VF in the export: the shape's NIC gives the VF device id.
+// A100 nodes and no VF in the export: the shape's NIC gives the VF device id.
 TEST(ClusterCheck, DiscoverTakesTheA100VfDeviceIdFromTheShape) {
   std::string text = ReadFile(kSource / "tests/generator/discover/oke-intel.json");
   text = Replaced(text, "BM.GPU.H200.8", "BM.GPU.A100-v2.8");
@@ -240,7 +240,7 @@ TEST(ClusterCheck, DiscoverTakesTheA100VfDeviceIdFromTheShape) {
   ExpectDraftPassesAgainstItsExport("a100.json", text);
 }
 
-// Issue 28 bug 7: 16 interfaces per node and a 16-address block whose gateway takes one.
+// 16 interfaces per node and a 16-address block whose gateway takes one.
 TEST(ClusterCheck, DiscoverRaisesAnNvIpamBlockTooSmallForTheInterfaces) {
   std::string text = ReadFile(kSource / "tests/generator/discover/oke-intel.json");
   text = Replaced(text, "\"perNodeBlockSize\": 32", "\"perNodeBlockSize\": 16");

@@ -1,4 +1,4 @@
-// --cluster answers the OKE preconditions an export can show (issue 37) and the nightly health
+// --cluster answers the OKE preconditions an export can show and the nightly health
 // check's reach over the pool: oke-installed.json is one OKE cluster with an H100 pool
 // (oke-h100.yaml installs the operators) and an A100 pool of three nodes in us-ashburn-1, where
 // the Network Operator runs as a Helm release and the GPU Operator's ClusterPolicy came from its

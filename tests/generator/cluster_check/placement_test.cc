@@ -1,4 +1,4 @@
-// validate --cluster with scheduling.kueue (issue 42, cluster_check/placement.cc): an OKE pool of
+// validate --cluster with scheduling.kueue (cluster_check/placement.cc): an OKE pool of
 // nine nodes, six in network block A, two in block B, one without OCI's RDMA labels
 // (oke-blocks.json, make_fixtures.py).
 #include <gmock/gmock.h>

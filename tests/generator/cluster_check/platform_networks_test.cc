@@ -1,4 +1,4 @@
-// Issue 37: a rail's range against the cluster's real networks (cluster.platform-network-overlap):
+// A rail's range against the cluster's real networks (cluster.platform-network-overlap):
 // the nodes' addresses, their pod CIDRs and OpenShift's Network config, read from the export;
 // what the export lacks is named in the cluster.not-exported note.
 

@@ -172,7 +172,7 @@ TEST(ClusterVersions, OkeChartReleasesAreReadFromTheirHelmChartLabel) {
   EXPECT_THAT(found[0]->message, HasSubstr("runs GPU Operator v25.10.0, the profile pins v25.10.1"));
 }
 
-// Issue 36's leftover: a chart the bundle installs on OKE, running newer than the profile pins,
+// A chart the bundle installs on OKE, running newer than the profile pins,
 // is refused as an OLM downgrade is; an older one is the upgrade warning above.
 TEST(ClusterVersions, AnOkeChartNewerThanThePinIsARefusedDowngrade) {
   auto deployment = [](const std::string& chart) {

@@ -161,7 +161,7 @@ TEST_F(Commands, DiffExitCodesAndTheDisruptiveFlag) {
   Write("base/lab.yaml", kBase);
   const std::string profile = Write("lab.yaml", kProfile);
   const std::string out = (dir_ / "out").string();
-  // Nothing rendered yet (issue 40): a preview of the first render, every file new, said once.
+  // Nothing rendered yet: a preview of the first render, every file new, said once.
   CliRun missing = Hkimgen("diff " + profile + " -d " + out + " --detailed-exitcode");
   EXPECT_EQ(missing.status, 2) << missing.out;
   EXPECT_NE(missing.out.find("the folder does not exist yet: every file of the bundle is new "
@@ -228,8 +228,8 @@ TEST_F(Commands, InitWritesAProfileThatValidates) {
       Hkimgen("init --platform openshift --shape barcelona-h100-cx7 --name lab --output-file " +
               file);
   ASSERT_EQ(init.status, 0) << init.out;
-  // The starter's repository is a placeholder (git.example.com ... # CHANGE): lint says so
-  // (issue 14 item 10); its images are named by tag (lint.image-digest); nothing else is found.
+  // The starter's repository is a placeholder (git.example.com ... # CHANGE): lint says so;
+  // its images are named by tag (lint.image-digest); nothing else is found.
   CliRun validate = Hkimgen("validate --strict " + file);
   EXPECT_EQ(validate.status, 1) << validate.out;
   EXPECT_NE(validate.out.find("[lint.repo-url-placeholder]"), std::string::npos) << validate.out;

@@ -1,5 +1,5 @@
 // diff (single and fleet) reports a change that cannot take effect, an OLM downgrade, as an
-// error at the profile value that made the object, where the fix goes (issue 36).
+// error at the profile value that made the object, where the fix goes.
 #include <gtest/gtest.h>
 
 #include "commands/diff_command.h"

@@ -1,4 +1,4 @@
-// diff tells what a sync of each change does on the cluster (issue 36): a profile (a fresh
+// diff tells what a sync of each change does on the cluster: a profile (a fresh
 // OpenShift cluster's, as init writes it, or a shipped OKE one) is rendered as it is (the bundle
 // on disk, with its marker's file list) and with one change, and
 // the diff must name the drain, reboot, driver roll or job restart, what stays in place, what
@@ -122,7 +122,7 @@ TEST(DiffDisruption, AnNcclDebugChangeReachesRunningPodsOnlyThroughTheConfigChec
   EXPECT_TRUE(Has(sets[0]->unified_diff, "hkimgen.io/config-checksum: ")) << sets[0]->unified_diff;
 }
 
-// Issue 50 item 4: an IP pool change restarts the pods that use it, and diff says so, with the
+// An IP pool change restarts the pods that use it, and diff says so, with the
 // addresses the running pods keep until then.
 TEST(DiffDisruption, AnIpPoolChangeRestartsThePodsAndRerunsTheFabricCheck) {
   const BundleDiff diff = DiffAfter("oke-h100", {"network.rails[0].ipam.pool.subnet=192.169.0.0/16",
@@ -262,7 +262,7 @@ TEST(DiffDisruption, AnOperatorUpgradeIsNoRefusal) {
   EXPECT_EQ(OfKind(diff, "Subscription").size(), 1u);
 }
 
-// Issue 36's leftover: on OKE the bundle installs the operators from Helm charts, and an older
+// On OKE the bundle installs the operators from Helm charts, and an older
 // chart release is refused as an OLM downgrade is.
 TEST(DiffDisruption, AnOkeChartDowngradeIsRefusedWithTheReason) {
   const BundleDiff diff = DiffAfter("oke-h100", {"operators.gpu_operator.version=v25.3.4"});

@@ -1,5 +1,5 @@
 // diff shows a multi-line value written as one double-quoted scalar (a NAD's CNI config) as its
-// own lines, so that a change to one field is one line of the diff (issue 40).
+// own lines, so that a change to one field is one line of the diff.
 #include "diff/diff_text.h"
 
 #include <gtest/gtest.h>

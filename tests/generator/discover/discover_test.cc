@@ -201,7 +201,7 @@ TEST(Discover, NoGpuNodeIsAnErrorNamingTheExportCommand) {
   EXPECT_THAT(d.sink.diagnostics().back().fix,
               HasSubstr("kubectl get -A -o json $(kubectl api-resources -o name | grep -xF -e "
                         "nodes -e sriovnetworknodestates.sriovnetwork.openshift.io"));
-  // Fully qualified: `ippools` alone is also Calico's (issue 28 bug 7).
+  // Fully qualified: `ippools` alone is also Calico's.
   EXPECT_THAT(d.sink.diagnostics().back().fix, HasSubstr("-e ippools.nv-ipam.nvidia.com"));
 }
 

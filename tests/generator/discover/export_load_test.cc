@@ -1,4 +1,4 @@
-// discover's export reader on hostile and unusual exports (issue 38): positions from the parser
+// discover's export reader on hostile and unusual exports: positions from the parser
 // for any shape of export, repeated findings folded, messages located and worded for an export.
 
 #include "discover/export_load.h"
@@ -67,8 +67,8 @@ TEST(ExportLoad, ObjectsOfListsInsideListsStartAtTheirBraces) {
   ExpectStartsAtBraces(set);
 }
 
-// Issue 38: 5,000 nodes in a List inside a List took 31.6 s (each object was found by scanning
-// the text from its start). The parser's own positions make it one pass; the bound is generous.
+// 5,000 nodes in a List inside a List: finding each object by scanning the text from its start
+// would be quadratic; the parser's own positions make it one pass. The bound is generous.
 TEST(ExportLoad, AListInsideAListOfFiveThousandNodesLoadsInOnePass) {
   std::string text = "{\"kind\": \"List\", \"items\": [{\"kind\": \"List\", \"items\": [\n";
   for (int i = 0; i < 5000; ++i) text += (i ? ",\n" : "") + Node("gpu-" + std::to_string(i));
@@ -84,8 +84,8 @@ TEST(ExportLoad, AListInsideAListOfFiveThousandNodesLoadsInOnePass) {
   EXPECT_LT(seconds, 5.0);  // 0.1 s here; the quadratic search took 30 s
 }
 
-// Issue 38: 100,000 items that are not objects printed 100,000 warnings (71 MB), each repeating
-// the export command. Now: one warning, located at the first, with the count.
+// 100,000 items that are not objects: one warning, located at the first, with the count, not
+// one per item (each would repeat the export command: megabytes).
 TEST(ExportLoad, ItemsThatAreNotObjectsFoldIntoOneLocatedWarning) {
   std::string text = "{\"kind\": \"List\", \"items\": [\n";
   for (int i = 0; i < 100000; ++i) text += i ? ",1" : "  \"first\"";
@@ -168,9 +168,9 @@ TEST(ExportLoad, FieldsNoCheckReadsAreDroppedAndDeepValuesKeepTheirPlace) {
   EXPECT_EQ(parsed->document["a"][2], 3);
 }
 
-// Issue 38: a dense 313 MB export needed 3.87 GB. The kept document may cost 8 bytes per byte of
-// text (plus a floor, 0 here): the fixtures, trimmed exports with more small values per byte
-// than a real one, stay within it; a dense one is refused where it passes the budget.
+// A dense export's document can cost many times its text. The kept document may cost 8 bytes per
+// byte of text (plus a floor, 0 here): the fixtures, trimmed exports with more small values per
+// byte than a real one, stay within it; a dense one is refused where it passes the budget.
 TEST(ExportLoad, ADenseExportIsRefusedWhereItsDocumentOutgrowsTheBudget) {
   ExportParseError error;
   for (const char* fixture : {"openshift-amd.json", "oke-intel.json"}) {
@@ -189,7 +189,8 @@ TEST(ExportLoad, ADenseExportIsRefusedWhereItsDocumentOutgrowsTheBudget) {
   EXPECT_TRUE(ParseJsonExport(dense, &error));  // the floor holds a small export whatever it is
 }
 
-// Issue 38: a GPU capacity of -5, "-5" or "1e99Ki" read as no GPUs without a word.
+// A GPU capacity of -5, "-5" or "1e99Ki" is no count: a warning at the field, not silently no
+// GPUs.
 TEST(ExportLoad, AGpuCapacityThatIsNotACountIsAWarningAtTheField) {
   const std::string text = "{\"kind\": \"List\", \"items\": [\n" + Node("a", "-5") + ",\n" +
                            Node("b", "\"-5\"") + ",\n" + Node("c", "\"1e99Ki\"") + ",\n" +

@@ -1,4 +1,4 @@
-// The built hkimgen on hostile cluster exports (issue 38): real-size exports in discover, no
+// The built hkimgen on hostile cluster exports: real-size exports in discover, no
 // control character from an export on a terminal or in a draft, oversize inputs refused before
 // they are read, output files never written through a symlink, inputs that cannot be both.
 
@@ -48,8 +48,8 @@ void ExpectNoControlCharacters(const std::string& text, const std::string& what)
   }
 }
 
-// Issue 38: discover read exports with the profile's 1 MiB limit ("not valid JSON ... a
-// cut-off export?"); `--cluster` already used the export limit.
+// discover reads an export under the export limit, as `--cluster` does, not the profile's 1 MiB
+// (which would call a large export "not valid JSON ... a cut-off export?").
 TEST_F(HostileExport, DiscoverReadsAnExportLargerThanOneMiB) {
   std::string text = Fixture();
   text.insert(1, std::string(2 << 20, ' '));
@@ -59,8 +59,8 @@ TEST_F(HostileExport, DiscoverReadsAnExportLargerThanOneMiB) {
   EXPECT_THAT(run.out, HasSubstr("name: rack7"));
 }
 
-// Issue 38: ESC sequences and a carriage return in an object name reached the terminal, and a
-// NUL cut the draft at 341 bytes while discover said it wrote the file.
+// ESC sequences and a carriage return in an object name must not reach the terminal, and a NUL
+// must not cut the draft short while discover says it wrote the file.
 TEST_F(HostileExport, ControlCharactersInNamesReachNeitherTheTerminalNorTheDraft) {
   std::string text = Fixture();
   const std::string hostile = "rack7-gpu01\\u001b[2J\\u001b]0;title\\u0007\\rerror: forged\\u0000";
@@ -91,7 +91,7 @@ TEST_F(HostileExport, ControlCharactersInNamesReachNeitherTheTerminalNorTheDraft
   ExpectNoControlCharacters(to_stdout.out + to_stdout.err, "discover to stdout");
 }
 
-// Issue 38: an oversize export was read up to the 512 MiB cap before it was refused. Under a
+// An oversize export is refused by its size, before it is read up to the 512 MiB cap: under a
 // 400 MB address-space limit, reading it would fail; refusing it by its size does not.
 TEST_F(HostileExport, AnOversizeExportIsRefusedBeforeItIsRead) {
   const std::string path = (dir_ / "huge.json").string();
@@ -109,7 +109,7 @@ TEST_F(HostileExport, AnOversizeExportIsRefusedBeforeItIsRead) {
   }
 }
 
-// Issue 38: --output-file followed a dangling symlink and created a file outside the path.
+// --output-file never follows a symlink (a dangling one would create a file outside the path).
 TEST_F(HostileExport, OutputFilesAreNeverWrittenThroughASymlink) {
   const std::string fixture = (kFixtures / "openshift-amd.json").string();
   fs::create_directories(dir_ / "elsewhere");
@@ -130,7 +130,7 @@ TEST_F(HostileExport, OutputFilesAreNeverWrittenThroughASymlink) {
   }
 }
 
-// Issue 38: `validate - --cluster -` read the profile's text again as the export.
+// `validate - --cluster -`: stdin is read once, so it cannot be both the profile and the export.
 TEST_F(HostileExport, StdinIsEitherTheProfileOrTheExport) {
   const std::string profile = (fs::path(HKIM_SOURCE_DIR) / "profiles/barcelona-h100-cx7.yaml").string();
   auto run = Run("validate - --cluster - < " + profile);
@@ -142,7 +142,7 @@ TEST_F(HostileExport, StdinIsEitherTheProfileOrTheExport) {
   EXPECT_THAT(twice.err, HasSubstr("stdin is already read as the cluster export [cli.usage]"));
 }
 
-// Issue 38: `discover --name ../../etc/passwd` was accepted.
+// `discover --name` names a file too: a name such as ../../etc/passwd is refused.
 TEST_F(HostileExport, ANameThatIsNotADnsLabelIsRefused) {
   auto run = Run("discover " + (kFixtures / "openshift-amd.json").string() +
                  " --name ../../etc/passwd");

@@ -59,7 +59,7 @@ std::string NightLine(const std::string& node, const std::string& time, bool pas
 const char* kBusy =
     R"X({"name":"placement","status":"skip","detail":"busy: checked when its job starts (not placed within 300 s)"})X";
 
-// Issue 48: a node that failed, then was busy two nights, is still a failed node; how long ago
+// A node that failed, then was busy two nights, is still a failed node; how long ago
 // it was tested is counted from the newest summary of the input, not the clock.
 TEST(Doctor, BusyNightsDoNotHideTheLastTestAndAreCounted) {
   const std::string logs =
@@ -134,7 +134,7 @@ TEST(Doctor, GateSuspectsShowInTheTableOncePerNode) {
             std::string::npos)
       << table;
   EXPECT_NE(table.find("3 node(s), 3 failing, 1 suspect(s)"), std::string::npos) << table;
-  // Issue 40: no empty "gpu-a (gate):" section for a node whose summary lists no failing check.
+  // No empty "gpu-a (gate):" section for a node whose summary lists no failing check.
   EXPECT_EQ(table.find("(gate):"), std::string::npos) << table;
 }
 
@@ -153,7 +153,7 @@ TEST(DoctorCommand, ExitsOneOnAFailingNodeAndOnNoSummary) {
 }
 
 TEST(DoctorCommand, WarnsGccStyleAndPrintsOneJsonReport) {
-  // Issue 28 friction: `file:line: warning: ... [doctor.summary]`, and -o json as README says
+  // `file:line: warning: ... [doctor.summary]`, and -o json as README says
   // every command has.
   std::istringstream in(kLogs);
   std::ostringstream out, err;
@@ -184,7 +184,7 @@ TEST(DoctorCommand, WarnsGccStyleAndPrintsOneJsonReport) {
 namespace hkim {
 namespace {
 
-// The fleet table grouped by the scheduler's topology (issue 42): the nodes' network blocks come
+// The fleet table grouped by the scheduler's topology: the nodes' network blocks come
 // from a cluster export (tests/generator/cluster_check/oke-blocks.json: gpu-1..6 in block-a,
 // gpu-7..8 in block-b, gpu-9 without OCI's labels).
 TEST(Doctor, GroupsTheTableByANodeLabelOfTheExport) {

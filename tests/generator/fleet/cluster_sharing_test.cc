@@ -1,4 +1,4 @@
-// Cross-profile stage (issue 14 item 8): profiles that sync into one cluster must not emit the
+// Cross-profile stage: profiles that sync into one cluster must not emit the
 // same object, and the one NicClusterPolicy must list every profile's NIC device IDs.
 #include "fleet/cluster_sharing.h"
 
@@ -106,12 +106,12 @@ TEST(ClusterSharing, ShippedProfilesCoexist) {
   }
   std::sort(all.begin(), all.end());
   ASSERT_GE(all.size(), 4u);
-  // As shipped (issue 40), each names its cluster's destination: Barcelona its API server, the
+  // As shipped, each names its cluster's destination: Barcelona its API server, the
   // OKE node pools Argo CD's own cluster. They are one set: the OKE pools share their cluster.
   const ProfileSet as_shipped = CheckSet(all);
   EXPECT_FALSE(as_shipped.sink.HasErrors()) << as_shipped.Dump();
   // Barcelona on the OKE profiles' destination: an OpenShift and an OKE profile can never be
-  // one cluster (issue 28 item 3).
+  // one cluster.
   for (auto& [path, sets] : all) {
     if (path.find("barcelona") != std::string::npos)
       sets.push_back("gitops.destination_server=https://kubernetes.default.svc");
@@ -170,7 +170,7 @@ TEST(ClusterSharing, AnotherResourceNameThanTheOwnersIsReported) {
   EXPECT_NE(set.sink.diagnostics()[0].message.find("nvidia.com/a100_vf"), std::string::npos);
 }
 
-// Closure across the set (issue 27, plan/closure.h CheckSharedClosure): what a profile leaves to
+// Closure across the set (plan/closure.h CheckSharedClosure): what a profile leaves to
 // an operator it shares must come from the owner's bundle, on every pool.
 TEST(ClusterSharing, ATaintOnlyTheSharingWorkloadToleratesMustBeToleratedByTheOwnersAgents) {
   const std::vector<std::string> taint = {"node_shape.tolerations[1].key=dedicated",
@@ -210,7 +210,7 @@ TEST(ClusterSharing, GpuDirectTheSharedOperatorDoesNotDeployIsAClosureError) {
   EXPECT_TRUE(alone.sink.diagnostics().empty()) << alone.Dump();
 }
 
-// Issue 37: the two bundles are two parent Applications, which Argo CD syncs side by side, so no
+// The two bundles are two parent Applications, which Argo CD syncs side by side, so no
 // wave of the owner's orders the sharer's objects: its provider counts in any wave, and the
 // sharer's precondition on the shared operator says to sync the owner first.
 TEST(ClusterSharing, TheOwnersProviderCountsInAnyWaveAndTheSharerDeclaresTheOrder) {

@@ -37,8 +37,8 @@ class Fleet : public ::testing::Test {
     dir_ = test_support::FreshTestFolder("fleet-test");
     fs::create_directories(dir_ / "profiles");
     fs::create_directories(dir_ / "scratch");
-    // A fleet names each cluster's Argo CD destination (issue 28 item 3); the shipped profiles
-    // do (issue 40): Barcelona its API server, the OKE node pools Argo CD's own cluster.
+    // A fleet names each cluster's Argo CD destination; the shipped profiles
+    // do: Barcelona its API server, the OKE node pools Argo CD's own cluster.
     for (const std::string name : {"barcelona-h100-cx7", "oke-h100", "oke-a100"}) {
       const std::string text = ReadFile(kSource / "profiles" / (name + ".yaml"));
       ASSERT_NE(text.find("\n  destination_server: "), std::string::npos) << name;
@@ -97,7 +97,7 @@ TEST_F(Fleet, ShippedAndGeneratedProfilesRenderOneFolderPerClusterAndAnApplicati
                          "unchanged; files: 0 changed, "),
             std::string::npos)
       << run.err;
-  // Rendered again: the counts say that nothing changed (issue 28).
+  // Rendered again: the counts say that nothing changed.
   CommandRun again = Hkimgen("render profiles -d fleet");
   ASSERT_EQ(again.status, 0) << again.err;
   const std::string summary =
@@ -249,7 +249,7 @@ TEST_F(Fleet, TwoProfilesClaimingOneClusterIsAnErrorNamingBoth) {
   EXPECT_FALSE(fs::exists(dir_ / "fleet"));
 }
 
-// Issue 14 item 8: two profiles of one cluster that would overwrite each other's objects.
+// Two profiles of one cluster that would overwrite each other's objects.
 TEST_F(Fleet, ProfilesOfOneClusterThatFightAreAnErrorAndNothingIsWritten) {
   for (const char* name : {"old-oke-h100", "old-oke-a100"}) {
     fs::copy_file(kSource / "tests/generator/cluster_sharing" / (std::string(name) + ".yaml"),
@@ -308,7 +308,7 @@ TEST_F(Fleet, CheckReportsAStaleFleetAndWritesNothing) {
 }
 
 TEST_F(Fleet, NeedsAFolderThatArgoCdCanFindInTheRepository) {
-  // Without -d the fleet goes to stdout as one YAML stream (issue 28): every cluster's bundle,
+  // Without -d the fleet goes to stdout as one YAML stream: every cluster's bundle,
   // then _fleet/, with --fleet-path's Argo CD paths (default "fleet"). Nothing is written.
   CommandRun stream = Hkimgen("render profiles --fleet-path gitops/fleet");
   EXPECT_EQ(stream.status, 0) << stream.err;

@@ -136,7 +136,7 @@ std::vector<std::string> Lines(const std::string& text, bool comments) {
 }
 
 // The images the README's precondition checks run on a node (`kubectl debug node/NODE -it
-// --image=X`): hkimgen images lists them too (issue 37), since a disconnected cluster pulls them.
+// --image=X`): hkimgen images lists them too, since a disconnected cluster pulls them.
 void CollectCheckImages(const fs::path& readme, std::set<std::string>& out) {
   std::ifstream in(readme);
   std::stringstream text;
@@ -176,7 +176,7 @@ TEST(ImagesStage, ImageSetRefusesAPackageOfAnUnknownCatalog) {
   EXPECT_NE(sink.diagnostics()[0].message.find("cs-mirrored"), std::string::npos);
 }
 
-// Done when (issue 31): `hkimgen images` lists every image that appears in each shipped bundle.
+// Done when: `hkimgen images` lists every image that appears in each shipped bundle.
 TEST(ShippedImages, ListsEveryImageFieldOfEachShippedBundle) {
   for (const std::string& name : ShippedProfiles()) {
     SCOPED_TRACE(name);
@@ -305,7 +305,7 @@ TEST(ShippedImages, JsonNamesWhereEachImageComesFrom) {
   EXPECT_EQ(report["result"]["charts"].size(), 4u);  // gpu, network operator, volcano, kueue
 }
 
-// Done when (issue 31): with images.mirror, no image reference in any shipped bundle points
+// Done when: with images.mirror, no image reference in any shipped bundle points
 // outside the mirror; charts and catalog sources follow; the OpenShift mirror sets validate.
 constexpr char kMirror[] = "mirror.example.com:5000/gpu";
 constexpr char kMirrorLayer[] =
@@ -383,8 +383,8 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
         }
       }
     }
-    // The precondition checks run their node-debug image from the mirror too (issue 37: it was
-    // docker.io/library/busybox, which a disconnected cluster cannot pull).
+    // The precondition checks run their node-debug image from the mirror too (a disconnected
+    // cluster cannot pull docker.io/library/busybox).
     std::set<std::string> check_images;
     CollectCheckImages(dir / "README.md", check_images);
     for (const std::string& image : check_images) {

@@ -3,7 +3,7 @@
 // rendered documents. This is the one place that reads the rendered documents for images: it
 // walks every document of every shipped profile (and variants: OLM installs, mirrors, digests,
 // Volcano and Kueue) and every `hkimgen init` starter on its own, and holds the two equal,
-// origin by origin (issue 41), so the typed list cannot drift from what the bundle says.
+// origin by origin, so the typed list cannot drift from what the bundle says.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -84,8 +84,8 @@ std::vector<std::string> ReadmeCheckImages(const std::string& readme) {
   return images;
 }
 
-// What the rendered bundle pulls and installs, read from its documents: what `hkimgen images`
-// walked before issue 41. README check images carry no object (the text does not name it).
+// What the rendered bundle pulls and installs, read from its documents: the independent reading the
+// typed list is held to. README check images carry no object (the text does not name it).
 BundleImages RenderedImages(const RenderedBundle& bundle, const hkim::CatalogIndex& catalogs) {
   BundleImages out;
   std::map<std::string, std::vector<ImageOrigin>> found;

@@ -199,7 +199,7 @@ TEST(Layering, SetValuesThatAreDecimalNumbersBecomeNumbersAndTheRestStayText) {
 }
 
 TEST(Layering, SetRefusesANameNoItemHasAndNamesTheClosest) {
-  // Issue 40: rails[name=eno9] with a typo silently appended a rail.
+  // rails[name=eno9] with a typo names no rail: refused, never appended silently.
   LayeredProfile l = Merge({Load("base.yaml", kBase)});
   DiagnosticSink sink;
   EXPECT_FALSE(ApplySetAssignments({"network.rails[name=eno6np1].mtu_bytes=9000"}, l, sink));

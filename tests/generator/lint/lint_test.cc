@@ -281,7 +281,7 @@ TEST(Lint, NcclListPrefixThatMatchesTooMuch) {
 }
 
 TEST(Lint, NcclVariableNamesNcclDoesNotRead) {
-  // Issue 28: NCCL ignores a name it does not read; the table is NCCL's own (2.18-2.30).
+  // NCCL ignores a name it does not read; the table is NCCL's own (2.18-2.30).
   const DiagnosticSink typo = Check(kOpenShift, {"nccl.extra_env.NCCL_MAX_NCHANNELSS=16"});
   ExpectOnly(typo, "lint.nccl-env-name", "/nccl/extra_env/NCCL_MAX_NCHANNELSS",
              Severity::kWarning);
@@ -297,7 +297,7 @@ TEST(Lint, NcclVariableNamesNcclDoesNotRead) {
 }
 
 TEST(Lint, RailsWithDifferentMtus) {
-  // Issue 28: one rail at 1500 while the others carry 9000 passed before.
+  // One rail at 1500 while the others carry 9000.
   ExpectOnly(Check(kOpenShift, {"network.rails[1].mtu_bytes=1500"}), "lint.rail-mtu-mismatch",
              "/network/rails/1/mtu_bytes", Severity::kWarning);
   ExpectClean(Check(kOpenShift, {"network.rails[0].mtu_bytes=4200", "network.rails[1].mtu_bytes=4200"}));
@@ -320,9 +320,9 @@ TEST(Lint, GpusPerPodBelowGpusPerNode) {
   ExpectClean(Check(kOpenShift, {"workload.gpus_per_pod=4"}));
 }
 
-// Issue 14 item 9: Barcelona pinned host names to keep jobs off nodes with bad NIC firmware.
+// Barcelona pinned host names to keep jobs off nodes with bad NIC firmware.
 TEST(Lint, RailSubnetInsideThePlatformsOwnNetworks) {
-  // Issue 37: OpenShift's default pod network 10.128.0.0/14 passed silently.
+  // A rail inside OpenShift's default pod network 10.128.0.0/14.
   ExpectOnly(Check(kOpenShift, {"network.rails[0].ipam.range=10.128.5.0/24"}),
              "lint.platform-network-overlap", "/network/rails/0/ipam/range", Severity::kWarning);
   ExpectOnly(Check(kOpenShift, {"network.rails[1].ipam.range=172.30.0.0/24"}),
@@ -332,7 +332,7 @@ TEST(Lint, RailSubnetInsideThePlatformsOwnNetworks) {
 
 TEST(Lint, ExclusiveRdmaSwitchIsSaidNotInherited) {
   // The bundle's node policies bring the SriovNetworkPoolConfig (a reboot per node, other NADs
-  // lose RDMA): the profile must say so (issue 35).
+  // lose RDMA): the profile must say so.
   const std::string unsaid = test_files::Replace(kOpenShift, "  rdma_netns: exclusive\n", "");
   const std::vector<std::string> policies = {"operators.openshift_version='4.20'",
                                              "network.rails[0].interface=eno5np0",
@@ -520,7 +520,7 @@ TEST(Lint, WrapperImageOfAnotherVersion) {
              "lint.wrapper-image-version", "/wrapper/image", Severity::kWarning);
 }
 
-// Issue 14 item 10: placeholders that only fail on the cluster.
+// Placeholders that only fail on the cluster.
 TEST(Lint, RepoUrlLeftAtAPlaceholder) {
   for (const char* url : {"https://git.example.com/platform/gpu-bundles.git",  // hkimgen init
                           "https://github.com/<org>/bundles.git", "git@example.org:lab/b.git",
@@ -566,7 +566,7 @@ TEST(Lint, WrapperImageNobodyCanPublish) {
   }
 }
 
-// Issue 14 item 2: the live nccl-rdma-scc lists other teams' service accounts.
+// The live nccl-rdma-scc lists other teams' service accounts.
 TEST(Lint, SccNotNamedAfterTheClusterIsATakeOver) {
   const DiagnosticSink adopted = Check(kOpenShift, {"security.scc_name=nccl-rdma-scc"});
   ExpectOnly(adopted, "lint.scc-adopted", "/security/scc_name", Severity::kWarning);
@@ -610,7 +610,7 @@ TEST(Lint, OperatorBasesAreClean) {
   ExpectClean(Check(kOkeOps.c_str(), {}));
 }
 
-// Issue 27: CRI-O in short-name enforcing mode refuses an image without a registry host.
+// CRI-O in short-name enforcing mode refuses an image without a registry host.
 TEST(Lint, ShortImageNamesAreRefusedWithTheQualifiedName) {
   const DiagnosticSink vf = Check(kOkeOps.c_str(), {"operators.vf_config.image=oraclelinux:9"});
   ExpectOnly(vf, "lint.image-short-name", "/operators/vf_config/image");

@@ -139,7 +139,7 @@ TEST(Load, ReportsBadIndentationAsSyntaxError) {
             "1 error, 0 warnings\n");
 }
 
-// Issue 40: the parser's "end of map not found" for a tab, an indent and an alias alike; each
+// The parser's "end of map not found" for a tab, an indent and an alias alike; each
 // cause gets its own message and fix.
 TEST(Load, NamesATabInTheIndentationAsTheCause) {
   const std::string text = "cluster:\n  name: lab\n\tplatform: oke\n";
@@ -237,7 +237,7 @@ TEST(Load, ReportsUnreadableFileAsIoError) {
 }
 
 
-// --- Every input gets a diagnostic, never an abort (issue 9) ---
+// --- Every input gets a diagnostic, never an abort ---
 
 /// Loads `text` and expects exactly one error with `rule`; returns it.
 Diagnostic OnlyError(const std::string& text, const std::string& rule) {

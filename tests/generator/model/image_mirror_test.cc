@@ -59,7 +59,7 @@ TEST(ImageMirror, ModelRewritesTheProfileAndNamesWhatItCannot) {
   EXPECT_FALSE(hkim::BuildProfile(*loaded, sink));
   std::string messages;
   for (const auto& d : sink.diagnostics()) {
-    // An upper-case path is no image reference at all (issue 40), before any mirror.
+    // An upper-case path is no image reference at all, before any mirror.
     EXPECT_TRUE(d.rule == "model.image-mirror" || d.rule == "model.image-reference") << d.rule;
     messages += d.message + "\n";
   }

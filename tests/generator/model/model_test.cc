@@ -134,7 +134,7 @@ TEST(Model, DefaultsAgreeWithTheSchema) {
   EXPECT_EQ(def("nccl", "gpudirect"), ToString(p.nccl.gpudirect));
   EXPECT_EQ(def("security", "memlock_strategy"), ToString(p.security.memlock_strategy));
   EXPECT_EQ(def("security", "service_account"), p.security.service_account);
-  // No fixed default: the SCC is the bundle's own, <cluster.name>-nccl-rdma (issue 14 item 2).
+  // No fixed default: the SCC is the bundle's own, <cluster.name>-nccl-rdma.
   EXPECT_FALSE(defs["security"]["properties"]["scc_name"].contains("default"));
   EXPECT_EQ(p.security.scc_name, "lab-nccl-rdma");
   EXPECT_EQ(def("iommu", "policy"), ToString(p.iommu.policy));
@@ -151,7 +151,7 @@ TEST(Model, DefaultsAgreeWithTheSchema) {
   EXPECT_EQ(def("gitops", "revision"), p.gitops.revision);
   EXPECT_EQ(def("periodic_health", "nights"), p.fabric_health.periodic.nights);
   EXPECT_EQ(def("periodic_health", "nodes"), p.fabric_health.periodic.nodes);
-  // The periodic check has no single default: on for an RDMA pool, off in tcp mode (issue 37).
+  // The periodic check has no single default: on for an RDMA pool, off in tcp mode.
   EXPECT_FALSE(defs["periodic_health"]["properties"]["enabled"].contains("default"));
   EXPECT_EQ(p.fabric_health.periodic.enabled, p.workload.mode == WorkloadMode::kRdma);
   // argocd_namespace has no single default: openshift-gitops on OpenShift, argocd elsewhere.
@@ -298,7 +298,7 @@ TEST(Model, RdmaModeNeedsRails) {
   EXPECT_FALSE(tcp.profile->UsesRails());
 }
 
-// Issue 14 item 9: host name lists, in profile order; a name that is no label value is refused
+// Host name lists, in profile order; a name that is no label value is refused
 // by the schema at its item.
 TEST(Model, IncludeAndExcludeNodesAreHostNamesInProfileOrder) {
   Built b = Build(Replace(kMinimal, "  nics_per_node: 2",

@@ -85,7 +85,7 @@ TEST(Topology, XmlHasNcclStructure) {
 }
 
 // OCI's A100 files are PCIe Gen4 (switch 0xc010, 16 GT/s); a Gen5 claim overstates the
-// GPU-NIC path in NCCL's bandwidth model (issue 14 item 6).
+// GPU-NIC path in NCCL's bandwidth model.
 TEST(Topology, A100PresetsArePcieGen4AndH100PresetsGen5) {
   for (const char* name : {"BM.GPU4.8", "BM.GPU.A100-v2.8"}) {
     const std::string xml = RenderTopologyXml(*TopologyPreset(name));

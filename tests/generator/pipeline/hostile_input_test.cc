@@ -1,4 +1,4 @@
-// Every input gets a diagnostic, never an abort (issue 9): the built hkimgen over hostile and
+// Every input gets a diagnostic, never an abort: the built hkimgen over hostile and
 // careless inputs, through each command that reads a profile. Exit status is 0, 1 or 2 only;
 // the diagnostics never echo NUL or invalid bytes and never print a line longer than a screen.
 #include <gtest/gtest.h>

@@ -238,7 +238,7 @@ TEST_F(BarcelonaReference, SccLiftsMemlockLikeTheMemlockTemplateAndIsGrantedByRb
   const YAML::Node ref = Reference(
       "k8s__scc-modification-for-memlock.yaml")["SecurityContextConstraints/nccl-rdma-scc"];
   // Same capabilities under the bundle's own name: the live nccl-rdma-scc lists other teams'
-  // service accounts, and a sync must not replace them (issue 14 item 2).
+  // service accounts, and a sync must not replace them.
   EXPECT_FALSE(bundle_.count("SecurityContextConstraints//nccl-rdma-scc"));
   const YAML::Node scc = Get("SecurityContextConstraints//barcelona-nccl-rdma");
   EXPECT_EQ(Strings(scc["allowedCapabilities"]), Strings(ref["allowedCapabilities"]));
@@ -263,7 +263,7 @@ TEST_F(BarcelonaReference, SccLiftsMemlockLikeTheMemlockTemplateAndIsGrantedByRb
 TEST_F(BarcelonaReference, TheLiveIommuPassthroughIsAdoptedNotRepeated) {
   const YAML::Node ref = Reference("k8s__machineconfigs__99-worker-iommu-passthrough.yaml")
       ["MachineConfig/99-worker-iommu-passthrough"];
-  // Issue 35: the live 99-worker-iommu-passthrough (role worker, which the h100 pool renders
+  // The live 99-worker-iommu-passthrough (role worker, which the h100 pool renders
   // too) gives the GPU nodes iommu=pt already; AMD hosts need nothing else (the kernel enables
   // the AMD IOMMU by default and documents no amd_iommu=on). So the bundle renders no
   // MachineConfig and no pool: a sync re-renders nothing and reboots no node.

@@ -218,7 +218,7 @@ TEST(Closure, WorkloadTaintsArePropagatedToTheNodeAgents) {
 }
 
 // Argo CD orders sync waves only inside one Application; between Applications only the parent's
-// waves order them (issue 37, plan/sync_order.h).
+// waves order them (plan/sync_order.h).
 TEST(SyncOrder, WavesCompareOnlyInsideOneApplication) {
   const SyncPlacement platform_1{"c-platform", 1, 1, false};
   const SyncPlacement platform_2{"c-platform", 2, 1, false};
@@ -400,7 +400,7 @@ std::string RenderedReadme(const std::string& name, const std::vector<std::strin
 TEST(Closure, TheBundleReadmeSaysWhoProvidesGpuDirectAndWhetherTheFabricCheckProvesIt) {
   const std::string barcelona = RenderedReadme("barcelona-h100-cx7");
   EXPECT_NE(barcelona.find("(`nccl.gpudirect: dmabuf`)"), std::string::npos) << barcelona;
-  // Barcelona's GPU Operator runs already (issue 35): its precondition provides GPUDirect.
+  // Barcelona's GPU Operator runs already: its precondition provides GPUDirect.
   EXPECT_NE(barcelona.find("- precondition operator `gpu_operator` (below)"), std::string::npos);
   EXPECT_NE(barcelona.find("The in-pod fabric check requires it"), std::string::npos);
   const std::string oke = RenderedReadme("oke-h100");

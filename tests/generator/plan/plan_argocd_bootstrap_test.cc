@@ -1,4 +1,4 @@
-// Plan stage, Argo CD bootstrap (issue 14 item 1): what OpenShift GitOps' application controller
+// Plan stage, Argo CD bootstrap: what OpenShift GitOps' application controller
 // must be granted by hand once, and the managed-by label on the workload namespaces.
 #include "plan/argocd_bootstrap.h"
 
@@ -58,7 +58,7 @@ TEST(ArgoCdBootstrap, OpenShiftControllerMayWriteExactlyTheBundlesKinds) {
   kinds.insert({"", "pods"});
   EXPECT_EQ(Writable(role), kinds);
   EXPECT_TRUE(kinds.count({"security.openshift.io", "securitycontextconstraints"}));
-  // Barcelona adopts its cluster's MachineConfigs (issue 35): the controller may write none.
+  // Barcelona adopts its cluster's MachineConfigs: the controller may write none.
   EXPECT_FALSE(kinds.count({"machineconfiguration.openshift.io", "machineconfigs"}));
   EXPECT_TRUE(kinds.count({"", "namespaces"}));
   // Nothing beyond the bundle: no wildcard, no escalate/bind.
@@ -128,7 +128,7 @@ TEST(ArgoCdBootstrap, UpstreamArgoCdNeedsNone) {
   EXPECT_TRUE(PlanBundle(BuildShipped("oke-h100")).bootstrap.empty());
 }
 
-// Issue 14 item 1: a fresh OpenShift cluster has no workload namespace ("namespace not found"),
+// A fresh OpenShift cluster has no workload namespace ("namespace not found"),
 // and OpenShift GitOps manages only namespaces labelled for its instance.
 TEST(ArgoCdBootstrap, OpenShiftWorkloadNamespacesAreCreatedAndManagedByTheInstance) {
   const Profile profile = BuildShipped("barcelona-h100-cx7");

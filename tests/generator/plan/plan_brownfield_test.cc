@@ -1,4 +1,4 @@
-// Issue 35: what a bundle renders on a cluster that runs things already, and the one operator
+// What a bundle renders on a cluster that runs things already, and the one operator
 // catalogue behind the planners, the closure check and the cluster check.
 
 #include <gtest/gtest.h>

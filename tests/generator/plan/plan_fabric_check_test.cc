@@ -180,7 +180,7 @@ YAML::Node PodSpecOf(const YAML::Node& doc) {
   return YAML::Node();
 }
 
-// Issue 48: the checks share the nodes with the job, so no object but the workload's own pods
+// The checks share the nodes with the job, so no object but the workload's own pods
 // may ask for the GPUs or VFs the job holds (the in-pod check needs none of its own; the
 // periodic check's CronJob runs a coordinator with none). The one other pod on GPU nodes is the
 // nightly check pod, which the bundle only describes (JSON in a ConfigMap) and the coordinator

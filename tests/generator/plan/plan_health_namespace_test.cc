@@ -1,4 +1,4 @@
-// The periodic health check in a namespace of its own (issue 37 item 5; plan/health_namespace.cc):
+// The periodic health check in a namespace of its own (plan/health_namespace.cc):
 // everything its pods use is in <ns>-fabric-health, in the bundle's health layer; the only
 // accounts that may patch Nodes are its service accounts there, bound by the ClusterRoleBinding
 // and matched by the admission policy alike; nothing in a workload namespace may.
@@ -245,7 +245,7 @@ TEST(HealthNamespace, ALongWorkloadNamespaceStillRendersAValidBundle) {
   EXPECT_LE(Ns(cron).size(), 63u);
 }
 
-// Issue 37 item 4a: the names derived from workload.name fit the API's limits, or the profile
+// The names derived from workload.name fit the API's limits, or the profile
 // is refused at the name with the longest name that fits.
 std::string Errors(const std::string& profile, std::vector<std::string> set) {
   DiagnosticSink sink;

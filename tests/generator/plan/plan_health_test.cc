@@ -88,7 +88,7 @@ TEST(WrapperImage, DigestOfAnotherFormIsAnErrorAtTheProfileField) {
   EXPECT_NE(errors.find("64 lower-case hex digits"), std::string::npos) << errors;
 }
 
-// Issue 37: every shipped pool that runs over RDMA has a nightly check whose rotation is stated
+// Every shipped pool that runs over RDMA has a nightly check whose rotation is stated
 // on the CronJob and passed to its pods; tcp mode and an explicit `enabled: false` have none.
 // The coordinator's container (the CronJob's only one) and its env, by name.
 YAML::Node Coordinator(const YAML::Node& cron) {
@@ -152,7 +152,7 @@ TEST(PeriodicHealth, OffInTcpModeOrWhenTurnedOff) {
   EXPECT_TRUE(CheckPodOf(off).is_null());
 }
 
-// Issue 48: the run is one small coordinator pod; the GPUs and VFs are the check pods' alone,
+// The run is one small coordinator pod; the GPUs and VFs are the check pods' alone,
 // and only on the nodes the scheduler can place them on.
 TEST(PeriodicHealth, TheCronJobRunsOneCoordinatorWithNoGpuFromTheWrapperImage) {
   const auto docs = Render("oke-h100", {"fabric_health.periodic.nights=4",
@@ -291,7 +291,7 @@ YAML::Node AfterTheNight(YAML::Node cron, bool job_succeeded) {
   return cron;
 }
 
-// Issue 48: nothing in the health Application turns Degraded because the cluster is busy. The
+// Nothing in the health Application turns Degraded because the cluster is busy. The
 // coordinator exits 0 on a busy night (tests/health/night_test.cc,
 // BusyNodesAreSkipsAndTheJobSucceeds) within its placement and check bounds, which the Job's
 // deadline covers, so the Job completes and Argo CD's rule says Healthy; a tested node that
@@ -332,7 +332,7 @@ TEST(PeriodicHealth, CoordinatorMayOnlyManagePodsOfItsOwnNamespace) {
   EXPECT_EQ(binding["subjects"][0]["name"].as<std::string>(), "nccl-allreduce-fabric-health");
 }
 
-// Issue 14 item 9: host name lists reach every pod (the shared pod spec); the health mark is
+// Host name lists reach every pod (the shared pod spec); the health mark is
 // avoided by the workload, and the CronJob still reaches marked nodes.
 TEST(NodeLists, IncludeAndExcludeNodesReachEveryPodBesideTheHealthMark) {
   const auto docs = Render("oke-h100", {"node_shape.include_nodes={10.0.1.5,10.0.1.6,10.0.1.7}",

@@ -1,4 +1,4 @@
-// Issue 27 item 4: what the review of the shipped bundles found missing between objects. The OKE
+// What one object of the shipped bundles needs of another. The OKE
 // NAD chains sriov and rdma, so the bundle installs both CNI plugins on the workload's nodes; the
 // rdma CNI needs the RDMA subsystem in exclusive netns mode (VF DaemonSet on OKE,
 // SriovNetworkPoolConfig on OpenShift); GPUDirect with the host's driver loads nvidia_peermem;

@@ -114,7 +114,7 @@ TEST(PlanOperators, PreinstalledOperatorsGetNoInstallObjectsButKeepTheirNodePoli
                               "NodeFeatureDiscovery", "ClusterPolicy"}) {
     EXPECT_EQ(kinds.count(install), 0u) << install;
   }
-  // No operator namespace; only the workload's own (nccl-test, issue 14 item 1) and its health
+  // No operator namespace; only the workload's own (nccl-test) and its health
   // check's (nccl-test-fabric-health).
   const BundlePlan plan = PlanBundle(BuildFrom(text));
   std::set<std::string> namespaces;
@@ -252,7 +252,7 @@ TEST(PlanOperators, OkePreinstalledOperatorsGetNoApplicationsOrDaemonSet) {
   EXPECT_EQ(kinds.count("NicClusterPolicy"), 1u);  // the bundle still configures the operator
 }
 
-// Issue 14 item 8: a node pool of a cluster whose platform another profile owns.
+// A node pool of a cluster whose platform another profile owns.
 TEST(PlanOperators, OkeSharedOperatorsLeaveTheChartsAndNicClusterPolicyToTheOwner) {
   const BundlePlan plan = PlanBundle(BuildFrom(ReadProfile("oke-a100")));  // shares both
   const auto kinds = Kinds(plan);
@@ -284,7 +284,7 @@ TEST(PlanLayers, EachLayerIsADirectoryWithItsOwnApplicationAndProject) {
   const PlannedObject* workload = files.at("apps/workload.yaml");
   EXPECT_EQ(platform->context["project"], "platform-team");
   EXPECT_EQ(nodes->context["project"], "platform-team");
-  // The health check may mark nodes: the platform team's, not the ML team's (issue 37).
+  // The health check may mark nodes: the platform team's, not the ML team's.
   EXPECT_EQ(health->context["project"], "platform-team");
   EXPECT_FALSE(health->context["has_destination_namespace"].get<bool>());
   EXPECT_EQ(workload->context["project"], "ml-team");

@@ -1,4 +1,4 @@
-// Fabric-aware placement (issue 42, plan/scheduling.cc): scheduling.kueue renders Kueue's
+// Fabric-aware placement (plan/scheduling.cc): scheduling.kueue renders Kueue's
 // Topology, ResourceFlavor, ClusterQueue and a LocalQueue per namespace, and queues the
 // StatefulSet with its topology annotation; Kueue's CRDs and the level labels go through the
 // closure check; a profile without `scheduling` plans none of it.

@@ -1,4 +1,4 @@
-// Disruption is a deliberate act (issue 36): the one table of what drains, reboots or rolls a
+// Disruption is a deliberate act: the one table of what drains, reboots or rolls a
 // driver; the nodes layer it fills; gitops.self_sync (and the deprecated automated_sync) deciding
 // which Application syncs itself; the README section generated from the plan; the config
 // checksum that rolls the pods when their ConfigMaps change.

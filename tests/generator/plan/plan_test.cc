@@ -96,7 +96,7 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
   }
   const PlannedObject* mc = Find(plan, "MachineConfig", "99-h100-barcelona-iommu-passthrough");
   ASSERT_NE(mc, nullptr);
-  // AMD hosts: iommu=pt alone (the kernel enables the AMD IOMMU by default, issue 35).
+  // AMD hosts: iommu=pt alone (the kernel enables the AMD IOMMU by default).
   ASSERT_EQ(mc->context["kernel_arguments"].size(), 1u);
   EXPECT_EQ(mc->context["kernel_arguments"][0]["value"], "iommu=pt");
   EXPECT_TRUE(mc->namespace_name.empty());
@@ -104,7 +104,7 @@ TEST(Plan, OpenShiftBundleHasEveryObjectInWaveOrder) {
   EXPECT_EQ(mc->sync_wave, Find(plan, "SriovNetworkNodePolicy", "barcelona-eno5np0")->sync_wave);
 }
 
-// Issue 14 item 2: the live nccl-rdma-scc and 99-worker-iommu-passthrough were made by hand
+// The live nccl-rdma-scc and 99-worker-iommu-passthrough were made by hand
 // (other teams' service accounts are listed in the SCC); the bundle's own carry the cluster name
 // and survive deleting the Application (removing the MachineConfig reboots nodes).
 TEST(Plan, ClusterScopedNodeAndSccObjectsAreTheBundlesOwnAndKeptOnDelete) {
@@ -136,7 +136,7 @@ TEST(Plan, ClusterScopedNodeAndSccObjectsAreTheBundlesOwnAndKeptOnDelete) {
   EXPECT_NE(Find(adopted, "SecurityContextConstraints", "nccl-rdma-scc"), nullptr);
 }
 
-// Issue 14 item 3: the MachineConfig's role comes from the profile; a custom role gets its pool
+// The MachineConfig's role comes from the profile; a custom role gets its pool
 // unless one exists already (Barcelona's hand-made h100), and role worker needs none.
 TEST(Plan, CustomMachineConfigRoleGetsItsPoolUnlessItExists) {
   const std::string barcelona = FreshOpenShiftProfile();
@@ -190,7 +190,7 @@ TEST(Plan, LayerKustomizationsListTheirObjectsButNotTheApplications) {
   EXPECT_EQ(plan.application.namespace_name, "argocd");
 }
 
-// Issue 37: the app-of-apps waves gate only with Argo CD's Application health check, which
+// The app-of-apps waves gate only with Argo CD's Application health check, which
 // Argo CD dropped from its defaults: every bundle declares it, with the check for its platform.
 TEST(Plan, EveryBundleDeclaresArgoCdsApplicationHealthCheck) {
   for (const char* name : {"oke-h100", "barcelona-h100-cx7"}) {
@@ -208,7 +208,7 @@ TEST(Plan, EveryBundleDeclaresArgoCdsApplicationHealthCheck) {
   }
 }
 
-// Issue 37: an OKE bundle that installs an operator's chart declares that the operator is not
+// An OKE bundle that installs an operator's chart declares that the operator is not
 // installed already (OKE add-on, another Helm release); OLM on OpenShift has no such twin.
 TEST(Plan, OkeChartsDeclareTheOperatorIsNotInstalledAlready) {
   std::set<std::string> charts;
@@ -224,7 +224,7 @@ TEST(Plan, OkeChartsDeclareTheOperatorIsNotInstalledAlready) {
     EXPECT_NE(pre.kind, "not-installed") << pre.what;
 }
 
-// Issue 37: OCI creates A100 VFs only in some regions (seed 004: Phoenix and Osaka); an A100
+// OCI creates A100 VFs only in some regions (seed 004: Phoenix and Osaka); an A100
 // OKE bundle declares it with a check that shows the nodes' region, an H100 one does not.
 TEST(Plan, OkeA100BundlesDeclareTheVfRegionPrecondition) {
   for (const char* name : {"oke-a100", "oke-a100-gpu4", "oke-h100", "barcelona-h100-cx7"}) {
@@ -356,7 +356,7 @@ TEST(Plan, RdmaEnvLeavesDetectedVariablesToTheWrapper) {
   EXPECT_EQ(env.at("HKIM_NCCL_CHECK_AT_BYTES"), "1073741824");
 }
 
-// Issue 14 item 6: the barcelona-h100-cx7 preset is synthetic (GPU bus IDs and switches assumed,
+// The barcelona-h100-cx7 preset is synthetic (GPU bus IDs and switches assumed,
 // RDMA names that moved from mlx5_10 to mlx5_8), so the bundle leaves NCCL's own detection alone
 // unless the profile vouches for it; OCI's presets are taken from real files and shipped.
 TEST(Plan, TopologyFileIsShippedOnlyForAVerifiedDescription) {
@@ -385,7 +385,7 @@ TEST(Plan, TopologyFileIsShippedOnlyForAVerifiedDescription) {
             (std::vector<bool>{false, false, false}));
 }
 
-// Issue 14 item 4: `kubectl exec ... torchrun` bypasses the wrapper; NCCL reads the wrapper's
+// `kubectl exec ... torchrun` bypasses the wrapper; NCCL reads the wrapper's
 // decisions from NCCL_CONF_FILE, which must lie in a writable volume of the pod.
 TEST(Plan, NcclConfFileIsInAWritableVolumeOfThePod) {
   for (const char* name : {"barcelona-h100-cx7", "oke-h100"}) {

@@ -111,7 +111,7 @@ TEST(DiagnosticsFormat, CutsLongLinesAroundTheColumn) {
   EXPECT_NE(text.find("   | " + std::string(63, ' ') + "^\n"), std::string::npos) << text;
 }
 
-// Issue 38: a finding repeated for each of 100,000 objects printed megabytes. Each rule shows its
+// A finding repeated for each of 100,000 objects would print megabytes. Each rule shows its
 // first 20 findings, then one note counts the rest; the summary counts every one.
 TEST(DiagnosticsFormat, EachRuleShowsItsFirstTwentyFindingsThenCountsTheRest) {
   DiagnosticSink sink;

@@ -155,7 +155,7 @@ class ProgressOnATerminal : public ::testing::Test {
     namespace fs = std::filesystem;
     dir_ = test_support::FreshTestFolder("progress");
     fs::create_directories(dir_ / "profiles");
-    // Each shipped profile names its own Argo CD destination (issue 40): a fleet as shipped.
+    // Each shipped profile names its own Argo CD destination: a fleet as shipped.
     for (const char* name : {"barcelona-h100-cx7", "oke-h100"}) {
       const std::string text = test_files::ReadFile(fs::path(HKIM_SOURCE_DIR) / "profiles" /
                                                     (std::string(name) + ".yaml"));

@@ -1,4 +1,4 @@
-// The write stage as processes meet it (issue 9): `hkimgen render -d` run as a real process next
+// The write stage as processes meet it: `hkimgen render -d` run as a real process next
 // to users' folders, killed with SIGKILL at several points, and run twice at once.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -178,7 +178,7 @@ fs::path ManyNamespaces(const fs::path& folder, int count) {
 }
 
 TEST_F(WriteProcess, CtrlCDuringTheWriteRemovesTheStagingFolderAndSaysSo) {
-  // Issue 28 item 6: SIGINT (and SIGTERM) while the new bundle is being staged: the staging
+  // SIGINT (and SIGTERM) while the new bundle is being staged: the staging
   // folder goes, the old bundle stays, "interrupted; DIR unchanged", exit 130.
   const fs::path profile = ManyNamespaces(root_, 1000);
   const fs::path out = root_ / "out" / "bundle";

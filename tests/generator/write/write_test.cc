@@ -280,7 +280,7 @@ TEST(WriteStream, WritesTheMultiDocumentStream) {
 }
 
 
-// --- The output folder is hkimgen's only when it says so (issue 9) ---
+// --- The output folder is hkimgen's only when it says so ---
 
 TEST_F(WriteTest, TheMarkerListsTheFilesAndTheVersionAndNothingThatVaries) {
   const std::string marker = BundleMarkerText({"b.yaml", "a.yaml"});
@@ -322,8 +322,7 @@ TEST_F(WriteTest, ForceAdoptsAFolderKeepingTheUsersOtherFiles) {
   EXPECT_EQ(ReadFile(dir_ + "/notes.txt"), "my notes\n");
   EXPECT_EQ(ReadFile(dir_ + "/sub/deep.txt"), "deep\n");
   EXPECT_EQ(ReadFile(dir_ + "/a.yaml"), "# Source: templates/t/x.mustache\na: 1\n");
-  // notes.txt and sub/deep.txt: kept, and said so; a.yaml: the user's, overwritten, and named
-  // (issue 28 item 4).
+  // notes.txt and sub/deep.txt: kept, and said so; a.yaml: the user's, overwritten, and named.
   std::set<std::string> reported;
   for (const Diagnostic& d : sink.diagnostics()) reported.insert(d.rule + " " + d.location.file);
   EXPECT_EQ(reported, (std::set<std::string>{"write.overwritten " + dir_ + "/a.yaml",
@@ -344,7 +343,7 @@ TEST_F(WriteTest, ForceAdoptsAFolderKeepingTheUsersOtherFiles) {
 }
 
 TEST_F(WriteTest, SaysThatAManifestAUserPutInAppsIsApplied) {
-  // Issue 28 item 5: apps/ has no kustomization.yaml (the parent Application syncs it as a
+  // Apps/ has no kustomization.yaml (the parent Application syncs it as a
   // directory), so a manifest there is applied; a file elsewhere, or not a manifest, is not.
   DiagnosticSink sink;
   ASSERT_TRUE(WriteBundleDir(Bundle({{"apps/platform.yaml", "a: 1\n"}, {"b.yaml", "b: 1\n"}}),
