@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# scripts/fuzz.sh [-w WORKERS | -j PROCESSES] [-m] [--no-build] [SECONDS] [TARGET...]: builds the libFuzzer
-# targets (fuzz/CMakeLists.txt) with clang, ASan and UBSan in build-fuzz/, then fuzzes each
+# scripts/fuzz.sh [-w WORKERS | -j PROCESSES] [-m] [--no-build] [SECONDS] [TARGET...]: builds
+# the libFuzzer targets (fuzz/CMakeLists.txt) with clang, ASan and UBSan in build-fuzz/, then fuzzes each
 # target for SECONDS (default 60) under `nice -n 19`, one after the other; fuzz/README.md says
 # what each target covers.
 #   -w N        N worker processes per target (libFuzzer's fork mode; crashes, timeouts and OOMs
 #               are collected and the campaign goes on); default 1, a plain in-process run
 #   -j N        N independent in-process fuzzers per target sharing its grown corpus (each
-#               reloads what the others add): no restarts, so the fastest per core; a crash ends
-#               its process (the others go on). For campaigns, where the speed is the point
+#               reloads what the others add): no restarts; a crash ends its process (the
+#               others go on)
 #   -m          afterwards, minimize each target's grown corpus together with its committed one
 #               (-merge=1, edges only) into fuzz/corpus/<target>/ (regression-* and crash-*
 #               inputs are always kept)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/fuzz/campaign.sh SECONDS OUTDIR [TARGET:PROCESSES ...]: a fuzzing campaign on a machine of
 # many cores with programs built elsewhere (scripts/fuzz.sh --no-build): every target at once,
-# each with its own number of independent fuzzing processes (fuzz.sh -j: no restarts, the most
-# executions per core), each minimizing its corpus into fuzz/corpus/<target>/ at the end (-m).
+# each with its own number of independent fuzzing processes (fuzz.sh -j: no restarts), each
+# minimizing its corpus into fuzz/corpus/<target>/ at the end (-m).
 # Give the processes by the target's speed per core (bench/RESULTS.md) so that each reaches the
 # executions it needs: slow targets many, fast ones few. Writes OUTDIR/table.txt (fuzz.sh's
 # line per target), OUTDIR/logs.tgz (each target's fuzz.sh output and libFuzzer logs, the
@@ -32,7 +32,7 @@ for entry in "${plan[@]}"; do
     >"build-fuzz/campaign/$target.txt" 2>&1 &
 done
 wait
-grep -h -A1000 '^fuzz.sh: .* per target' build-fuzz/campaign/*.txt | grep -v '^fuzz.sh: ' |
+grep -h -A1000 '^fuzz.sh: .* per target' build-fuzz/campaign/*.txt | grep -v -e '^fuzz.sh: ' -e '^--$' |
   sort >"$out/table.txt"
 cat "$out/table.txt"
 tar czf "$out/logs.tgz" build-fuzz/campaign build-fuzz/*.log build-fuzz/artifacts 2>/dev/null
