@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# scripts/fuzz.sh [-w WORKERS] [-m] [--no-build] [SECONDS] [TARGET...]: builds the libFuzzer
-# targets (fuzz/CMakeLists.txt) with clang, ASan and UBSan in build-fuzz/, then fuzzes each
+# scripts/fuzz.sh [-w WORKERS | -j PROCESSES] [-m] [--no-build] [SECONDS] [TARGET...]: builds
+# the libFuzzer targets (fuzz/CMakeLists.txt) with clang, ASan and UBSan in build-fuzz/, then fuzzes each
 # target for SECONDS (default 60) under `nice -n 19`, one after the other; fuzz/README.md says
 # what each target covers.
 #   -w N        N worker processes per target (libFuzzer's fork mode; crashes, timeouts and OOMs
 #               are collected and the campaign goes on); default 1, a plain in-process run
+#   -j N        N independent in-process fuzzers per target sharing its grown corpus (each
+#               reloads what the others add): no restarts; a crash ends its process (the
+#               others go on)
 #   -m          afterwards, minimize each target's grown corpus together with its committed one
 #               (-merge=1, edges only) into fuzz/corpus/<target>/ (regression-* and crash-*
 #               inputs are always kept)
@@ -24,11 +27,13 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 workers=1
+processes=1
 merge=0
 build_it=1
 while (($#)); do
   case $1 in
     -w) workers=$2; shift 2 ;;
+    -j) processes=$2; shift 2 ;;
     -m) merge=1; shift ;;
     --no-build) build_it=0; shift ;;
     *) break ;;
@@ -164,9 +169,22 @@ for target in "${targets[@]}"; do
   cpu_start=$cpu_now
   set +e
   # The generator targets read profiles/ relative to the repository root.
-  HKIM_FUZZ_PROFILE=$root/profiles/oke-h100.yaml nice -n 19 "$binary" "${options[@]}" \
-    "$grown" "$committed" "$seeds" >"$log" 2>&1
-  rc=$?
+  export HKIM_FUZZ_PROFILE=$root/profiles/oke-h100.yaml HKIM_FUZZ_SET_BASE=$root/fuzz/set_base.yaml
+  if ((processes > 1)); then  # each its own log; new inputs go to the first folder, $grown
+    rm -f "$log".[0-9]*
+    pids=()
+    for ((p = 1; p <= processes; p++)); do
+      nice -n 19 "$binary" "${options[@]}" -seed="$p$RANDOM" "$grown" "$committed" "$seeds" \
+        >"$log.$p" 2>&1 &
+      pids+=($!)
+    done
+    rc=0
+    for pid in "${pids[@]}"; do wait "$pid" || rc=$?; done
+    cat "$log".[0-9]* >"$log"
+  else
+    nice -n 19 "$binary" "${options[@]}" "$grown" "$committed" "$seeds" >"$log" 2>&1
+    rc=$?
+  fi
   set -e
   elapsed=$(($(date +%s) - start))
   child_cpu
@@ -174,9 +192,12 @@ for target in "${targets[@]}"; do
   if ((workers > 1)); then  # the parent's last status line: "#EXECS: cov: C ft: F corp: N ..."
     last=$(grep -E '^#[0-9]+: cov: ' "$log" | tail -1 || true)
     execs=$(sed -E 's/^#([0-9]+):.*/\1/' <<<"$last")
-  else
-    last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1 || true)
-    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
+  else  # each process's final stats, summed; the coverage of the one that reached most
+    last=$(grep -E '^#[0-9]+.*cov: ' "$log" |
+      awk '{ for (i = 1; i < NF; i++) if ($i == "cov:" && $(i + 1) + 0 >= best) { best = $(i + 1) + 0; line = $0 } }
+           END { print line }' || true)
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' |
+      awk '{ s += $1 } END { print s + 0 }')
   fi
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)
@@ -196,7 +217,7 @@ for target in "${targets[@]}"; do
     mkdir -p "$previous"
     find "$committed" -maxdepth 1 -type f ! -name 'regression-*' ! -name 'crash-*' \
       -exec mv -t "$previous" {} +
-    HKIM_FUZZ_PROFILE=$root/profiles/oke-h100.yaml nice -n 19 "$binary" -merge=1 -use_counters=0 \
+    nice -n 19 "$binary" -merge=1 -use_counters=0 \
       -timeout=10 -rss_limit_mb=2048 -max_len="$(max_len "$target")" \
       "$merged" "$previous" "$grown" >"$build/$target.merge.log" 2>&1 ||
       { echo "fuzz.sh: merging $target failed; see $build/$target.merge.log" >&2; status=1
@@ -211,6 +232,10 @@ for target in "${targets[@]}"; do
     "$(du -sh "$committed" | cut -f1)")
   summary+=("$line")
 done
-echo "fuzz.sh: $workers worker(s) per target, $seconds s each"
+if ((processes > 1)); then
+  echo "fuzz.sh: $processes independent process(es) per target, $seconds s each"
+else
+  echo "fuzz.sh: $workers worker(s) per target, $seconds s each"
+fi
 printf '%s\n' "${summary[@]}"
 exit "$status"

@@ -207,8 +207,9 @@ std::vector<std::string> ProfileSchema::AllowedKeys(const std::string& json_poin
 }
 
 std::string ClosestMatch(const std::string& word, const std::vector<std::string>& candidates) {
-  auto distance = [](const std::string& a, const std::string& b) {
-    std::vector<size_t> row(b.size() + 1);
+  std::vector<size_t> row;  // one row of the edit-distance table, reused for every candidate
+  auto distance = [&row](const std::string& a, const std::string& b) {
+    row.resize(b.size() + 1);
     for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
     for (size_t i = 1; i <= a.size(); ++i) {
       size_t diagonal = row[0];
@@ -225,6 +226,11 @@ std::string ClosestMatch(const std::string& word, const std::vector<std::string>
   std::string best;
   size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
   for (const std::string& candidate : candidates) {  // sorted: ties go to the first
+    // The distance is at least the difference in length: a candidate that cannot be nearer is
+    // not measured (a long unknown key against every allowed one).
+    const size_t apart = word.size() > candidate.size() ? word.size() - candidate.size()
+                                                        : candidate.size() - word.size();
+    if (apart >= best_distance) continue;
     size_t d = distance(word, candidate);
     if (d < best_distance) {
       best = candidate;

@@ -9,9 +9,14 @@ namespace hkim {
 void ExplainAddress(const ProfileSchema& schema, const nlohmann::json* pattern,
                     const std::string& value, Diagnostic& d) {
   if (pattern == nullptr) return;
-  const nlohmann::json& definitions = schema.document().value("definitions", nlohmann::json());
+  // Looked up in place: the schema's definitions are large, and every pattern error lands here.
+  static const nlohmann::json kNone = nlohmann::json::object();
+  const nlohmann::json& document = schema.document();
+  const auto found = document.find("definitions");
+  const nlohmann::json& definitions = found != document.end() ? *found : kNone;
   auto pattern_of = [&](const char* name) {
-    return definitions.contains(name) ? definitions[name].value("pattern", "") : std::string();
+    const auto definition = definitions.find(name);
+    return definition != definitions.end() ? definition->value("pattern", "") : std::string();
   };
   std::string rule = "network.address", problem;
   if (*pattern == pattern_of("ipv4")) {

@@ -1,7 +1,9 @@
 #pragma once
-// The shipped profile the --set fuzzers apply their assignments to, loaded once per process:
-// HKIM_FUZZ_PROFILE, else profiles/oke-h100.yaml relative to the working directory (the
-// repository root, or the folder scripts/fuzz.sh's campaign copies profiles/ into).
+// The profile the --set fuzzers apply their assignments to, loaded once per process:
+// HKIM_FUZZ_SET_BASE, else fuzz/set_base.yaml relative to the working directory (the repository
+// root, or the folder a campaign copies fuzz/ into). Small on purpose: every input starts from a
+// copy of it, and ApplySetAssignments rebuilds and flattens the whole tree, so a large profile
+// costs each input more than the parser does.
 
 #include <cstdlib>
 
@@ -14,9 +16,9 @@ namespace hkim::fuzz {
 inline const LayeredProfile& BaseProfile() {
   static const LayeredProfile* base = [] {
     DiagnosticSink sink;
-    const char* path = std::getenv("HKIM_FUZZ_PROFILE");
+    const char* path = std::getenv("HKIM_FUZZ_SET_BASE");
     auto layered =
-        LoadLayeredProfile(LayerInputs{path ? path : "profiles/oke-h100.yaml", {}, {}}, sink);
+        LoadLayeredProfile(LayerInputs{path ? path : "fuzz/set_base.yaml", {}, {}}, sink);
     if (!layered) std::abort();
     return new LayeredProfile(std::move(*layered));
   }();

@@ -235,6 +235,16 @@ TEST(ValidateHelpers, FindsClosestMatchOnlyWhenItIsLikelyATypo) {
   EXPECT_EQ(ClosestMatch("completely-different", keys), "");
 }
 
+TEST(ValidateHelpers, ClosestMatchPrefersTheFirstOfEqualCandidatesWhateverTheirLengths) {
+  // "mtx" is one edit from both; the sorted list's first wins, also when a longer candidate
+  // (skipped by its length once a nearer one is known) comes between them.
+  EXPECT_EQ(ClosestMatch("mtx", {"mtu", "mtxxxxxxx", "mux"}), "mtu");
+  EXPECT_EQ(ClosestMatch("interfaces", {"if", "interface", "interfaced"}), "interface");
+  // A key thousands of bytes long is near none of the short ones.
+  EXPECT_EQ(ClosestMatch(std::string(5000, 'm') + "tu", {"gateway", "mtu"}), "");
+  EXPECT_EQ(ClosestMatch("", {"a", "mtu"}), "a");
+}
+
 TEST(ValidateSchema, ReportsUnparsableSchema) {
   DiagnosticSink sink;
   EXPECT_FALSE(ProfileSchema::Parse("bad.json", "{not json", sink));
