@@ -12,7 +12,8 @@ namespace hkim::discover {
 
 struct EmitOptions {
   std::string cluster_name;  ///< --name; empty: "my-cluster" with a TODO
-  std::string path_suffix;   ///< appended to gitops.path (one profile per group: "-2", "-3")
+  /// Appended to the name (and so to gitops.path), one profile per group: "-bm-gpu-h200-8".
+  std::string group_suffix;
 };
 
 /// The profile text (ends in a newline).
