@@ -24,6 +24,14 @@ constexpr Space kSpaces[] = {
     {0x0A400000u, 10, 0x0A400000u},  // 10.64.0.0/10 (below OpenShift's 10.128.0.0/14)
 };
 
+// "192.168.200.0/21"; without the prefix when `with_prefix` is false.
+std::string Text(const Ipv4Network& net, bool with_prefix = true) {
+  std::string text;
+  for (int shift = 24; shift >= 0; shift -= 8)
+    text += std::to_string((net.address >> shift) & 0xffu) + (shift ? "." : "");
+  return with_prefix ? text + "/" + std::to_string(net.prefix) : text;
+}
+
 uint64_t Pow2AtLeast(uint64_t n) {
   uint64_t size = 1;
   while (size < n && size < (uint64_t{1} << 32)) size <<= 1;
@@ -102,7 +110,7 @@ std::vector<DraftedAddresses> DraftAddresses(const DiscoveredProfile& p, long lo
                               " x " + Plural(namespaces, "namespace") + " = " +
                               std::to_string(needed) + ", plus a quarter for growth";
       if (auto net = Place(size, taken)) {
-        out.cidr = net->Text();
+        out.cidr = Text(*net);
         out.sized_for = std::to_string(size) + " addresses for " + why;
       } else {
         out.placed = false;
@@ -125,9 +133,8 @@ std::vector<DraftedAddresses> DraftAddresses(const DiscoveredProfile& p, long lo
                             " (the pool's attachments and the gateway), plus a quarter for growth";
     out.block_size = block;
     if (auto net = Place(size, taken)) {
-      out.cidr = net->Text();
-      Ipv4Network gateway{net->address + 1, 32};
-      out.gateway = gateway.Text().substr(0, gateway.Text().find('/'));
+      out.cidr = Text(*net);
+      out.gateway = Text(Ipv4Network{net->address + 1, 32}, false);
       out.sized_for = std::to_string(size) + " addresses for " + why;
     } else {
       out.placed = false;

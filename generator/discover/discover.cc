@@ -93,7 +93,11 @@ std::vector<Draft> DiscoverDrafts(std::vector<ExportInput> inputs, const Discove
       settings.all_groups ? GroupSuffixes(profiles, base) : std::vector<std::string>(profiles.size());
   std::vector<Draft> drafts;
   for (size_t i = 0; i < profiles.size(); ++i) {
-    EmitOptions options{settings.cluster_name, suffixes[i]};
+    EmitOptions options{settings.cluster_name, suffixes[i], {}};
+    if (settings.all_groups) {
+      for (size_t j = 0; j < profiles.size(); ++j)
+        if (j != i) options.other_names.push_back(base + suffixes[j]);
+    }
     drafts.push_back({base + suffixes[i], EmitProfile(profiles[i], options)});
   }
   keep_sources();

@@ -123,16 +123,20 @@ int NicsPerNode(const DiscoveredProfile& p) {
   return nics;
 }
 
-void EmitHeader(Writer& w, const DiscoveredProfile& p) {
+void EmitHeader(Writer& w, const DiscoveredProfile& p, const EmitOptions& options) {
   std::vector<std::string> lines = {
       "Drafted by `hkimgen discover` from a read-only kubectl export. Each value says which",
       "object and field it came from; `TODO` marks a safe default the export cannot determine.",
       "Review them, then: hkimgen validate THIS_FILE && hkimgen render THIS_FILE -d out/NAME",
       "GPU node group: " + p.group.Describe()};
-  for (const NodeGroup& other : p.other_groups) {
-    lines.push_back("Other GPU node group, not in this profile: " + other.Describe());
+  for (size_t i = 0; i < p.other_groups.size(); ++i) {
+    lines.push_back(i < options.other_names.size()
+                        ? "Other GPU node group, drafted as " + options.other_names[i] + ": " +
+                              p.other_groups[i].Describe()
+                        : "Other GPU node group, not in this profile: " +
+                              p.other_groups[i].Describe());
   }
-  if (!p.other_groups.empty()) {
+  if (!p.other_groups.empty() && options.other_names.empty()) {
     lines.push_back(
         "(one profile per group: `hkimgen discover --all-groups -d DIR` drafts each in a file of "
         "its own)");
@@ -450,6 +454,10 @@ void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path)
   w.Key("name").Str("nccl-job");
   w.Key("image").Str("nvcr.io/nvidia/pytorch:24.05-py3",
                      std::string(kTodo) + "your training image, pinned");
+  if (p.rails.empty()) {
+    w.Key("mode").Str("tcp", "no RDMA rail on the group's nodes (no SR-IOV node state, no RDMA "
+                             "resource): NCCL over the pod network");
+  }
   // One pod per node, up to the schema's maximum of one job (a larger group runs several).
   const size_t excluded = p.excluded.size();
   const long long nodes = static_cast<long long>(p.group.nodes.size() - excluded);
@@ -504,7 +512,7 @@ std::string EmitProfile(const DiscoveredProfile& p, const EmitOptions& options) 
   Writer w(out);
   const std::string name =
       (options.cluster_name.empty() ? "my-cluster" : options.cluster_name) + options.group_suffix;
-  EmitHeader(w, p);
+  EmitHeader(w, p, options);
   out << YAML::BeginMap;
   w.Key("cluster").Map();
   const std::string group = options.group_suffix.empty() ? "" : " and the group";

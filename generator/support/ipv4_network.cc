@@ -27,13 +27,6 @@ bool Ipv4Network::Overlaps(const Ipv4Network& other) const {
   return (address & mask) == (other.address & mask);
 }
 
-std::string Ipv4Network::Text() const {
-  std::string text;
-  for (int shift = 24; shift >= 0; shift -= 8)
-    text += std::to_string((address >> shift) & 0xffu) + (shift ? "." : "");
-  return text + "/" + std::to_string(prefix);
-}
-
 std::optional<Ipv4Network> ParseCidr(const std::string& text) {
   size_t at = 0;
   uint32_t address = 0;

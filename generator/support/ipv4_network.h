@@ -16,8 +16,6 @@ struct Ipv4Network {
 
   uint64_t Size() const { return uint64_t{1} << (32 - prefix); }
   bool Overlaps(const Ipv4Network& other) const;
-  /// "10.0.103.0/24" (what ParseCidr reads back).
-  std::string Text() const;
 };
 
 /// Parses "10.0.103.0/24": four decimal octets of 1 to 3 digits (at most 255), a prefix of 1 or 2

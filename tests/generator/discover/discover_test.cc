@@ -195,6 +195,10 @@ TEST(Discover, AllGroupsGivesOneProfilePerGroupWithDistinctNamesEachValidating) 
   EXPECT_THAT(drafts[0].text, HasSubstr("name: oke-bm-gpu-h200-8  # --name and the group"));
   EXPECT_THAT(drafts[1].text, HasSubstr("GPU node group: NVIDIA-A10 on VM.GPU.A10.2 (2 nodes"));
   EXPECT_THAT(drafts[1].text, HasSubstr("path: out/oke-vm-gpu-a10-2"));
+  // The A10 VMs have no RDMA rail: their draft runs NCCL over the pod network.
+  EXPECT_THAT(drafts[1].text, HasSubstr("  mode: tcp  # no RDMA rail on the group's nodes"));
+  EXPECT_THAT(drafts[0].text, HasSubstr("# Other GPU node group, drafted as oke-vm-gpu-a10-2: "
+                                        "NVIDIA-A10 on VM.GPU.A10.2"));
   for (const discover::Draft& draft : drafts) {
     EXPECT_THAT(draft.text, Not(HasSubstr("\n---\n")));  // one profile a file
     ExpectValidatesAndRenders(draft.text);
