@@ -48,7 +48,8 @@ types fully qualified and only those the cluster serves (`kubectl get a,b` stops
 type the cluster lacks). The draft is checked as `hkimgen validate` would before it is printed
 or written; --output-file and -d never write through a symlink (--force replaces the path
 whole). With --all-groups each GPU node group gets a profile of its own, cluster.name
-<name>-<group> (its instance type, else its GPU product), written to DIR/<cluster.name>.yaml;
+<name>-<group> (its instance type, else its GPU product) and namespaces <namespace>-<group>
+(one cluster's profiles need their own), written to DIR/<cluster.name>.yaml;
 -d DIR is needed (or -o json, which holds every draft). Without --force no existing file is
 replaced: if any of the files exists, none is written.
 Names and values from the export appear in messages and comments with control characters

@@ -129,6 +129,11 @@ void EmitHeader(Writer& w, const DiscoveredProfile& p, const EmitOptions& option
       "object and field it came from; `TODO` marks a safe default the export cannot determine.",
       "Review them, then: hkimgen validate THIS_FILE && hkimgen render THIS_FILE -d out/NAME",
       "GPU node group: " + p.group.Describe()};
+  if (!p.pods_exported) {
+    lines.push_back(
+        "The export holds no Pods: another team's jobs on these nodes could not be seen (export "
+        "pods too, then see node_shape.exclude_nodes)");
+  }
   for (size_t i = 0; i < p.other_groups.size(); ++i) {
     lines.push_back(i < options.other_names.size()
                         ? "Other GPU node group, drafted as " + options.other_names[i] + ": " +
@@ -494,6 +499,13 @@ void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path)
   w.End();
 }
 
+// `name` + `suffix`, cut to a DNS label's 63 characters (without a trailing '-').
+std::string WithSuffix(const std::string& name, const std::string& suffix) {
+  std::string joined = (name + suffix).substr(0, 63);
+  while (!joined.empty() && joined.back() == '-') joined.pop_back();
+  return joined;
+}
+
 }  // namespace
 
 bool NeedsTypeQuotes(const std::string& value) {
@@ -521,13 +533,19 @@ std::string EmitProfile(const DiscoveredProfile& p, const EmitOptions& options) 
                               : "--name" + group);
   w.Key("platform").Str(p.platform, p.platform_from);
   w.End();
+  // One profile per group: the profiles of one cluster need namespaces of their own (their
+  // workload objects would otherwise be one object that two Applications track).
+  std::vector<std::string> spaces =
+      p.namespaces.empty() ? std::vector<std::string>{"gpu-training"} : p.namespaces;
+  for (std::string& space : spaces) space = WithSuffix(space, options.group_suffix);
+  const std::string per_group =
+      options.group_suffix.empty() ? "" : ", each with the group's name (one cluster's profiles need namespaces of their own)";
   w.Key("namespaces")
-      .StrList(p.namespaces.empty() ? std::vector<std::string>{"gpu-training"} : p.namespaces,
-               p.namespaces.empty()
-                   ? std::string(kTodo) +
-                         "your project's namespace (discover --namespace NAME); never default "
-                         "or another team's"
-                   : p.namespaces_from);
+      .StrList(spaces, p.namespaces.empty()
+                           ? std::string(kTodo) +
+                                 "your project's namespace (discover --namespace NAME); never "
+                                 "default or another team's" + per_group
+                           : p.namespaces_from + per_group);
   EmitNodeShape(w, p);
   const int namespaces = std::max<int>(1, static_cast<int>(p.namespaces.size()));
   EmitNetwork(w, p, DraftAddresses(p, DraftReplicas(p), namespaces));

@@ -247,6 +247,7 @@ std::vector<DiscoveredProfile> Infer(const ClusterFacts& facts, const SourceLoca
     InferCpuVendor(profile, sink, where);
     InferSelector(profile, facts, sink, where);
     InferOtherTeams(facts, namespaces, profile, sink);
+    profile.pods_exported = facts.pods_exported;
     InferTaints(profile);
     InferRails(facts, where, profile, sink);
     for (const NadFacts& nad : facts.nads) {

@@ -62,7 +62,8 @@ struct Adoption {
 /// A node of the group the draft leaves out (node_shape.exclude_nodes).
 struct ExcludedNode {
   std::string host;  ///< its kubernetes.io/hostname label (the node name without one)
-  std::string why;   ///< "runs GPU or RDMA pods of namespace b-ts-data-agent-0a0cee"
+  /// "GPU or RDMA pods of namespace b-ts-data-agent-0a0cee run there, not the workload's"
+  std::string why;
 };
 
 struct DiscoveredProfile {
@@ -74,6 +75,7 @@ struct DiscoveredProfile {
   std::string selector_key, selector_value, selector_from;
   std::vector<std::string> taints;  ///< "key:effect" on every node of the group
   std::vector<ExcludedNode> excluded;  ///< another team's nodes of the group, sorted by host
+  bool pods_exported = false;  ///< the export holds Pods: other teams' jobs could be seen
   std::vector<DiscoveredRail> rails;
   std::string rails_from;
   /// CNI plugin type -> the first NAD of the export, not an operator's, whose config uses it

@@ -62,6 +62,8 @@ TEST(Discover, OpenShiftExportGivesAProfileWithProvenanceThatValidatesAndRenders
   EXPECT_THAT(t, HasSubstr("GPU node group: NVIDIA-H200 on no instance type (3 nodes: "
                            "rack7-gpu01, rack7-gpu02, rack7-gpu03)"));
   EXPECT_THAT(t, HasSubstr("Other GPU node group, not in this profile: NVIDIA-A100-SXM4-80GB"));
+  EXPECT_THAT(t, HasSubstr("# The export holds no Pods: another team's jobs on these nodes could "
+                           "not be seen"));
   EXPECT_THAT(t,
               HasSubstr("gpus_per_node: 8  # Node rack7-gpu01 .status.capacity[nvidia.com/gpu]"));
   EXPECT_THAT(t, HasSubstr("nics_per_node: 2"));
@@ -179,6 +181,9 @@ TEST(Discover, AllGroupsGivesOneProfilePerGroupWithDistinctNamesEachValidating) 
   EXPECT_THAT(drafts[0].text, HasSubstr("name: oke-bm-gpu-h200-8  # --name and the group"));
   EXPECT_THAT(drafts[1].text, HasSubstr("GPU node group: NVIDIA-A10 on VM.GPU.A10.2 (2 nodes"));
   EXPECT_THAT(drafts[1].text, HasSubstr("path: out/oke-vm-gpu-a10-2"));
+  // One cluster, two profiles: each has namespaces of its own.
+  EXPECT_THAT(drafts[0].text, HasSubstr("namespaces: [gpu-training-bm-gpu-h200-8]  # TODO:"));
+  EXPECT_THAT(drafts[1].text, HasSubstr("namespaces: [gpu-training-vm-gpu-a10-2]  # TODO:"));
   // The A10 VMs have no RDMA rail: their draft runs NCCL over the pod network.
   EXPECT_THAT(drafts[1].text, HasSubstr("  mode: tcp  # no RDMA rail on the group's nodes"));
   EXPECT_THAT(drafts[0].text, HasSubstr("# Other GPU node group, drafted as oke-vm-gpu-a10-2: "
@@ -359,10 +364,12 @@ TEST_F(DiscoverCommand, AllGroupsWritesOneFileAGroupIntoTheFolderAndNeverOverwri
   auto run = Run(file + " --name oke --all-groups -d " + dir.string());
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_THAT(run.err, HasSubstr("wrote " + (dir / "oke-bm-gpu-h200-8.yaml").string()));
-  for (const char* name : {"oke-bm-gpu-h200-8.yaml", "oke-vm-gpu-a10-2.yaml"}) {
-    auto validate = test_files::RunShell(
-        std::string(HKIM_BINARY) + " validate " + (dir / name).string(), HKIM_SOURCE_DIR, dir_);
-    EXPECT_EQ(validate.status, 0) << name << ": " << validate.out << validate.err;
+  // Each validates, and both together (one cluster: nothing the two bundles would share).
+  for (const std::string files : {"oke-bm-gpu-h200-8.yaml", "oke-vm-gpu-a10-2.yaml",
+                                  "oke-bm-gpu-h200-8.yaml oke-vm-gpu-a10-2.yaml"}) {
+    auto validate = test_files::RunShell(std::string(HKIM_BINARY) + " validate " + files,
+                                         dir.string(), dir_);
+    EXPECT_EQ(validate.status, 0) << files << ": " << validate.out << validate.err;
   }
   // A second run finds the files: nothing is written, not even the one that is missing.
   fs::remove(dir / "oke-vm-gpu-a10-2.yaml");
