@@ -82,11 +82,13 @@ std::string DraftIpamType(const DiscoveredRail& rail, bool openshift) {
   return openshift ? "whereabouts" : "nv-ipam";
 }
 
-std::vector<DraftedAddresses> DraftAddresses(const DiscoveredProfile& p, long long replicas,
-                                             int namespaces) {
+std::vector<DraftedAddresses> DraftAddresses(const DiscoveredProfile& p) {
+  const long long replicas = DraftReplicas(p);
+  const int namespaces = std::max<int>(1, static_cast<int>(p.namespaces.size()));
   const bool openshift = p.platform == "openshift";
   std::vector<DraftedAddresses> drafted(p.rails.size());
-  // What the export states is the cluster's: the drafted ranges keep clear of it.
+  // What the export states is the cluster's (and the other groups' drafts): the drafted ranges
+  // keep clear of it.
   std::vector<Ipv4Network> taken;
   for (const std::string& cidr : p.exported_ranges)
     if (auto net = ParseCidr(cidr)) taken.push_back(*net);

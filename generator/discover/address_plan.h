@@ -3,7 +3,8 @@
 // discover, for the emitter: addresses for the rails whose export states none (no NAD range, no
 // IPPool). Each is sized to what will attach to it (the draft's pods x the rail's attachments x
 // the namespaces, plus a quarter for growth) and placed apart from the other rails and from the
-// ranges the export states, in private blocks: 192.168.0.0/16 first (from 192.168.200.0), then
+// ranges the export states (and the ranges drafted for the cluster's other groups, which
+// DiscoverDrafts adds to them), in private blocks: 192.168.0.0/16 first (from 192.168.200.0), then
 // 172.16.0.0/13, then 10.64.0.0/10 (none of them OpenShift's or OKE's default networks).
 
 #include <string>
@@ -28,8 +29,7 @@ struct DraftedAddresses {
   bool placed = true;  ///< false: no private block holds it; `cidr` is a /24 that is too small
 };
 
-/// One per rail of `profile`, in order. `replicas` and `namespaces` are the draft's.
-std::vector<DraftedAddresses> DraftAddresses(const DiscoveredProfile& profile, long long replicas,
-                                             int namespaces);
+/// One per rail of `profile`, in order, for the draft's replicas (DraftReplicas) and namespaces.
+std::vector<DraftedAddresses> DraftAddresses(const DiscoveredProfile& profile);
 
 }  // namespace hkim::discover

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <set>
 
+#include "discover/address_plan.h"
 #include "discover/adopt.h"
 #include "discover/cluster_facts.h"
 #include "discover/emit.h"
@@ -91,6 +92,15 @@ std::vector<Draft> DiscoverDrafts(std::vector<ExportInput> inputs, const Discove
   const std::string base = settings.cluster_name.empty() ? "my-cluster" : settings.cluster_name;
   const std::vector<std::string> suffixes =
       settings.all_groups ? GroupSuffixes(profiles, base) : std::vector<std::string>(profiles.size());
+  // The groups share the cluster: each group's drafted ranges keep clear of the earlier ones'.
+  for (size_t i = 1; i < profiles.size(); ++i) {
+    for (const DraftedAddresses& drafted : DraftAddresses(profiles[i - 1]))
+      if (!drafted.cidr.empty()) profiles[i].exported_ranges.push_back(drafted.cidr);
+    if (i >= 2)
+      profiles[i].exported_ranges.insert(profiles[i].exported_ranges.end(),
+                                         profiles[i - 1].exported_ranges.begin(),
+                                         profiles[i - 1].exported_ranges.end());
+  }
   std::vector<Draft> drafts;
   for (size_t i = 0; i < profiles.size(); ++i) {
     EmitOptions options{settings.cluster_name, suffixes[i], {}};

@@ -547,8 +547,7 @@ std::string EmitProfile(const DiscoveredProfile& p, const EmitOptions& options) 
                                  "default or another team's" + per_group
                            : p.namespaces_from + per_group);
   EmitNodeShape(w, p);
-  const int namespaces = std::max<int>(1, static_cast<int>(p.namespaces.size()));
-  EmitNetwork(w, p, DraftAddresses(p, DraftReplicas(p), namespaces));
+  EmitNetwork(w, p, DraftAddresses(p));
   EmitRuntime(w, p, "out/" + name);
   out << YAML::EndMap;
   // The emitter's whole buffer (c_str() would end at a NUL byte).

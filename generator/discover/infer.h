@@ -82,7 +82,8 @@ struct DiscoveredProfile {
   /// ("NetworkAttachmentDefinition ml/roce-vf"): what a precondition may cite as showing the
   /// plugin on the cluster; an export of Nodes only holds none.
   std::map<std::string, std::string> cni_used_by;
-  /// Every NAD range and IPPool subnet the export holds (the drafted ranges keep clear of them).
+  /// Every NAD range and IPPool subnet the export holds, and with one profile per group the
+  /// ranges drafted for the groups before this one: the drafted ranges keep clear of them.
   std::vector<std::string> exported_ranges;
   std::string fabric = "roce-v2", fabric_from;  ///< infiniband when the PFs' linkType is IB
   std::vector<std::string> namespaces;          ///< --namespace; empty: a TODO placeholder

@@ -45,6 +45,26 @@ TEST(Discover, RangesAreSizedToTheNodeCountSoThatABigClusterDraftValidates) {
   ExpectValidatesAndRenders(few);
 }
 
+TEST(Discover, TheGroupsOfOneClusterGetRangesApart) {
+  nlohmann::json doc = nlohmann::json::parse(OpenShiftExport(5));
+  int relabelled = 0;
+  for (nlohmann::json& item : doc["items"])
+    if (item["kind"] == "Node" && relabelled++ < 2)
+      item["metadata"]["labels"]["nvidia.com/gpu.product"] = "NVIDIA-A100-SXM4-80GB";
+  DiagnosticSink sink;
+  const std::vector<discover::Draft> drafts =
+      discover::DiscoverDrafts({{"two.json", doc.dump()}}, {"lab", true}, sink);
+  ASSERT_EQ(drafts.size(), 2u);
+  EXPECT_THAT(drafts[0].text, HasSubstr("range: 192.168.200.0/24"));
+  EXPECT_THAT(drafts[0].text, HasSubstr("range: 192.168.203.0/24"));
+  for (const char* first : {"192.168.200.0/24", "192.168.201.0/24", "192.168.202.0/24",
+                            "192.168.203.0/24"})
+    EXPECT_THAT(drafts[1].text, Not(HasSubstr(first)));
+  EXPECT_THAT(drafts[1].text, HasSubstr("range: 192.168.204.0/24"));
+  EXPECT_THAT(drafts[1].text, HasSubstr("range: 192.168.207.0/24"));
+  for (const discover::Draft& draft : drafts) ExpectValidatesAndRenders(draft.text);
+}
+
 TEST(Discover, AnNvIpamPoolIsSizedToTheNodeCountAndKeepsClearOfTheExportsRanges) {
   // OKE: one resource of 16 VFs a node, no IPPool in the export: the pool is drafted. 4000
   // nodes x a block of 17 (plus a quarter) need more than a /16.
