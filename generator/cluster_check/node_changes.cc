@@ -264,7 +264,8 @@ OtherTenants FindOtherTenants(const Profile& p, const ClusterExport& cluster) {
   std::set<std::string> rails;
   for (const Rail& rail : p.network.rails) rails.insert(rail.resource_name);
   for (const ExportObject* pod : OfKind(cluster, "Pod")) {
-    if (OwnNamespace(own, pod->namespace_name) || !discover::PodHoldsGpuOrRdma(*pod->json, rails)) continue;
+    if (OwnNamespace(own, pod->namespace_name) || !discover::PodHoldsGpuOrRdma(*pod->json, rails))
+      continue;
     const std::string node = Str(At(*pod->json, {"spec", "nodeName"}));
     if (!node.empty()) tenants.by_node[node].insert(pod->namespace_name);
   }

@@ -113,12 +113,11 @@ struct Outgoing {
 int WriteDrafts(const std::vector<Outgoing>& drafts, const DiscoverOptions& options,
                 DiagnosticSink& sink) {
   auto exists = [&](const std::string& path) {
-    sink.Report(Diagnostic{Severity::kError, SourceLocation{path, 0, 0}, "", "io.exists",
-                           "the file exists",
-                           options.output_dir.empty()
-                               ? "choose another --output-file, or add --force to overwrite it"
-                               : "choose another -d DIR or --name, or add --force to overwrite "
-                                 "it"});
+    sink.Report(Diagnostic{
+        Severity::kError, SourceLocation{path, 0, 0}, "", "io.exists", "the file exists",
+        options.output_dir.empty() ? "choose another --output-file, or add --force to overwrite it"
+                                   : "choose another -d DIR or --name, or add --force to overwrite "
+                                     "it"});
   };
   if (!options.force) {
     bool any = false;
@@ -210,9 +209,9 @@ void SetupDiscoverCommand(CLI::App& app) {
 
 int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::ostream& err) {
   if (!options.output.empty() && !options.output_dir.empty()) {
-    return ReportUsage("discover", options.format, "--output-file and -d DIR both name where to write",
-                       "use -d DIR (each draft as DIR/<cluster.name>.yaml) or --output-file FILE",
-                       out, err);
+    return ReportUsage(
+        "discover", options.format, "--output-file and -d DIR both name where to write",
+        "use -d DIR (each draft as DIR/<cluster.name>.yaml) or --output-file FILE", out, err);
   }
   if (options.all_groups && !options.output.empty()) {
     return ReportUsage("discover", options.format,
@@ -245,28 +244,29 @@ int RunDiscoverCommand(const DiscoverOptions& options, std::ostream& out, std::o
     }
     std::vector<discover::Draft> drafted;
     if (!sink.HasErrors()) {
-      drafted = discover::DiscoverDrafts(
-          std::move(inputs), {options.name, options.all_groups, options.namespaces}, sink,
-          &sources);
+      drafted = discover::DiscoverDrafts(std::move(inputs),
+                                         {options.name, options.all_groups, options.namespaces},
+                                         sink, &sources);
     }
     for (discover::Draft& draft : drafted) {
       Outgoing going{std::move(draft), options.output, 0};
       if (!options.output_dir.empty())
-        going.path = (std::filesystem::path(options.output_dir) / (going.draft.cluster_name + ".yaml"))
-                         .string();
+        going.path =
+            (std::filesystem::path(options.output_dir) / (going.draft.cluster_name + ".yaml"))
+                .string();
       // A draft that does not validate is still the export's picture: written, with its
       // findings as comments, and exit 1.
       const std::vector<Diagnostic> findings = DraftFindings(going.draft.text);
       const std::string label =
           options.all_groups ? "<draft " + going.draft.cluster_name + ">" : "<draft>";
       for (const Diagnostic& d : findings) {
-        sink.Report(Diagnostic{Severity::kError, SourceLocation{label, 0, 0}, d.data_path,
-                               "discover.draft-invalid",
-                               "the drafted profile does not validate (" + d.rule + ": " +
-                                   d.message + "); the draft is written with this as a comment "
-                                               "at its top",
-                               d.fix.empty() ? "fix the drafted value, then: hkimgen validate FILE"
-                                             : "in the draft: " + d.fix});
+        sink.Report(Diagnostic{
+            Severity::kError, SourceLocation{label, 0, 0}, d.data_path, "discover.draft-invalid",
+            "the drafted profile does not validate (" + d.rule + ": " + d.message +
+                "); the draft is written with this as a comment "
+                "at its top",
+            d.fix.empty() ? "fix the drafted value, then: hkimgen validate FILE"
+                          : "in the draft: " + d.fix});
       }
       if (!findings.empty()) {
         going.findings = findings.size();

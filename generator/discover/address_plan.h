@@ -20,9 +20,11 @@ std::string DraftIpamType(const DiscoveredRail& rail, bool openshift);
 
 /// What a rail's drafted addresses are, when the export states none.
 struct DraftedAddresses {
-  std::string cidr;     ///< the whereabouts range or the nv-ipam pool's subnet; "" when the export has it
+  std::string
+      cidr;  ///< the whereabouts range or the nv-ipam pool's subnet; "" when the export has it
   std::string gateway;  ///< nv-ipam pool drafted here: its subnet's first address
-  int block_size = 0;   ///< nv-ipam pool drafted here: every attachment of its rails, plus the gateway
+  int block_size =
+      0;  ///< nv-ipam pool drafted here: every attachment of its rails, plus the gateway
   /// Why this size (for a TODO comment): "2048 addresses: 1503 pods x 1 attachment x 1 namespace,
   /// plus a quarter"; or, when no private block is left for it, the size it needs.
   std::string sized_for;

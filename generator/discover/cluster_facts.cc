@@ -1,11 +1,11 @@
 #include "discover/cluster_facts.h"
 
+#include <algorithm>
+#include <set>
+
 #include "discover/json_at.h"
 #include "discover/tenants.h"
 #include "support/untrusted_text.h"
-
-#include <algorithm>
-#include <set>
 
 namespace hkim::discover {
 namespace {

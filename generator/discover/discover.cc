@@ -90,8 +90,9 @@ std::vector<Draft> DiscoverDrafts(std::vector<ExportInput> inputs, const Discove
     if (profile.platform == "openshift") profile.adoption = InferAdoption(exports, profile);
   }
   const std::string base = settings.cluster_name.empty() ? "my-cluster" : settings.cluster_name;
-  const std::vector<std::string> suffixes =
-      settings.all_groups ? GroupSuffixes(profiles, base) : std::vector<std::string>(profiles.size());
+  const std::vector<std::string> suffixes = settings.all_groups
+                                                ? GroupSuffixes(profiles, base)
+                                                : std::vector<std::string>(profiles.size());
   // The groups share the cluster: each group's drafted ranges keep clear of the earlier ones'.
   for (size_t i = 1; i < profiles.size(); ++i) {
     for (const DraftedAddresses& drafted : DraftAddresses(profiles[i - 1]))

@@ -173,8 +173,8 @@ void EmitNodeShape(Writer& w, const DiscoveredProfile& p) {
   w.End();
   if (!p.excluded.empty()) {
     w.Key("exclude_nodes")
-        .Comment("another team's nodes of the group, it seems (warnings discover.other-team)")
-        .raw()
+            .Comment("another team's nodes of the group, it seems (warnings discover.other-team)")
+            .raw()
         << YAML::BeginSeq;
     for (const ExcludedNode& node : p.excluded) w.Str(node.host, node.why);
     w.raw() << YAML::EndSeq;
@@ -213,9 +213,9 @@ void EmitIpam(Writer& w, const DiscoveredRail& rail, const DraftedAddresses& dra
   w.Key("type").Str(type);
   if (type == "whereabouts") {
     if (rail.range.empty()) {
-      w.Key("range").Str(drafted.cidr, std::string(kTodo) +
-                                           "a subnet of its own for every isolated rail; " +
-                                           drafted.sized_for);
+      w.Key("range").Str(
+          drafted.cidr,
+          std::string(kTodo) + "a subnet of its own for every isolated rail; " + drafted.sized_for);
     } else {
       w.Key("range").Str(rail.range);
     }
@@ -230,7 +230,8 @@ void EmitIpam(Writer& w, const DiscoveredRail& rail, const DraftedAddresses& dra
     w.Key("namespace").Str(rail.pool_namespace.empty() ? "network-operator" : rail.pool_namespace);
     w.Key("subnet").Str(pool_from.empty() ? drafted.cidr : rail.pool_subnet);
     const std::string gateway = pool_from.empty() ? drafted.gateway : rail.pool_gateway;
-    const int needed = pool_from.empty() ? drafted.block_size : BlockSizeNeeded(rail, !gateway.empty());
+    const int needed =
+        pool_from.empty() ? drafted.block_size : BlockSizeNeeded(rail, !gateway.empty());
     if (rail.pool_block_size >= needed) {
       w.Key("per_node_block_size").Int(rail.pool_block_size);
     } else if (rail.pool_block_size > 0) {
@@ -349,9 +350,9 @@ void EmitPreconditions(Writer& w, const DiscoveredProfile& p) {
     }
     const std::string rdma_nad = used_by("rdma");
     items.push_back({"rdma-netns", "exclusive",
-                     rdma_nad.empty() ? "the RDMA CNI the bundle's NADs chain needs it"
-                                      : "the RDMA CNI, which " + rdma_nad +
-                                            " of the export chains, needs it",
+                     rdma_nad.empty()
+                         ? "the RDMA CNI the bundle's NADs chain needs it"
+                         : "the RDMA CNI, which " + rdma_nad + " of the export chains, needs it",
                      on_node + "rdma system show"});
     items.push_back({"host-driver", "nvidia-peermem",
                      "the OKE GPU image's driver (check that nvidia_peermem is loaded)",
@@ -460,21 +461,23 @@ void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path)
   w.Key("image").Str("nvcr.io/nvidia/pytorch:24.05-py3",
                      std::string(kTodo) + "your training image, pinned");
   if (p.rails.empty()) {
-    w.Key("mode").Str("tcp", "no RDMA rail on the group's nodes (no SR-IOV node state, no RDMA "
-                             "resource): NCCL over the pod network");
+    w.Key("mode").Str("tcp",
+                      "no RDMA rail on the group's nodes (no SR-IOV node state, no RDMA "
+                      "resource): NCCL over the pod network");
   }
   // One pod per node, up to the schema's maximum of one job (a larger group runs several).
   const size_t excluded = p.excluded.size();
   const long long nodes = static_cast<long long>(p.group.nodes.size() - excluded);
-  const std::string less = excluded == 0 ? "" : " less the " + std::to_string(excluded) + " excluded";
+  const std::string less =
+      excluded == 0 ? "" : " less the " + std::to_string(excluded) + " excluded";
   if (nodes <= kMaxDraftReplicas) {
     w.Key("replicas").Int(DraftReplicas(p), "one pod per node of the group" + less);
   } else {
-    w.Key("replicas").Int(
-        DraftReplicas(p),
-        std::string(kTodo) + "the group has " + std::to_string(p.group.nodes.size()) + " nodes" +
-            (excluded == 0 ? "" : " (" + std::to_string(nodes) + less + ")") +
-            "; one job runs at most " + std::to_string(kMaxDraftReplicas) + " pods");
+    w.Key("replicas")
+        .Int(DraftReplicas(p),
+             std::string(kTodo) + "the group has " + std::to_string(p.group.nodes.size()) +
+                 " nodes" + (excluded == 0 ? "" : " (" + std::to_string(nodes) + less + ")") +
+                 "; one job runs at most " + std::to_string(kMaxDraftReplicas) + " pods");
   }
   w.Key("gpus_per_pod").Int(p.group.gpus_per_node, "every GPU of the node");
   w.Key("command").StrList({"sleep", "infinity"}, std::string(kTodo) + "the job's command");
@@ -539,12 +542,15 @@ std::string EmitProfile(const DiscoveredProfile& p, const EmitOptions& options) 
       p.namespaces.empty() ? std::vector<std::string>{"gpu-training"} : p.namespaces;
   for (std::string& space : spaces) space = WithSuffix(space, options.group_suffix);
   const std::string per_group =
-      options.group_suffix.empty() ? "" : ", each with the group's name (one cluster's profiles need namespaces of their own)";
+      options.group_suffix.empty()
+          ? ""
+          : ", each with the group's name (one cluster's profiles need namespaces of their own)";
   w.Key("namespaces")
       .StrList(spaces, p.namespaces.empty()
                            ? std::string(kTodo) +
                                  "your project's namespace (discover --namespace NAME); never "
-                                 "default or another team's" + per_group
+                                 "default or another team's" +
+                                 per_group
                            : p.namespaces_from + per_group);
   EmitNodeShape(w, p);
   EmitNetwork(w, p, DraftAddresses(p));

@@ -253,8 +253,8 @@ std::vector<DiscoveredProfile> Infer(const ClusterFacts& facts, const SourceLoca
     for (const NadFacts& nad : facts.nads) {
       if (!nad.owner.empty()) continue;
       for (const std::string& plugin : nad.plugins)
-        profile.cni_used_by.emplace(plugin, "NetworkAttachmentDefinition " + nad.namespace_name +
-                                                "/" + nad.name);
+        profile.cni_used_by.emplace(
+            plugin, "NetworkAttachmentDefinition " + nad.namespace_name + "/" + nad.name);
     }
     for (const NadFacts& nad : facts.nads)
       profile.exported_ranges.insert(profile.exported_ranges.end(), nad.ranges.begin(),

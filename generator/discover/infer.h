@@ -75,7 +75,7 @@ struct DiscoveredProfile {
   std::string selector_key, selector_value, selector_from;
   std::vector<std::string> taints;  ///< "key:effect" on every node of the group
   std::vector<ExcludedNode> excluded;  ///< another team's nodes of the group, sorted by host
-  bool pods_exported = false;  ///< the export holds Pods: other teams' jobs could be seen
+  bool pods_exported = false;          ///< the export holds Pods: other teams' jobs could be seen
   std::vector<DiscoveredRail> rails;
   std::string rails_from;
   /// CNI plugin type -> the first NAD of the export, not an operator's, whose config uses it

@@ -18,8 +18,8 @@ constexpr size_t kNamed = 4;  // nodes a warning names; the rest are counted
 // "example.com/team=vision").
 bool OwnerKey(const std::string& key) {
   const std::string last = key.substr(key.rfind('/') + 1);
-  static const std::set<std::string> kOwner = {"team",      "tenant",  "owner", "dedicated",
-                                                "reserved", "project", "reserved-for"};
+  static const std::set<std::string> kOwner = {"team",     "tenant",  "owner",       "dedicated",
+                                               "reserved", "project", "reserved-for"};
   return kOwner.count(last) > 0;
 }
 
@@ -30,8 +30,7 @@ bool Repelling(const NodeTaint& taint) {
 
 std::string NodeList(const std::vector<const NodeFacts*>& nodes) {
   std::string text;
-  for (size_t i = 0; i < nodes.size() && i < kNamed; ++i)
-    text += (i ? ", " : "") + nodes[i]->name;
+  for (size_t i = 0; i < nodes.size() && i < kNamed; ++i) text += (i ? ", " : "") + nodes[i]->name;
   if (nodes.size() > kNamed) text += " and " + std::to_string(nodes.size() - kNamed) + " more";
   return text;
 }
@@ -144,7 +143,8 @@ class OtherTeams {
           if (it != node->labels.end()) value = it->second;
         } else {
           for (const NodeTaint& taint : node->taints)
-            if (taint.key == name && Repelling(taint)) value = taint.value.empty() ? "*" : taint.value;
+            if (taint.key == name && Repelling(taint))
+              value = taint.value.empty() ? "*" : taint.value;
         }
         values[key][value].push_back(node);
       }
@@ -180,14 +180,15 @@ class OtherTeams {
     for (const NodeFacts* node : p_.group.nodes) {
       const std::string suffix = NameSuffix(node->name);
       if (suffix.empty() || suffix == majority) continue;
-      Add("named ...-" + suffix + ", unlike most nodes of the group (...-" + majority + ")",
-          node, "if the nodes are yours, remove them from node_shape.exclude_nodes");
+      Add("named ...-" + suffix + ", unlike most nodes of the group (...-" + majority + ")", node,
+          "if the nodes are yours, remove them from node_shape.exclude_nodes");
     }
   }
 
   void Report(DiagnosticSink& sink) {
     std::set<const NodeFacts*> out;
-    for (const auto& [why, finding] : found_) out.insert(finding.nodes.begin(), finding.nodes.end());
+    for (const auto& [why, finding] : found_)
+      out.insert(finding.nodes.begin(), finding.nodes.end());
     const bool all = out.size() == p_.group.nodes.size();
     for (const auto& [why, finding] : found_) {
       std::vector<const NodeFacts*> nodes = finding.nodes;

@@ -42,9 +42,9 @@ std::string NameSuffix(const std::string& node_name) {
   const auto dash = node_name.rfind('-');
   if (dash == std::string::npos) return "";
   const std::string token = node_name.substr(dash + 1);
-  const bool word = token.size() >= 3 && std::all_of(token.begin(), token.end(), [](unsigned char c) {
-    return std::isalpha(c);
-  });
+  const bool word =
+      token.size() >= 3 &&
+      std::all_of(token.begin(), token.end(), [](unsigned char c) { return std::isalpha(c); });
   return word ? token : "";
 }
 

@@ -13,11 +13,11 @@
 #include <sstream>
 
 #include "commands/discover_command.h"
+#include "discover/draft_check.h"
 #include "discover/emit.h"
 #include "load/load.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/profile_check.h"
-#include "discover/draft_check.h"
 #include "test_files.h"
 
 namespace hkim {
@@ -367,8 +367,8 @@ TEST_F(DiscoverCommand, AllGroupsWritesOneFileAGroupIntoTheFolderAndNeverOverwri
   // Each validates, and both together (one cluster: nothing the two bundles would share).
   for (const std::string files : {"oke-bm-gpu-h200-8.yaml", "oke-vm-gpu-a10-2.yaml",
                                   "oke-bm-gpu-h200-8.yaml oke-vm-gpu-a10-2.yaml"}) {
-    auto validate = test_files::RunShell(std::string(HKIM_BINARY) + " validate " + files,
-                                         dir.string(), dir_);
+    auto validate =
+        test_files::RunShell(std::string(HKIM_BINARY) + " validate " + files, dir.string(), dir_);
     EXPECT_EQ(validate.status, 0) << files << ": " << validate.out << validate.err;
   }
   // A second run finds the files: nothing is written, not even the one that is missing.

@@ -21,7 +21,9 @@ inline const std::filesystem::path kFixtures =
     std::filesystem::path(HKIM_SOURCE_DIR) / "tests/generator/discover";
 
 /// The text of tests/generator/discover/<name>.
-inline std::string Fixture(const std::string& name) { return test_files::ReadFile(kFixtures / name); }
+inline std::string Fixture(const std::string& name) {
+  return test_files::ReadFile(kFixtures / name);
+}
 
 /// The drafted profile passes what `hkimgen validate` checks (schema, model, lint errors) and
 // renders a bundle.
@@ -50,11 +52,16 @@ inline std::string OpenShiftExport(int nodes) {
     nlohmann::json interfaces = nlohmann::json::array();
     for (const std::string& rail : rails) {
       capacity["openshift.io/" + rail + "rdma"] = "1";
-      interfaces.push_back({{"name", rail}, {"vendor", "15b3"}, {"deviceID", "1021"},
-                            {"linkType", "ETH"}, {"mtu", 9000}, {"numVfs", 1},
+      interfaces.push_back({{"name", rail},
+                            {"vendor", "15b3"},
+                            {"deviceID", "1021"},
+                            {"linkType", "ETH"},
+                            {"mtu", 9000},
+                            {"numVfs", 1},
                             {"Vfs", {{{"name", rail + "v0"}, {"deviceID", "101e"}}}}});
     }
-    items.push_back({{"apiVersion", "v1"}, {"kind", "Node"},
+    items.push_back({{"apiVersion", "v1"},
+                     {"kind", "Node"},
                      {"metadata",
                       {{"name", name},
                        {"labels",
@@ -63,10 +70,11 @@ inline std::string OpenShiftExport(int nodes) {
                          {"nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"},
                          {"feature.node.kubernetes.io/cpu-model.vendor_id", "AMD"}}}}},
                      {"status", {{"capacity", capacity}}}});
-    items.push_back({{"apiVersion", "sriovnetwork.openshift.io/v1"},
-                     {"kind", "SriovNetworkNodeState"},
-                     {"metadata", {{"name", name}, {"namespace", "openshift-sriov-network-operator"}}},
-                     {"status", {{"interfaces", interfaces}}}});
+    items.push_back(
+        {{"apiVersion", "sriovnetwork.openshift.io/v1"},
+         {"kind", "SriovNetworkNodeState"},
+         {"metadata", {{"name", name}, {"namespace", "openshift-sriov-network-operator"}}},
+         {"status", {{"interfaces", interfaces}}}});
   }
   return nlohmann::json{{"apiVersion", "v1"}, {"kind", "List"}, {"items", items}}.dump(1);
 }

@@ -57,8 +57,8 @@ TEST(Discover, TheGroupsOfOneClusterGetRangesApart) {
   ASSERT_EQ(drafts.size(), 2u);
   EXPECT_THAT(drafts[0].text, HasSubstr("range: 192.168.200.0/24"));
   EXPECT_THAT(drafts[0].text, HasSubstr("range: 192.168.203.0/24"));
-  for (const char* first : {"192.168.200.0/24", "192.168.201.0/24", "192.168.202.0/24",
-                            "192.168.203.0/24"})
+  for (const char* first :
+       {"192.168.200.0/24", "192.168.201.0/24", "192.168.202.0/24", "192.168.203.0/24"})
     EXPECT_THAT(drafts[1].text, Not(HasSubstr(first)));
   EXPECT_THAT(drafts[1].text, HasSubstr("range: 192.168.204.0/24"));
   EXPECT_THAT(drafts[1].text, HasSubstr("range: 192.168.207.0/24"));
@@ -95,7 +95,8 @@ TEST(Discover, AnNvIpamPoolIsSizedToTheNodeCountAndKeepsClearOfTheExportsRanges)
   }
   DiagnosticSink sink;
   const std::string text = discover::Discover(
-      {{"oke-big.json", nlohmann::json{{"kind", "List"}, {"apiVersion", "v1"}, {"items", items}}.dump()}},
+      {{"oke-big.json",
+        nlohmann::json{{"kind", "List"}, {"apiVersion", "v1"}, {"items", items}}.dump()}},
       {"okebig", false, {"ml"}}, sink);
   ASSERT_FALSE(sink.HasErrors());
   EXPECT_THAT(text, HasSubstr("pool:  # TODO: no IPPool in the export; 131072 addresses for 4000 "
@@ -108,10 +109,11 @@ TEST(Discover, AnNvIpamPoolIsSizedToTheNodeCountAndKeepsClearOfTheExportsRanges)
 
 TEST(Discover, AnotherTeamsNodesAreExcludedWithAWarningNamingThem) {
   // Barcelona as it runs: yunshi's StatefulSet holds the GPUs and VFs of u15 and u16.
-  const fs::path live = fs::path(HKIM_SOURCE_DIR) / "tests/generator/cluster_check/barcelona-live.json";
+  const fs::path live =
+      fs::path(HKIM_SOURCE_DIR) / "tests/generator/cluster_check/barcelona-live.json";
   DiagnosticSink sink;
-  const std::string text =
-      discover::Discover({{"live.json", ReadFile(live)}}, {"barcelona", false, {"nccl-test"}}, sink);
+  const std::string text = discover::Discover({{"live.json", ReadFile(live)}},
+                                              {"barcelona", false, {"nccl-test"}}, sink);
   ASSERT_FALSE(sink.HasErrors());
   EXPECT_THAT(text, HasSubstr("exclude_nodes:  # another team's nodes of the group, it seems "
                               "(warnings discover.other-team)\n"
@@ -142,7 +144,8 @@ TEST(Discover, NodesTaintedOrLabelledForAnotherTeamAreExcluded) {
     if (item["kind"] != "Node") continue;
     const std::string name = item["metadata"]["name"];
     if (name == "gpu-10001")
-      item["spec"]["taints"] = {{{"key", "maintenance"}, {"value", "fw"}, {"effect", "NoSchedule"}}};
+      item["spec"]["taints"] = {
+          {{"key", "maintenance"}, {"value", "fw"}, {"effect", "NoSchedule"}}};
     item["metadata"]["labels"]["example.com/team"] = name == "gpu-10004" ? "vision" : "llm";
   }
   DiagnosticSink sink;
@@ -162,10 +165,13 @@ TEST(Discover, NodesAreNeverAllExcludedAndTheMainTenantIsKeptWithAWarning) {
   nlohmann::json doc = nlohmann::json::parse(OpenShiftExport(3));
   for (int i = 0; i < 3; ++i) {
     doc["items"].push_back(
-        {{"apiVersion", "v1"}, {"kind", "Pod"},
+        {{"apiVersion", "v1"},
+         {"kind", "Pod"},
          {"metadata", {{"name", "train-" + std::to_string(i)}, {"namespace", "llm"}}},
-         {"spec", {{"nodeName", "gpu-1000" + std::to_string(i)},
-                   {"containers", {{{"name", "c"}, {"resources", {{"limits", {{"nvidia.com/gpu", "4"}}}}}}}}}}});
+         {"spec",
+          {{"nodeName", "gpu-1000" + std::to_string(i)},
+           {"containers",
+            {{{"name", "c"}, {"resources", {{"limits", {{"nvidia.com/gpu", "4"}}}}}}}}}}});
   }
   DiagnosticSink sink;
   const std::string draft = discover::Discover({{"p.json", doc.dump()}}, {"lab"}, sink);
@@ -182,14 +188,17 @@ TEST(Discover, NodesAreNeverAllExcludedAndTheMainTenantIsKeptWithAWarning) {
   // Every node looks like someone else's (each runs another namespace's pods): all stay, and
   // the warnings say why.
   for (nlohmann::json& item : doc["items"])
-    if (item["kind"] == "Pod") item["metadata"]["namespace"] = "team-" + item["spec"]["nodeName"].get<std::string>();
+    if (item["kind"] == "Pod")
+      item["metadata"]["namespace"] = "team-" + item["spec"]["nodeName"].get<std::string>();
   DiagnosticSink all;
-  const std::string kept = discover::Discover({{"p.json", doc.dump()}}, {"lab", false, {"llm"}}, all);
+  const std::string kept =
+      discover::Discover({{"p.json", doc.dump()}}, {"lab", false, {"llm"}}, all);
   EXPECT_THAT(kept, Not(HasSubstr("exclude_nodes")));
   EXPECT_THAT(kept, HasSubstr("replicas: 3"));
   ASSERT_EQ(all.WarningCount(), 3) << FormatDiagnostics(all, {});
   for (const Diagnostic& d : all.diagnostics())
-    EXPECT_THAT(d.message, HasSubstr("they stay in the draft: every node of the group looks like this"));
+    EXPECT_THAT(d.message,
+                HasSubstr("they stay in the draft: every node of the group looks like this"));
 }
 
 TEST(Discover, PreconditionsCiteOnlyANadOfTheExportThatUsesThePlugin) {
@@ -208,8 +217,10 @@ TEST(Discover, PreconditionsCiteOnlyANadOfTheExportThatUsesThePlugin) {
   EXPECT_THAT(draft, HasSubstr("why: the RDMA CNI the bundle's NADs chain needs it"));
   // The fixture as it is: its NAD chains both, and is named.
   DiagnosticSink fixture;
-  const std::string full = discover::Discover({{"oke-intel.json", Fixture("oke-intel.json")}}, {"oke"}, fixture);
-  EXPECT_THAT(full, HasSubstr("why: NetworkAttachmentDefinition ml-jobs/roce-vf of the export uses it"));
+  const std::string full =
+      discover::Discover({{"oke-intel.json", Fixture("oke-intel.json")}}, {"oke"}, fixture);
+  EXPECT_THAT(full,
+              HasSubstr("why: NetworkAttachmentDefinition ml-jobs/roce-vf of the export uses it"));
   EXPECT_THAT(full, HasSubstr("why: the RDMA CNI, which NetworkAttachmentDefinition "
                               "ml-jobs/roce-vf of the export chains, needs it"));
 }
