@@ -405,6 +405,16 @@ TEST_F(DiscoverCommand, OneDraftGoesToDirSlashItsNameWithDashD) {
   auto run = Run((kFixtures / "openshift-amd.json").string() + " --name rack7 -d " + dir_.string());
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_THAT(ReadFile(dir_ / "rack7.yaml"), HasSubstr("name: rack7  # --name"));
+  // A symlink at the draft's path is an existing file: refused, and its target left alone.
+  const fs::path links = dir_ / "links";
+  fs::create_directories(links);
+  std::ofstream(dir_ / "target.txt") << "theirs\n";
+  fs::create_symlink(dir_ / "target.txt", links / "rack7.yaml");
+  auto linked = Run((kFixtures / "openshift-amd.json").string() + " --name rack7 -d " +
+                    links.string());
+  EXPECT_EQ(linked.status, 1);
+  EXPECT_THAT(linked.err, HasSubstr("error: the file exists [io.exists]"));
+  EXPECT_EQ(ReadFile(dir_ / "target.txt"), "theirs\n");
   auto both = Run((kFixtures / "openshift-amd.json").string() + " -d " + dir_.string() +
                   " --output-file " + (dir_ / "y.yaml").string());
   EXPECT_EQ(both.status, 1);
