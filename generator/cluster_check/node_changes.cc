@@ -9,6 +9,7 @@
 
 #include "cluster_check/findings.h"
 #include "discover/json_at.h"
+#include "discover/tenants.h"
 #include "plan/preconditions.h"
 
 namespace hkim::cluster_check {
@@ -212,29 +213,9 @@ void CheckCpuVendor(const Profile& p, const ClusterExport& cluster,
   (void)cluster;
 }
 
-/// The last '-' part of a node name when it is a word ("moc-r4pcc02u15-yunshi" -> "yunshi").
-std::string LastToken(const std::string& name) {
-  const auto dash = name.rfind('-');
-  if (dash == std::string::npos) return "";
-  const std::string token = name.substr(dash + 1);
-  const bool word = token.size() >= 3 && std::all_of(token.begin(), token.end(), [](unsigned char c) {
-    return std::isalpha(c);
-  });
-  return word ? token : "";
-}
-
-/// The name suffix most picked nodes share, or "" when no single one holds the majority.
-std::string MajorityToken(const std::vector<const NodeFacts*>& picked) {
-  std::map<std::string, size_t> counts;
-  for (const NodeFacts* node : picked) ++counts[LastToken(node->name)];
-  for (const auto& [token, count] : counts)
-    if (!token.empty() && count * 2 > picked.size()) return token;
-  return "";
-}
-
 void CheckTenants(const Profile& p, const std::vector<const NodeFacts*>& picked,
                   const OtherTenants& tenants, Findings& findings) {
-  const std::string majority = MajorityToken(picked);
+  const std::string majority = discover::MajoritySuffix(picked);
   for (const NodeFacts* node : picked) {
     const std::string name = Named("Node", node->name, node->location);
     const std::string fix = "leave the node to them: node_shape.exclude_nodes: [" + node->name +
@@ -249,7 +230,7 @@ void CheckTenants(const Profile& p, const std::vector<const NodeFacts*>& picked,
                        "reach those pods too",
                    fix);
     }
-    const std::string token = LastToken(node->name);
+    const std::string token = discover::NameSuffix(node->name);
     if (!majority.empty() && !token.empty() && token != majority) {
       findings.Add(Severity::kWarning, "cluster.node-shared", p.node_shape.pointer + "/node_selector",
                    name,
@@ -258,25 +239,6 @@ void CheckTenants(const Profile& p, const std::vector<const NodeFacts*>& picked,
                    fix);
     }
   }
-}
-
-bool UsesGpuOrRdma(const json& pod, const std::set<std::string>& rail_resources) {
-  if (!Str(At(pod, {"metadata", "annotations", "k8s.v1.cni.cncf.io/networks"})).empty()) return true;
-  const json& containers = At(pod, {"spec", "containers"});
-  if (!containers.is_array()) return false;
-  for (const json& c : containers) {
-    for (const char* part : {"requests", "limits"}) {
-      const json& resources = At(c, {"resources", part});
-      if (!resources.is_object()) continue;
-      for (const auto& [name, value] : resources.items()) {
-        (void)value;
-        if (name.rfind("nvidia.com/", 0) == 0 || rail_resources.count(name) ||
-            name.find("rdma") != std::string::npos)
-          return true;
-      }
-    }
-  }
-  return false;
 }
 
 /// The namespaces that are the profile's or its operators' own, read once per check (an export
@@ -289,12 +251,9 @@ std::set<std::string> OwnNamespaces(const Profile& p) {
   return own;
 }
 
-/// Whether `ns` is one of `own` or the platform's (the system, the operators' usual homes).
+/// Whether `ns` is one of `own` or the platform's.
 bool OwnNamespace(const std::set<std::string>& own, const std::string& ns) {
-  if (own.count(ns)) return true;
-  for (const char* prefix : {"openshift-", "kube-", "nvidia-", "gpu-operator", "network-operator"})
-    if (ns.rfind(prefix, 0) == 0) return true;
-  return false;
+  return own.count(ns) > 0 || discover::PlatformNamespace(ns);
 }
 
 }  // namespace
@@ -305,7 +264,8 @@ OtherTenants FindOtherTenants(const Profile& p, const ClusterExport& cluster) {
   std::set<std::string> rails;
   for (const Rail& rail : p.network.rails) rails.insert(rail.resource_name);
   for (const ExportObject* pod : OfKind(cluster, "Pod")) {
-    if (OwnNamespace(own, pod->namespace_name) || !UsesGpuOrRdma(*pod->json, rails)) continue;
+    if (OwnNamespace(own, pod->namespace_name) || !discover::PodHoldsGpuOrRdma(*pod->json, rails))
+      continue;
     const std::string node = Str(At(*pod->json, {"spec", "nodeName"}));
     if (!node.empty()) tenants.by_node[node].insert(pod->namespace_name);
   }

@@ -92,6 +92,7 @@ const std::vector<RuleInfo>& StageRules() {
       {"discover.no-resource", W, "discover: a rail without an advertised RDMA resource"},
       {"discover.no-sriov-state", W, "discover: a GPU node without an SR-IOV node state"},
       {"discover.not-an-object", W, "discover: an export entry that is not a Kubernetes object"},
+      {"discover.other-team", W, "discover: nodes of the group another team seems to use or own (left out, in exclude_nodes)"},
       {"discover.pool-block", W, "discover: an IPPool block size that does not fit the node"},
       {"discover.pool-missing", W, "discover: a NAD names an IPPool the export lacks"},
       {"discover.rail-pf-unknown", W, "discover: a rail whose physical function is not found"},

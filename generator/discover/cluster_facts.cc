@@ -1,10 +1,11 @@
 #include "discover/cluster_facts.h"
 
-#include "discover/json_at.h"
-#include "support/untrusted_text.h"
-
 #include <algorithm>
 #include <set>
+
+#include "discover/json_at.h"
+#include "discover/tenants.h"
+#include "support/untrusted_text.h"
 
 namespace hkim::discover {
 namespace {
@@ -101,6 +102,9 @@ void ReadCniConfig(const json& config, NadFacts& nad) {
   }
   for (const json* plugin : plugins) {
     const std::string type = Str(At(*plugin, {"type"}));
+    if (!type.empty()) nad.plugins.push_back(type);
+    for (const char* key : {"range", "subnet"})
+      if (std::string r = Str(At(*plugin, {"ipam", key})); !r.empty()) nad.ranges.push_back(r);
     if (type == "tuning" && nad.mtu == 0) nad.mtu = Int(At(*plugin, {"mtu"}));
     if (type != "sriov" && type != "ib-sriov" && type != "host-device") continue;
     nad.cni_type = type;
@@ -237,11 +241,19 @@ ClusterFacts ExtractFacts(const ExportSet& exports, DiagnosticSink& sink) {
     } else if (object.kind == "IPPool") {
       facts.pools.push_back(ReadPool(object));
       facts.pools.back().location = at;
+    } else if (object.kind == "Pod" && object.group.empty()) {
+      facts.pods_exported = true;
+      const std::string node = Str(At(*object.json, {"spec", "nodeName"}));
+      if (!node.empty() && PodHoldsGpuOrRdma(*object.json, {}))
+        facts.gpu_pods.push_back({object.name, object.namespace_name, node});
     }
   }
   ReportUnreadableGpuCounts(unreadable, sink);
   std::sort(facts.nodes.begin(), facts.nodes.end(),
             [](const NodeFacts& a, const NodeFacts& b) { return a.name < b.name; });
+  std::sort(facts.gpu_pods.begin(), facts.gpu_pods.end(), [](const PodFacts& a, const PodFacts& b) {
+    return std::tie(a.node, a.namespace_name, a.name) < std::tie(b.node, b.namespace_name, b.name);
+  });
   std::sort(facts.sriov_states.begin(), facts.sriov_states.end(),
             [](const auto& a, const auto& b) { return a.node < b.node; });
   std::sort(facts.nads.begin(), facts.nads.end(), [](const NadFacts& a, const NadFacts& b) {

@@ -2,7 +2,8 @@
 
 // discover, stage 2: the typed facts an export states about a cluster (nodes, SR-IOV node
 // states, NetworkAttachmentDefinitions, nv-ipam IPPools). Each fact keeps the object and field it
-// came from, so the emitted profile can say so. Objects of other kinds are ignored.
+// came from, so the emitted profile can say so; pods only as far as they hold GPUs or RDMA
+// devices (another team's, on a GPU node). Objects of other kinds are ignored.
 
 #include <map>
 #include <optional>
@@ -65,6 +66,8 @@ struct NadFacts {
   std::string owner;
   SourceLocation location;
   std::string cni_version, cni_type, master;  ///< master: the PF the sriov/host-device plugin names
+  std::vector<std::string> plugins;  ///< every CNI plugin type of its config, in chain order
+  std::vector<std::string> ranges;   ///< every IPAM range or subnet of its plugins
   int mtu = 0;                                ///< from the main plugin or a tuning plugin
   std::string ipam_type, range, gateway, pool_name;
   std::vector<std::string> routes;  ///< route destinations
@@ -76,8 +79,15 @@ struct PoolFacts {
   int per_node_block_size = 0;
 };
 
+/// A pod that holds GPUs or RDMA devices (tenants.h), where it runs.
+struct PodFacts {
+  std::string name, namespace_name, node;
+};
+
 struct ClusterFacts {
   std::vector<NodeFacts> nodes;  ///< sorted by name (export order is not stable)
+  std::vector<PodFacts> gpu_pods;  ///< sorted by node, namespace, name
+  bool pods_exported = false;      ///< the export holds Pod objects at all
   std::vector<SriovStateFacts> sriov_states;
   std::vector<NadFacts> nads;  ///< sorted by namespace, name
   std::vector<PoolFacts> pools;

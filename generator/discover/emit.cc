@@ -6,6 +6,7 @@
 #include <regex>
 #include <set>
 
+#include "discover/address_plan.h"
 #include "model/operator_versions.h"
 #include "model/topology.h"
 #include "model/wrapper_image.h"
@@ -122,18 +123,28 @@ int NicsPerNode(const DiscoveredProfile& p) {
   return nics;
 }
 
-void EmitHeader(Writer& w, const DiscoveredProfile& p) {
+void EmitHeader(Writer& w, const DiscoveredProfile& p, const EmitOptions& options) {
   std::vector<std::string> lines = {
       "Drafted by `hkimgen discover` from a read-only kubectl export. Each value says which",
       "object and field it came from; `TODO` marks a safe default the export cannot determine.",
       "Review them, then: hkimgen validate THIS_FILE && hkimgen render THIS_FILE -d out/NAME",
       "GPU node group: " + p.group.Describe()};
-  for (const NodeGroup& other : p.other_groups) {
-    lines.push_back("Other GPU node group, not in this profile: " + other.Describe());
-  }
-  if (!p.other_groups.empty()) {
+  if (!p.pods_exported) {
     lines.push_back(
-        "(one profile per group: `hkimgen discover --all-groups` drafts each as a document)");
+        "The export holds no Pods: another team's jobs on these nodes could not be seen (export "
+        "pods too, then see node_shape.exclude_nodes)");
+  }
+  for (size_t i = 0; i < p.other_groups.size(); ++i) {
+    lines.push_back(i < options.other_names.size()
+                        ? "Other GPU node group, drafted as " + options.other_names[i] + ": " +
+                              p.other_groups[i].Describe()
+                        : "Other GPU node group, not in this profile: " +
+                              p.other_groups[i].Describe());
+  }
+  if (!p.other_groups.empty() && options.other_names.empty()) {
+    lines.push_back(
+        "(one profile per group: `hkimgen discover --all-groups -d DIR` drafts each in a file of "
+        "its own)");
   }
   w.CommentLines(lines);
 }
@@ -160,6 +171,14 @@ void EmitNodeShape(Writer& w, const DiscoveredProfile& p) {
         .Str("true", std::string(kTodo) + "no common label; label the nodes");
   }
   w.End();
+  if (!p.excluded.empty()) {
+    w.Key("exclude_nodes")
+            .Comment("another team's nodes of the group, it seems (warnings discover.other-team)")
+            .raw()
+        << YAML::BeginSeq;
+    for (const ExcludedNode& node : p.excluded) w.Str(node.host, node.why);
+    w.raw() << YAML::EndSeq;
+  }
   w.Key("tolerations").raw() << YAML::BeginSeq;
   std::vector<std::string> taints = p.taints;
   if (taints.empty()) taints.push_back("nvidia.com/gpu:");
@@ -185,17 +204,18 @@ void EmitNodeShape(Writer& w, const DiscoveredProfile& p) {
   w.End();
 }
 
-void EmitIpam(Writer& w, const DiscoveredRail& rail, size_t index, bool openshift) {
+void EmitIpam(Writer& w, const DiscoveredRail& rail, const DraftedAddresses& drafted,
+              bool openshift) {
   const std::string from = From(rail, "ipam");
-  std::string type =
-      rail.ipam_type.empty() ? (openshift ? "whereabouts" : "nv-ipam") : rail.ipam_type;
+  const std::string type = DraftIpamType(rail, openshift);
   w.Key("ipam").Map(from.empty() ? std::string(kTodo) + "no NAD for this rail; choose its addresses"
                                  : from);
   w.Key("type").Str(type);
   if (type == "whereabouts") {
     if (rail.range.empty()) {
-      w.Key("range").Str("192.168." + std::to_string(200 + index) + ".0/24",
-                         std::string(kTodo) + "a subnet of its own for every isolated rail");
+      w.Key("range").Str(
+          drafted.cidr,
+          std::string(kTodo) + "a subnet of its own for every isolated rail; " + drafted.sized_for);
     } else {
       w.Key("range").Str(rail.range);
     }
@@ -203,13 +223,15 @@ void EmitIpam(Writer& w, const DiscoveredRail& rail, size_t index, bool openshif
     if (!rail.routes.empty()) w.Key("routes").StrList(rail.routes);
   } else {
     const std::string pool_from = From(rail, "pool");
-    w.Key("pool").Map(pool_from.empty() ? std::string(kTodo) + "no IPPool in the export"
-                                        : pool_from);
+    w.Key("pool").Map(pool_from.empty()
+                          ? std::string(kTodo) + "no IPPool in the export; " + drafted.sized_for
+                          : pool_from);
     w.Key("name").Str(rail.pool_name.empty() ? "default" : rail.pool_name);
     w.Key("namespace").Str(rail.pool_namespace.empty() ? "network-operator" : rail.pool_namespace);
-    w.Key("subnet").Str(rail.pool_subnet.empty() ? "192.168.0.0/16" : rail.pool_subnet);
-    const std::string gateway = pool_from.empty() ? "192.168.0.1" : rail.pool_gateway;
-    const int needed = BlockSizeNeeded(rail, !gateway.empty());
+    w.Key("subnet").Str(pool_from.empty() ? drafted.cidr : rail.pool_subnet);
+    const std::string gateway = pool_from.empty() ? drafted.gateway : rail.pool_gateway;
+    const int needed =
+        pool_from.empty() ? drafted.block_size : BlockSizeNeeded(rail, !gateway.empty());
     if (rail.pool_block_size >= needed) {
       w.Key("per_node_block_size").Int(rail.pool_block_size);
     } else if (rail.pool_block_size > 0) {
@@ -226,7 +248,8 @@ void EmitIpam(Writer& w, const DiscoveredRail& rail, size_t index, bool openshif
   w.End();
 }
 
-void EmitRail(Writer& w, const DiscoveredRail& rail, size_t index, bool openshift) {
+void EmitRail(Writer& w, const DiscoveredRail& rail, const DraftedAddresses& drafted,
+              bool openshift) {
   w.Map();
   w.Key("name").Str(rail.name);
   if (!rail.interface_name.empty())
@@ -247,11 +270,12 @@ void EmitRail(Writer& w, const DiscoveredRail& rail, size_t index, bool openshif
   }
   if (!rail.cni_version.empty())
     w.Key("cni_version").Str(rail.cni_version, "from the NAD's config");
-  EmitIpam(w, rail, index, openshift);
+  EmitIpam(w, rail, drafted, openshift);
   w.End();
 }
 
-void EmitNetwork(Writer& w, const DiscoveredProfile& p) {
+void EmitNetwork(Writer& w, const DiscoveredProfile& p,
+                 const std::vector<DraftedAddresses>& drafted) {
   const bool openshift = p.platform == "openshift";
   w.Key("network").Map();
   w.Key("fabric").Str(p.fabric, p.fabric_from.empty() ? std::string(kTodo) +
@@ -284,7 +308,7 @@ void EmitNetwork(Writer& w, const DiscoveredProfile& p) {
     w.Key("nv_ipam").raw() << YAML::Flow << YAML::BeginMap << YAML::EndMap;
   }
   w.Key("rails").Comment(p.rails_from).raw() << YAML::BeginSeq;
-  for (size_t i = 0; i < p.rails.size(); ++i) EmitRail(w, p.rails[i], i, openshift);
+  for (size_t i = 0; i < p.rails.size(); ++i) EmitRail(w, p.rails[i], drafted[i], openshift);
   w.raw() << YAML::EndSeq;
   w.End();
 }
@@ -308,18 +332,27 @@ void EmitPreconditions(Writer& w, const DiscoveredProfile& p) {
                      std::string(openshift ? "oc" : "kubectl") + " get nodes -l " + key});
   if (!openshift && !p.rails.empty()) {
     // The OKE NADs hkimgen renders chain the SR-IOV and RDMA CNI (the RDMA CNI needs exclusive
-    // RDMA netns mode); an export's running NADs show the cluster has them. Without NADs in the
-    // export, the reason is the bundle's own NADs, and the check is all there is.
+    // RDMA netns mode). A NAD of the export whose config uses a plugin shows the cluster has it,
+    // and is cited by name; without one, the reason is the bundle's own NADs, and the check is
+    // all there is.
     const std::string on_node = "kubectl debug node/NODE -it --image=docker.io/library/busybox -- chroot /host ";
-    const bool seen = p.exported_nads > 0;
-    const std::string cni_why =
-        seen ? "the export's NADs use it"
-             : "the bundle's NADs chain it (the export holds no NAD to show the cluster has it)";
-    items.push_back({"cni-plugin", "sriov", cni_why, on_node + "ls /opt/cni/bin/sriov"});
-    items.push_back({"cni-plugin", "rdma", cni_why, on_node + "ls /opt/cni/bin/rdma"});
+    auto used_by = [&](const std::string& plugin) {
+      auto it = p.cni_used_by.find(plugin);
+      return it == p.cni_used_by.end() ? std::string() : it->second;
+    };
+    for (const char* plugin : {"sriov", "rdma"}) {
+      const std::string nad = used_by(plugin);
+      items.push_back({"cni-plugin", plugin,
+                       nad.empty() ? "the bundle's NADs chain it (no NAD of the export shows the "
+                                     "cluster has it)"
+                                   : nad + " of the export uses it",
+                       on_node + "ls /opt/cni/bin/" + plugin});
+    }
+    const std::string rdma_nad = used_by("rdma");
     items.push_back({"rdma-netns", "exclusive",
-                     seen ? "the RDMA CNI of the export's NADs needs it"
-                          : "the RDMA CNI the bundle's NADs chain needs it",
+                     rdma_nad.empty()
+                         ? "the RDMA CNI the bundle's NADs chain needs it"
+                         : "the RDMA CNI, which " + rdma_nad + " of the export chains, needs it",
                      on_node + "rdma system show"});
     items.push_back({"host-driver", "nvidia-peermem",
                      "the OKE GPU image's driver (check that nvidia_peermem is loaded)",
@@ -427,15 +460,24 @@ void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path)
   w.Key("name").Str("nccl-job");
   w.Key("image").Str("nvcr.io/nvidia/pytorch:24.05-py3",
                      std::string(kTodo) + "your training image, pinned");
+  if (p.rails.empty()) {
+    w.Key("mode").Str("tcp",
+                      "no RDMA rail on the group's nodes (no SR-IOV node state, no RDMA "
+                      "resource): NCCL over the pod network");
+  }
   // One pod per node, up to the schema's maximum of one job (a larger group runs several).
-  constexpr long long kMaxReplicas = 4096;
-  const long long nodes = static_cast<long long>(p.group.nodes.size());
-  if (nodes <= kMaxReplicas) {
-    w.Key("replicas").Int(nodes, "one pod per node of the group");
+  const size_t excluded = p.excluded.size();
+  const long long nodes = static_cast<long long>(p.group.nodes.size() - excluded);
+  const std::string less =
+      excluded == 0 ? "" : " less the " + std::to_string(excluded) + " excluded";
+  if (nodes <= kMaxDraftReplicas) {
+    w.Key("replicas").Int(DraftReplicas(p), "one pod per node of the group" + less);
   } else {
-    w.Key("replicas").Int(kMaxReplicas, std::string(kTodo) + "the group has " +
-                                            std::to_string(nodes) +
-                                            " nodes; one job runs at most 4096 pods");
+    w.Key("replicas")
+        .Int(DraftReplicas(p),
+             std::string(kTodo) + "the group has " + std::to_string(p.group.nodes.size()) +
+                 " nodes" + (excluded == 0 ? "" : " (" + std::to_string(nodes) + less + ")") +
+                 "; one job runs at most " + std::to_string(kMaxDraftReplicas) + " pods");
   }
   w.Key("gpus_per_pod").Int(p.group.gpus_per_node, "every GPU of the node");
   w.Key("command").StrList({"sleep", "infinity"}, std::string(kTodo) + "the job's command");
@@ -460,6 +502,13 @@ void EmitRuntime(Writer& w, const DiscoveredProfile& p, const std::string& path)
   w.End();
 }
 
+// `name` + `suffix`, cut to a DNS label's 63 characters (without a trailing '-').
+std::string WithSuffix(const std::string& name, const std::string& suffix) {
+  std::string joined = (name + suffix).substr(0, 63);
+  while (!joined.empty() && joined.back() == '-') joined.pop_back();
+  return joined;
+}
+
 }  // namespace
 
 bool NeedsTypeQuotes(const std::string& value) {
@@ -476,25 +525,36 @@ bool NeedsTypeQuotes(const std::string& value) {
 std::string EmitProfile(const DiscoveredProfile& p, const EmitOptions& options) {
   YAML::Emitter out;
   Writer w(out);
-  const std::string name = options.cluster_name.empty() ? "my-cluster" : options.cluster_name;
-  EmitHeader(w, p);
+  const std::string name =
+      (options.cluster_name.empty() ? "my-cluster" : options.cluster_name) + options.group_suffix;
+  EmitHeader(w, p, options);
   out << YAML::BeginMap;
   w.Key("cluster").Map();
+  const std::string group = options.group_suffix.empty() ? "" : " and the group";
   w.Key("name").Str(name, options.cluster_name.empty()
                               ? std::string(kTodo) + "an export does not name the cluster (--name)"
-                              : "--name");
+                              : "--name" + group);
   w.Key("platform").Str(p.platform, p.platform_from);
   w.End();
+  // One profile per group: the profiles of one cluster need namespaces of their own (their
+  // workload objects would otherwise be one object that two Applications track).
+  std::vector<std::string> spaces =
+      p.namespaces.empty() ? std::vector<std::string>{"gpu-training"} : p.namespaces;
+  for (std::string& space : spaces) space = WithSuffix(space, options.group_suffix);
+  const std::string per_group =
+      options.group_suffix.empty()
+          ? ""
+          : ", each with the group's name (one cluster's profiles need namespaces of their own)";
   w.Key("namespaces")
-      .StrList(p.namespaces.empty() ? std::vector<std::string>{"gpu-training"} : p.namespaces,
-               p.namespaces.empty()
-                   ? std::string(kTodo) +
-                         "your project's namespace (discover --namespace NAME); never default "
-                         "or another team's"
-                   : p.namespaces_from);
+      .StrList(spaces, p.namespaces.empty()
+                           ? std::string(kTodo) +
+                                 "your project's namespace (discover --namespace NAME); never "
+                                 "default or another team's" +
+                                 per_group
+                           : p.namespaces_from + per_group);
   EmitNodeShape(w, p);
-  EmitNetwork(w, p);
-  EmitRuntime(w, p, "out/" + name + options.path_suffix);
+  EmitNetwork(w, p, DraftAddresses(p));
+  EmitRuntime(w, p, "out/" + name);
   out << YAML::EndMap;
   // The emitter's whole buffer (c_str() would end at a NUL byte).
   return std::string(out.c_str(), out.size()) + "\n";

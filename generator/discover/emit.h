@@ -5,6 +5,7 @@
 // object and field it came from; each default the export cannot determine by `# TODO: ...`.
 
 #include <string>
+#include <vector>
 
 #include "discover/infer.h"
 
@@ -12,7 +13,10 @@ namespace hkim::discover {
 
 struct EmitOptions {
   std::string cluster_name;  ///< --name; empty: "my-cluster" with a TODO
-  std::string path_suffix;   ///< appended to gitops.path (one profile per group: "-2", "-3")
+  /// Appended to the name (and so to gitops.path), one profile per group: "-bm-gpu-h200-8".
+  std::string group_suffix;
+  /// With one profile per group: the other groups' cluster names, in `other_groups` order.
+  std::vector<std::string> other_names;
 };
 
 /// The profile text (ends in a newline).

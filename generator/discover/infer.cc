@@ -174,19 +174,20 @@ void InferSelector(DiscoveredProfile& p, const ClusterFacts& facts, DiagnosticSi
   }
 }
 
+// The taints on every node the draft runs on (the group less its excluded nodes).
 void InferTaints(DiscoveredProfile& p) {
+  std::set<std::string> excluded;
+  for (const ExcludedNode& node : p.excluded) excluded.insert(node.host);
   std::map<std::string, size_t> counts;
+  size_t kept = 0;
   for (const NodeFacts* node : p.group.nodes) {
+    if (excluded.count(HostOf(*node))) continue;
+    ++kept;
     for (const std::string& taint : node->taint_keys) ++counts[taint];
   }
   for (const auto& [taint, n] : counts) {
-    // Taints the node lifecycle sets come and go; hkimgen's own health taint is avoided on
-    // purpose by the workload.
-    if (taint.starts_with("node.kubernetes.io/") || taint.starts_with("node.cloudprovider") ||
-        taint.starts_with("hkimgen.io/")) {
-      continue;
-    }
-    if (n == p.group.nodes.size()) p.taints.push_back(taint);
+    if (TransientTaint(taint)) continue;
+    if (n == kept) p.taints.push_back(taint);
   }
 }
 
@@ -206,8 +207,25 @@ std::string NodeGroup::Describe() const {
   return text + ")";
 }
 
+std::string HostOf(const NodeFacts& node) {
+  const std::string host = Label(node, "kubernetes.io/hostname");
+  return host.empty() ? node.name : host;
+}
+
+bool TransientTaint(const std::string& key) {
+  return key.starts_with("node.kubernetes.io/") || key.starts_with("node.cloudprovider") ||
+         key.starts_with("hkimgen.io/");
+}
+
+long long DraftReplicas(const DiscoveredProfile& profile) {
+  const long long nodes = static_cast<long long>(profile.group.nodes.size()) -
+                          static_cast<long long>(profile.excluded.size());
+  return std::clamp<long long>(nodes, 1, kMaxDraftReplicas);
+}
+
 std::vector<DiscoveredProfile> Infer(const ClusterFacts& facts, const SourceLocation& where,
-                                     bool all_groups, DiagnosticSink& sink) {
+                                     bool all_groups, const std::vector<std::string>& namespaces,
+                                     DiagnosticSink& sink) {
   std::vector<NodeGroup> groups = GroupGpuNodes(facts, sink, where);
   if (groups.empty()) {
     sink.Report(Diagnostic{
@@ -228,9 +246,21 @@ std::vector<DiscoveredProfile> Infer(const ClusterFacts& facts, const SourceLoca
     InferPlatform(profile, facts, profile.platform, profile.platform_from);
     InferCpuVendor(profile, sink, where);
     InferSelector(profile, facts, sink, where);
+    InferOtherTeams(facts, namespaces, profile, sink);
+    profile.pods_exported = facts.pods_exported;
     InferTaints(profile);
     InferRails(facts, where, profile, sink);
-    for (const NadFacts& nad : facts.nads) profile.exported_nads += nad.owner.empty();
+    for (const NadFacts& nad : facts.nads) {
+      if (!nad.owner.empty()) continue;
+      for (const std::string& plugin : nad.plugins)
+        profile.cni_used_by.emplace(
+            plugin, "NetworkAttachmentDefinition " + nad.namespace_name + "/" + nad.name);
+    }
+    for (const NadFacts& nad : facts.nads)
+      profile.exported_ranges.insert(profile.exported_ranges.end(), nad.ranges.begin(),
+                                     nad.ranges.end());
+    for (const PoolFacts& pool : facts.pools)
+      if (!pool.subnet.empty()) profile.exported_ranges.push_back(pool.subnet);
     profiles.push_back(std::move(profile));
   }
   return profiles;

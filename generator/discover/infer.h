@@ -59,6 +59,13 @@ struct Adoption {
   std::string kernel_args_from;
 };
 
+/// A node of the group the draft leaves out (node_shape.exclude_nodes).
+struct ExcludedNode {
+  std::string host;  ///< its kubernetes.io/hostname label (the node name without one)
+  /// "GPU or RDMA pods of namespace b-ts-data-agent-0a0cee run there, not the workload's"
+  std::string why;
+};
+
 struct DiscoveredProfile {
   std::string platform;  ///< openshift | oke | kubernetes
   std::string platform_from;
@@ -67,11 +74,17 @@ struct DiscoveredProfile {
   std::string cpu_vendor, cpu_vendor_from;  ///< amd | intel | "" (unknown)
   std::string selector_key, selector_value, selector_from;
   std::vector<std::string> taints;  ///< "key:effect" on every node of the group
+  std::vector<ExcludedNode> excluded;  ///< another team's nodes of the group, sorted by host
+  bool pods_exported = false;          ///< the export holds Pods: other teams' jobs could be seen
   std::vector<DiscoveredRail> rails;
   std::string rails_from;
-  /// NADs in the export that are not an operator's (the CNIs they use are running on the
-  /// cluster): what a precondition may cite; an export of Nodes only holds none.
-  size_t exported_nads = 0;
+  /// CNI plugin type -> the first NAD of the export, not an operator's, whose config uses it
+  /// ("NetworkAttachmentDefinition ml/roce-vf"): what a precondition may cite as showing the
+  /// plugin on the cluster; an export of Nodes only holds none.
+  std::map<std::string, std::string> cni_used_by;
+  /// Every NAD range and IPPool subnet the export holds, and with one profile per group the
+  /// ranges drafted for the groups before this one: the drafted ranges keep clear of them.
+  std::vector<std::string> exported_ranges;
   std::string fabric = "roce-v2", fabric_from;  ///< infiniband when the PFs' linkType is IB
   std::vector<std::string> namespaces;          ///< --namespace; empty: a TODO placeholder
   std::string namespaces_from;
@@ -80,9 +93,35 @@ struct DiscoveredProfile {
 
 /// Infers the profile of the largest GPU node group (with `all_groups`, one profile per group,
 /// largest first). Reports an error and returns none when the export holds no GPU node;
-/// warnings for what is inconsistent. `where` locates findings about the export as a whole.
+/// warnings for what is inconsistent. `where` locates findings about the export as a whole;
+/// `namespaces` are the workload's (--namespace): their pods are not another team's.
 std::vector<DiscoveredProfile> Infer(const ClusterFacts& facts, const SourceLocation& where,
-                                     bool all_groups, DiagnosticSink& sink);
+                                     bool all_groups, const std::vector<std::string>& namespaces,
+                                     DiagnosticSink& sink);
+
+/// A node's kubernetes.io/hostname label, what node_shape.exclude_nodes names (its name without
+/// one).
+std::string HostOf(const NodeFacts& node);
+
+/// Taints the draft neither tolerates nor reads as a node's owner: the node lifecycle's
+/// (node.kubernetes.io/*, node.cloudprovider*), which come and go, and hkimgen's own health
+/// taint (hkimgen.io/*), which the workload avoids on purpose.
+bool TransientTaint(const std::string& key);
+
+/// The pods the draft runs: one per node of the group that is not excluded, at most
+/// kMaxDraftReplicas (the schema's maximum for one job).
+inline constexpr long long kMaxDraftReplicas = 4096;
+long long DraftReplicas(const DiscoveredProfile& profile);
+
+/// Nodes of `profile.group` that are another team's, into `profile.excluded`, each reason one
+/// `discover.other-team` warning naming the nodes: GPU or RDMA pods of a namespace that is not
+/// one of `namespaces` nor the platform's (unless that namespace runs on most of the group), a
+/// taint most of the group lacks that the draft does not tolerate, an owner mark (a label or
+/// taint whose key ends in team, tenant, owner, dedicated, reserved or project) whose value is
+/// not most nodes', a name whose last word is not most nodes'. Never every node of the group:
+/// then none is excluded and the warning says so. Part of Infer, in its own file.
+void InferOtherTeams(const ClusterFacts& facts, const std::vector<std::string>& namespaces,
+                     DiscoveredProfile& profile, DiagnosticSink& sink);
 
 /// Rails of `profile.group` (SR-IOV states, device-plugin resources, NADs, IPPools) and the
 /// workload namespaces; part of Infer, in its own file.

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "commands/discover_command.h"
+#include "discover/draft_check.h"
 #include "discover/emit.h"
 #include "load/load.h"
 #include "pipeline/pipeline.h"
@@ -23,13 +24,12 @@ namespace hkim {
 namespace {
 
 namespace fs = std::filesystem;
+using discover_test::ExpectValidatesAndRenders;
+using discover_test::Fixture;
+using discover_test::kFixtures;
 using test_files::ReadFile;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-const fs::path kFixtures = fs::path(HKIM_SOURCE_DIR) / "tests/generator/discover";
-
-std::string Fixture(const std::string& name) { return ReadFile(kFixtures / name); }
 
 struct Drafted {
   std::string text;
@@ -52,22 +52,6 @@ Drafted Draft(const std::vector<std::string>& fixtures, const std::string& name 
   return drafted;
 }
 
-// The drafted profile passes what `hkimgen validate` checks (schema, model, lint errors) and
-// renders a bundle.
-void ExpectValidatesAndRenders(const std::string& text) {
-  DiagnosticSink sink;
-  std::optional<LoadedProfile> loaded = LoadProfileFromText("drafted.yaml", text, sink);
-  ASSERT_TRUE(loaded) << text;
-  std::optional<Profile> profile = CheckLoadedProfile(*loaded, sink);
-  SourceTexts sources{{"drafted.yaml", loaded->source_lines}};
-  EXPECT_TRUE(profile.has_value()) << FormatDiagnostics(sink, sources) << text;
-  EXPECT_EQ(sink.ErrorCount(), 0) << FormatDiagnostics(sink, sources);
-  DiagnosticSink render_sink;
-  std::optional<RenderedBundle> bundle = RenderLoadedProfile(*loaded, render_sink);
-  ASSERT_TRUE(bundle) << FormatDiagnostics(render_sink, sources);
-  EXPECT_FALSE(bundle->files.empty());
-}
-
 TEST(Discover, OpenShiftExportGivesAProfileWithProvenanceThatValidatesAndRenders) {
   Drafted d = Draft({"openshift-amd.json"}, "rack7", {"llm-eval", "llm-train"});
   ASSERT_FALSE(d.sink.HasErrors());
@@ -78,6 +62,8 @@ TEST(Discover, OpenShiftExportGivesAProfileWithProvenanceThatValidatesAndRenders
   EXPECT_THAT(t, HasSubstr("GPU node group: NVIDIA-H200 on no instance type (3 nodes: "
                            "rack7-gpu01, rack7-gpu02, rack7-gpu03)"));
   EXPECT_THAT(t, HasSubstr("Other GPU node group, not in this profile: NVIDIA-A100-SXM4-80GB"));
+  EXPECT_THAT(t, HasSubstr("# The export holds no Pods: another team's jobs on these nodes could "
+                           "not be seen"));
   EXPECT_THAT(t,
               HasSubstr("gpus_per_node: 8  # Node rack7-gpu01 .status.capacity[nvidia.com/gpu]"));
   EXPECT_THAT(t, HasSubstr("nics_per_node: 2"));
@@ -185,13 +171,34 @@ TEST(Discover, InconsistentClusterIsReportedAsWarnings) {
   EXPECT_THAT(d.text, HasSubstr("interface: enp65s0f1np1"));
 }
 
-TEST(Discover, AllGroupsGivesOneDocumentPerGroup) {
+TEST(Discover, AllGroupsGivesOneProfilePerGroupWithDistinctNamesEachValidating) {
   std::vector<discover::ExportInput> inputs = {{"oke-intel.json", Fixture("oke-intel.json")}};
   DiagnosticSink sink;
-  const std::string text = discover::Discover(inputs, {"oke", true}, sink);
-  EXPECT_THAT(text, HasSubstr("\n---\n"));
-  EXPECT_THAT(text, HasSubstr("GPU node group: NVIDIA-A10 on VM.GPU.A10.2 (2 nodes"));
-  EXPECT_THAT(text, HasSubstr("path: out/oke-2"));
+  const std::vector<discover::Draft> drafts = discover::DiscoverDrafts(inputs, {"oke", true}, sink);
+  ASSERT_EQ(drafts.size(), 2u);
+  EXPECT_EQ(drafts[0].cluster_name, "oke-bm-gpu-h200-8");
+  EXPECT_EQ(drafts[1].cluster_name, "oke-vm-gpu-a10-2");
+  EXPECT_THAT(drafts[0].text, HasSubstr("name: oke-bm-gpu-h200-8  # --name and the group"));
+  EXPECT_THAT(drafts[1].text, HasSubstr("GPU node group: NVIDIA-A10 on VM.GPU.A10.2 (2 nodes"));
+  EXPECT_THAT(drafts[1].text, HasSubstr("path: out/oke-vm-gpu-a10-2"));
+  // One cluster, two profiles: each has namespaces of its own.
+  EXPECT_THAT(drafts[0].text, HasSubstr("namespaces: [gpu-training-bm-gpu-h200-8]  # TODO:"));
+  EXPECT_THAT(drafts[1].text, HasSubstr("namespaces: [gpu-training-vm-gpu-a10-2]  # TODO:"));
+  // The A10 VMs have no RDMA rail: their draft runs NCCL over the pod network.
+  EXPECT_THAT(drafts[1].text, HasSubstr("  mode: tcp  # no RDMA rail on the group's nodes"));
+  EXPECT_THAT(drafts[0].text, HasSubstr("# Other GPU node group, drafted as oke-vm-gpu-a10-2: "
+                                        "NVIDIA-A10 on VM.GPU.A10.2"));
+  for (const discover::Draft& draft : drafts) {
+    EXPECT_THAT(draft.text, Not(HasSubstr("\n---\n")));  // one profile a file
+    ExpectValidatesAndRenders(draft.text);
+  }
+  // Without --name, and for groups told apart only by their GPU product.
+  DiagnosticSink unnamed;
+  const std::vector<discover::Draft> rack = discover::DiscoverDrafts(
+      {{"openshift-amd.json", Fixture("openshift-amd.json")}}, {"", true}, unnamed);
+  ASSERT_EQ(rack.size(), 2u);
+  EXPECT_EQ(rack[0].cluster_name, "my-cluster-nvidia-h200");
+  EXPECT_EQ(rack[1].cluster_name, "my-cluster-nvidia-a100-sxm4-80gb");
 }
 
 TEST(Discover, NoGpuNodeIsAnErrorNamingTheExportCommand) {
@@ -349,6 +356,69 @@ TEST_F(DiscoverCommand, NoGpuNodesAndTruncatedInputExitOne) {
   auto cut = Run("- < /dev/null");
   EXPECT_EQ(cut.status, 1);
   EXPECT_THAT(cut.err, HasSubstr("<stdin>:1:1: error: the export is empty [discover.empty]"));
+}
+
+TEST_F(DiscoverCommand, AllGroupsWritesOneFileAGroupIntoTheFolderAndNeverOverwrites) {
+  const std::string file = (kFixtures / "oke-intel.json").string();
+  const fs::path dir = dir_ / "drafts";  // created by discover
+  auto run = Run(file + " --name oke --all-groups -d " + dir.string());
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("wrote " + (dir / "oke-bm-gpu-h200-8.yaml").string()));
+  // Each validates, and both together (one cluster: nothing the two bundles would share).
+  for (const std::string files : {"oke-bm-gpu-h200-8.yaml", "oke-vm-gpu-a10-2.yaml",
+                                  "oke-bm-gpu-h200-8.yaml oke-vm-gpu-a10-2.yaml"}) {
+    auto validate =
+        test_files::RunShell(std::string(HKIM_BINARY) + " validate " + files, dir.string(), dir_);
+    EXPECT_EQ(validate.status, 0) << files << ": " << validate.out << validate.err;
+  }
+  // A second run finds the files: nothing is written, not even the one that is missing.
+  fs::remove(dir / "oke-vm-gpu-a10-2.yaml");
+  std::ofstream(dir / "oke-bm-gpu-h200-8.yaml") << "my own file\n";
+  auto again = Run(file + " --name oke --all-groups -d " + dir.string());
+  EXPECT_EQ(again.status, 1);
+  EXPECT_THAT(again.err, HasSubstr((dir / "oke-bm-gpu-h200-8.yaml").string() +
+                                   ": error: the file exists [io.exists]"));
+  EXPECT_EQ(ReadFile(dir / "oke-bm-gpu-h200-8.yaml"), "my own file\n");
+  EXPECT_FALSE(fs::exists(dir / "oke-vm-gpu-a10-2.yaml"));
+  auto forced = Run(file + " --name oke --all-groups -d " + dir.string() + " --force");
+  EXPECT_EQ(forced.status, 0) << forced.err;
+  EXPECT_THAT(ReadFile(dir / "oke-bm-gpu-h200-8.yaml"), HasSubstr("platform: oke"));
+  // One file is one group's: --all-groups with --output-file, or without -d, is a usage error.
+  auto one_file = Run(file + " --all-groups --output-file " + (dir_ / "x.yaml").string());
+  EXPECT_EQ(one_file.status, 1);
+  EXPECT_THAT(one_file.err, HasSubstr("--all-groups drafts one file per GPU node group; "
+                                      "--output-file names one [cli.usage]"));
+  auto to_stdout = Run(file + " --all-groups");
+  EXPECT_EQ(to_stdout.status, 1);
+  EXPECT_THAT(to_stdout.err, HasSubstr("it needs -d DIR [cli.usage]"));
+  EXPECT_TRUE(to_stdout.out.empty());
+  // -o json holds every draft, written or not.
+  auto json = Run(file + " --name oke --all-groups -o json");
+  EXPECT_EQ(json.status, 0) << json.out;
+  const nlohmann::json report = nlohmann::json::parse(json.out);
+  ASSERT_EQ(report["result"]["drafts"].size(), 2u);
+  EXPECT_EQ(report["result"]["drafts"][1]["cluster_name"], "oke-vm-gpu-a10-2");
+  EXPECT_TRUE(report["result"]["drafts"][1]["output_file"].is_null());
+}
+
+TEST_F(DiscoverCommand, OneDraftGoesToDirSlashItsNameWithDashD) {
+  auto run = Run((kFixtures / "openshift-amd.json").string() + " --name rack7 -d " + dir_.string());
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_THAT(ReadFile(dir_ / "rack7.yaml"), HasSubstr("name: rack7  # --name"));
+  // A symlink at the draft's path is an existing file: refused, and its target left alone.
+  const fs::path links = dir_ / "links";
+  fs::create_directories(links);
+  std::ofstream(dir_ / "target.txt") << "theirs\n";
+  fs::create_symlink(dir_ / "target.txt", links / "rack7.yaml");
+  auto linked = Run((kFixtures / "openshift-amd.json").string() + " --name rack7 -d " +
+                    links.string());
+  EXPECT_EQ(linked.status, 1);
+  EXPECT_THAT(linked.err, HasSubstr("error: the file exists [io.exists]"));
+  EXPECT_EQ(ReadFile(dir_ / "target.txt"), "theirs\n");
+  auto both = Run((kFixtures / "openshift-amd.json").string() + " -d " + dir_.string() +
+                  " --output-file " + (dir_ / "y.yaml").string());
+  EXPECT_EQ(both.status, 1);
+  EXPECT_THAT(both.err, HasSubstr("--output-file and -d DIR both name where to write [cli.usage]"));
 }
 
 }  // namespace
