@@ -192,6 +192,23 @@ struct Cluster {
         if (node["metadata"]["labels"].value("pool", "") == "gpu") items.push_back(node);
       return {200, json{{"kind", "NodeList"}, {"items", items}}.dump()};
     }
+    if (r.method == "PATCH" && r.target.size() > 21 &&
+        r.target.compare(r.target.size() - 7, 7, "/status") == 0) {
+      // nodes/status, a strategic merge patch of conditions (merged by type).
+      const std::string name = r.target.substr(14, r.target.size() - 21);
+      if (!nodes.count(name)) return {404, R"({"kind":"Status","message":"not found"})"};
+      if (r.content_type != "application/strategic-merge-patch+json")
+        return {415, R"({"kind":"Status","message":"unsupported patch"})"};
+      json& conditions = nodes[name]["status"]["conditions"];
+      const json patch = json::parse(r.body);
+      for (const json& c : patch["status"]["conditions"]) {
+        bool merged = false;
+        for (json& old : conditions)
+          if (old["type"] == c["type"]) old = c, merged = true;
+        if (!merged) conditions.push_back(c);
+      }
+      return {200, nodes[name].dump()};
+    }
     if (r.target.rfind("/api/v1/nodes/", 0) == 0) {
       const std::string name = r.target.substr(14);
       if (!nodes.count(name)) return {404, R"({"kind":"Status","message":"not found"})"};
@@ -351,6 +368,44 @@ TEST_F(NightProgram, ATestedNodeThatFailsIsMarkedAndTheJobFails) {
   EXPECT_FALSE(summaries[1]["passed"]);
   EXPECT_EQ(summaries[1]["mark"], "label fail + taint");
   EXPECT_TRUE(summaries[2]["passed"]);  // busy, not failed
+}
+
+const json* FabricCondition(const json& node) {
+  for (const json& c : node["status"]["conditions"])
+    if (c["type"] == "RdmaFabric") return &c;
+  return nullptr;
+}
+
+TEST_F(NightProgram, WithTheConditionItWritesRdmaFabricBesideOrInsteadOfTheLabel) {
+  AddNode("gpu-1", "idle");
+  AddNode("gpu-2", "bad");
+  FakeApiServer server(sa_, "tok", [&](const RecordedRequest& r) { return cluster_.Handle(r); });
+  auto run = Run(server.port(), "HKIM_HEALTH_MARKS=both");
+  EXPECT_EQ(run.status, 1) << Log();
+  const json* bad = FabricCondition(cluster_.nodes["gpu-2"]);
+  ASSERT_NE(bad, nullptr) << cluster_.nodes["gpu-2"] << Log();
+  EXPECT_EQ((*bad)["status"], "True");
+  EXPECT_EQ((*bad)["reason"], "RdmaFabricHasIssues");
+  EXPECT_EQ((*bad)["message"], "night: nccl-local: busbw 20 GB/s below 150");
+  EXPECT_EQ(cluster_.nodes["gpu-2"]["metadata"]["labels"]["hkimgen.io/nccl-health"], "fail");
+  const json* good = FabricCondition(cluster_.nodes["gpu-1"]);
+  ASSERT_NE(good, nullptr);
+  EXPECT_EQ((*good)["status"], "False");
+  EXPECT_EQ((*good)["reason"], "RdmaFabricHasNoIssues");
+  const auto summaries = SummaryLines(run.out);
+  ASSERT_EQ(summaries.size(), 2u);
+  EXPECT_EQ(summaries[1]["mark"], "label fail + taint + condition RdmaFabric=True");
+
+  // condition only: the label is left alone.
+  AddNode("gpu-3", "bad");
+  cluster_.nodes.erase("gpu-1");
+  cluster_.nodes.erase("gpu-2");
+  run = Run(server.port(), "HKIM_HEALTH_MARKS=condition");
+  EXPECT_EQ(run.status, 1) << Log();
+  EXPECT_FALSE(cluster_.nodes["gpu-3"]["metadata"]["labels"].contains("hkimgen.io/nccl-health"));
+  ASSERT_NE(FabricCondition(cluster_.nodes["gpu-3"]), nullptr);
+  EXPECT_EQ((*FabricCondition(cluster_.nodes["gpu-3"]))["status"], "True");
+  EXPECT_EQ(SummaryLines(run.out)[0]["mark"], "condition RdmaFabric=True");
 }
 
 TEST_F(NightProgram, ExcludedAndOtherTeamsNodesAreNeverTouched) {

@@ -14,6 +14,7 @@
 #include "health_pipeline.h"
 #include "night_plan.h"
 #include "node_api.h"
+#include "node_condition.h"
 #include "node_inventory.h"
 #include "pod_api.h"
 
@@ -137,20 +138,41 @@ class Night {
   }
 
   void Mark(NightNode& entry, bool passed) {
-    const NodeMark mark{passed, FirstFailure(entry.summary), UtcNow(), config_.taint,
-                        config_.release_after};
-    std::string effect;
-    const std::string error = WriteMark(api_, entry.summary.node, mark, &effect);
-    if (!error.empty()) {
-      entry.summary.mark = "not marked: " + error;
-      recorded_ = false;
-      Note(log_, entry.summary.node, entry.summary.mark);
-      return;
+    std::string written;
+    if (config_.write_labels) {
+      const NodeMark mark{passed, FirstFailure(entry.summary), UtcNow(), config_.taint,
+                          config_.release_after};
+      std::string effect;
+      const std::string error = WriteMark(api_, entry.summary.node, mark, &effect);
+      if (!error.empty()) {
+        entry.summary.mark = "not marked: " + error;
+        recorded_ = false;
+        Note(log_, entry.summary.node, entry.summary.mark);
+        return;
+      }
+      written = effect == "pass"   ? "label pass"
+                : effect != "fail" ? "label fail kept (" + effect + " passes)"
+                : config_.taint    ? "label fail + taint"
+                                   : "label fail";
     }
-    entry.summary.mark = effect == "pass"   ? "label pass"
-                         : effect != "fail" ? "label fail kept (" + effect + " passes)"
-                         : config_.taint    ? "label fail + taint"
-                                            : "label fail";
+    if (config_.write_condition) {
+      // The night's part of the node condition: the failure names the check, rail and numbers.
+      const std::string time = UtcNow();
+      const ConditionUpdate update{"night", passed ? "" : FirstFailure(entry.summary), time,
+                                   "night: passed " + time};
+      std::string status;
+      const std::string error = WriteCondition(api_, entry.summary.node, update, &status);
+      if (!error.empty()) {
+        entry.summary.mark = (written.empty() ? "" : written + "; ") + "condition not written: " +
+                             error;
+        recorded_ = false;
+        Note(log_, entry.summary.node, entry.summary.mark);
+        return;
+      }
+      written += (written.empty() ? "" : " + ") + std::string("condition ") + kConditionType +
+                 "=" + status;
+    }
+    entry.summary.mark = written;
   }
 
   void Start(NightNode& entry, const json& pod_template, const CheckPodOwner& owner) {
