@@ -14,25 +14,18 @@ constexpr const char* kSeparator = " | ";
 // A condition message is read by people and tools; keep it short enough for both.
 constexpr size_t kMaxPartBytes = 700;
 constexpr size_t kMaxMessageBytes = 2000;
-constexpr const char* kStatusRights =
-    "the ClusterRole must allow get on nodes and patch on nodes/status";
 
 bool WriterName(const std::string& text) {
   return !text.empty() && text.size() <= 16 &&
          text.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos;
 }
 
+// A part's text: one line, and no '|' (the separator stays unambiguous when read back).
 std::string Clean(const std::string& text) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text.compare(i, 3, kSeparator) == 0) {
-      out += " / ";
-      i += 2;
-    } else if (text[i] == '\n' || text[i] == '\r') {
-      out += ' ';
-    } else {
-      out += text[i];
-    }
+  std::string out = text;
+  for (char& c : out) {
+    if (c == '|') c = '/';
+    if (c == '\n' || c == '\r') c = ' ';
   }
   return CutUtf8(out, kMaxPartBytes);
 }
@@ -151,55 +144,6 @@ ConditionView ReadFabricCondition(const json& node, std::time_t now, double hear
   view.status = status;
   view.reason = StringField(current, "reason");
   return view;
-}
-
-std::string WriteCondition(const KubeClient& client, const std::string& name,
-                           const ConditionUpdate& update, std::string* status) {
-  const std::string node_path = "/api/v1/nodes/" + QueryEscape(name);
-  const std::string path = node_path + "/status";
-  std::string last_error;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    const ApiResponse read = client.Get(node_path);
-    if (!read.ok()) return DescribeFailure("GET " + node_path, read, kStatusRights);
-    const json node = json::parse(read.body, nullptr, false);
-    if (!node.is_object()) return "GET " + node_path + ": the answer is not a JSON object";
-    std::string body;
-    try {  // a Node of an unexpected shape is an error to report, never an abort
-      const json patch = ConditionPatch(node, update);
-      if (status != nullptr) *status = patch["status"]["conditions"][0]["status"];
-      body = DumpJson(patch);
-    } catch (const json::exception& error) {
-      return "node " + name + " has an unexpected shape: " + error.what();
-    }
-    const ApiResponse response =
-        client.Patch(path, body, "application/strategic-merge-patch+json");
-    if (response.ok()) return "";
-    last_error = DescribeFailure("PATCH " + path, response, kStatusRights);
-    if (response.status != 409) return last_error;
-  }
-  return last_error + " (gave up after 3 tries)";
-}
-
-std::string PostNodeEvent(const KubeClient& client, const std::string& ns, const std::string& name,
-                          const std::string& reason, const std::string& message, bool warning,
-                          const std::string& time) {
-  const json event = {
-      {"apiVersion", "v1"},
-      {"kind", "Event"},
-      {"metadata", {{"generateName", CutUtf8(name, 200) + ".rdmafabric."}, {"namespace", ns}}},
-      {"involvedObject", {{"apiVersion", "v1"}, {"kind", "Node"}, {"name", name}, {"uid", name}}},
-      {"reason", reason},
-      {"message", CutUtf8(message, kMaxMessageBytes)},
-      {"type", warning ? "Warning" : "Normal"},
-      {"source", {{"component", "hkim-health"}, {"host", name}}},
-      {"firstTimestamp", time},
-      {"lastTimestamp", time},
-      {"count", 1}};
-  const std::string path = "/api/v1/namespaces/" + QueryEscape(ns) + "/events";
-  const ApiResponse response = client.Post(path, DumpJson(event));
-  if (response.ok()) return "";
-  return DescribeFailure("POST " + path, response,
-                         "the Role must allow create on events in " + ns);
 }
 
 }  // namespace hkim::health

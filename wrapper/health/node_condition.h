@@ -32,7 +32,8 @@ inline constexpr const char* kReasonStale = "RdmaFabricCheckStale";
 /// kept under "other" (joined), so that no text is lost.
 std::map<std::string, std::string> ParseConditionParts(const std::string& message);
 
-/// The message of `parts` (writer order: sorted), each piece's " | " replaced by " / ".
+/// The message of `parts` (writer order: sorted), each part on one line with its '|' replaced
+/// by '/'.
 std::string ComposeConditionMessage(const std::map<std::string, std::string>& parts);
 
 /// What one writer reports: its part ("" = no issues from it).
