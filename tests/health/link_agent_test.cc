@@ -432,7 +432,7 @@ TEST(LinkAgent, AForbiddenWriteIsReportedAndTriedAgain) {
   EXPECT_EQ(patches, 2);
 }
 
-TEST(LinksProgram, OncePrintsTheIssuesWithoutAToken) {
+TEST(LinksProgram, OncePrintsTheIssuesAndWritesNothing) {
   const std::string root = TempDir();
   FakePort{root, "mlx5_0"}.Set("ACTIVE", 0, 0);
   FakePort{root, "mlx5_1"}.Set("DOWN", 0, 0);
@@ -451,6 +451,16 @@ TEST(LinksProgram, OncePrintsTheIssuesWithoutAToken) {
   EXPECT_NE(text.str().find("rail mlx5_1 (mlx5_1 port 1): state DOWN (Disabled)\n"),
             std::string::npos)
       << text.str();
+  // With a token and an API server at hand, one pass still only reads and prints.
+  const std::string sa = TempDir();
+  FakeApiServer server(sa, "t", [](const RecordedRequest&) { return CannedResponse{200, "{}"}; });
+  const int with_api = std::system(
+      ("env -i KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=" +
+       std::to_string(server.port()) + " HKIM_NODE_NAME=gpu-1 HKIM_HEALTH_SYSFS=" + root + " " +
+       HKIM_HEALTH_BIN + " links --once --service-account-dir " + sa + " > /dev/null 2>&1")
+          .c_str());
+  EXPECT_EQ(WEXITSTATUS(with_api), 1);
+  EXPECT_TRUE(server.requests().empty());
   const std::string empty = TempDir();
   const int none = std::system(("env -i HKIM_HEALTH_SYSFS=" + empty + " " HKIM_HEALTH_BIN +
                                 " links --once > /dev/null 2>&1").c_str());

@@ -54,7 +54,8 @@ std::string LinksIssueText(const std::vector<LinkIssue>& issues);
 
 /// Runs the agent: passes every config.link_interval_s until killed, or one pass with `once`
 /// (exit 1 when it found an issue, 0 when none, 2 when it cannot work: no rail to watch, or no
-/// API outside --once).
+/// API outside --once). The caller passes no API with `once`: one pass only reads and prints
+/// (node-problem-detector's plugin mode writes the condition from its exit status itself).
 int RunLinksMode(const HealthConfig& config, const std::optional<KubeClient>& api, bool once,
                  std::ostream& out, std::ostream& log);
 

@@ -67,8 +67,9 @@ int Run(int argc, char** argv) {
                  "node | gate | night | links | pod -- COMMAND... | ready (default: "
                  "HKIM_HEALTH_MODE or node)");
   app.add_flag("--once", once,
-               "links: one pass, print the issues and exit (1 when any); without a token it only "
-               "reads and prints");
+               "links: one pass, print the issues and exit (1 when any, 2 when no device); it "
+               "only reads and prints, it never writes the condition (node-problem-detector's "
+               "custom plugin mode runs it so)");
   app.add_option("--bin-dir", config.bin_dir, "folder of hkim-wrapper and hkim-nccl-check");
   app.add_option("--service-account-dir", sa_dir, "token and ca.crt of the API client");
   app.add_option("--api-timeout-s", api_timeout_s, "deadline of one API request");
@@ -135,7 +136,7 @@ int Run(int argc, char** argv) {
     std::cerr << "hkim-health: error: no Kubernetes API: " << error << "\n";
   }
   if (config.mode == RunMode::kLinks)
-    return RunLinksMode(config, api, once, std::cout, std::cerr);
+    return RunLinksMode(config, once ? std::nullopt : api, once, std::cout, std::cerr);
   if (config.mode == RunMode::kNight) return RunNightMode(config, api, std::cout, std::cerr);
   return RunNodeMode(config, api, std::cout, std::cerr);
 }
