@@ -92,6 +92,8 @@ void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
   };
   names("HKIM_HEALTH_INCLUDE_NODES", &config.include_nodes);
   names("HKIM_HEALTH_EXCLUDE_NODES", &config.exclude_nodes);
+  names("HKIM_HEALTH_WORKLOAD_PODS", &config.workload_namespaces);
+  config.workload_selector = env("HKIM_HEALTH_WORKLOAD_SELECTOR").value_or("");
   if (const auto report = env("HKIM_HEALTH_REPORT"); report && !report->empty()) {
     if (*report == "termination") config.report_to_termination = true;
     else if (*report != "api") bad("HKIM_HEALTH_REPORT", *report, "use termination or api");

@@ -55,6 +55,9 @@
 //                               reader takes an older condition as Unknown (default 300)
 //   HKIM_HEALTH_MARKS           night: labels | condition | both: what the coordinator writes on
 //                               a tested node (default labels)
+//   HKIM_HEALTH_WORKLOAD_PODS   night, with the condition: "ns,...", the workload namespaces
+//                               whose pods' termination messages give the condition's pod part
+//   HKIM_HEALTH_WORKLOAD_SELECTOR night: the workload pods' label selector ("app=<workload>")
 //   HKIM_REPLICAS, MASTER_ADDR, HKIM_RENDEZVOUS_PORT, HKIM_NCCL_CHECK_MIN_BUSBW_GBPS,
 //   HKIM_NCCL_CHECK_AT_BYTES    the job check's own settings, read for the localization
 
@@ -119,6 +122,8 @@ struct HealthConfig {
   double heartbeat_s = 300;
   bool write_labels = true;      ///< night: HKIM_HEALTH_MARKS labels | both
   bool write_condition = false;  ///< night: HKIM_HEALTH_MARKS condition | both
+  std::set<std::string> workload_namespaces;  ///< night: HKIM_HEALTH_WORKLOAD_PODS
+  std::string workload_selector;              ///< night: HKIM_HEALTH_WORKLOAD_SELECTOR
 };
 
 /// Reads the variables above through `env` into `config`; one message (naming the variable,
