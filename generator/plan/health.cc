@@ -223,6 +223,34 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
     c["env"].push_back(Env("HKIM_HEALTH_MARKS", ToString(condition.marks)));
     c["env"].push_back(Env("HKIM_HEALTH_HEARTBEAT_S", std::to_string(condition.heartbeat_seconds)));
   }
+  if (condition.enabled && condition.marks != FabricMarks::kLabels) {
+    // The in-pod check's verdicts: the coordinator reads the workload's pods (get, list) in
+    // each workload namespace and writes them as the condition's pod part.
+    std::string namespaces;
+    for (const std::string& workload_ns : p.namespaces)
+      namespaces += (namespaces.empty() ? "" : ",") + workload_ns;
+    c["env"].push_back(Env("HKIM_HEALTH_WORKLOAD_PODS", namespaces));
+    c["env"].push_back(Env("HKIM_HEALTH_WORKLOAD_SELECTOR", "app=" + p.workload.name));
+    // Added last: a new planned object may move `cron` (and `c`) in the plan's vector.
+    for (const std::string& workload_ns : p.namespaces) {
+      const std::string role_name = name + "-pod-results";
+      PlannedObject& role = AddPlannedObject(plan, p, "health/role.yaml.mustache",
+                                             "rbac.authorization.k8s.io/v1", "Role", role_name,
+                                             workload_ns, waves.access, false);
+      role.context["rules"] = json::array(
+          {json{{"api_groups", json::array({json{{"value", ""}}})},
+                {"resources", json::array({json{{"value", "pods"}}})},
+                {"verbs", json::array({json{{"value", "get"}}, json{{"value", "list"}}})},
+                {"has_resource_names", false},
+                {"resource_names", json::array()}}});
+      PlannedObject& binding = AddPlannedObject(
+          plan, p, "health/rolebinding-pod-results.yaml.mustache", "rbac.authorization.k8s.io/v1",
+          "RoleBinding", role_name, workload_ns, waves.access, false);
+      binding.context["role"] = role_name;
+      binding.context["service_account"] = HealthServiceAccount(p);
+      binding.context["service_account_namespace"] = ns;
+    }
+  }
 }
 
 }  // namespace

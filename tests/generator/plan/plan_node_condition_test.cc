@@ -116,6 +116,19 @@ TEST(NodeCondition, WritersMayOnlyGetNodesAndPatchNodeStatus) {
   const YAML::Node cron = OfKind(docs, "CronJob").at(0);
   const auto env = EnvOf(cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]);
   EXPECT_EQ(env.at("HKIM_HEALTH_MARKS"), "both");
+  // It reads the workload's pods (their termination messages) and nothing more there.
+  EXPECT_EQ(env.at("HKIM_HEALTH_WORKLOAD_PODS"), "gpu-training");
+  EXPECT_EQ(env.at("HKIM_HEALTH_WORKLOAD_SELECTOR"), "app=nccl-allreduce");
+  const YAML::Node* results = Named(docs, "Role", "nccl-allreduce-fabric-health-pod-results");
+  ASSERT_NE(results, nullptr);
+  EXPECT_EQ((*results)["metadata"]["namespace"].as<std::string>(), "gpu-training");
+  ASSERT_EQ((*results)["rules"].size(), 1u);
+  EXPECT_EQ((*results)["rules"][0]["resources"].as<Strings>(), Strings{"pods"});
+  EXPECT_EQ((*results)["rules"][0]["verbs"].as<Strings>(), (Strings{"get", "list"}));
+  const YAML::Node* bound =
+      Named(docs, "RoleBinding", "nccl-allreduce-fabric-health-pod-results");
+  ASSERT_NE(bound, nullptr);
+  EXPECT_EQ((*bound)["subjects"][0]["namespace"].as<std::string>(), "gpu-training-fabric-health");
   // marks: condition: no patch of nodes at all, and no label fence.
   const auto only = Render("oke-h100", {"fabric_health.node_condition.enabled=true",
                                         "fabric_health.node_condition.marks=condition"});
@@ -194,7 +207,8 @@ TEST(NodeCondition, TheNewObjectsValidateAgainstTheUpstreamSchemas) {
       const std::string name = entry.path().filename().string();
       if (name.find("fabric-links") == std::string::npos &&
           name.find("node-condition") == std::string::npos &&
-          name.find("clusterrole-hkimgen") == std::string::npos)
+          name.find("clusterrole-hkimgen") == std::string::npos &&
+          name.find("pod-results") == std::string::npos)
         continue;
       files += " '" + entry.path().string() + "'";
       ++n;
