@@ -1,5 +1,6 @@
 // libFuzzer target over what the link agent and the node condition's writers read from outside:
-// arbitrary bytes as a sysfs counter or port-state file, as HKIM_HEALTH_LINK_RAILS and
+// arbitrary bytes as a sysfs counter or port-state file, as a workload pod's termination
+// message (the in-pod check's suspects, read by the coordinator), as HKIM_HEALTH_LINK_RAILS and
 // HKIM_HEALTH_LINK_THRESHOLDS, as a condition's message (another writer's parts, or someone's
 // edit), as a lastHeartbeatTime, and, when they parse as JSON, as the Node a writer patches and a
 // reader judges. Nothing may crash or throw; a composed message parses back into the same
@@ -13,6 +14,7 @@
 #include "link_sysfs.h"
 #include "link_watch.h"
 #include "node_condition.h"
+#include "pod_results.h"
 
 namespace {
 
@@ -47,10 +49,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string message = ComposeConditionMessage(parts);
   const auto again = ParseConditionParts(message);
   if (message.size() < 1900 && again.size() != parts.size()) std::abort();
+  for (const auto& [named, lines] : SuspectLinesByNode(text))
+    if (named.empty() || lines.empty()) std::abort();
   std::time_t t = 0;
   (void)ParseUtcTime(text, &t);
   const json node = json::parse(text, nullptr, false);
   if (node.is_discarded()) return 0;
+  // As a PodList's items (PodVerdicts takes any JSON in them).
+  if (node.is_object() && node.contains("items") && node["items"].is_array()) {
+    std::vector<json> pods(node["items"].begin(), node["items"].end());
+    for (const auto& [named, verdict] : PodVerdicts(pods))
+      if (verdict.clear && !verdict.issue.empty()) std::abort();
+  }
   for (const char* issue : {"", "rail r0: state DOWN"}) {
     const json patch = ConditionPatch(node, {"links", issue, "2026-01-01T00:00:00Z", "ok"});
     if (!patch.is_object() || patch["status"]["conditions"].size() != 1) std::abort();
