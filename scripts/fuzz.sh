@@ -46,7 +46,8 @@ if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
 fi
 all_targets=(render_fuzzer set_fuzzer set_render_fuzzer profile_fuzzer cluster_export_fuzzer
              doctor_fuzzer environment_scan_fuzzer sysfs_fuzzer transport_log_fuzzer
-             rendezvous_fuzzer health_node_fuzzer health_record_fuzzer health_exchange_fuzzer)
+             rendezvous_fuzzer health_node_fuzzer health_record_fuzzer health_exchange_fuzzer
+             health_link_fuzzer)
 targets=("$@")
 ((${#targets[@]} > 0)) || targets=("${all_targets[@]}")
 

@@ -80,6 +80,18 @@ const char* ToString(GateMode value) {
   return "?";
 }
 
+const char* ToString(FabricMarks value) {
+  switch (value) {
+    case FabricMarks::kLabels:
+      return "labels";
+    case FabricMarks::kCondition:
+      return "condition";
+    case FabricMarks::kBoth:
+      return "both";
+  }
+  return "?";
+}
+
 int ReadFabricHealth(const json& section, const LoadedProfile& loaded, DiagnosticSink& sink,
                      bool rdma_pool, FabricHealth& out) {
   HealthReader reader(loaded, sink);
@@ -118,6 +130,62 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
   Read(p, "min_busbw_gbps", periodic.min_busbw_gbps);
   reader.Bytes(p, periodic.pointer, "at_bytes", periodic.at_bytes);
   Read(p, "timeout_seconds", periodic.timeout_seconds);
+
+  const json& c = Member(section, "node_condition");
+  NodeConditionSettings& condition = out.node_condition;
+  Read(c, "enabled", condition.enabled);
+  Read(c, "heartbeat_seconds", condition.heartbeat_seconds);
+  std::string marks = condition.enabled ? "both" : "labels";
+  Read(c, "marks", marks);
+  condition.marks = marks == "condition" ? FabricMarks::kCondition
+                    : marks == "both"    ? FabricMarks::kBoth
+                                         : FabricMarks::kLabels;
+  const json& l = Member(section, "link_counters");
+  LinkCounters& links = out.link_counters;
+  links.enabled = condition.enabled;
+  Read(l, "enabled", links.enabled);
+  Read(l, "interval_seconds", links.interval_seconds);
+  if (l.contains("thresholds") && l["thresholds"].is_array()) {
+    links.thresholds.clear();
+    std::set<std::string> seen;
+    for (size_t i = 0; i < l["thresholds"].size(); ++i) {
+      const json& item = l["thresholds"][i];
+      LinkCounterThreshold t;
+      Read(item, "counter", t.counter);
+      Read(item, "max_increase", t.max_increase);
+      Read(item, "window_seconds", t.window_seconds);
+      if (!seen.insert(t.counter).second)
+        reader.Error(links.pointer + "/thresholds/" + std::to_string(i) + "/counter",
+                     "model.link-counter-twice", "counter '" + t.counter + "' has two thresholds",
+                     "keep one threshold per counter");
+      links.thresholds.push_back(t);
+    }
+  }
+  if (condition.marks != FabricMarks::kLabels && !condition.enabled)
+    reader.Error(condition.pointer + "/marks", "model.node-condition-off",
+                 "marks: " + marks + " needs the node condition, which is off",
+                 "set fabric_health.node_condition.enabled: true, or marks: labels");
+  if (condition.enabled && !periodic.enabled)
+    reader.Error(condition.pointer + "/enabled", "model.node-condition-needs-periodic",
+                 "the node condition's writers, fence and agent live in the periodic check's "
+                 "namespace, and the periodic check is off",
+                 "turn fabric_health.periodic on, or the node condition off");
+  if (links.enabled && !condition.enabled)
+    reader.Error(links.pointer + "/enabled", "model.link-counters-need-condition",
+                 "the link agent reports through the node condition, which is off",
+                 "set fabric_health.node_condition.enabled: true, or link_counters.enabled: false");
+  if (condition.enabled && !links.enabled && condition.heartbeat_seconds < 90000)
+    reader.Error(condition.pointer + "/heartbeat_seconds", "model.node-condition-heartbeat",
+                 "without the link agent only the nightly check writes the condition, so a "
+                 "heartbeat of " + std::to_string(condition.heartbeat_seconds) +
+                     " s makes it read stale (Unknown) most of the day",
+                 "set heartbeat_seconds to at least 90000, or turn link_counters on");
+  if (links.enabled && links.interval_seconds >= condition.heartbeat_seconds)
+    reader.Error(links.pointer + "/interval_seconds", "model.link-interval",
+                 "the agent reads every " + std::to_string(links.interval_seconds) +
+                     " s, not within the condition's heartbeat of " +
+                     std::to_string(condition.heartbeat_seconds) + " s",
+                 "make interval_seconds shorter than node_condition.heartbeat_seconds");
   return reader.errors();
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "support/diagnostics.h"
 #include "load/load.h"
@@ -58,14 +59,47 @@ struct PeriodicHealth {
   std::string pointer = "/fabric_health/periodic";
 };
 
+/// What the periodic check writes on a tested node (profile node_condition.marks).
+enum class FabricMarks { kLabels, kCondition, kBoth };
+
+/// The node condition RdmaFabric (profile key `node_condition`; wrapper/health/node_condition.h
+/// writes it): its writers' rights, the fence, the heartbeat a reader holds it to.
+struct NodeConditionSettings {
+  bool enabled = false;
+  int heartbeat_seconds = 300;
+  FabricMarks marks = FabricMarks::kLabels;  ///< unset: kBoth when enabled
+  std::string pointer = "/fabric_health/node_condition";
+};
+
+/// One counter's limit for the link agent (wrapper/health/link_watch.h).
+struct LinkCounterThreshold {
+  std::string counter;
+  int64_t max_increase = 0;
+  int64_t window_seconds = 3600;
+};
+
+/// The passive link agent (profile key `link_counters`): a DaemonSet running hkim-health links.
+struct LinkCounters {
+  bool enabled = false;  ///< unset: node_condition.enabled
+  int interval_seconds = 60;
+  /// Defaults cited in the schema: NVSentinel (any increase of link_downed, rnr_nak_retry_err;
+  /// symbol_error above 120 per hour), Oracle (a link down within 6 hours).
+  std::vector<LinkCounterThreshold> thresholds = {
+      {"link_downed", 0, 21600}, {"rnr_nak_retry_err", 0, 21600}, {"symbol_error", 120, 3600}};
+  std::string pointer = "/fabric_health/link_counters";
+};
+
 struct FabricHealth {
   FabricGate gate;
   PeriodicHealth periodic;
+  NodeConditionSettings node_condition;
+  LinkCounters link_counters;
   double min_rail_fraction = 0.75;
   std::string pointer = "/fabric_health";
 };
 
 const char* ToString(GateMode value);
+const char* ToString(FabricMarks value);
 
 /// Reads the schema-valid `fabric_health` section (`section` may be empty: defaults) into `out`.
 /// Byte sizes that do not parse and a gate at_bytes above max_bytes are reported to `sink`

@@ -218,6 +218,39 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
        Env("HKIM_HEALTH_PLACEMENT_TIMEOUT_S", std::to_string(kPlacementTimeoutSeconds)),
        Env("HKIM_HEALTH_TIMEOUT_S", std::to_string(h.timeout_seconds)),
        Env("HKIM_HEALTH_CHECK_POD", std::string(kCheckPodDir) + "/" + kCheckPodFile)});
+  const NodeConditionSettings& condition = p.fabric_health.node_condition;
+  if (condition.enabled) {
+    c["env"].push_back(Env("HKIM_HEALTH_MARKS", ToString(condition.marks)));
+    c["env"].push_back(Env("HKIM_HEALTH_HEARTBEAT_S", std::to_string(condition.heartbeat_seconds)));
+  }
+  if (condition.enabled && condition.marks != FabricMarks::kLabels) {
+    // The in-pod check's verdicts: the coordinator reads the workload's pods (get, list) in
+    // each workload namespace and writes them as the condition's pod part.
+    std::string namespaces;
+    for (const std::string& workload_ns : p.namespaces)
+      namespaces += (namespaces.empty() ? "" : ",") + workload_ns;
+    c["env"].push_back(Env("HKIM_HEALTH_WORKLOAD_PODS", namespaces));
+    c["env"].push_back(Env("HKIM_HEALTH_WORKLOAD_SELECTOR", "app=" + p.workload.name));
+    // Added last: a new planned object may move `cron` (and `c`) in the plan's vector.
+    for (const std::string& workload_ns : p.namespaces) {
+      const std::string role_name = name + "-pod-results";
+      PlannedObject& role = AddPlannedObject(plan, p, "health/role.yaml.mustache",
+                                             "rbac.authorization.k8s.io/v1", "Role", role_name,
+                                             workload_ns, waves.access, false);
+      role.context["rules"] = json::array(
+          {json{{"api_groups", json::array({json{{"value", ""}}})},
+                {"resources", json::array({json{{"value", "pods"}}})},
+                {"verbs", json::array({json{{"value", "get"}}, json{{"value", "list"}}})},
+                {"has_resource_names", false},
+                {"resource_names", json::array()}}});
+      PlannedObject& binding = AddPlannedObject(
+          plan, p, "health/rolebinding-pod-results.yaml.mustache", "rbac.authorization.k8s.io/v1",
+          "RoleBinding", role_name, workload_ns, waves.access, false);
+      binding.context["role"] = role_name;
+      binding.context["service_account"] = HealthServiceAccount(p);
+      binding.context["service_account_namespace"] = ns;
+    }
+  }
 }
 
 }  // namespace
@@ -258,6 +291,7 @@ void PlanFabricHealthNamespace(const Profile& p, const std::string& ns, const js
   if (!p.fabric_health.periodic.enabled || ns != p.namespaces.front()) return;
   PlanFabricHealthNamespaceAccess(p, ns, waves, plan);
   PlanPeriodic(p, HealthNamespace(p), workload_pod, waves, plan);
+  PlanLinkAgent(p, HealthNamespace(p), waves, plan);
 }
 
 void PlanFabricHealthCluster(const Profile& p, const HealthWaves& waves, BundlePlan& plan) {
@@ -271,14 +305,25 @@ void PlanFabricHealthCluster(const Profile& p, const HealthWaves& waves, BundleP
       AddPlannedObject(plan, p, "health/clusterrole.yaml.mustache", "rbac.authorization.k8s.io/v1",
                        "ClusterRole", HealthClusterRoleName(p), "", wave, false);
   // In the context, not the template, so that the Argo CD bootstrap role can hold them too
-  // (plan/argocd_bootstrap.cc: RBAC lets nobody grant more than they hold).
-  role.context["rules"] = json::array({json{{"api_groups", json::array({json{{"value", ""}}})},
-                                            {"resources", json::array({json{{"value", "nodes"}}})},
-                                            {"verbs", json::array({json{{"value", "get"}},
-                                                                   json{{"value", "list"}},
-                                                                   json{{"value", "patch"}}})},
-                                            {"has_resource_names", false},
-                                            {"resource_names", json::array()}}});
+  // (plan/argocd_bootstrap.cc: RBAC lets nobody grant more than they hold). Patch on nodes for
+  // the labels, on nodes/status for the condition: what fabric_health.node_condition.marks says
+  // the coordinator writes.
+  const FabricMarks marks = p.fabric_health.node_condition.marks;
+  const bool labels = marks != FabricMarks::kCondition;
+  json node_verbs = json::array({json{{"value", "get"}}, json{{"value", "list"}}});
+  if (labels) node_verbs.push_back(json{{"value", "patch"}});
+  json rules = json::array({json{{"api_groups", json::array({json{{"value", ""}}})},
+                                 {"resources", json::array({json{{"value", "nodes"}}})},
+                                 {"verbs", node_verbs},
+                                 {"has_resource_names", false},
+                                 {"resource_names", json::array()}}});
+  if (marks != FabricMarks::kLabels)
+    rules.push_back(json{{"api_groups", json::array({json{{"value", ""}}})},
+                         {"resources", json::array({json{{"value", "nodes/status"}}})},
+                         {"verbs", json::array({json{{"value", "patch"}}})},
+                         {"has_resource_names", false},
+                         {"resource_names", json::array()}});
+  role.context["rules"] = rules;
   PlannedObject& binding = AddPlannedObject(
       plan, p, "health/clusterrolebinding.yaml.mustache", "rbac.authorization.k8s.io/v1",
       "ClusterRoleBinding", HealthClusterRoleName(p), "", wave, false);
@@ -287,7 +332,8 @@ void PlanFabricHealthCluster(const Profile& p, const HealthWaves& waves, BundleP
   // in the health namespace; none in a workload namespace.
   binding.context["subjects"] = json::array(
       {json{{"name", HealthServiceAccount(p)}, {"namespace", HealthNamespace(p)}}});
-  PlanHealthNodeFence(p, wave, plan);
+  if (labels) PlanHealthNodeFence(p, wave, plan);
+  PlanNodeCondition(p, waves, plan);
 }
 
 }  // namespace hkim

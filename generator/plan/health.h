@@ -16,6 +16,7 @@
 // Every GPU pod uses the StatefulSet's pod spec (templates/common/pod-spec.mustache) with the
 // values below changed, never a copy of it.
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -64,6 +65,34 @@ void PlanHealthNodeFence(const Profile& profile, int wave, BundlePlan& plan);
 /// policy matches them and the ClusterRoleBinding binds them.
 std::vector<std::string> NodeMarkingUsers(const Profile& profile);
 std::string HealthNodeFenceName(const Profile& profile);  ///< hkimgen-<cluster>-fabric-health-node-marks
+
+/// CEL literals of profile values (plan/health_fence.cc): a single-quoted string with
+/// backslash, quote and control bytes escaped, so that no value can end the literal or change
+/// the expression; a list and a map of such strings.
+std::string CelQuoted(const std::string& text);
+std::string CelListOf(const std::vector<std::string>& items);
+std::string CelMapOf(const std::map<std::string, std::string>& entries);
+
+/// The node condition RdmaFabric (plan/health_condition.cc), when
+/// fabric_health.node_condition.enabled: in the health namespace `ns` the link agent (DaemonSet
+/// <workload>-fabric-links running `hkim-health links`, its ServiceAccount, a Role to create
+/// Events, on OpenShift the `use` of hostmount-anyuid for its read-only hostPath of /sys) when
+/// link_counters are on ...
+void PlanLinkAgent(const Profile& profile, const std::string& ns, const HealthWaves& waves,
+                   BundlePlan& plan);
+/// ... and cluster-wide the agent's ClusterRole (get nodes, patch nodes/status) and binding, and
+/// the fence: a ValidatingAdmissionPolicy on nodes/status that lets the condition's writers
+/// (ConditionWritingUsers) change only the RdmaFabric condition (its reasons), only on the
+/// pool's nodes, the agent only on the node its token is bound to; no other condition, status
+/// field, label or annotation.
+void PlanNodeCondition(const Profile& profile, const HealthWaves& waves, BundlePlan& plan);
+/// The users that write the condition: the coordinator's account where marks name the
+/// condition, the link agent's where it runs.
+std::vector<std::string> ConditionWritingUsers(const Profile& profile);
+std::string LinkAgentName(const Profile& profile);  ///< <workload>-fabric-links
+std::string LinkAgentClusterRoleName(const Profile& profile);  ///< hkimgen:<cluster>:fabric-links
+/// hkimgen-<cluster>-fabric-health-node-condition
+std::string HealthConditionFenceName(const Profile& profile);
 
 /// The transport a check requires (HKIM_NCCL_CHECK_TRANSPORT) for a profile's `transport`:
 /// itself, or for "auto" NET/Socket in tcp mode, NET/IB/GDRDMA where nccl.gpudirect names a

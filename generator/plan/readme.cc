@@ -192,6 +192,12 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
   c["namespaces"] = std::move(namespaces);
   c["has_periodic"] = p.fabric_health.periodic.enabled;
   c["health_ns"] = HealthNamespace(p);
+  const FabricHealth& fabric = p.fabric_health;
+  c["has_node_condition"] = fabric.periodic.enabled && fabric.node_condition.enabled;
+  c["has_link_agent"] = fabric.node_condition.enabled && fabric.link_counters.enabled;
+  c["link_agent"] = LinkAgentName(p);
+  c["link_interval"] = std::to_string(fabric.link_counters.interval_seconds);
+  c["heartbeat"] = std::to_string(fabric.node_condition.heartbeat_seconds);
   c["placement_timeout"] = "300";
   c["health_cronjob"] = HealthCronJobName(p);
   c["several_namespaces"] = p.namespaces.size() > 1;

@@ -338,6 +338,43 @@ TEST_F(HealthProgram, PodFailingUnderPolicyFailIsNotReadyAndDoesNotExec) {
   EXPECT_EQ(ready.out, "");
 }
 
+// The pod's own VF counters: read before and after its checks; a failed check names the device
+// (and its pod interface, the rail's attachment) whose error counters moved.
+TEST_F(HealthProgram, PodFailureNamesTheDeviceWhoseErrorCountersMoved) {
+  const std::string sys = dir_ + "/sys";
+  for (const std::string dev : {"mlx5_3", "mlx5_4"}) {
+    const std::string port = sys + "/" + dev + "/ports/1";
+    ASSERT_EQ(std::system(("mkdir -p " + port + "/counters " + port + "/hw_counters " + sys + "/" +
+                           dev + "/device/net/" + (dev == "mlx5_3" ? "net2" : "net3"))
+                              .c_str()),
+              0);
+    std::ofstream(port + "/state") << "4: ACTIVE\n";
+    std::ofstream(port + "/counters/symbol_error") << "7\n";
+    std::ofstream(port + "/counters/port_xmit_data") << "100\n";
+    std::ofstream(port + "/hw_counters/rnr_nak_retry_err") << "0\n";
+  }
+  // The all-reduce: traffic on both, errors on mlx5_3 only.
+  const std::string c3 = sys + "/mlx5_3/ports/1", c4 = sys + "/mlx5_4/ports/1";
+  Script(bin_ + "/hkim-nccl-check",
+         "echo 12 > " + c3 + "/counters/symbol_error\necho 2 > " + c3 +
+             "/hw_counters/rnr_nak_retry_err\necho 900 > " + c3 +
+             "/counters/port_xmit_data\necho 900 > " + c4 + "/counters/port_xmit_data\n" +
+             std::string("cat <<'EOF'\n") + kSlowRecord + "\nEOF\nexit 1\n");
+  const ProgramRun run = RunHealth(PodCommand(
+      dir_, bin_, "HKIM_POD_NAME=train-0 HKIM_REPLICAS=1 HKIM_HEALTH_SYSFS=" + sys));
+  EXPECT_EQ(run.status, 1) << ReadText(dir_ + "/stderr");
+  EXPECT_EQ(ReadText(dir_ + "/term"),
+            "fabric check failed, no suspect: gpu-1: nccl-local: busbw 20.00 GB/s at 1G is below "
+            "the minimum 150.00 GB/s\nnode gpu-1 counters moved during the check: mlx5_3 (net2) "
+            "port 1: rnr_nak_retry_err +2, symbol_error +5\n");
+  const json summary = SummaryLines(run.out).at(0);
+  EXPECT_EQ(summary["counters"]["devices"], 2);
+  ASSERT_EQ(summary["counters"]["moved"].size(), 1u);
+  EXPECT_EQ(summary["counters"]["moved"][0]["netdev"], "net2");
+  EXPECT_EQ(summary["counters"]["moved"][0]["deltas"]["symbol_error"], 5);
+  EXPECT_NE(ReadText(dir_ + "/stderr").find("moved: mlx5_3 (net2) port 1"), std::string::npos);
+}
+
 TEST_F(HealthProgram, PodModeNeedsACommandAndOnlyPodModeTakesOne) {
   EXPECT_EQ(RunHealth(std::string(HKIM_HEALTH_BIN) + " pod 2>/dev/null").status, 2);
   EXPECT_EQ(RunHealth(std::string(HKIM_HEALTH_BIN) + " gate -- true 2>/dev/null").status, 2);

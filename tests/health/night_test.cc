@@ -183,6 +183,7 @@ struct Cluster {
   std::map<std::string, json> pods;   // name -> pod as created
   std::set<std::string> deleted;
   int created = 0;
+  std::vector<json> workload_pods;  // the StatefulSet's pods in namespace "train"
 
   CannedResponse Handle(const RecordedRequest& r) {
     const std::string pods_path = "/api/v1/namespaces/h-fabric-health/pods";
@@ -192,12 +193,31 @@ struct Cluster {
         if (node["metadata"]["labels"].value("pool", "") == "gpu") items.push_back(node);
       return {200, json{{"kind", "NodeList"}, {"items", items}}.dump()};
     }
+    if (r.method == "PATCH" && r.target.size() > 21 &&
+        r.target.compare(r.target.size() - 7, 7, "/status") == 0) {
+      // nodes/status, a strategic merge patch of conditions (merged by type).
+      const std::string name = r.target.substr(14, r.target.size() - 21);
+      if (!nodes.count(name)) return {404, R"({"kind":"Status","message":"not found"})"};
+      if (r.content_type != "application/strategic-merge-patch+json")
+        return {415, R"({"kind":"Status","message":"unsupported patch"})"};
+      json& conditions = nodes[name]["status"]["conditions"];
+      const json patch = json::parse(r.body);
+      for (const json& c : patch["status"]["conditions"]) {
+        bool merged = false;
+        for (json& old : conditions)
+          if (old["type"] == c["type"]) old = c, merged = true;
+        if (!merged) conditions.push_back(c);
+      }
+      return {200, nodes[name].dump()};
+    }
     if (r.target.rfind("/api/v1/nodes/", 0) == 0) {
       const std::string name = r.target.substr(14);
       if (!nodes.count(name)) return {404, R"({"kind":"Status","message":"not found"})"};
       if (r.method == "PATCH") nodes[name].merge_patch(json::parse(r.body));
       return {200, nodes[name].dump()};
     }
+    if (r.method == "GET" && r.target == "/api/v1/namespaces/train/pods?labelSelector=app%3Djob")
+      return {200, json{{"kind", "PodList"}, {"items", workload_pods}}.dump()};
     if (r.method == "POST" && r.target == pods_path) {
       json pod = json::parse(r.body);
       const std::string name = pod["metadata"]["generateName"].get<std::string>() +
@@ -351,6 +371,86 @@ TEST_F(NightProgram, ATestedNodeThatFailsIsMarkedAndTheJobFails) {
   EXPECT_FALSE(summaries[1]["passed"]);
   EXPECT_EQ(summaries[1]["mark"], "label fail + taint");
   EXPECT_TRUE(summaries[2]["passed"]);  // busy, not failed
+}
+
+const json* FabricCondition(const json& node) {
+  for (const json& c : node["status"]["conditions"])
+    if (c["type"] == "RdmaFabric") return &c;
+  return nullptr;
+}
+
+TEST_F(NightProgram, WithTheConditionItWritesRdmaFabricBesideOrInsteadOfTheLabel) {
+  AddNode("gpu-1", "idle");
+  AddNode("gpu-2", "bad");
+  FakeApiServer server(sa_, "tok", [&](const RecordedRequest& r) { return cluster_.Handle(r); });
+  auto run = Run(server.port(), "HKIM_HEALTH_MARKS=both");
+  EXPECT_EQ(run.status, 1) << Log();
+  const json* bad = FabricCondition(cluster_.nodes["gpu-2"]);
+  ASSERT_NE(bad, nullptr) << cluster_.nodes["gpu-2"] << Log();
+  EXPECT_EQ((*bad)["status"], "True");
+  EXPECT_EQ((*bad)["reason"], "RdmaFabricHasIssues");
+  EXPECT_EQ((*bad)["message"], "night: nccl-local: busbw 20 GB/s below 150");
+  EXPECT_EQ(cluster_.nodes["gpu-2"]["metadata"]["labels"]["hkimgen.io/nccl-health"], "fail");
+  const json* good = FabricCondition(cluster_.nodes["gpu-1"]);
+  ASSERT_NE(good, nullptr);
+  EXPECT_EQ((*good)["status"], "False");
+  EXPECT_EQ((*good)["reason"], "RdmaFabricHasNoIssues");
+  const auto summaries = SummaryLines(run.out);
+  ASSERT_EQ(summaries.size(), 2u);
+  EXPECT_EQ(summaries[1]["mark"], "label fail + taint + condition RdmaFabric=True");
+
+  // condition only: the label is left alone.
+  AddNode("gpu-3", "bad");
+  cluster_.nodes.erase("gpu-1");
+  cluster_.nodes.erase("gpu-2");
+  run = Run(server.port(), "HKIM_HEALTH_MARKS=condition");
+  EXPECT_EQ(run.status, 1) << Log();
+  EXPECT_FALSE(cluster_.nodes["gpu-3"]["metadata"]["labels"].contains("hkimgen.io/nccl-health"));
+  ASSERT_NE(FabricCondition(cluster_.nodes["gpu-3"]), nullptr);
+  EXPECT_EQ((*FabricCondition(cluster_.nodes["gpu-3"]))["status"], "True");
+  EXPECT_EQ(SummaryLines(run.out)[0]["mark"], "condition RdmaFabric=True");
+}
+
+// The in-pod check's verdict reaches the condition through the coordinator: a workload pod's
+// termination message names its node and rail (its pods have no token); a Ready pod clears.
+TEST_F(NightProgram, TheInPodChecksVerdictsReachTheConditionThroughTheCoordinator) {
+  AddNode("gpu-1", "idle");
+  AddNode("gpu-2", "idle");
+  AddNode("gpu-3", "busy");
+  cluster_.workload_pods = {
+      {{"metadata", {{"name", "job-0"}}},
+       {"spec", {{"nodeName", "gpu-1"}}},
+       {"status", {{"conditions", json::array({{{"type", "Ready"}, {"status", "True"}}})}}}},
+      {{"metadata", {{"name", "job-1"}}},
+       {"spec", {{"nodeName", "gpu-2"}}},
+       {"status",
+        {{"containerStatuses",
+          json::array({{{"name", "main"},
+                        {"lastState",
+                         {{"terminated",
+                           {{"exitCode", 1},
+                            {"message",
+                             "node gpu-2 rail mlx5_3: 12.00 GB/s vs >= 45.00 expected "
+                             "(NET/Socket)\nnode gpu-2 counters moved during the check: mlx5_3 "
+                             "(net2) port 1: symbol_error +5\nnode other-team rail x: 1 GB/s\n"}}}}}}})}}}}};
+  FakeApiServer server(sa_, "tok", [&](const RecordedRequest& r) { return cluster_.Handle(r); });
+  const auto run = Run(server.port(), "HKIM_HEALTH_MARKS=condition HKIM_HEALTH_WORKLOAD_PODS=train "
+                                      "HKIM_HEALTH_WORKLOAD_SELECTOR=app=job");
+  EXPECT_EQ(run.status, 0) << Log();  // the night's own checks passed
+  const json* two = FabricCondition(cluster_.nodes["gpu-2"]);
+  ASSERT_NE(two, nullptr) << Log();
+  EXPECT_EQ((*two)["status"], "True");
+  EXPECT_EQ((*two)["message"],
+            "pod: node gpu-2 counters moved during the check: mlx5_3 (net2) port 1: symbol_error "
+            "+5; node gpu-2 rail mlx5_3: 12.00 GB/s vs >= 45.00 expected (NET/Socket)");
+  const json* one = FabricCondition(cluster_.nodes["gpu-1"]);
+  ASSERT_NE(one, nullptr);
+  EXPECT_EQ((*one)["status"], "False");
+  EXPECT_EQ(FabricCondition(cluster_.nodes["gpu-3"]), nullptr);  // busy, named by no pod
+  EXPECT_FALSE(cluster_.nodes.count("other-team"));
+  EXPECT_NE(SummaryLines(run.out)[1]["mark"].get<std::string>().find(
+                "in-pod check: condition RdmaFabric=True"),
+            std::string::npos);
 }
 
 TEST_F(NightProgram, ExcludedAndOtherTeamsNodesAreNeverTouched) {

@@ -1,5 +1,7 @@
 #include "health_config.h"
 
+#include "link_watch.h"
+
 #include <cstdlib>
 #include <type_traits>
 
@@ -90,6 +92,8 @@ void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
   };
   names("HKIM_HEALTH_INCLUDE_NODES", &config.include_nodes);
   names("HKIM_HEALTH_EXCLUDE_NODES", &config.exclude_nodes);
+  names("HKIM_HEALTH_WORKLOAD_PODS", &config.workload_namespaces);
+  config.workload_selector = env("HKIM_HEALTH_WORKLOAD_SELECTOR").value_or("");
   if (const auto report = env("HKIM_HEALTH_REPORT"); report && !report->empty()) {
     if (*report == "termination") config.report_to_termination = true;
     else if (*report != "api") bad("HKIM_HEALTH_REPORT", *report, "use termination or api");
@@ -136,6 +140,36 @@ void ReadHealthEnvironment(const EnvLookup& env, HealthConfig& config,
   number("HKIM_RENDEZVOUS_PORT", 1, 65535, "give a TCP port", &config.rendezvous_port);
   number("HKIM_NCCL_CHECK_MIN_BUSBW_GBPS", 0, 1e9, "give GB/s", &config.min_busbw_gbps);
   config.at_bytes = env("HKIM_NCCL_CHECK_AT_BYTES").value_or("");
+  config.sysfs_root = env("HKIM_HEALTH_SYSFS").value_or(config.sysfs_root);
+  if (const auto rails = env("HKIM_HEALTH_LINK_RAILS"); rails && !rails->empty()) {
+    std::string why;
+    if (!ParseRailList(*rails, &config.link_rails, &why))
+      bad("HKIM_HEALTH_LINK_RAILS", *rails, why + "; give rail=device pairs, e.g. rail0=mlx5_6");
+  }
+  number("HKIM_HEALTH_LINK_INTERVAL_S", 1, 3600, "give seconds between 1 and 3600",
+         &config.link_interval_s);
+  number("HKIM_HEALTH_HEARTBEAT_S", 10, 604800, "give seconds between 10 and 604800",
+         &config.heartbeat_s);
+  config.link_thresholds = env("HKIM_HEALTH_LINK_THRESHOLDS").value_or("");
+  if (config.link_thresholds.empty()) config.link_thresholds = kDefaultLinkThresholds;
+  {
+    std::vector<CounterThreshold> thresholds;
+    std::string why;
+    if (!ParseThresholds(config.link_thresholds, &thresholds, &why))
+      bad("HKIM_HEALTH_LINK_THRESHOLDS", config.link_thresholds,
+          why + "; e.g. " + kDefaultLinkThresholds);
+  }
+  if (config.link_interval_s >= config.heartbeat_s)
+    errors.push_back("HKIM_HEALTH_LINK_INTERVAL_S must be shorter than HKIM_HEALTH_HEARTBEAT_S"
+                     "\nfix: read the links more often than the condition's heartbeat interval");
+  if (const auto marks = env("HKIM_HEALTH_MARKS"); marks && !marks->empty()) {
+    if (*marks == "labels" || *marks == "condition" || *marks == "both") {
+      config.write_labels = *marks != "condition";
+      config.write_condition = *marks != "labels";
+    } else {
+      bad("HKIM_HEALTH_MARKS", *marks, "use labels, condition or both");
+    }
+  }
   if (const auto timeout = env("HKIM_HEALTH_TIMEOUT_S"); timeout && !timeout->empty()) {
     char* end = nullptr;
     const double value = std::strtod(timeout->c_str(), &end);

@@ -44,6 +44,20 @@
 //                               patch on nodes; the bundle's gate never sets it)
 //   HKIM_HEALTH_TERMINATION_LOG gate, pod: where the suspects go for the Job (default
 //                               /dev/termination-log, written only when it exists)
+//   HKIM_HEALTH_SYSFS           links: the RDMA class folder to read (default
+//                               /sys/class/infiniband; the DaemonSet's /host/sys/class/infiniband)
+//   HKIM_HEALTH_LINK_RAILS      links: "rail=device,..." (device "@ifname": the host netdev's
+//                               device); empty = every device under HKIM_HEALTH_SYSFS
+//   HKIM_HEALTH_LINK_INTERVAL_S links: seconds between two reads (default 60)
+//   HKIM_HEALTH_LINK_THRESHOLDS links: "counter=max_increase/window_seconds,..." (default
+//                               link_watch.h's kDefaultLinkThresholds)
+//   HKIM_HEALTH_HEARTBEAT_S     links, night: the RdmaFabric condition's heartbeat interval: a
+//                               reader takes an older condition as Unknown (default 300)
+//   HKIM_HEALTH_MARKS           night: labels | condition | both: what the coordinator writes on
+//                               a tested node (default labels)
+//   HKIM_HEALTH_WORKLOAD_PODS   night, with the condition: "ns,...", the workload namespaces
+//                               whose pods' termination messages give the condition's pod part
+//   HKIM_HEALTH_WORKLOAD_SELECTOR night: the workload pods' label selector ("app=<workload>")
 //   HKIM_REPLICAS, MASTER_ADDR, HKIM_RENDEZVOUS_PORT, HKIM_NCCL_CHECK_MIN_BUSBW_GBPS,
 //   HKIM_NCCL_CHECK_AT_BYTES    the job check's own settings, read for the localization
 
@@ -53,11 +67,12 @@
 #include <vector>
 
 #include "kube_api.h"
+#include "link_sysfs.h"
 #include "node_inventory.h"
 
 namespace hkim::health {
 
-enum class RunMode { kNode, kGate, kPod, kNight };
+enum class RunMode { kNode, kGate, kPod, kNight, kLinks };
 
 inline constexpr const char* kDefaultReadyFile = "/opt/hkim/nccl/fabric-ready";
 
@@ -99,6 +114,16 @@ struct HealthConfig {
   int rendezvous_port = 29650;
   double min_busbw_gbps = 0;
   std::string at_bytes;  ///< as given (hkim-nccl-check parses it)
+  // The node condition and the link agent (links; night writes the condition too).
+  std::string sysfs_root = "/sys/class/infiniband";
+  std::vector<RailDevice> link_rails;  ///< empty: every device under sysfs_root
+  double link_interval_s = 60;
+  std::string link_thresholds;  ///< checked; default kDefaultLinkThresholds
+  double heartbeat_s = 300;
+  bool write_labels = true;      ///< night: HKIM_HEALTH_MARKS labels | both
+  bool write_condition = false;  ///< night: HKIM_HEALTH_MARKS condition | both
+  std::set<std::string> workload_namespaces;  ///< night: HKIM_HEALTH_WORKLOAD_PODS
+  std::string workload_selector;              ///< night: HKIM_HEALTH_WORKLOAD_SELECTOR
 };
 
 /// Reads the variables above through `env` into `config`; one message (naming the variable,

@@ -4,7 +4,8 @@
 // nodes through the Kubernetes API; it runs alone, with no GPU). The checks start as
 // `hkim-wrapper -- hkim-health node|pod -- <command...>` so the RDMA environment is the
 // workload's; `hkim-health ready` is the StatefulSet's readiness probe; gate mode is the
-// in-pod check without the command, for runs by hand.
+// in-pod check without the command, for runs by hand; links mode is the passive link agent
+// (a DaemonSet: reads the rails' port state and counters, sets the RdmaFabric node condition).
 
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "health_config.h"
 #include "health_pipeline.h"
 #include "kube_api.h"
+#include "links_mode.h"
 #include "night.h"
 #include "pod_mode.h"
 
@@ -56,12 +58,18 @@ int Run(int argc, char** argv) {
       "hkim-health: fabric health of this node (inventory, diagnosis, NCCL, per rail); "
       "node mode marks the Node hkimgen.io/nccl-health=pass|fail; pod mode checks the "
       "workload's pod set, then execs the command after --; ready exits 0 once pod "
-      "mode passed (HKIM_HEALTH_READY_FILE exists)"};
+      "mode passed (HKIM_HEALTH_READY_FILE exists); links watches the rails' port state and "
+      "error counters and sets the node condition RdmaFabric"};
   std::string mode, sa_dir = kServiceAccountDir;
   double api_timeout_s = 20;
+  bool once = false;
   app.add_option("mode", mode,
-                 "node | gate | night | pod -- COMMAND... | ready (default: HKIM_HEALTH_MODE or "
-                 "node)");
+                 "node | gate | night | links | pod -- COMMAND... | ready (default: "
+                 "HKIM_HEALTH_MODE or node)");
+  app.add_flag("--once", once,
+               "links: one pass, print the issues and exit (1 when any, 2 when no device); it "
+               "only reads and prints, it never writes the condition (node-problem-detector's "
+               "custom plugin mode runs it so)");
   app.add_option("--bin-dir", config.bin_dir, "folder of hkim-wrapper and hkim-nccl-check");
   app.add_option("--service-account-dir", sa_dir, "token and ca.crt of the API client");
   app.add_option("--api-timeout-s", api_timeout_s, "deadline of one API request");
@@ -80,8 +88,13 @@ int Run(int argc, char** argv) {
     config.mode = RunMode::kPod;
   else if (mode == "night")
     config.mode = RunMode::kNight;
+  else if (mode == "links")
+    config.mode = RunMode::kLinks;
   else if (!mode.empty())
-    errors.push_back("mode '" + mode + "' is unknown\nfix: use node, gate, night, pod or ready");
+    errors.push_back("mode '" + mode +
+                     "' is unknown\nfix: use node, gate, night, links, pod or ready");
+  if (once && config.mode != RunMode::kLinks)
+    errors.push_back("--once is for links mode\nfix: hkim-health links --once");
   if (config.mode == RunMode::kPod && command.empty())
     errors.push_back(
         "pod mode has no command\nfix: give it after --: hkim-health pod -- "
@@ -119,9 +132,11 @@ int Run(int argc, char** argv) {
   std::string error;
   if (InClusterEndpoint(GetEnv, sa_dir, &endpoint, &error)) {
     api.emplace(endpoint, api_timeout_s);
-  } else {
+  } else if (!(config.mode == RunMode::kLinks && once)) {
     std::cerr << "hkim-health: error: no Kubernetes API: " << error << "\n";
   }
+  if (config.mode == RunMode::kLinks)
+    return RunLinksMode(config, once ? std::nullopt : api, once, std::cout, std::cerr);
   if (config.mode == RunMode::kNight) return RunNightMode(config, api, std::cout, std::cerr);
   return RunNodeMode(config, api, std::cout, std::cerr);
 }

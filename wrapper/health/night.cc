@@ -14,8 +14,10 @@
 #include "health_pipeline.h"
 #include "night_plan.h"
 #include "node_api.h"
+#include "node_condition.h"
 #include "node_inventory.h"
 #include "pod_api.h"
+#include "pod_results.h"
 
 namespace hkim::health {
 namespace {
@@ -100,6 +102,7 @@ class Night {
     const CheckPodOwner owner{config_.pod_namespace, config_.pod_name, config_.pod_uid};
     for (const std::string& name : slice) Start(nodes_[name], pod_template, owner);
     Wait();
+    if (config_.write_condition) PodResults();
     for (auto& [name, entry] : nodes_) out << FormatSummaryLine(entry.summary) << std::flush;
     if (failed_ > 0) return 1;
     if (!recorded_) return 2;
@@ -137,20 +140,66 @@ class Night {
   }
 
   void Mark(NightNode& entry, bool passed) {
-    const NodeMark mark{passed, FirstFailure(entry.summary), UtcNow(), config_.taint,
-                        config_.release_after};
-    std::string effect;
-    const std::string error = WriteMark(api_, entry.summary.node, mark, &effect);
-    if (!error.empty()) {
-      entry.summary.mark = "not marked: " + error;
-      recorded_ = false;
-      Note(log_, entry.summary.node, entry.summary.mark);
-      return;
+    std::string written;
+    if (config_.write_labels) {
+      const NodeMark mark{passed, FirstFailure(entry.summary), UtcNow(), config_.taint,
+                          config_.release_after};
+      std::string effect;
+      const std::string error = WriteMark(api_, entry.summary.node, mark, &effect);
+      if (!error.empty()) {
+        entry.summary.mark = "not marked: " + error;
+        recorded_ = false;
+        Note(log_, entry.summary.node, entry.summary.mark);
+        return;
+      }
+      written = effect == "pass"   ? "label pass"
+                : effect != "fail" ? "label fail kept (" + effect + " passes)"
+                : config_.taint    ? "label fail + taint"
+                                   : "label fail";
     }
-    entry.summary.mark = effect == "pass"   ? "label pass"
-                         : effect != "fail" ? "label fail kept (" + effect + " passes)"
-                         : config_.taint    ? "label fail + taint"
-                                            : "label fail";
+    if (config_.write_condition) {
+      // The night's part of the node condition: the failure names the check, rail and numbers.
+      const std::string time = UtcNow();
+      const ConditionUpdate update{"night", passed ? "" : FirstFailure(entry.summary), time,
+                                   "night: passed " + time};
+      std::string status;
+      const std::string error = WriteCondition(api_, entry.summary.node, update, &status);
+      if (!error.empty()) {
+        entry.summary.mark = (written.empty() ? "" : written + "; ") + "condition not written: " +
+                             error;
+        recorded_ = false;
+        Note(log_, entry.summary.node, entry.summary.mark);
+        return;
+      }
+      written += (written.empty() ? "" : " + ") + std::string("condition ") + kConditionType +
+                 "=" + status;
+    }
+    entry.summary.mark = written;
+  }
+
+  // The in-pod checks' verdicts (the workload pods' termination messages and readiness) as the
+  // condition's pod part of each pool node they name; nodes they do not name stay as they are.
+  void PodResults() {
+    std::vector<json> pods;
+    for (const std::string& ns : config_.workload_namespaces) {
+      std::string error;
+      if (!ListPods(api_, ns, config_.workload_selector, &pods, &error))
+        log_ << "hkim-health: night: the in-pod checks' results are not read: " << error << "\n";
+    }
+    for (const auto& [node, verdict] : PodVerdicts(pods)) {
+      const auto entry = nodes_.find(node);
+      if (entry == nodes_.end()) continue;  // not a pool node: never written
+      const std::string time = UtcNow();
+      const ConditionUpdate update{"pod", verdict.issue, time, "pod: passed " + time};
+      std::string status;
+      const std::string error = WriteCondition(api_, node, update, &status);
+      const std::string what =
+          error.empty() ? "in-pod check: condition " + std::string(kConditionType) + "=" + status
+                        : "in-pod check: condition not written: " + error;
+      if (!error.empty()) recorded_ = false;
+      entry->second.summary.mark += (entry->second.summary.mark.empty() ? "" : "; ") + what;
+      Note(log_, node, what + (verdict.issue.empty() ? "" : " (" + verdict.issue + ")"));
+    }
   }
 
   void Start(NightNode& entry, const json& pod_template, const CheckPodOwner& owner) {

@@ -12,6 +12,8 @@
 #include "assemble.h"
 #include "health_pipeline.h"
 #include "job_check.h"
+#include "text_cut.h"
+#include "vf_counters.h"
 
 namespace hkim::health {
 namespace {
@@ -60,6 +62,16 @@ void RunAlone(const HealthConfig& config, const std::string& why, NodeSummary& s
   }
 }
 
+// Adds the counters' line to the termination message the checks wrote (the suspects or the
+// failure), keeping the line whole: what moved on this pod's devices names the rail.
+void AppendToTerminationMessage(const HealthConfig& config, const std::string& line) {
+  if (config.termination_log.empty()) return;
+  std::ifstream in(config.termination_log);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string tail = CutUtf8(line, 1000) + "\n";
+  WriteTerminationMessage(config, CutUtf8(text, 4000 - tail.size()) + tail);
+}
+
 }  // namespace
 
 PodOutcome RunPodMode(const HealthConfig& config, std::ostream& out, std::ostream& log) {
@@ -80,6 +92,8 @@ PodOutcome RunPodMode(const HealthConfig& config, std::ostream& out, std::ostrea
   summary.checks.push_back(Diagnose(config, log));
   PrintOutcome(summary.checks.back(), log);
 
+  // The pod's own devices before its all-reduce: what moves during the checks is evidence.
+  const CounterSnapshot before = TakeCounterSnapshot(config.sysfs_root);
   const int ordinal = PodOrdinal(config.pod_name);
   if (config.replicas < 2) {
     RunAlone(config, "one pod (HKIM_REPLICAS=1): the local checks are the job's fabric", summary,
@@ -125,6 +139,13 @@ PodOutcome RunPodMode(const HealthConfig& config, std::ostream& out, std::ostrea
     }
   }
 
+  const CounterSnapshot after = TakeCounterSnapshot(config.sysfs_root);
+  const std::vector<CounterMove> moves = ErrorCounterMoves(before, after);
+  summary.counters = MovesJson(after.ports.size(), moves);
+  const std::string moved = DescribeMoves(moves);
+  log << "hkim-health: counters of this pod's " << after.ports.size() << " RDMA port(s) during "
+      << "the checks: " << (moved.empty() ? "no error counter moved" : "moved: " + moved) << "\n";
+
   const bool passed = summary.Passed();
   const bool go_on = passed || !config.fail_on_failure;
   if (go_on) {
@@ -140,6 +161,9 @@ PodOutcome RunPodMode(const HealthConfig& config, std::ostream& out, std::ostrea
     WriteTerminationMessage(config, "fabric check failed, no suspect: " + summary.node + ": " +
                                         FirstFailure(summary) + "\n");
   }
+  if (!passed && !moved.empty())
+    AppendToTerminationMessage(config, "node " + summary.node + " counters moved during the "
+                                       "check: " + moved);
   log << "hkim-health: pod " << config.pod_name << " on " << config.node_name << ": "
       << (passed ? "PASS" : "FAIL")
       << (go_on ? (passed ? ", fabric ready: starting the command"

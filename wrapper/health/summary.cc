@@ -28,6 +28,7 @@ json SummaryJson(const NodeSummary& summary) {
               {"passed", summary.Passed()}, {"checks", checks}, {"mark", summary.mark}};
   if (!summary.localization.is_null()) out["localization"] = summary.localization;
   if (!summary.suspects.is_null()) out["suspects"] = summary.suspects;
+  if (!summary.counters.is_null()) out["counters"] = summary.counters;
   return out;
 }
 

@@ -6,7 +6,8 @@
 //    "time":..,"checks":[{"name":..,"status":"pass|fail|skip|error","detail":..,
 //    "numbers":{..},"failures":[..],"fixes":[..]}],"mark":..,
 //    "suspects":[{node,pod,rail,busbw_gbps,expected_gbps,transport,evidence}],  (gate, when run)
-//    "localization":{ran,rounds,seconds,groups:[{round,nodes,ok,busbw_gbps,..}],notes}}
+//    "localization":{ran,rounds,seconds,groups:[{round,nodes,ok,busbw_gbps,..}],notes},
+//    "counters":{devices,moved:[{device,port,netdev,deltas:{counter:n}}]}}  (pod, when read)
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -39,6 +40,9 @@ struct NodeSummary {
   /// ([{node, pod, rail, busbw_gbps, expected_gbps, transport, evidence}]); null when not run.
   nlohmann::json localization;
   nlohmann::json suspects;
+  /// Pod: the error counters of the pod's RDMA devices that moved during its checks
+  /// ({devices, moved: [{device, port, netdev, deltas}]}, vf_counters.h); null when not read.
+  nlohmann::json counters;
 
   /// True when no check failed or errored.
   bool Passed() const;
