@@ -130,10 +130,9 @@ std::string FixFor(const Profile& p, const std::string& pointer) {
           ": managed there and set " + field +
           ": shared in the others (they then render neither the operator's install nor its "
           "cluster-wide CR)";
-    if (pointer == "/operators/network_operator/install") {
-      fix += "; the owner's NicClusterPolicy then serves every profile, so its "
-             "network.sriov_device_plugin.device_ids must list every profile's NIC device IDs";
-    }
+    for (const OperatorFacts& facts : OperatorCatalog())
+      if (pointer == facts.InstallPointer() && !facts.sharing_note.empty())
+        fix += "; " + facts.sharing_note;
   } else if (pointer.rfind("/namespaces/", 0) == 0) {
     fix = "give this profile a namespace of its own (" + field + ", e.g. " +
           p.namespaces[std::stoul(pointer.substr(12))] + "-" + p.cluster_name +

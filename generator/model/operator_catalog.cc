@@ -160,6 +160,9 @@ OperatorFacts NetworkOperatorDefinition() {
                    "the Network Operator reconciles only the NicClusterPolicy named "
                    "nic-cluster-policy"}};
   d.agents = "the RDMA device plugin, Multus, CNI plugins, nv-ipam";
+  d.sharing_note =
+      "the owner's NicClusterPolicy then serves every profile, so its "
+      "network.sriov_device_plugin.device_ids must list every profile's NIC device IDs";
   d.release = {"network_operator", "Network Operator", false, "",
                "the NicClusterPolicy's component images and the CNI DaemonSets follow the newest "
                "catalog release instead, and `hkimgen images` leaves out the chart's operator "

@@ -89,6 +89,9 @@ struct OperatorFacts {
   /// module's DMA-BUF): the bundle README names it among the providers where the cluster runs it.
   bool gpudirect_provider = false;
   ReleaseLine release;
+  /// What the profiles of a cluster that share it must also see to, for the fix of a fight over
+  /// it ("" where nothing).
+  std::string sharing_note;
 
   /// The profile's operator of this row in `operators`, or null when the profile has none.
   const OperatorCommon* (*in)(const Operators& operators) = nullptr;

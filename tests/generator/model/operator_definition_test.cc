@@ -29,8 +29,9 @@ const std::set<std::string> kDefinitionFiles = {
 // field that shares the name) says so with this marker in a comment on the same line.
 constexpr const char* kMarker = "not an operator key:";
 
-/// "path:line: \"key\"" for each string literal in `text` that equals one of `keys`; comments
-/// are skipped, raw strings read whole, and a line carrying kMarker is left out.
+/// "path:line: \"literal\"" for each string literal in `text` that is one of `keys` or a
+/// profile pointer under one; comments are skipped, raw strings read whole, and a line
+/// carrying kMarker is left out.
 std::vector<std::string> KeyLiterals(const std::string& path, const std::string& text,
                                      const std::set<std::string>& keys) {
   std::vector<std::string> found;
@@ -43,8 +44,21 @@ std::vector<std::string> KeyLiterals(const std::string& path, const std::string&
   }
   int line = 1;
   size_t i = 0;
+  // The key itself, or a profile pointer under it ("/operators/<key>/install").
+  auto names_key = [&](const std::string& literal) {
+    if (keys.count(literal)) return true;
+    for (const std::string& key : keys) {
+      const std::string pointer = "/operators/" + key;
+      for (size_t at = literal.find(pointer); at != std::string::npos;
+           at = literal.find(pointer, at + 1)) {
+        const size_t end = at + pointer.size();
+        if (end == literal.size() || literal[end] == '/') return true;
+      }
+    }
+    return false;
+  };
   auto report = [&](const std::string& literal, int at) {
-    if (!keys.count(literal)) return;
+    if (!names_key(literal)) return;
     if (lines[at - 1].find(kMarker) != std::string::npos) return;
     found.push_back(path + ":" + std::to_string(at) + ": \"" + literal + "\"");
   };
@@ -136,11 +150,13 @@ TEST(OperatorDefinition, ScanNamesTheFileAndLineOfAKeyComparison) {
       "const char* help = R\"(a \"volcano\"\n"
       "volcano)\"; x = \"vf_config\";\n"
       "Section(json, \"kueue\");  // not an operator key: scheduling.kueue\n"
-      "/* \"network_operator\"\n */ y = \"network_operator\";\n";
+      "/* \"network_operator\"\n */ y = \"network_operator\";\n"
+      "if (p == \"/operators/nfd/install\" || p == \"/operators/nfdx\") {}\n";
   EXPECT_EQ(KeyLiterals("plan/x.cc", source, CatalogKeys()),
             (std::vector<std::string>{"plan/x.cc:2: \"gpu_operator\"", "plan/x.cc:4: \"nfd\"",
                                       "plan/x.cc:6: \"vf_config\"",
-                                      "plan/x.cc:9: \"network_operator\""}));
+                                      "plan/x.cc:9: \"network_operator\"",
+                                      "plan/x.cc:10: \"/operators/nfd/install\""}));
 }
 
 TEST(OperatorDefinition, EveryDefinitionReadsItsOwnSectionAndNamesItsInstall) {
