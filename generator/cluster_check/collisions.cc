@@ -19,7 +19,8 @@ using discover::ExportObject;
 using nlohmann::json;
 
 std::string InstallPointer(const PlannedObject& planned) {
-  return "/operators/" + planned.operator_key + "/install";
+  const OperatorFacts* facts = FindOperatorFacts(planned.operator_key);
+  return facts ? facts->InstallPointer() : "/operators";
 }
 
 std::string Title(const PlannedObject& planned) {
@@ -129,14 +130,17 @@ class OlmChecks {
   }
 
   void Downgrade(const PlannedObject& planned, const ExportObject& csv, const std::string& runs) {
-    if (planned.operator_key != "gpu_operator" || !p_.operators || !p_.operators->gpu_operator) return;
-    const std::string& wanted = p_.operators->gpu_operator->version;
+    // Any operator whose profile pins a release (its `version`); OLM's channel decides the rest.
+    const OperatorCommon* op =
+        p_.operators ? OperatorByKey(*p_.operators, planned.operator_key) : nullptr;
+    if (op == nullptr || op->version.empty()) return;
+    const std::string& wanted = op->version;
     if (!IsOlderVersion(wanted, runs)) return;
-    findings_.Add(Severity::kError, "cluster.operator-downgrade",
-                  p_.operators->gpu_operator->pointer + "/version", Where(cluster_, csv),
-                  "runs the GPU Operator " + runs + ", newer than the profile's " + wanted +
+    findings_.Add(Severity::kError, "cluster.operator-downgrade", op->pointer + "/version",
+                  Where(cluster_, csv),
+                  "runs " + Title(planned) + " " + runs + ", newer than the profile's " + wanted +
                       ": OLM cannot downgrade an operator",
-                  "set operators.gpu_operator.version: " + runs +
+                  "set operators." + planned.operator_key + ".version: " + runs +
                       " (or install: preinstalled to leave it as it runs)");
   }
 
@@ -164,7 +168,7 @@ void CheckSingleton(const ClusterExport& cluster, const std::set<std::string>& a
         ".install: preinstalled, and check that " + existing->name +
         " says what the bundle needs (the bundle's README lists it as a precondition)";
     if (same) {
-      findings.Add(Severity::kError, "cluster.takeover", "/operators/" + facts->key + "/install",
+      findings.Add(Severity::kError, "cluster.takeover", facts->InstallPointer(),
                    Where(cluster, *existing),
                    "exists, made outside this bundle" +
                        (owner.empty() ? std::string() : " (labelled by Application " + owner + ")") +
@@ -172,7 +176,7 @@ void CheckSingleton(const ClusterExport& cluster, const std::set<std::string>& a
                    fix);
       continue;
     }
-    findings.Add(Severity::kError, "cluster.singleton", "/operators/" + facts->key + "/install",
+    findings.Add(Severity::kError, "cluster.singleton", facts->InstallPointer(),
                  Where(cluster, *existing),
                  "is the cluster's " + planned.kind + " already, and " + cr->why +
                      ": the bundle's " + Ours(planned) + " would " +

@@ -128,12 +128,10 @@ void CheckNotInstalled(const Precondition& pre, const BundlePlan& plan,
                        const ClusterExport& cluster, const std::set<std::string>& apps,
                        Findings& findings) {
   const std::string& chart = pre.what;
-  // The precondition sits at /operators/<key>/install.
-  const std::string prefix = "/operators/";
-  const size_t end = pre.pointer.rfind('/');
-  const std::string key = pre.pointer.rfind(prefix, 0) == 0 && end > prefix.size()
-                              ? pre.pointer.substr(prefix.size(), end - prefix.size())
-                              : "";
+  // The precondition sits at its operator's install pointer.
+  std::string key;
+  for (const OperatorFacts& facts : OperatorCatalog())
+    if (facts.InstallPointer() == pre.pointer) key = facts.key;
   const std::string keep = "set operators." + key +
                            ".install: preinstalled to keep the running one (the bundle then "
                            "renders no Application for the chart), or uninstall it first";

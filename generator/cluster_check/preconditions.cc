@@ -217,7 +217,8 @@ std::string PointerOf(const Profile& p, const PlannedObject& object) {
   }
   if (object.kind == "SecurityContextConstraints") return p.security.pointer;
   // An operator's objects point at its install: that is the line that hands them to the cluster.
-  if (!object.operator_key.empty()) return "/operators/" + object.operator_key + "/install";
+  if (const OperatorFacts* facts = FindOperatorFacts(object.operator_key))
+    return facts->InstallPointer();
   return object.source_pointer.empty() ? "/cluster/name" : object.source_pointer;
 }
 

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "discover/json_at.h"
+#include "model/operator_catalog.h"
 #include "model/operator_versions.h"
 
 namespace hkim::cluster_check {
@@ -100,7 +101,7 @@ void CompareRelease(const Profile& p, const BundlePlan& plan, const ClusterExpor
     // Left to the cluster, the pin matters only where the bundle renders something for the
     // operator (its CR, the NicClusterPolicy's component images): an error there, a warning
     // where nothing rendered depends on it.
-    const std::string key = op.pointer.substr(op.pointer.rfind('/') + 1);
+    const std::string& key = op.key;
     bool depends = false;
     for (const PlannedObject& o : plan.objects) depends |= o.operator_key == key;
     const bool olm_moved = p.IsOpenShift() && managed;  // the bundle's own Subscription
@@ -163,32 +164,26 @@ void CheckOpenShiftOperators(const Profile& p, const ClusterExport& cluster, Fin
   if (!cv) return;
   const std::string openshift = Str(At(*cv->json, {"status", "desired", "version"}));
   const std::string minor = openshift.substr(0, openshift.find('.', openshift.find('.') + 1));
-  struct Op {
-    const char* key;
-    const OperatorCommon* op;
-    const char* name;
-  };
-  const Operators& ops = *p.operators;
-  for (const Op& o : {Op{"sriov_network_operator",
-                         ops.sriov_network_operator ? &*ops.sriov_network_operator : nullptr,
-                         "the SR-IOV Network Operator"},
-                      Op{"nfd", ops.nfd ? &*ops.nfd : nullptr, "the NFD Operator"}}) {
-    if (!o.op || o.op->install == OperatorInstall::kShared) continue;
-    const auto want = OpenShiftOperatorCsvFor(o.key, minor);
-    const auto running = RunningRelease(cluster, *o.op, true);
-    if (!want || !running) continue;
+  // Every operator the release catalog has per-minor CSVs for (OpenShiftOperatorCsvFor).
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    const OperatorCommon* op = facts.in(*p.operators);
+    if (!op || op->install == OperatorInstall::kShared) continue;
+    const auto want = OpenShiftOperatorCsvFor(facts.key, minor);
+    if (!want) continue;
+    const auto running = RunningRelease(cluster, *op, true);
+    if (!running) continue;
     // The running CSV's minor: sriov-network-operator.v4.19.0-202507081405 -> 4.19 (Red Hat's
     // NFD CSVs drop the v: nfd.4.20.0-202511101230).
     std::string version = running->version;
     if (version.rfind('v', 0) == 0) version = version.substr(1);
     const std::string running_minor = version.substr(0, version.find('.', version.find('.') + 1));
     if (running_minor == minor) continue;
-    findings.Add(Severity::kWarning, "cluster.operator-version", o.op->pointer + "/install",
+    findings.Add(Severity::kWarning, "cluster.operator-version", facts.InstallPointer(),
                  Where(cluster, *running->object),
-                 std::string("the cluster runs OpenShift ") + openshift + " but " + o.name +
+                 std::string("the cluster runs OpenShift ") + openshift + " but " + facts.title +
                      " is at " + running->object->name + ", built for another minor (the "
                      "release catalog's CSV for " + minor + " is " + want->csv + ".*)",
-                 "let OLM upgrade it in channel " + o.op->channel +
+                 "let OLM upgrade it in channel " + op->channel +
                      " (approve its InstallPlan where the approval is Manual)");
   }
 }

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "discover/address_plan.h"
+#include "model/operator_catalog.h"
 #include "model/operator_versions.h"
 #include "model/topology.h"
 #include "model/wrapper_image.h"
@@ -410,16 +411,21 @@ void EmitOperators(Writer& w, const DiscoveredProfile& p) {
   w.Key("operators").Map("what the cluster runs already is preinstalled: the bundle adds no second one");
   if (!a.openshift_version.empty())
     w.Key("openshift_version").Str(a.openshift_version, a.openshift_version_from);
-  for (const char* key : {"sriov_network_operator", "nfd", "gpu_operator"}) {
+  // The operators an OpenShift profile gets without listing them, in the catalogue's order.
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    if (!facts.default_on_openshift) continue;
+    const std::string& key = facts.key;
     const FoundOperator* found = nullptr;
     for (const FoundOperator& f : a.operators)
       if (f.key == key) found = &f;
     w.Key(key).Map();
     w.Key("install").Str(found ? "preinstalled" : "managed",
                          found ? found->from : "not in the export: the bundle installs it");
-    if (found && std::string(key) == "gpu_operator" && !found->version.empty())
+    // The running CSV's version pins an operator with a release line (the others follow the
+    // OpenShift minor).
+    if (found && facts.release.listed && !found->version.empty())
       w.Key("version").Str(found->version, found->from);
-    if (std::string(key) == "sriov_network_operator") {
+    if (&facts == &SriovNetworkOperatorFacts()) {
       bool covered = !p.rails.empty();
       std::string names;
       for (const DiscoveredRail& rail : p.rails) {

@@ -55,7 +55,7 @@ std::vector<NamedOperator> ListOperators(const Profile& p) {
 /// operator objects, the `install` that hands them to another profile).
 std::string SourcePointer(const Profile& p, const PlannedObject& o) {
   if (const OperatorFacts* facts = OperatorOfSingletonKind(o.kind)) {
-    return "/operators/" + facts->key + "/install";
+    return facts->InstallPointer();
   }
   for (size_t i = 0; i < p.network.rails.size(); ++i) {
     const Rail& rail = p.network.rails[i];
@@ -130,10 +130,9 @@ std::string FixFor(const Profile& p, const std::string& pointer) {
           ": managed there and set " + field +
           ": shared in the others (they then render neither the operator's install nor its "
           "cluster-wide CR)";
-    if (pointer == "/operators/network_operator/install") {
-      fix += "; the owner's NicClusterPolicy then serves every profile, so its "
-             "network.sriov_device_plugin.device_ids must list every profile's NIC device IDs";
-    }
+    for (const OperatorFacts& facts : OperatorCatalog())
+      if (pointer == facts.InstallPointer() && !facts.sharing_note.empty())
+        fix += "; " + facts.sharing_note;
   } else if (pointer.rfind("/namespaces/", 0) == 0) {
     fix = "give this profile a namespace of its own (" + field + ", e.g. " +
           p.namespaces[std::stoul(pointer.substr(12))] + "-" + p.cluster_name +
@@ -291,33 +290,16 @@ void CheckPoolSubnets(const std::vector<ClusterMember>& members, const std::vect
   }
 }
 
-/// "name: mine vs theirs" when they differ.
-void Differ(std::vector<std::string>& out, const std::string& name, const std::string& mine,
-            const std::string& theirs) {
-  if (mine != theirs) out.push_back(name + " " + mine + " (the owner's: " + theirs + ")");
-}
-
-/// The differences between what a sharing profile says of an operator and what its owner runs.
+/// The differences between what a sharing profile says of an operator and what its owner runs:
+/// the settings its definition names, "name mine (the owner's: theirs)" for each that differs.
 std::vector<std::string> OperatorDifferences(const Profile& mine, const Profile& owner,
-                                             const std::string& key) {
+                                             const OperatorFacts& facts) {
   std::vector<std::string> out;
-  const Operators& a = *mine.operators;
-  const Operators& b = *owner.operators;
-  if (key == "gpu_operator") {
-    const GpuOperator& x = *a.gpu_operator;
-    const GpuOperator& y = *b.gpu_operator;
-    Differ(out, "version", x.version, y.version);
-    Differ(out, "driver.enabled", x.driver_enabled ? "true" : "false", y.driver_enabled ? "true" : "false");
-    Differ(out, "use_host_mofed", x.use_host_mofed ? "true" : "false", y.use_host_mofed ? "true" : "false");
-    Differ(out, "GPUDirect RDMA", ToString(ResolveGpuDirect(x, mine.nccl.gpudirect).mode),
-           ToString(ResolveGpuDirect(y, owner.nccl.gpudirect).mode));
-  } else {
-    const NetworkOperator& x = *a.network_operator;
-    const NetworkOperator& y = *b.network_operator;
-    Differ(out, "version", x.version, y.version);
-    Differ(out, "secondary_network", x.secondary_network ? "true" : "false",
-           y.secondary_network ? "true" : "false");
-  }
+  const std::vector<SharedSetting> a = facts.shared_settings(mine);
+  const std::vector<SharedSetting> b = facts.shared_settings(owner);
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+    if (a[i].second != b[i].second)
+      out.push_back(a[i].first + " " + a[i].second + " (the owner's: " + b[i].second + ")");
   return out;
 }
 
@@ -325,14 +307,12 @@ std::vector<std::string> OperatorDifferences(const Profile& mine, const Profile&
 /// releases against it); when it says otherwise, those checks judged the wrong operator.
 void CheckSharedSettings(const std::vector<ClusterMember>& members, const std::vector<size_t>& group,
                          DiagnosticSink& sink) {
-  for (const char* key : {"gpu_operator", "network_operator"}) {
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    if (!facts.shared_settings) continue;
+    const std::string& key = facts.key;
     auto op = [&](size_t m) -> const OperatorCommon* {
       const Profile& p = *members[m].profile;
-      if (!p.operators) return nullptr;
-      if (std::string(key) == "gpu_operator") {
-        return p.operators->gpu_operator ? &*p.operators->gpu_operator : nullptr;
-      }
-      return p.operators->network_operator ? &*p.operators->network_operator : nullptr;
+      return p.operators ? facts.in(*p.operators) : nullptr;
     };
     const size_t* owner = nullptr;
     for (const size_t& m : group) {
@@ -345,7 +325,7 @@ void CheckSharedSettings(const std::vector<ClusterMember>& members, const std::v
     for (size_t m : group) {
       if (!op(m) || op(m)->install != OperatorInstall::kShared) continue;
       const std::vector<std::string> diffs =
-          OperatorDifferences(*members[m].profile, *members[*owner].profile, key);
+          OperatorDifferences(*members[m].profile, *members[*owner].profile, facts);
       if (diffs.empty()) continue;
       Report(members[m], kSettingsRule, op(m)->pointer,
              std::string("this profile shares the ") + key + " that " + members[*owner].loaded->path +

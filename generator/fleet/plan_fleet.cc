@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "model/operator_catalog.h"
 #include "model/operators.h"
 #include "plan/layers.h"
 #include "support/object_id.h"
@@ -80,19 +81,15 @@ ProjectRules ClusterRules(const Profile& p, const std::string& name, const std::
 }
 
 /// The operator charts a bundle installs through Applications (OKE), with their repositories
-/// and namespaces, found by the Application names plan/operators/oke.cc gives them.
+/// and namespaces: the planned Applications that carry a chart for an operator (its source).
 std::vector<const OperatorCommon*> Charts(const Profile& p, const BundlePlan& plan) {
   std::vector<const OperatorCommon*> charts;
   if (!p.operators) return charts;
-  const Operators& ops = *p.operators;
-  std::vector<const OperatorCommon*> candidates;
-  if (ops.gpu_operator) candidates.push_back(&*ops.gpu_operator);
-  if (ops.network_operator) candidates.push_back(&*ops.network_operator);
-  if (ops.volcano) candidates.push_back(&*ops.volcano);
-  if (ops.kueue) candidates.push_back(&*ops.kueue);
-  for (const OperatorCommon* op : candidates) {
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    const OperatorCommon* op = facts.in(*p.operators);
+    if (!op) continue;
     for (const PlannedObject& object : plan.objects) {
-      if (object.kind == "Application" && object.name == p.cluster_name + "-" + op->chart) {
+      if (object.kind == "Application" && object.chart && object.source_pointer == op->pointer) {
         charts.push_back(op);
         break;
       }

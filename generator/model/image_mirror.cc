@@ -105,7 +105,7 @@ std::optional<std::string> MirroredRepository(const std::string& mirror,
 std::vector<std::string> OperatorImageRegistries(const Operators& operators) {
   std::set<std::string> registries;
   for (const OperatorFacts& facts : OperatorCatalog()) {
-    const OperatorCommon* op = OperatorByKey(operators, facts.key);
+    const OperatorCommon* op = facts.in(operators);
     if (op && op->managed()) registries.insert(facts.olm_registries.begin(), facts.olm_registries.end());
   }
   return {registries.begin(), registries.end()};
@@ -177,15 +177,14 @@ int ApplyImageMirror(Profile& profile, const LoadedProfile& loaded, DiagnosticSi
                          ": <the CatalogSource oc-mirror generated, e.g. cs-redhat-operator-"
                          "index-v4-19>}");
   };
-  if (ops.sriov_network_operator) source(*ops.sriov_network_operator);
-  if (ops.nfd) source(*ops.nfd);
-  if (ops.gpu_operator) {
-    source(*ops.gpu_operator);
-    chart(*ops.gpu_operator);
+  // Each operator's OLM source (OpenShift) or chart repository (OKE/Kubernetes), in the
+  // catalogue's order; an operator without a package or chart (vf_config) has neither.
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    if (OperatorCommon* op = facts.in_mutable(ops)) {
+      source(*op);
+      chart(*op);
+    }
   }
-  if (ops.network_operator) chart(*ops.network_operator);
-  if (ops.volcano) chart(*ops.volcano);
-  if (ops.kueue) chart(*ops.kueue);
   return errors;
 }
 

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <set>
 
+#include "model/operator_catalog.h"
 #include "support/embedded_files.h"
 
 namespace hkim {
@@ -105,19 +106,21 @@ OtherTables ReadOther(const json& doc) {
                            Text(b, "openshift"), Text(b, "what"), Text(b, "reference")});
   }
   for (const json& r : doc.value("openshift_operators", json::array())) {
-    for (const char* key : {"sriov_network_operator", "nfd"}) {
-      const json o = r.value(key, json::object());
-      if (o.empty()) continue;
-      c.openshift[{key, Text(r, "version")}] = {Text(o, "csv"), Text(o, "skip_range"),
-                                                Text(o, "source")};
+    // One object per operator, under its key (model/operator_catalog.h), beside the minor.
+    if (!r.is_object()) continue;
+    for (auto it = r.begin(); it != r.end(); ++it) {
+      const json& o = it.value();
+      if (!o.is_object() || o.empty()) continue;
+      c.openshift[{it.key(), Text(r, "version")}] = {Text(o, "csv"), Text(o, "skip_range"),
+                                                     Text(o, "source")};
     }
   }
-  for (const json& r : doc.value("kueue", json::array())) {
+  for (const json& r : doc.value(KueueFacts().release.section, json::array())) {
     c.kueue.push_back({Text(r, "version"), Text(r, "chart_version"), Text(r, "date"),
                        Text(r, "source"), Strings(r.value("served", json::array())),
                        Text(r, "storage"), Text(r, "image")});
   }
-  for (const json& r : doc.value("volcano", json::array())) {
+  for (const json& r : doc.value(VolcanoFacts().release.section, json::array())) {
     c.volcano.push_back({Text(r, "version"), Text(r, "chart_version"), Text(r, "date"),
                          Text(r, "source"), {}});
     const std::string registry = Text(r, "registry");
@@ -234,8 +237,9 @@ Catalog& TheCatalog() {
     const json index = json::parse(text->substr(0, newline), nullptr, /*allow_exceptions=*/false);
     if (!index.is_object()) return;
     const std::string_view data = text->substr(newline + 1);
-    ReadIndex(data, index.value("gpu_operator", json::array()), catalog.gpu);
-    ReadIndex(data, index.value("network_operator", json::array()), catalog.network);
+    ReadIndex(data, index.value(GpuOperatorFacts().release.section, json::array()), catalog.gpu);
+    ReadIndex(data, index.value(NetworkOperatorFacts().release.section, json::array()),
+              catalog.network);
     catalog.nccl.SetText(Span(data, index.value("nccl", json())));
     catalog.nccl_names.SetText(Span(data, index.value("nccl_names", json())));
     catalog.other.SetText(Span(data, index.value("other", json())));

@@ -1,13 +1,8 @@
 // Model part: the profile's `operators` -> typed Operators with every platform default filled
-// in. Defaults and where each comes from (BRINGUP-FACTS.md in the shared notes):
-//   OpenShift OLM (OCP 4.22 install docs): SR-IOV in openshift-sriov-network-operator, package
-//   sriov-network-operator, channel stable, redhat-operators; NFD in openshift-nfd, package nfd,
-//   channel stable, redhat-operators; GPU Operator in nvidia-gpu-operator, package
-//   gpu-operator-certified, certified-operators, channel v<YY.M> (NVIDIA/gpu-operator
-//   bundle/metadata/annotations.yaml: the vYY.M channel is each bundle's default).
-//   OKE Helm (seed 004, oci-hpc-oke README @001cbb9): charts nvidia/gpu-operator and
-//   nvidia/network-operator from https://helm.ngc.nvidia.com/nvidia, namespaces gpu-operator and
-//   network-operator; driver.enabled=false, driver.rdma.useHostMofed=true on the OCI GPU image.
+// in: each operator's install source (namespace, OLM package or chart) is its definition's
+// (model/operator_catalog.cc, with where each comes from); its own settings' defaults are here.
+// OKE (seed 004, oci-hpc-oke README @001cbb9): driver.enabled=false,
+// driver.rdma.useHostMofed=true on the OCI GPU image.
 
 #include "model/operators.h"
 
@@ -15,6 +10,7 @@
 
 #include <cstdlib>
 
+#include "model/operator_catalog.h"
 #include "model/operator_versions.h"
 
 namespace hkim {
@@ -119,12 +115,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kNvidiaHelmRepo = "https://helm.ngc.nvidia.com/nvidia";
-constexpr const char* kVolcanoHelmRepo = "https://volcano-sh.github.io/helm-charts";
-// Kueue's released charts (kubernetes-sigs/kueue, "Install with Helm"; oci-hpc-oke installs the
-// same chart).
-constexpr const char* kKueueHelmRepo = "oci://registry.k8s.io/kueue/charts";
-
 std::string Text(const json& object, const char* key, const std::string& fallback) {
   auto it = object.find(key);
   return it != object.end() && it->is_string() ? it->get<std::string>() : fallback;
@@ -139,55 +129,40 @@ bool Bool(const json& object, const char* key, bool fallback) {
 }
 
 /// The operator's object, or nullptr when the profile does not list it.
-const json* Section(const json& operators, const char* key) {
+const json* Section(const json& operators, const std::string& key) {
   auto it = operators.find(key);
   return it != operators.end() && it->is_object() ? &*it : nullptr;
 }
 
 // Fills what every operator has; `defaults` carries the platform's values.
-void ReadCommon(const json& o, const char* key, OperatorCommon defaults, OperatorCommon& out) {
-  const std::string pointer = std::string("/operators/") + key;
-  out = defaults;
-  out.pointer = pointer;
+void ReadCommon(const json& o, const OperatorFacts& self, const InstallSource& defaults,
+                OperatorCommon& out) {
+  out.key = self.key;
+  out.pointer = self.Pointer();
   out.install = ParseOperatorInstall(Text(o, "install", "managed"));
   out.namespace_name = Text(o, "namespace", defaults.namespace_name);
+  out.package = defaults.package;
   out.channel = Text(o, "channel", defaults.channel);
   out.source = Text(o, "source", defaults.source);
-  out.source_namespace = Text(o, "source_namespace", defaults.source_namespace);
+  out.source_namespace = Text(o, "source_namespace", out.source_namespace);
   out.approval = Text(o, "install_plan_approval", "Automatic") == "Manual"
                      ? InstallPlanApproval::kManual
                      : InstallPlanApproval::kAutomatic;
   out.starting_csv = Text(o, "starting_csv", "");
+  out.chart = defaults.chart;
   out.repo_url = Text(o, "repo_url", defaults.repo_url);
 }
 
-OperatorCommon Olm(const char* ns, const char* package, const char* channel, const char* source) {
-  OperatorCommon c;
-  c.namespace_name = ns;
-  c.package = package;
-  c.channel = channel;
-  c.source = source;
-  return c;
-}
+}  // namespace
 
-OperatorCommon Chart(const char* ns, const char* chart, const char* repo) {
-  OperatorCommon c;
-  c.namespace_name = ns;
-  c.chart = chart;
-  c.repo_url = repo;
-  return c;
-}
-
-GpuOperator ReadGpuOperator(const json& o, bool openshift) {
+void ReadGpuOperator(const OperatorFacts& self, const json& o, bool openshift, const std::string&,
+                     Operators& out) {
   GpuOperator g;
   g.version = Text(o, "version", g.version);
-  std::string channel = "stable";
-  if (auto v = ParseGpuOperatorVersion(g.version)) channel = v->Channel();
-  ReadCommon(o, "gpu_operator",
-             openshift ? Olm("nvidia-gpu-operator", "gpu-operator-certified", channel.c_str(),
-                             "certified-operators")
-                       : Chart("gpu-operator", "gpu-operator", kNvidiaHelmRepo),
-             g);
+  InstallSource defaults = self.InstallOn(openshift);
+  // Each certified bundle's default channel is v<YY.M> (bundle/metadata/annotations.yaml).
+  if (auto v = ParseGpuOperatorVersion(g.version); v && openshift) defaults.channel = v->Channel();
+  ReadCommon(o, self, defaults, g);
   const json driver = o.value("driver", json::object());
   g.driver_enabled = Bool(driver, "enabled", openshift);
   g.driver_branch = Int(driver, "branch", g.driver_branch);
@@ -201,15 +176,13 @@ GpuOperator ReadGpuOperator(const json& o, bool openshift) {
            : rdma == "off"          ? GpuOperatorRdma::kOff
                                     : GpuOperatorRdma::kFollow;
   g.use_host_mofed = Bool(o, "use_host_mofed", !openshift);
-  return g;
+  out.gpu_operator = std::move(g);
 }
 
-SriovNetworkOperator ReadSriov(const json& o) {
+void ReadSriovNetworkOperator(const OperatorFacts& self, const json& o, bool openshift,
+                              const std::string&, Operators& out) {
   SriovNetworkOperator s;
-  ReadCommon(o, "sriov_network_operator",
-             Olm("openshift-sriov-network-operator", "sriov-network-operator", "stable",
-                 "redhat-operators"),
-             s);
+  ReadCommon(o, self, self.InstallOn(openshift), s);
   s.node_policies = Bool(o, "node_policies", true);
   s.num_vfs_per_pf = Int(o, "num_vfs_per_pf", 1);
   s.priority = Int(o, "priority", 99);
@@ -219,70 +192,69 @@ SriovNetworkOperator ReadSriov(const json& o) {
     }
   }
   s.disable_drain = Bool(o, "disable_drain", false);
-  return s;
+  out.sriov_network_operator = std::move(s);
 }
 
-}  // namespace
+void ReadNfd(const OperatorFacts& self, const json& o, bool openshift, const std::string&,
+             Operators& out) {
+  NfdOperator nfd;
+  ReadCommon(o, self, self.InstallOn(openshift), nfd);
+  nfd.operand_image = Text(o, "operand_image", "");
+  if (nfd.operand_image.empty() && !out.openshift_version.empty())
+    nfd.operand_image = NfdOperandImage(out.openshift_version);
+  out.nfd = std::move(nfd);
+}
+
+void ReadNetworkOperator(const OperatorFacts& self, const json& o, bool openshift,
+                         const std::string&, Operators& out) {
+  NetworkOperator n;
+  n.version = Text(o, "version", n.version);
+  ReadCommon(o, self, self.InstallOn(openshift), n);
+  n.secondary_network = Bool(o, "secondary_network", true);
+  out.network_operator = std::move(n);
+}
+
+void ReadVfConfig(const OperatorFacts& self, const json& o, bool, const std::string& cluster_name,
+                  Operators& out) {
+  VfConfig v;
+  v.key = self.key;
+  v.pointer = self.Pointer();
+  v.install = ParseOperatorInstall(Text(o, "install", "managed"));
+  v.vfs_per_pf = Int(o, "vfs_per_pf", v.vfs_per_pf);
+  v.image = Text(o, "image", v.image);
+  v.mtu_bytes = Int(o, "mtu_bytes", v.mtu_bytes);
+  v.privileged = Bool(o, "privileged", false);
+  v.namespace_name = Text(o, "namespace", cluster_name + "-vf-config");
+  out.vf_config = std::move(v);
+}
+
+void ReadVolcano(const OperatorFacts& self, const json& o, bool openshift, const std::string&,
+                 Operators& out) {
+  Volcano v;
+  v.version = Text(o, "version", v.version);
+  ReadCommon(o, self, self.InstallOn(openshift), v);
+  out.volcano = std::move(v);
+}
+
+void ReadKueue(const OperatorFacts& self, const json& o, bool openshift, const std::string&,
+               Operators& out) {
+  Kueue k;
+  k.version = Text(o, "version", k.version);
+  ReadCommon(o, self, self.InstallOn(openshift), k);
+  out.kueue = std::move(k);
+}
 
 Operators ReadOperators(const json& operators, bool openshift, const std::string& cluster_name) {
   Operators out;
   const json empty = json::object();
-  auto listed_or_default = [&](const char* key, bool platform_default) -> const json* {
-    if (const json* section = Section(operators, key)) return section;
-    return platform_default ? &empty : nullptr;
-  };
   out.openshift_version = Text(operators, "openshift_version", "");
-  if (const json* o = listed_or_default("sriov_network_operator", openshift)) {
-    out.sriov_network_operator = ReadSriov(*o);
-  }
-  if (const json* o = listed_or_default("nfd", openshift)) {
-    NfdOperator nfd;
-    ReadCommon(*o, "nfd", Olm("openshift-nfd", "nfd", "stable", "redhat-operators"), nfd);
-    nfd.operand_image = Text(*o, "operand_image", "");
-    if (nfd.operand_image.empty() && !out.openshift_version.empty())
-      nfd.operand_image = NfdOperandImage(out.openshift_version);
-    out.nfd = std::move(nfd);
-  }
-  if (const json* o = listed_or_default("gpu_operator", true)) {
-    out.gpu_operator = ReadGpuOperator(*o, openshift);
-  }
-  if (const json* o = listed_or_default("network_operator", !openshift)) {
-    NetworkOperator n;
-    n.version = Text(*o, "version", n.version);
-    ReadCommon(*o, "network_operator",
-               Chart("network-operator", "network-operator", kNvidiaHelmRepo), n);
-    n.secondary_network = Bool(*o, "secondary_network", true);
-    out.network_operator = std::move(n);
-  }
-  if (const json* o = listed_or_default("vf_config", !openshift)) {
-    VfConfig v;
-    v.pointer = "/operators/vf_config";
-    v.install = ParseOperatorInstall(Text(*o, "install", "managed"));
-    v.vfs_per_pf = Int(*o, "vfs_per_pf", v.vfs_per_pf);
-    v.image = Text(*o, "image", v.image);
-    v.mtu_bytes = Int(*o, "mtu_bytes", v.mtu_bytes);
-    v.privileged = Bool(*o, "privileged", false);
-    v.namespace_name = Text(*o, "namespace", cluster_name + "-vf-config");
-    out.vf_config = std::move(v);
-  }
-  if (const json* o = Section(operators, "volcano")) {
-    Volcano v;
-    v.version = Text(*o, "version", v.version);
-    ReadCommon(*o, "volcano", Chart("volcano-system", "volcano", kVolcanoHelmRepo), v);
-    out.volcano = std::move(v);
-  }
-  if (const json* o = Section(operators, "kueue")) {
-    Kueue k;
-    k.version = Text(*o, "version", k.version);
-    // OpenShift: the Red Hat build of Kueue (openshift/kueue-operator bundle: package
-    // kueue-operator, channel stable, suggested namespace openshift-kueue-operator), which the
-    // cluster's admins install (model/scheduling.cc refuses managed there).
-    ReadCommon(*o, "kueue",
-               openshift ? Olm("openshift-kueue-operator", "kueue-operator", "stable",
-                               "redhat-operators")
-                         : Chart("kueue-system", "kueue", kKueueHelmRepo),
-               k);
-    out.kueue = std::move(k);
+  // An operator the profile lists is read whatever the platform (lint reports one of the other
+  // platform); one it does not list is managed with its defaults where the platform has it so.
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    const json* section = Section(operators, facts.key);
+    if (!section && (openshift ? facts.default_on_openshift : facts.default_on_kubernetes))
+      section = &empty;
+    if (section) facts.read(facts, *section, openshift, cluster_name, out);
   }
   return out;
 }

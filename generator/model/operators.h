@@ -30,7 +30,10 @@ const char* ToString(GpuOperatorRdma value);
 
 /// What every operator has: who installs it, where it runs, and how (OLM or Helm).
 struct OperatorCommon {
+  std::string key;  ///< operators.<key>: its definition (model/operator_catalog.h)
   OperatorInstall install = OperatorInstall::kManaged;
+  /// The release the profile pins ("v25.10.1"); "" for an operator without a release line.
+  std::string version;
   std::string namespace_name;
   // OpenShift (OLM Subscription).
   std::string package;  ///< OLM package name, e.g. sriov-network-operator
@@ -60,7 +63,7 @@ struct NfdOperator : OperatorCommon {
 };
 
 struct GpuOperator : OperatorCommon {
-  std::string version = "v25.10.1";
+  GpuOperator() { version = "v25.10.1"; }
   bool driver_enabled = true;
   int driver_branch = 580;
   KernelModuleType kernel_module_type = KernelModuleType::kAuto;
@@ -69,7 +72,7 @@ struct GpuOperator : OperatorCommon {
 };
 
 struct NetworkOperator : OperatorCommon {
-  std::string version = "v25.10.0";
+  NetworkOperator() { version = "v25.10.0"; }
   bool secondary_network = true;
 };
 
@@ -84,13 +87,13 @@ struct VfConfig : OperatorCommon {
 };
 
 struct Volcano : OperatorCommon {
-  std::string version = "1.15.1";
+  Volcano() { version = "1.15.1"; }
 };
 
 /// Kueue (scheduling.kueue's queues and Topology): its Helm chart on OKE/Kubernetes; on
 /// OpenShift only preinstalled (model/scheduling.cc refuses managed there).
 struct Kueue : OperatorCommon {
-  std::string version = "v0.19.2";
+  Kueue() { version = "v0.19.2"; }
 };
 
 /// The profile's `operators`; only the platform's operators are set.
@@ -113,6 +116,26 @@ struct Operators {
 /// Pure: reports nothing (the schema checked types and ranges; lint checks combinations).
 Operators ReadOperators(const nlohmann::json& operators, bool openshift,
                         const std::string& cluster_name);
+
+struct OperatorFacts;  // model/operator_catalog.h: an operator's definition
+
+/// Each definition's `read` (model/operator_catalog.h): the profile's schema-valid `section` of
+/// operator `self` (an empty object where the platform's default applies) -> its typed operator
+/// in `out`, with `self`'s install source for the platform as the defaults.
+void ReadSriovNetworkOperator(const OperatorFacts& self, const nlohmann::json& section,
+                              bool openshift, const std::string& cluster_name, Operators& out);
+void ReadNfd(const OperatorFacts& self, const nlohmann::json& section, bool openshift,
+             const std::string& cluster_name, Operators& out);
+void ReadGpuOperator(const OperatorFacts& self, const nlohmann::json& section, bool openshift,
+                     const std::string& cluster_name, Operators& out);
+void ReadNetworkOperator(const OperatorFacts& self, const nlohmann::json& section, bool openshift,
+                         const std::string& cluster_name, Operators& out);
+void ReadVfConfig(const OperatorFacts& self, const nlohmann::json& section, bool openshift,
+                  const std::string& cluster_name, Operators& out);
+void ReadVolcano(const OperatorFacts& self, const nlohmann::json& section, bool openshift,
+                 const std::string& cluster_name, Operators& out);
+void ReadKueue(const OperatorFacts& self, const nlohmann::json& section, bool openshift,
+               const std::string& cluster_name, Operators& out);
 
 enum class GpuDirect;  // model/model.h: the profile's nccl.gpudirect
 

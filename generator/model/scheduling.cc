@@ -41,8 +41,10 @@ std::string Text(const json& object, const char* key, const std::string& fallbac
 
 int ReadScheduling(const json* section, const LoadedProfile& loaded, DiagnosticSink& sink,
                    Profile& profile) {
-  if (section == nullptr || !section->is_object() || !section->contains("kueue")) return 0;
-  const json& k = (*section)["kueue"];
+  // scheduling.kueue: the profile's queues, read here; Kueue itself is operators.kueue.
+  const char* kueue_field = "kueue";  // not an operator key: the scheduling section's field
+  if (section == nullptr || !section->is_object() || !section->contains(kueue_field)) return 0;
+  const json& k = (*section)[kueue_field];
   KueueScheduling out;
   int errors = 0;
   auto error = [&](const std::string& pointer, const std::string& rule, const std::string& message,

@@ -73,7 +73,7 @@ std::vector<Capability> OperatorScope(const Profile& p, const std::string& key) 
   const OperatorFacts* facts = FindOperatorFacts(key);
   if (facts == nullptr) return {};
   std::vector<Capability> out = OperatorCrdCapabilities(*facts);
-  for (Capability& c : OperatorAgentCapabilities(p, key)) out.push_back(std::move(c));
+  for (Capability& c : OperatorAgentCapabilities(p, *facts)) out.push_back(std::move(c));
   return out;
 }
 

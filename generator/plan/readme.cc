@@ -8,6 +8,7 @@
 #include <map>
 #include <vector>
 
+#include "model/operator_catalog.h"
 #include "model/wrapper_image.h"
 #include "plan/bundle_graph.h"
 #include "plan/disruption.h"
@@ -16,6 +17,12 @@
 
 namespace hkim {
 namespace {
+
+/// Whether operator `key`'s node agents may set GPUDirect RDMA up (its definition says).
+bool GpuDirectProvider(const std::string& key) {
+  const OperatorFacts* facts = FindOperatorFacts(key);
+  return facts && facts->gpudirect_provider;
+}
 
 using nlohmann::json;
 
@@ -174,7 +181,7 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
         providers.push_back(json{{"what", o.kind + " `" + (o.namespace_name.empty() ? "" : o.namespace_name + "/") +
                                               o.name + "` (" + provided.name + ")"}});
   for (const Precondition& pre : plan.preconditions)
-    if (pre.kind == "host-driver" || pre.kind == "gpudirect" || (pre.kind == "operator" && pre.what == "gpu_operator"))
+    if (pre.kind == "host-driver" || pre.kind == "gpudirect" || (pre.kind == "operator" && GpuDirectProvider(pre.what)))
       providers.push_back(json{{"what", "precondition " + pre.kind + " `" + pre.what + "` (below)"}});
   c["gpudirect_providers"] = providers;
   const std::string transport = ResolvedTransport(p, p.fabric_health.gate.transport);

@@ -18,22 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "model/capability.h"
+
 namespace hkim {
 
 struct PlannedObject;
 struct Toleration;
-
-enum class CapabilityKind {
-  kCrd,
-  kCniPlugin,
-  kRdmaNetns,
-  kResource,
-  kNodeLabel,
-  kMachineConfigPool,
-  kToleration,
-  kGpuDirect,
-  kImage,
-};
 
 /// One capability kind: its spelling, what a closure.<spelling> finding is about and what an
 /// unmet need does (requirements.cc holds the one table).
@@ -54,11 +44,6 @@ const CapabilityKindInfo& InfoOf(CapabilityKind kind);
 const char* ToString(CapabilityKind kind);
 /// The kind of a spelling; false when `text` names none.
 bool ParseCapabilityKind(const std::string& text, CapabilityKind& kind);
-
-struct Capability {
-  CapabilityKind kind = CapabilityKind::kCrd;
-  std::string name;
-};
 
 /// What an object needs; `pointer` is the profile value that made the need (its fix goes
 /// there; empty = the object's source_pointer), `why` one phrase for the message.

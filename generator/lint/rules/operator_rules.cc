@@ -146,7 +146,7 @@ void CheckOperatorVersion(const LintContext& c, LintReporter& r) {
   // checks matter only where the profile accepts one.
   const nlohmann::json& doc = c.loaded.document;
   const bool accepted = doc.contains("operators") && doc["operators"].is_object() &&
-                        doc["operators"].value("gpu_operator", nlohmann::json::object())
+                        doc["operators"].value(GpuOperatorFacts().key, nlohmann::json::object())
                             .contains("accept_unlisted_version");
   if (ops.gpu_operator && (accepted || FindGpuOperatorRelease(ops.gpu_operator->version))) {
     const GpuOperator& gpu = *ops.gpu_operator;
@@ -180,9 +180,9 @@ void CheckOperatorPlatform(const LintContext& c, LintReporter& r) {
   const nlohmann::json& doc = c.loaded.document;
   if (!p.operators || !doc.contains("operators") || !doc["operators"].is_object()) return;
   const nlohmann::json& ops = doc["operators"];
-  // Platform settings that are no operator (openshift_version, vf_config), then the catalogue's.
+  // The platform setting that is no operator (openshift_version), then the catalogue's.
   std::set<std::string> openshift_only = {"openshift_version"};
-  std::set<std::string> kubernetes_only = {"vf_config"};
+  std::set<std::string> kubernetes_only;
   for (const OperatorFacts& facts : OperatorCatalog()) {
     if (facts.openshift && !facts.kubernetes) openshift_only.insert(facts.key);
     if (facts.kubernetes && !facts.openshift) kubernetes_only.insert(facts.key);

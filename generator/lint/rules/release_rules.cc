@@ -6,6 +6,7 @@
 // OpenShift minor (its CSV's com.redhat.openshift.versions): OLM does not offer it elsewhere.
 
 #include "lint/rules/rules.h"
+#include "model/operator_catalog.h"
 #include "model/operator_versions.h"
 #include "schema/profile_schema.h"
 
@@ -13,7 +14,7 @@ namespace hkim {
 namespace {
 
 // The profile's reason for running a version outside the catalog; "" when it gives none.
-std::string UnlistedReason(const LintContext& c, const char* key) {
+std::string UnlistedReason(const LintContext& c, const std::string& key) {
   const nlohmann::json& doc = c.loaded.document;
   const nlohmann::json* op = nullptr;
   if (doc.contains("operators") && doc["operators"].is_object() &&
@@ -25,62 +26,30 @@ std::string UnlistedReason(const LintContext& c, const char* key) {
   return (*op)["accept_unlisted_version"].get<std::string>();
 }
 
-template <typename R>
-std::vector<std::string> Versions(const std::vector<R>& releases) {
-  std::vector<std::string> out;
-  for (const R& r : releases) out.push_back(r.version);
-  return out;
-}
-
 struct Unlisted {
-  const char* key;
-  const char* name;
+  std::string key;
+  std::string name;
   std::string version;
   std::string pointer;
   std::vector<std::string> known;
   std::string known_text;
-  const char* loses;
+  std::string loses;
 };
 
+// Every operator with a release line (its definition's), in the catalogue's order.
 std::vector<Unlisted> UnlistedVersions(const Profile& p) {
   std::vector<Unlisted> out;
   if (!p.operators) return out;
-  const Operators& ops = *p.operators;
   // A preinstalled or shared operator is pinned by whoever installs it; the version still names
   // what the cluster should run (the cluster check compares it), so it is checked all the same.
-  if (ops.gpu_operator && !FindGpuOperatorRelease(ops.gpu_operator->version)) {
-    out.push_back({"gpu_operator", "GPU Operator", ops.gpu_operator->version,
-                   ops.gpu_operator->pointer + "/version", Versions(GpuOperatorReleases()),
-                   KnownGpuOperatorVersions(),
-                   p.IsOpenShift()
-                       ? "its CSV name is guessed (gpu-operator-certified.<version>) and the "
-                         "OpenShift versions it supports are unknown"
-                       : "`hkimgen images` and -o imageset leave out the chart's own images "
-                         "(operator, device plugin, toolkit, DCGM exporter, ...), so a mirror "
-                         "misses them"});
-  }
-  if (!p.IsOpenShift() && ops.network_operator &&
-      !FindNetworkOperatorRelease(ops.network_operator->version)) {
-    out.push_back({"network_operator", "Network Operator", ops.network_operator->version,
-                   ops.network_operator->pointer + "/version",
-                   Versions(NetworkOperatorReleases()), KnownNetworkOperatorVersions(),
-                   "the NicClusterPolicy's component images and the CNI DaemonSets follow the "
-                   "newest catalog release instead, and `hkimgen images` leaves out the chart's "
-                   "operator image"});
-  }
-  // Kueue decides the API version the bundle sends (kueue.x-k8s.io/v1beta1 or v1beta2) and, where
-  // the bundle installs it, the chart; Volcano the chart and its images.
-  if (ops.kueue && !FindKueueRelease(ops.kueue->version)) {
-    out.push_back({"kueue", "Kueue", ops.kueue->version, ops.kueue->pointer + "/version",
-                   Versions(KueueReleases()), KnownKueueVersions(),
-                   "the kueue.x-k8s.io API version it serves is guessed from its number, and "
-                   "`hkimgen images` names a controller image no release was published with"});
-  }
-  if (!p.IsOpenShift() && ops.volcano && !FindVolcanoRelease(ops.volcano->version)) {
-    out.push_back({"volcano", "Volcano", ops.volcano->version, ops.volcano->pointer + "/version",
-                   Versions(VolcanoReleases()), KnownVolcanoVersions(),
-                   "the chart revision may not exist in the Volcano chart index, and `hkimgen "
-                   "images` and -o imageset list none of its images, so a mirror misses them"});
+  for (const OperatorFacts& facts : OperatorCatalog()) {
+    const ReleaseLine& line = facts.release;
+    const OperatorCommon* op = facts.in(*p.operators);
+    if (!op || !line.listed || (p.IsOpenShift() && !line.checked_on_openshift)) continue;
+    if (line.listed(op->version)) continue;
+    out.push_back({facts.key, line.name, op->version, op->pointer + "/version", line.versions(),
+                   line.versions_text(),
+                   p.IsOpenShift() ? line.loses_openshift : line.loses_kubernetes});
   }
   return out;
 }
@@ -90,7 +59,7 @@ void CheckOperatorRelease(const LintContext& c, LintReporter& r) {
     if (!UnlistedReason(c, u.key).empty()) continue;  // lint.operator-release-unlisted
     const std::string closest = ClosestMatch(u.version, u.known);
     r.Report(u.pointer,
-             std::string(u.name) + " " + u.version + " is not in hkimgen's release catalog: " +
+             u.name + " " + u.version + " is not in hkimgen's release catalog: " +
                  u.loses,
              (closest.empty() ? std::string() : "did you mean " + closest + "? ") + "use one of " +
                  u.known_text + " (catalog/releases.json; scripts/release-catalog.py adds new "
@@ -121,10 +90,10 @@ void CheckOperatorReleaseUnlisted(const LintContext& c, LintReporter& r) {
     const std::string reason = UnlistedReason(c, u.key);
     if (reason.empty()) continue;
     r.Report(u.pointer,
-             std::string(u.name) + " " + u.version +
+             u.name + " " + u.version +
                  " is not in hkimgen's release catalog, accepted (\"" + reason + "\"): " + u.loses,
              "add the release to catalog/releases.json (scripts/release-catalog.py) and remove "
-             "operators." + std::string(u.key) + ".accept_unlisted_version");
+             "operators." + u.key + ".accept_unlisted_version");
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "model/image_mirror.h"
 #include "model/image_reference.h"
+#include "model/operator_catalog.h"
 #include "model/operator_versions.h"
 
 namespace hkim {
@@ -104,7 +105,7 @@ void GpuOperatorNamedImages(const json& mirror, std::vector<ChartImageUse>& uses
       AddNamedImage(c, key + "." + c.value("sub_key", ""), "sub_", "version", uses);
     AddNamedImage(c, key, "", "version", uses);
   }
-  const json& nfd = mirror["nfd"];
+  const json& nfd = mirror["nfd_subchart"];
   if (nfd.is_object() && nfd.value("has_tag", false)) {
     uses.push_back({ComposeImage(nfd.value("repository", ""), "", nfd.value("tag", "")),
                     std::string(kValues) + "node-feature-discovery.image.{repository,tag}"});
@@ -119,7 +120,7 @@ std::vector<ChartImageUse> ChartPulledImages(const std::string& mirror, const st
   std::vector<ChartImageUse> uses;
   // With images.mirror the GPU and Network Operator values name every pulled image themselves.
   if (mirror_values.is_object() && mirror_values.value("operator", json()).is_object()) {
-    if (chart == "gpu-operator") {
+    if (chart == GpuOperatorFacts().chart.chart) {
       GpuOperatorNamedImages(mirror_values, uses);
     } else {
       // templates/operators-oke/application-network-operator.yaml.mustache.
@@ -145,7 +146,7 @@ json GpuOperatorMirrorValues(const Profile& p, const GpuOperator& gpu) {
   const std::vector<ChartImage>& images =
       known ? release->images : GpuOperatorReleases().back().images;
   json out = {{"operator", nullptr}, {"init_container", nullptr}, {"driver", nullptr},
-              {"nfd", nullptr}, {"components", json::array()}};
+              {"nfd_subchart", nullptr}, {"components", json::array()}};
   json& components = out["components"];
   for (const ChartImage& c : images) {
     const bool full = known && Pulled(c, gpu.driver_enabled) && !OsSuffixed(c);
@@ -157,7 +158,7 @@ json GpuOperatorMirrorValues(const Profile& p, const GpuOperator& gpu) {
     } else if (c.component == "node-feature-discovery") {
       json nfd = Entry(p.images.mirror, c, false);
       nfd["has_tag"] = known;
-      out["nfd"] = nfd;
+      out["nfd_subchart"] = nfd;
     } else if (c.component.find('.') != std::string::npos) {
       continue;  // a nested image (driver.manager, *.driverManager): joined to its parent below
     } else {
@@ -211,7 +212,7 @@ std::vector<std::string> ChartDefaultImages(const std::string& chart, const std:
   std::vector<std::string> images;
   // With images.mirror the values name every pulled image themselves (ChartPulledImages).
   const bool mirrored = !At(values, "operator", "repository").empty();
-  if (chart == "gpu-operator" && !mirrored) {
+  if (chart == GpuOperatorFacts().chart.chart && !mirrored) {
     const std::optional<GpuOperatorRelease> release = FindGpuOperatorRelease(version);
     if (!release) return images;
     const bool driver_enabled = !IsFalse(values, "driver", "enabled");
@@ -219,14 +220,14 @@ std::vector<std::string> ChartDefaultImages(const std::string& chart, const std:
       if (Pulled(c, driver_enabled) && !OsSuffixed(c))
         images.push_back(ComposeImage(c.repository, c.image, c.version));
     }
-  } else if (chart == "network-operator" && !mirrored) {
+  } else if (chart == NetworkOperatorFacts().chart.chart && !mirrored) {
     for (const NetworkOperatorRelease& release : NetworkOperatorReleases()) {
       if (release.chart_version != version) continue;
       for (const ChartImage& c : release.images) {
         if (Pulled(c, false)) images.push_back(ComposeImage(c.repository, c.image, c.version));
       }
     }
-  } else if (chart == "kueue") {
+  } else if (chart == KueueFacts().chart.chart) {
     // images.mirror renders controllerManager.manager.image.repository (the tag stays the chart's).
     const json* image = values.is_object() ? &values : nullptr;
     for (const char* key : {"controllerManager", "manager", "image"})
@@ -236,7 +237,7 @@ std::vector<std::string> ChartDefaultImages(const std::string& chart, const std:
                                        ? (*image)["repository"].get<std::string>()
                                        : std::string(kKueueImage);
     images.push_back(repository + ":v" + version);
-  } else if (chart == "volcano") {
+  } else if (chart == VolcanoFacts().chart.chart) {
     // The release catalog's images (installer/helm/chart/volcano/values.yaml `basic` at the
     // tag: image_registry joined with each enabled component's name and tag); images.mirror
     // renders basic.image_registry, the names stay.

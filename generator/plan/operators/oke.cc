@@ -62,10 +62,9 @@ PlannedObject& PlanChart(const Profile& p, BundlePlan& plan, const OperatorCommo
   return app;
 }
 
-/// The CRDs operator `key`'s chart brings (plan/operator_capabilities.h).
-void ProvideCatalogCrds(PlannedObject& app, const std::string& key) {
-  for (const Capability& c : OperatorCrdCapabilities(*FindOperatorFacts(key)))
-    Provides(app, c.kind, c.name);
+/// The CRDs operator `op`'s chart brings (its definition's CRD groups).
+void ProvideCatalogCrds(PlannedObject& app, const OperatorCommon& op) {
+  for (const Capability& c : OperatorCrdCapabilities(FactsOf(op))) Provides(app, c.kind, c.name);
 }
 
 void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
@@ -88,7 +87,7 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     app.context["rdma_note"] = rdma.note;
     app.context["host_peermem"] = LoadsHostPeermem(p) && ops.vf_config && ops.vf_config->managed();
     // The chart brings its CRDs and deploys the ClusterPolicy itself.
-    ProvideCatalogCrds(app, "gpu_operator");
+    ProvideCatalogCrds(app, gpu);
     ProvideGpuOperator(p, gpu, app);
   }
   if (ops.network_operator && ops.network_operator->managed()) {
@@ -102,7 +101,7 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
         "application-network-operator.yaml.mustache", NetworkOperatorMirrorValues(p, net.version));
     app.context["deploy_cr_key"] = release && release->chart_deploys_nic_cluster_policy;
     // The chart's crds/ hold the NicClusterPolicy and nv-ipam IPPool CRDs.
-    ProvideCatalogCrds(app, "network_operator");
+    ProvideCatalogCrds(app, net);
   }
   if (ops.volcano && ops.volcano->managed()) {
     // The chart joins basic.image_registry and its docker.io image names (volcanosh/...), so the
@@ -115,7 +114,7 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
         release ? release->chart_version : volcano.version.substr(volcano.version.rfind('v', 0) == 0),
         "application-volcano.yaml.mustache",
         p.images.enabled() ? json{{"registry", p.images.mirror}} : json(nullptr));
-    ProvideCatalogCrds(app, "volcano");
+    ProvideCatalogCrds(app, volcano);
   }
   if (ops.kueue && ops.kueue->managed()) {
     const Kueue& kueue = *ops.kueue;
@@ -132,7 +131,7 @@ void PlanCharts(const Profile& p, BundlePlan& plan, const Operators& ops) {
     const std::string& repo = kueue.repo_url;
     app.chart->repo_url = repo;
     app.context["repo_url"] = repo.rfind("oci://", 0) == 0 ? repo.substr(6) : repo;
-    ProvideCatalogCrds(app, "kueue");
+    ProvideCatalogCrds(app, kueue);
   }
 }
 
@@ -212,7 +211,7 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   // does: a taint the workload tolerates would otherwise keep them, and the VFs, off the pool.
   policy.context.update(TolerationsContext(p.node_shape.tolerations));
   ProvideTolerations(policy, p.node_shape.tolerations);
-  policy.operator_key = "network_operator";
+  policy.operator_key = NetworkOperatorFacts().key;
   policy.source_pointer = plugin.pointer;
   // Its operator pulls each component image; the release (or the profile's override) names them.
   // `spec_path`: where templates/oke/nicclusterpolicy.yaml.mustache puts the component.
@@ -236,7 +235,7 @@ void PlanNicClusterPolicy(const Profile& p, BundlePlan& plan) {
   // The device plugin's resource, nv-ipam where a rail uses it, and with secondaryNetwork Multus
   // (the NAD CRD) and the containernetworking plugins (bridge, tuning, sbr, ...: BRINGUP-FACTS
   // §7), not the SR-IOV or RDMA CNI: the catalogue's list for the network operator.
-  for (const Capability& c : OperatorAgentCapabilities(p, "network_operator"))
+  for (const Capability& c : OperatorAgentCapabilities(p, NetworkOperatorFacts()))
     Provides(policy, c.kind, c.name);
 }
 
@@ -344,10 +343,11 @@ void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
 }  // namespace
 
 void ProvideGpuOperator(const Profile& p, const GpuOperator& gpu, PlannedObject& object) {
-  (void)gpu;  // the catalogue reads the same operators.gpu_operator
+  (void)gpu;  // its definition reads the same operators.gpu_operator
   // nvidia.com/gpu, GPU feature discovery's labels (OKE: NFD's too), GPUDirect where it deploys
-  // the driver (BRINGUP-FACTS §3): the catalogue's list.
-  for (const Capability& c : OperatorAgentCapabilities(p, "gpu_operator"))
+  // the driver (BRINGUP-FACTS §3): its definition's list.
+  const OperatorFacts& facts = GpuOperatorFacts();
+  for (const Capability& c : OperatorAgentCapabilities(p, facts))
     Provides(object, c.kind, c.name);
   // Its DaemonSets' default toleration (nvidia.com/gpu NoSchedule, chart values and CSV), plus
   // the workload's own taints, propagated (daemonsets.tolerations replaces the default).
@@ -361,7 +361,7 @@ void ProvideGpuOperator(const Profile& p, const GpuOperator& gpu, PlannedObject&
   object.context["has_tolerations"] = extra;
   object.context["tolerations"] = TolerationsContext(tolerations)["tolerations"];
   ProvideTolerations(object, tolerations);
-  object.operator_key = "gpu_operator";
+  object.operator_key = facts.key;
 }
 
 void PlanOkeOperators(const Profile& profile, BundlePlan& plan) {

@@ -24,15 +24,16 @@ json KeyValues(const std::map<std::string, std::string>& map) {
   return out;
 }
 
-/// Records what operator `key`'s install (its CRDs) and its configured CR provide, from the
-/// catalogue, so that a preinstalled or shared operator is taken to provide the same.
-void ProvideInstall(PlannedObject& subscription, const std::string& key) {
-  for (const Capability& c : OperatorCrdCapabilities(*FindOperatorFacts(key)))
+/// Records what operator `op`'s install (its CRDs) and its configured CR provide, from its
+/// definition, so that a preinstalled or shared operator is taken to provide the same.
+void ProvideInstall(PlannedObject& subscription, const OperatorCommon& op) {
+  for (const Capability& c : OperatorCrdCapabilities(FactsOf(op)))
     Provides(subscription, c.kind, c.name);
 }
-void ProvideAgents(const Profile& p, PlannedObject& cr, const std::string& key) {
-  for (const Capability& c : OperatorAgentCapabilities(p, key)) Provides(cr, c.kind, c.name);
-  cr.operator_key = key;
+void ProvideAgents(const Profile& p, PlannedObject& cr, const OperatorCommon& op) {
+  for (const Capability& c : OperatorAgentCapabilities(p, FactsOf(op)))
+    Provides(cr, c.kind, c.name);
+  cr.operator_key = op.key;
 }
 
 /// A Subscription's startingCSV, in its typed record and its template's context alike.
@@ -44,7 +45,7 @@ void SetStartingCsv(PlannedObject& sub, const std::string& csv) {
 
 /// Namespace, OperatorGroup and Subscription of one managed OLM operator.
 PlannedObject& PlanOlmInstall(const Profile& profile, BundlePlan& plan, const OperatorCommon& op,
-                    const std::string& key, const std::string& group_name, const std::string& subscription_name,
+                    const std::string& group_name, const std::string& subscription_name,
                     const std::map<std::string, std::string>& labels,
                     const std::map<std::string, std::string>& annotations,
                     const std::string& source_note) {
@@ -54,12 +55,12 @@ PlannedObject& PlanOlmInstall(const Profile& profile, BundlePlan& plan, const Op
   n.context["labels"] = KeyValues(labels);
   n.context["annotations"] = KeyValues(annotations);
   n.source_pointer = op.pointer;
-  n.operator_key = key;
+  n.operator_key = op.key;
   PlannedObject& group = AddPlannedObject(
       plan, profile, std::string(kOperatorTemplates) + "operatorgroup.yaml.mustache",
       "operators.coreos.com/v1", "OperatorGroup", group_name, ns, kWaveOperators, false, true);
   group.source_pointer = op.pointer;
-  group.operator_key = key;
+  group.operator_key = op.key;
   PlannedObject& sub = AddPlannedObject(
       plan, profile, std::string(kOperatorTemplates) + "subscription.yaml.mustache",
       "operators.coreos.com/v1alpha1", "Subscription", subscription_name, ns, kWaveOperators,
@@ -75,7 +76,7 @@ PlannedObject& PlanOlmInstall(const Profile& profile, BundlePlan& plan, const Op
   SetStartingCsv(sub, op.starting_csv);
   sub.context["source_note"] = source_note;
   sub.source_pointer = op.pointer;
-  sub.operator_key = key;
+  sub.operator_key = op.key;
   return sub;
 }
 
@@ -84,11 +85,11 @@ void PlanRdmaExclusive(const Profile& p, BundlePlan& plan, const SriovNetworkOpe
 void PlanSriov(const Profile& p, BundlePlan& plan, const SriovNetworkOperator& sriov) {
   if (sriov.managed()) {
     PlannedObject& sub = PlanOlmInstall(
-        p, plan, sriov, "sriov_network_operator", "sriov-network-operators", "sriov-network-operator-subscription", {},
+        p, plan, sriov, "sriov-network-operators", "sriov-network-operator-subscription", {},
         {{"workload.openshift.io/allowed", "management"}},
         "SR-IOV Network Operator: OCP 4.22 'Installing the SR-IOV Network Operator' "
         "(channel stable; 4.3-4.12 docs used the OCP version as channel)");
-    ProvideInstall(sub, "sriov_network_operator");
+    ProvideInstall(sub, sriov);
     PlannedObject& config = AddPlannedObject(
         plan, p, std::string(kOperatorTemplates) + "sriovoperatorconfig.yaml.mustache",
         "sriovnetwork.openshift.io/v1", "SriovOperatorConfig", "default", sriov.namespace_name,
@@ -97,7 +98,7 @@ void PlanSriov(const Profile& p, BundlePlan& plan, const SriovNetworkOperator& s
     config.source_pointer = sriov.pointer;
     // From 4.16 the config daemon, which installs the SR-IOV, InfiniBand SR-IOV and rdma CNIs,
     // starts only once this CR exists (BRINGUP-FACTS §1a); its DaemonSets tolerate every taint.
-    ProvideAgents(p, config, "sriov_network_operator");
+    ProvideAgents(p, config, sriov);
     ToleratesEverything(config);
   }
   if (!p.UsesRails()) return;
@@ -157,11 +158,11 @@ void PlanRdmaExclusive(const Profile& p, BundlePlan& plan, const SriovNetworkOpe
 void PlanNfd(const Profile& p, BundlePlan& plan, const NfdOperator& nfd) {
   if (!nfd.managed()) return;
   PlannedObject& sub =
-      PlanOlmInstall(p, plan, nfd, "nfd", "openshift-nfd", "nfd",
+      PlanOlmInstall(p, plan, nfd, "openshift-nfd", nfd.package,
                      {{"name", "openshift-nfd"}, {"openshift.io/cluster-monitoring", "true"}}, {},
                      "NFD Operator: OCP 4.22 'Node Feature Discovery Operator' (channel stable; "
                      "4.8/4.9 docs used the OCP version as channel)");
-  ProvideInstall(sub, "nfd");
+  ProvideInstall(sub, nfd);
   PlannedObject& instance =
       AddPlannedObject(plan, p, std::string(kOperatorTemplates) + "nodefeaturediscovery.yaml.mustache",
                        "nfd.openshift.io/v1", "NodeFeatureDiscovery", "nfd-instance",
@@ -170,7 +171,7 @@ void PlanNfd(const Profile& p, BundlePlan& plan, const NfdOperator& nfd) {
   instance.source_pointer = nfd.pointer;
   NeedImage(instance, nfd.operand_image, nfd.pointer, "the NFD operand its operator deploys",
             "spec.operand.image");
-  ProvideAgents(p, instance, "nfd");
+  ProvideAgents(p, instance, nfd);
   // PCI classes 02/0200/0207 (network) and 03 (display) labelled by vendor: NVIDIA Network
   // Operator OCP guide (getting-started-openshift), so GPU and ConnectX nodes get
   // feature.node.kubernetes.io/pci-10de.present / pci-15b3.present.
@@ -184,10 +185,10 @@ void PlanNfd(const Profile& p, BundlePlan& plan, const NfdOperator& nfd) {
 void PlanGpuOperator(const Profile& p, BundlePlan& plan, const GpuOperator& gpu) {
   if (!gpu.managed()) return;
   PlannedObject& sub = PlanOlmInstall(
-      p, plan, gpu, "gpu_operator", "nvidia-gpu-operator-group", "gpu-operator-certified", {}, {},
+      p, plan, gpu, "nvidia-gpu-operator-group", "gpu-operator-certified", {}, {},
       "GPU Operator (certified): NVIDIA cloud-native-docs openshift/install-gpu-ocp.rst; "
       "channel v<YY.M> is each bundle's default (bundle/metadata/annotations.yaml)");
-  ProvideInstall(sub, "gpu_operator");
+  ProvideInstall(sub, gpu);
   // The version pins the CSV: startingCSV is the catalog's, with the approval the
   // profile states (Manual: nothing upgrades past it unasked). An explicit starting_csv wins.
   if (gpu.starting_csv.empty()) {
