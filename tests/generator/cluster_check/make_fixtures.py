@@ -265,7 +265,7 @@ def oke_gpu_node(name, labels, host, pod_block, status=None):
 
 def oke_blocks():
     """An OKE pool of nine BM.GPU.H100.8 nodes that profiles/oke-h100.yaml describes, spread over
-    its RDMA fabric (issue 42): six in network block A, two in block B (of one HPC island), and
+    its RDMA fabric: six in network block A, two in block B (of one HPC island), and
     one outside the cluster network, without OCI's RDMA labels."""
     items = []
     blocks = [("block-a", "local-a1")] * 4 + [("block-a", "local-a2")] * 2 + [("block-b", "local-b1")] * 2
@@ -285,7 +285,7 @@ def oke_blocks():
 def oke_installed():
     """One OKE cluster with an H100 pool (profiles/oke-h100.yaml, which installs the GPU and
     Network Operators) and an A100 pool of three nodes (profiles/oke-a100.yaml, in us-ashburn-1:
-    no A100 VFs there, seed 004), where both operators run already (issue 37's not-installed):
+    no A100 VFs there, seed 004), where both operators run already:
     the Network Operator as a Helm release (its release Secrets, data dropped as
     docs/cluster-check.md exports them) and the GPU Operator's ClusterPolicy rendered from its
     chart outside Argo CD."""

@@ -138,7 +138,7 @@ TEST(PlanBrownfield, OperatorObjectsCarryTheirOperatorKey) {
   const BundlePlan plan = PlanBundle(BuildFrom(FreshOpenShiftProfile()));
   const PlannedObject* nfd = Find(plan, "NodeFeatureDiscovery", "nfd-instance");
   ASSERT_NE(nfd, nullptr);
-  EXPECT_EQ(nfd->operator_key, "nfd");  // a profile sharing NFD trusts its labels (issue 35)
+  EXPECT_EQ(nfd->operator_key, "nfd");  // a profile sharing NFD trusts its labels
   for (const PlannedObject& o : plan.objects)
     if (o.kind == "OperatorGroup" || o.kind == "Subscription")
       EXPECT_FALSE(o.operator_key.empty()) << o.kind << " " << o.name;
