@@ -93,6 +93,7 @@ class ProfileChecker {
               [](const NodeRow& a, const NodeRow& b) { return a.node < b.node; });
     CheckPreconditions(p_, plan_, cluster_, picked, findings_);
     CheckPlacement(p_, cluster_, picked, findings_);
+    CheckFreeCapacity(p_, plan_, cluster_, picked, findings_);
     CheckTakeover(p_, plan_, cluster_, findings_);
     CheckPlatformNetworks(p_, cluster_, findings_);
     CheckCollisions(p_, plan_, cluster_, picked, tenants, findings_);

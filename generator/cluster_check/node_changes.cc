@@ -306,6 +306,8 @@ OtherTenants FindOtherTenants(const Profile& p, const ClusterExport& cluster) {
   for (const Rail& rail : p.network.rails) rails.insert(rail.resource_name);
   for (const ExportObject* pod : OfKind(cluster, "Pod")) {
     if (OwnNamespace(own, pod->namespace_name) || !UsesGpuOrRdma(*pod->json, rails)) continue;
+    const std::string phase = Str(At(*pod->json, {"status", "phase"}));
+    if (phase == "Succeeded" || phase == "Failed") continue;  // finished: holds nothing
     const std::string node = Str(At(*pod->json, {"spec", "nodeName"}));
     if (!node.empty()) tenants.by_node[node].insert(pod->namespace_name);
   }

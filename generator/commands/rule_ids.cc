@@ -20,6 +20,8 @@ const std::vector<RuleInfo>& StageRules() {
       {"cli.unknown-flag", E, "a flag the command does not have (names the closest one)"},
       {"cli.usage", E, "a flag or argument that cannot be used this way"},
       {"cluster.adopt", W, "--cluster: an unmanaged object like the bundle's; the sync adopts it"},
+      {"cluster.capacity", W,
+       "--cluster: fewer picked nodes with their GPUs and VFs idle (exported Pods) than pods"},
       {"cluster.cpu-vendor", E, "--cluster: a picked node's CPU is not node_shape.cpu_vendor"},
       {"cluster.topology-fit", E,
        "--cluster: no domain of scheduling.kueue.level holds every replica (or a note: it fits)"},
