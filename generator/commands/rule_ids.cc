@@ -22,6 +22,8 @@ const std::vector<RuleInfo>& StageRules() {
       {"cluster.adopt", W, "--cluster: an unmanaged object like the bundle's; the sync adopts it"},
       {"cluster.capacity", W,
        "--cluster: fewer picked nodes with their GPUs and VFs idle (exported Pods) than pods"},
+      {"cluster.rdma-reboot-pending", W,
+       "--cluster: a picked OKE node waits for its reboot into exclusive RDMA mode (no VFs yet)"},
       {"cluster.cpu-vendor", E, "--cluster: a picked node's CPU is not node_shape.cpu_vendor"},
       {"cluster.topology-fit", E,
        "--cluster: no domain of scheduling.kueue.level holds every replica (or a note: it fits)"},

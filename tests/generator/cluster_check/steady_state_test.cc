@@ -355,5 +355,25 @@ TEST(SteadyState, TheWorkloadsOwnPodsDoNotCountAgainstItsCapacity) {
   EXPECT_TRUE(c.Of("cluster.capacity").empty()) << c.All();
 }
 
+// A node that joined the OKE pool waits for its reboot into exclusive RDMA mode: the VF
+// DaemonSet labelled it and it offers no VFs. Named with the reboot as its fix; rebooted (label
+// gone, VFs offered) the check is clean.
+TEST(SteadyState, ANodeWaitingForItsRdmaRebootIsNamedWithTheReboot) {
+  const Checked waiting = CheckSynced("profiles/oke-h100.yaml", {}, [](json& items) {
+    json& node = FindItem(items, "Node", "gpu-03");
+    node["metadata"]["labels"]["hkimgen.io/rdma-mode-pending"] = "true";
+    node["status"]["capacity"]["nvidia.com/sriov_rdma_vf"] = "0";
+    node["status"]["allocatable"]["nvidia.com/sriov_rdma_vf"] = "0";
+  });
+  const Diagnostic* d = First(waiting, "cluster.rdma-reboot-pending");
+  ASSERT_NE(d, nullptr) << waiting.All();
+  EXPECT_EQ(d->severity, Severity::kWarning);
+  EXPECT_THAT(d->message, ::testing::HasSubstr("Node/gpu-03"));
+  EXPECT_THAT(d->message, ::testing::HasSubstr("offers no nvidia.com/sriov_rdma_vf until then"));
+  EXPECT_THAT(d->fix, ::testing::HasSubstr("kubectl drain gpu-03"));
+  EXPECT_TRUE(waiting.Of("cluster.resource").empty()) << waiting.All();
+  EXPECT_EQ(waiting.Errors(), 0) << waiting.All();
+}
+
 }  // namespace
 }  // namespace hkim::cluster_check_test
