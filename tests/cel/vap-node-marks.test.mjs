@@ -34,9 +34,9 @@ const evaluate = (expression, bindings) => run(expression, bindings, opts);
 
 // The policy's verdict for one request: "not matched", "allowed" or the first failing message.
 // `nodeName` is what the API server binds into a pod's service-account token
-// (userInfo.extra authentication.kubernetes.io/node-name), absent when undefined.
+// (userInfo.extra authentication.kubernetes.io/node-name), absent when null or undefined.
 function verdictOf(policy, username, oldNode, newNode, nodeName) {
-  const extra = nodeName === undefined ? {} : { "authentication.kubernetes.io/node-name": [nodeName] };
+  const extra = nodeName == null ? {} : { "authentication.kubernetes.io/node-name": [nodeName] };
   const request = cel({ userInfo: { username, extra }, operation: "UPDATE" });
   const base = { request, object: cel(newNode), oldObject: cel(oldNode) };
   for (const c of policy.spec.matchConditions ?? [])
@@ -93,7 +93,7 @@ function checkNodeLabelPolicy(file, policy) {
     ["sets the label on a node without labels", v(agent, { metadata: { name: "gpu-1" }, spec: {} },
       { metadata: { name: "gpu-1", labels: { [label]: "true" } }, spec: {} }), "allowed"],
     ["sets the label on another node", v(agent, node("gpu-2"), pending(node("gpu-2"))), /its pod runs on/],
-    ["sets the label with a token that names no node", v(agent, node(), pending(), undefined), /its pod runs on/],
+    ["sets the label with a token that names no node", v(agent, node(), pending(), null), /its pod runs on/],
     ["sets the label to another value", v(agent, node(), change((n) => { n.metadata.labels[label] = "false"; })), /label/],
     ["marks the node's health", v(agent, node(), change((n) => { n.metadata.labels["hkimgen.io/nccl-health"] = "fail"; })), /label/],
     ["changes another label", v(agent, node(), change((n) => { n.metadata.labels["nvidia.com/gpu.present"] = "false"; })), /label/],
