@@ -162,6 +162,8 @@ void TakenOver(nlohmann::json& items) {
     item["metadata"]["annotations"] = {{"k8s.v1.cni.cncf.io/resourceName", "openshift.io/teamb"}};
     item["spec"]["config"] = R"({"cniVersion": "1.0.0", "type": "sriov", "ipam": {"type": "whereabouts", "range": "10.9.0.0/24"}})";
   }
+  items.push_back({{"apiVersion", "argoproj.io/v1alpha1"}, {"kind", "Application"},
+                   {"metadata", {{"name", "team-b-networks"}, {"namespace", "openshift-gitops"}}}});
   items.push_back({{"apiVersion", "k8s.cni.cncf.io/v1"}, {"kind", "NetworkAttachmentDefinition"},
                    {"metadata", {{"name", "storage"}, {"namespace", "storage"}}},
                    {"spec", {{"config", R"({"cniVersion": "1.0.0", "type": "sriov", "ipam": {"type": "whereabouts", "range": "10.0.104.128/25"}})"}}}});

@@ -224,8 +224,12 @@ TEST(Closure, AgentTolerationsMatchByKeyValueOperatorAndEffect) {
   auto planned = [](const std::string& toleration, const ToleratedTaint& agent) {
     Planned p = PlanText(Replace(ReadProfile("oke-h100"), "  tolerations:\n",
                                  "  tolerations:\n" + toleration));
-    for (PlannedObject& o : p.plan.objects)
-      if (o.kind == "NicClusterPolicy") o.tolerates = {agent};
+    // Its own toleration of the workload's "dedicated" taint becomes `agent`.
+    for (PlannedObject& o : p.plan.objects) {
+      if (o.kind != "NicClusterPolicy") continue;
+      std::erase_if(o.tolerates, [](const ToleratedTaint& t) { return t.key == "dedicated"; });
+      o.tolerates.push_back(agent);
+    }
     return p;
   };
   const std::string no_execute = "    - key: dedicated\n      operator: Exists\n      effect: NoExecute\n";
