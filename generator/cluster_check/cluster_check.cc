@@ -8,6 +8,7 @@
 #include "cluster_check/findings.h"
 #include "model/health.h"
 #include "model/placement.h"
+#include "plan/operators/operators.h"
 #include "support/join.h"
 
 namespace hkim::cluster_check {
@@ -93,6 +94,7 @@ class ProfileChecker {
               [](const NodeRow& a, const NodeRow& b) { return a.node < b.node; });
     CheckPreconditions(p_, plan_, cluster_, picked, findings_);
     CheckPlacement(p_, cluster_, picked, findings_);
+    CheckFreeCapacity(p_, plan_, cluster_, picked, findings_);
     CheckTakeover(p_, plan_, cluster_, findings_);
     CheckPlatformNetworks(p_, cluster_, findings_);
     CheckCollisions(p_, plan_, cluster_, picked, tenants, findings_);
@@ -347,6 +349,19 @@ class ProfileChecker {
       for (const Rail& rail : p_.network.rails) rail_resource |= rail.resource_name == resource;
       const std::string what = "advertises " + std::to_string(have) + " " + resource +
                                " but a node's pod requests " + std::to_string(needed);
+      // The OKE VF DaemonSet's label: the node waits for its declared reboot into exclusive
+      // RDMA mode and offers no VFs until then (a step the bundle README names, not a fault).
+      auto pending = node.labels.find(kRdmaModePendingLabel);
+      if (rail_resource && have == 0 && pending != node.labels.end() && pending->second == "true") {
+        Warn(row, "cluster.rdma-reboot-pending", want.second, NodeName(node),
+             "carries " + std::string(kRdmaModePendingLabel) +
+                 "=true: it waits for its reboot into exclusive RDMA mode and offers no " +
+                 resource + " until then",
+             "kubectl drain " + node.name + " --ignore-daemonsets --delete-emptydir-data, reboot "
+             "it, kubectl uncordon " + node.name + ", one node at a time (bundle README: \"RDMA "
+             "exclusive mode: nodes waiting for a reboot\")");
+        continue;
+      }
       if (rail_resource && have == 0 && PlanProvidesResource(plan_, resource) &&
           advertised_[resource] == 0) {
         findings_.Add(Severity::kNote, "cluster.resource-pending", want.second, NodeName(node),

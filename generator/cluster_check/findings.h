@@ -76,6 +76,13 @@ void CheckPlatformNetworks(const Profile& profile, const ClusterExport& cluster,
 void CheckPlacement(const Profile& profile, const ClusterExport& cluster,
                     const std::vector<const discover::NodeFacts*>& picked, Findings& findings);
 
+/// capacity.cc: with the plan's free-capacity precondition, the picked nodes the pods may run on
+/// whose GPUs and rails' VFs the exported Pods of other namespaces leave idle, against the
+/// replicas (cluster.capacity, a warning at workload.replicas); without Pods in the export, a
+/// cluster.not-exported note.
+void CheckFreeCapacity(const Profile& profile, const BundlePlan& plan, const ClusterExport& cluster,
+                       const std::vector<const discover::NodeFacts*>& picked, Findings& findings);
+
 /// The Argo CD Applications that sync `plan` (the parent, its layers' and any it renders).
 std::set<std::string> BundleApplications(const BundlePlan& plan);
 

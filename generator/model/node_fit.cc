@@ -14,6 +14,21 @@ bool ToleratesTaint(const Toleration& t, const NodeTaint& taint) {
   return t.key == taint.key && t.value == taint.value;
 }
 
+bool ToleratesWhatWorkloadTolerates(const Toleration& agent, const Toleration& workload) {
+  // Taint keys and values are label-shaped: "<" is in neither, so these stand for a key or value
+  // no Equal toleration names, and only Exists (or an empty key) tolerates them.
+  constexpr char kAnyKey[] = "<any key>";
+  constexpr char kAnyValue[] = "<any value>";
+  const bool exists = workload.operator_name == "Exists";
+  const std::string key = workload.key.empty() && exists ? kAnyKey : workload.key;
+  const std::string value = exists ? kAnyValue : workload.value;
+  for (const char* effect : {"NoSchedule", "NoExecute"}) {
+    if (!workload.effect.empty() && workload.effect != effect) continue;
+    if (!ToleratesTaint(agent, NodeTaint{key, value, effect})) return false;
+  }
+  return true;
+}
+
 const NodeTaint* UntoleratedTaint(const Profile& p, const std::vector<NodeTaint>& taints) {
   for (const NodeTaint& taint : taints) {
     if (taint.effect == "PreferNoSchedule") continue;

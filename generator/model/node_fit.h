@@ -6,7 +6,8 @@
 // off a node labelled hkimgen.io/nccl-health=fail; with fabric_health.periodic.taint the mark is
 // also a NoSchedule taint), and the tolerations, matched as the scheduler matches them (key,
 // value, operator and effect). The cluster check's node table, its node count and placement ask
-// this one predicate.
+// this one predicate; the closure check asks
+// ToleratesWhatWorkloadTolerates, built on the same matching, of the node agents.
 
 #include <map>
 #include <string>
@@ -28,6 +29,12 @@ struct NodeTaint {
 /// and the key matches (an empty key with Exists matches every taint) or the operator is Equal
 /// and key and value both match.
 bool ToleratesTaint(const Toleration& t, const NodeTaint& taint);
+
+/// Whether `agent` tolerates every taint that `workload` tolerates and that keeps a pod off a
+/// node (NoSchedule, NoExecute), by ToleratesTaint: a node agent (device plugin, CNI, VF
+/// creator) runs on every node the workload may be sent to. A workload toleration with operator
+/// Exists tolerates every value of its key; an empty effect, every effect.
+bool ToleratesWhatWorkloadTolerates(const Toleration& agent, const Toleration& workload);
 
 /// The first taint of `taints` that keeps the profile's pods off the node (none of
 /// node_shape.tolerations tolerates it; PreferNoSchedule never keeps a pod off), or null.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "load/report_at.h"
+#include "model/node_fit.h"
 #include "plan/describe.h"
 #include "plan/sync_order.h"
 
@@ -94,13 +95,15 @@ void Report(const LoadedProfile& loaded, K kind, const std::string& pointer, std
            sink);
 }
 
-/// An agent toleration covers a taint the workload tolerates when it names the same key (or
-/// every key) and value; effects are compared only where both name one.
+/// An agent toleration covers a workload's when it tolerates every taint that one does, by the
+/// scheduler's matching (model/node_fit.h: key, value, operator and effect).
 bool Covers(const ToleratedTaint& agent, const Toleration& workload) {
-  if (agent.key.empty()) return agent.exists;
-  if (agent.key != workload.key) return false;
-  if (!agent.exists && (workload.operator_name == "Exists" || agent.value != workload.value)) return false;
-  return agent.effect.empty() || workload.effect.empty() || agent.effect == workload.effect;
+  Toleration as_toleration;
+  as_toleration.key = agent.key;
+  as_toleration.operator_name = agent.exists ? "Exists" : "Equal";
+  as_toleration.value = agent.value;
+  as_toleration.effect = agent.effect;
+  return ToleratesWhatWorkloadTolerates(as_toleration, workload);
 }
 
 }  // namespace

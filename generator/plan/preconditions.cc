@@ -8,6 +8,7 @@
 #include <set>
 
 #include "model/image_mirror.h"
+#include "model/placement.h"
 
 namespace hkim {
 namespace {
@@ -140,6 +141,32 @@ void AddNodePolicyPreconditions(const Profile& p, const Operators& ops, AddFn ad
   }
 }
 
+/// The workload's first start needs as many picked nodes with their GPUs and the rails' VFs idle
+/// as it has pods (one per node): other teams' pods on the pool hold them. `validate --cluster`
+/// counts them where the export holds Pods (cluster.capacity).
+Precondition FreeCapacityPrecondition(const Profile& p) {
+  const int nodes = (p.workload.replicas + kPodsPerNode - 1) / kPodsPerNode;
+  std::string selector, resources = "nvidia.com/gpu";
+  for (const auto& [key, value] : p.node_shape.node_selector)
+    selector += (selector.empty() ? "" : ",") + key + "=" + value;
+  if (p.UsesRails()) {
+    std::set<std::string> names;
+    for (const Rail& rail : p.network.rails) names.insert(rail.resource_name);
+    for (const std::string& name : names) resources += "|" + name;
+  }
+  const std::string cli = p.IsOpenShift() ? "oc" : "kubectl";
+  return Precondition{
+      "free-capacity", std::to_string(nodes) + " idle GPU node(s)",
+      "the workload's " + std::to_string(p.workload.replicas) +
+          " pod(s) start one per node, each where a node the selector picks has " +
+          std::to_string(p.workload.gpus_per_pod) + " nvidia.com/gpu" +
+          (p.UsesRails() ? " and the rails' VFs" : std::string()) +
+          " not requested by other pods: pods of other teams on the pool keep them Pending",
+      cli + " describe nodes" + (selector.empty() ? "" : " -l " + selector) +
+          " | grep -E '^Name:|" + resources + "' (Allocated resources: requests below allocatable)",
+      p.workload.pointer + "/replicas"};
+}
+
 }  // namespace
 
 std::vector<Precondition> BundlePreconditions(const Profile& p) {
@@ -239,6 +266,7 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
                      p.operators ? op->pointer + "/install" : "/cluster/platform"});
   }
   AddNodePolicyPreconditions(p, ops, add);
+  add(FreeCapacityPrecondition(p));
   if (p.UsesRails() && p.network.rdma_netns == RdmaNetns::kAlreadyExclusive) {
     add(Precondition{"rdma-netns", "exclusive",
                      "network.rdma_netns: already-exclusive: the GPU nodes' RDMA subsystem runs in "

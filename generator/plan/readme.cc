@@ -216,7 +216,11 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
     c["has_vf_config"] = true;
     c["vf_config_namespace"] = o.namespace_name;
     c["vf_config_app"] = o.name;
+    c["vf_config_pending_label"] = o.context.value("pending_label", "");
   }
+  for (const PlannedObject& o : plan.objects)
+    if (o.template_name == "operators-oke/validatingadmissionpolicy-vf-config.yaml.mustache")
+      c["vf_config_fence"] = o.name;
   c["workload_wave"] = static_cast<int>(kWaveWorkload);
   SyncContext(p, plan, cli, c);
 

@@ -1,4 +1,5 @@
-// Evaluates the CEL of the health check's ValidatingAdmissionPolicy (templates/admission/) with a
+// Evaluates the CEL of the bundle's ValidatingAdmissionPolicies (the health check's,
+// templates/admission/, and the OKE VF DaemonSet's, templates/operators-oke/) with a
 // CEL implementation (@bufbuild/cel) against old/new Node pairs, as the API server would for a
 // request of the health service account: the marks it writes pass on a node of its pool, anything
 // else is denied (another team's node, a control-plane node, an excluded node, another taint or
@@ -31,26 +32,91 @@ const js = (v) =>
 const opts = { funcs: strings };
 const evaluate = (expression, bindings) => run(expression, bindings, opts);
 
+// The policy's verdict for one request: "not matched", "allowed" or the first failing message.
+// `nodeName` is what the API server binds into a pod's service-account token
+// (userInfo.extra authentication.kubernetes.io/node-name), absent when null or undefined.
+function verdictOf(policy, username, oldNode, newNode, nodeName) {
+  const extra = nodeName == null ? {} : { "authentication.kubernetes.io/node-name": [nodeName] };
+  const request = cel({ userInfo: { username, extra }, operation: "UPDATE" });
+  const base = { request, object: cel(newNode), oldObject: cel(oldNode) };
+  for (const c of policy.spec.matchConditions ?? [])
+    if (evaluate(c.expression, base) !== true) return "not matched";
+  const variables = new Map();
+  for (const v of policy.spec.variables ?? [])
+    variables.set(v.name, evaluate(v.expression, { ...base, variables }));
+  for (const v of policy.spec.validations) {
+    const result = evaluate(v.expression, { ...base, variables });
+    if (typeof result !== "boolean") throw new Error(`not a bool (${result}) from: ${v.expression}`);
+    if (!result) return v.message;
+  }
+  return "allowed";
+}
+
+// Runs `cases` ([name, verdict thunk, want]) and prints each; the number that failed.
+function report(cases) {
+  let failed = 0;
+  for (const [name, run, want] of cases) {
+    let got;
+    try {
+      got = run();
+    } catch (e) {
+      got = `error: ${e.message}`;
+    }
+    const ok = want instanceof RegExp ? want.test(got) && got !== "allowed" && got !== "not matched" : got === want;
+    console.log(`${ok ? "ok  " : "FAIL"} ${name}: ${got.replace(/\s+/g, " ")}`);
+    failed += !ok;
+  }
+  console.log(`${cases.length - failed}/${cases.length} cases as expected`);
+  return failed;
+}
+
+// The OKE VF DaemonSet's fence (templates/operators-oke/validatingadmissionpolicy-vf-config):
+// its service account sets or removes the one label on the node its own pod runs on; anything
+// else, another node, or a token without the node's name is denied; other users do not match.
+function checkNodeLabelPolicy(file, policy) {
+  const label = js(evaluate(policy.spec.variables.find((v) => v.name === "pendingLabel").expression, {}));
+  const agent = (policy.spec.matchConditions[0].expression.match(/'([^']+)'/) ?? [])[1];
+  if (!agent) throw new Error(`${file}: the match condition names no service account`);
+  const node = (name = "gpu-1") => ({
+    apiVersion: "v1", kind: "Node",
+    metadata: { name, labels: { "kubernetes.io/hostname": name, "nvidia.com/gpu.present": "true" },
+                annotations: { "node.alpha.kubernetes.io/ttl": "0" } },
+    spec: { taints: [{ key: "nvidia.com/gpu", value: "present", effect: "NoSchedule" }], providerID: "oci://x" },
+  });
+  const change = (f, n = node()) => { f(n); return n; };
+  const pending = (n = node()) => change((x) => { x.metadata.labels[label] = "true"; }, n);
+  const v = (user, oldNode, newNode, nodeName = "gpu-1") => () => verdictOf(policy, user, oldNode, newNode, nodeName);
+  console.log(`${file}: label ${label}, account ${agent}`);
+  return report([
+    ["sets the label on its own node", v(agent, node(), pending()), "allowed"],
+    ["removes the label from its own node", v(agent, pending(), node()), "allowed"],
+    ["sets the label on a node without labels", v(agent, { metadata: { name: "gpu-1" }, spec: {} },
+      { metadata: { name: "gpu-1", labels: { [label]: "true" } }, spec: {} }), "allowed"],
+    ["sets the label on another node", v(agent, node("gpu-2"), pending(node("gpu-2"))), /its pod runs on/],
+    ["sets the label with a token that names no node", v(agent, node(), pending(), null), /its pod runs on/],
+    ["sets the label to another value", v(agent, node(), change((n) => { n.metadata.labels[label] = "false"; })), /label/],
+    ["marks the node's health", v(agent, node(), change((n) => { n.metadata.labels["hkimgen.io/nccl-health"] = "fail"; })), /label/],
+    ["changes another label", v(agent, node(), change((n) => { n.metadata.labels["nvidia.com/gpu.present"] = "false"; })), /label/],
+    ["removes another label", v(agent, node(), change((n) => { delete n.metadata.labels["nvidia.com/gpu.present"]; })), /label/],
+    ["adds an annotation", v(agent, node(), change((n) => { n.metadata.annotations["x"] = "1"; })), /annotations/],
+    ["removes the annotations", v(agent, node(), change((n) => { delete n.metadata.annotations; })), /annotations/],
+    ["removes a taint", v(agent, node(), change((n) => { n.spec.taints = []; })), /spec/],
+    ["adds a NoExecute taint", v(agent, node(), change((n) => { n.spec.taints.push({ key: "x", effect: "NoExecute" }); })), /spec/],
+    ["cordons the node", v(agent, node(), change((n) => { n.spec.unschedulable = true; })), /spec/],
+    ["adds an owner reference", v(agent, node(), change((n) => {
+      n.metadata.ownerReferences = [{ apiVersion: "v1", kind: "ConfigMap", name: "x", uid: "1" }]; })), /owner references/],
+    ["adds a finalizer", v(agent, node(), change((n) => { n.metadata.finalizers = ["x/y"]; })), /finalizers/],
+    ["another user labels a node", v("system:serviceaccount:kube-system:node-controller", node(),
+      change((n) => { n.metadata.labels.role = "x"; })), "not matched"],
+  ]);
+}
+
 function checkPolicy(file) {
   const policy = parse(readFileSync(file, "utf8"));
   if (policy.kind !== "ValidatingAdmissionPolicy") throw new Error(`${file}: not a ValidatingAdmissionPolicy`);
+  if ((policy.spec.variables ?? []).some((v) => v.name === "pendingLabel")) return checkNodeLabelPolicy(file, policy);
 
-  // The policy's verdict for one request: "not matched", "allowed" or the first failing message.
-  function verdict(username, oldNode, newNode) {
-    const request = cel({ userInfo: { username }, operation: "UPDATE" });
-    const base = { request, object: cel(newNode), oldObject: cel(oldNode) };
-    for (const c of policy.spec.matchConditions ?? [])
-      if (evaluate(c.expression, base) !== true) return "not matched";
-    const variables = new Map();
-    for (const v of policy.spec.variables ?? [])
-      variables.set(v.name, evaluate(v.expression, { ...base, variables }));
-    for (const v of policy.spec.validations) {
-      const result = evaluate(v.expression, { ...base, variables });
-      if (typeof result !== "boolean") throw new Error(`not a bool (${result}) from: ${v.expression}`);
-      if (!result) return v.message;
-    }
-    return "allowed";
-  }
+  const verdict = (username, oldNode, newNode) => verdictOf(policy, username, oldNode, newNode);
 
   // The policy's data: expressions of constants only.
   const data = (name) => {
@@ -172,20 +238,7 @@ function checkPolicy(file) {
 
   console.log(`${file}: pool ${JSON.stringify(pool)}, exclude ${JSON.stringify(exclude)}, ` +
     `include ${JSON.stringify(include)}, taint consent ${consent}`);
-  let failed = 0;
-  for (const [name, user, oldNode, newNode, want] of cases) {
-    let got;
-    try {
-      got = verdict(user, oldNode, newNode);
-    } catch (e) {
-      got = `error: ${e.message}`;
-    }
-    const ok = want instanceof RegExp ? want.test(got) && got !== "allowed" && got !== "not matched" : got === want;
-    console.log(`${ok ? "ok  " : "FAIL"} ${name}: ${got.replace(/\s+/g, " ")}`);
-    failed += !ok;
-  }
-  console.log(`${cases.length - failed}/${cases.length} cases as expected`);
-  return failed;
+  return report(cases.map(([name, user, oldNode, newNode, want]) => [name, () => verdict(user, oldNode, newNode), want]));
 }
 
 let failed = 0;

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "model/image_reference.h"
+#include "model/node_fit.h"
 #include "model/operator_versions.h"
 #include "plan/layers.h"
 #include "plan/operators/chart_images.h"
@@ -297,6 +298,45 @@ void PlanRailCniPlugins(const Profile& p, BundlePlan& plan, const VfConfig& vf) 
   }
 }
 
+/// The VF DaemonSet's own API access, for the one node label that says a node waits for its
+/// reboot (kRdmaModePendingLabel): a ServiceAccount whose ClusterRole may patch nodes, and the
+/// admission policy that narrows that to the label on the pod's own node. The fence syncs a wave
+/// before the grant, so the grant is never in force without it.
+std::string VfConfigAccount(const Profile& p) { return p.cluster_name + "-vf-config"; }
+
+void PlanVfConfigNodeLabel(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
+  const std::string account = VfConfigAccount(p);
+  const std::string name = "hkimgen-" + p.cluster_name + "-vf-config-node-label";
+  AddPlannedObject(plan, p, "common/serviceaccount.yaml.mustache", "v1", "ServiceAccount", account,
+                   vf.namespace_name, kWaveNodePolicies, false);
+  PlannedObject& role = AddPlannedObject(
+      plan, p, std::string(kOkeTemplates) + "clusterrole-vf-config.yaml.mustache",
+      "rbac.authorization.k8s.io/v1", "ClusterRole", name, "", kWaveNodePolicies, false);
+  // In the context, not the template: the Argo CD bootstrap role holds what the bundle grants.
+  role.context["rules"] = json::array({json{{"api_groups", json::array({json{{"value", ""}}})},
+                                            {"resources", json::array({json{{"value", "nodes"}}})},
+                                            {"verbs", json::array({json{{"value", "patch"}}})},
+                                            {"has_resource_names", false},
+                                            {"resource_names", json::array()}}});
+  PlannedObject& binding = AddPlannedObject(
+      plan, p, std::string(kOkeTemplates) + "clusterrolebinding-vf-config.yaml.mustache",
+      "rbac.authorization.k8s.io/v1", "ClusterRoleBinding", name, "", kWaveNodePolicies, false);
+  binding.context["role"] = name;
+  binding.context["account"] = account;
+  binding.context["account_namespace"] = vf.namespace_name;
+  PlannedObject& policy = AddPlannedObject(
+      plan, p, std::string(kOkeTemplates) + "validatingadmissionpolicy-vf-config.yaml.mustache",
+      "admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", name, "",
+      kWaveOperatorConfig, false);
+  policy.context["user"] = "system:serviceaccount:" + vf.namespace_name + ":" + account;
+  policy.context["pending_label"] = kRdmaModePendingLabel;
+  PlannedObject& in_force = AddPlannedObject(
+      plan, p, "admission/validatingadmissionpolicybinding.yaml.mustache",
+      "admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", name, "",
+      kWaveOperatorConfig, false);
+  in_force.context["policy"] = name;
+}
+
 void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
   if (!vf.managed() || !p.UsesRails()) return;
   PlannedObject& ns = AddPlannedObject(plan, p, "oke/namespace.yaml.mustache", "v1", "Namespace",
@@ -337,6 +377,9 @@ void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
   NeedImage(ds, vf.image, vf.pointer + "/image", "its container creates the VFs",
             "spec.template.spec.containers[0].image");
   if (peermem) Provides(ds, CapabilityKind::kGpuDirect, "nvidia-peermem");
+  ds.context["service_account"] = VfConfigAccount(p);
+  ds.context["pending_label"] = kRdmaModePendingLabel;
+  PlanVfConfigNodeLabel(p, plan, vf);  // after the last use of `ds`: it adds objects
   PlanRailCniPlugins(p, plan, vf);
 }
 
@@ -350,11 +393,14 @@ void ProvideGpuOperator(const Profile& p, const GpuOperator& gpu, PlannedObject&
   for (const Capability& c : OperatorAgentCapabilities(p, facts))
     Provides(object, c.kind, c.name);
   // Its DaemonSets' default toleration (nvidia.com/gpu NoSchedule, chart values and CSV), plus
-  // the workload's own taints, propagated (daemonsets.tolerations replaces the default).
-  std::vector<Toleration> tolerations{Toleration{"nvidia.com/gpu", "Exists", "", "NoSchedule", ""}};
+  // the workload's own taints that the default does not tolerate (by the scheduler's matching,
+  // model/node_fit.h: `nvidia.com/gpu` Exists without an effect covers NoExecute too),
+  // propagated (daemonsets.tolerations replaces the default).
+  const Toleration fallback{"nvidia.com/gpu", "Exists", "", "NoSchedule", ""};
+  std::vector<Toleration> tolerations{fallback};
   bool extra = false;
   for (const Toleration& t : p.node_shape.tolerations) {
-    if (t.key == "nvidia.com/gpu" || t.key.empty()) continue;
+    if (t.key.empty() || ToleratesWhatWorkloadTolerates(fallback, t)) continue;
     tolerations.push_back(t);
     extra = true;
   }

@@ -11,6 +11,11 @@
 
 namespace hkim {
 
+/// The node label the OKE VF DaemonSet sets ("true") while a node waits for its reboot into
+/// exclusive RDMA mode, and removes once it runs it; the bundle README, doctor's MARK column and
+/// `kubectl get nodes -l` show it.
+inline constexpr char kRdmaModePendingLabel[] = "hkimgen.io/rdma-mode-pending";
+
 /// OpenShift: for each managed operator (SR-IOV Network Operator, NFD, GPU Operator) its
 /// Namespace, OperatorGroup and Subscription (wave kWaveOperators), its CR (SriovOperatorConfig
 /// `default`, NodeFeatureDiscovery, ClusterPolicy; kWaveOperatorConfig), and one

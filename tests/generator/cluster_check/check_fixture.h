@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cluster_check/cluster_check.h"
+#include "cluster_check/simulated_cluster.h"
 #include "layering/layering.h"
 #include "pipeline/profile_check.h"
 #include "test_files.h"
@@ -80,6 +81,26 @@ inline Checked CheckEdited(const std::string& profile, const std::string& fixtur
   nlohmann::json doc = nlohmann::json::parse(test_files::ReadFile(kFixtures / fixture));
   edit(doc["items"]);
   return CheckText(profile, fixture, doc.dump(1), sets);
+}
+
+// The profile (a path under the source tree or absolute), changed by `sets`, checked against the
+// cluster it describes after its sync (simulated_cluster.h), with `drift` applied to the export's
+// items: the fixture builder of the tests that change one thing in a cluster.
+inline Checked CheckSynced(const std::string& profile, const std::vector<std::string>& sets = {},
+                           const std::function<void(nlohmann::json& items)>& drift = {},
+                           const SimulationOptions& options = {}) {
+  LayerInputs inputs;
+  inputs.profile_path = (kSource / profile).string();
+  inputs.set_values = sets;
+  DiagnosticSink sink;
+  auto checked = CheckLayeredProfile(inputs, sink);
+  if (!checked || !checked->profile || !checked->plan) {
+    ADD_FAILURE() << profile << " does not check";
+    return {};
+  }
+  nlohmann::json cluster = SimulateSyncedCluster(*checked, options);
+  if (drift) drift(cluster["items"]);
+  return CheckText(profile, "synced.json", cluster.dump(1), sets);
 }
 
 // The export item of `kind` named `name`; a test failure (and a throwaway object) when absent.

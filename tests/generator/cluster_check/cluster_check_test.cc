@@ -1,6 +1,7 @@
-// --cluster: profiles compared with cluster exports (tests/generator/cluster_check/, written by
-// make_fixtures.py: a cluster profiles/barcelona-h100-cx7.yaml describes, and drifts of it), and
-// discover's drafts checked against the exports they came from.
+// --cluster: profiles compared with cluster exports: barcelona.json (make_fixtures.py: the
+// cluster profiles/barcelona-h100-cx7.yaml describes before its first sync, as discover drafts
+// from it), drifts of the cluster Barcelona's bundle synced (simulated_cluster.h, one change
+// each), and discover's drafts checked against the exports they came from.
 
 #include "cluster_check/cluster_check.h"
 
@@ -21,7 +22,9 @@ namespace hkim {
 namespace {
 
 using cluster_check_test::Check;
+using cluster_check_test::CheckSynced;
 using cluster_check_test::Checked;
+using cluster_check_test::FindItem;
 using cluster_check_test::CheckText;
 using cluster_check_test::kBarcelona;
 using cluster_check_test::kFixtures;
@@ -53,7 +56,10 @@ TEST(ClusterCheck, ProfileMatchesTheClusterItDescribes) {
 }
 
 TEST(ClusterCheck, RenamedPfIsNamedWithNodeAndInterfaceAtTheRailsLine) {
-  Checked c = Check(kBarcelona, "pf-renamed.json");
+  // Re-imaging renamed a PF on one node (the seeds' mlx5_10 -> mlx5_8 day).
+  Checked c = CheckSynced(kBarcelona, {}, [](nlohmann::json& items) {
+    FindItem(items, "SriovNetworkNodeState", "gpu-02")["status"]["interfaces"][2]["name"] = "eno9np0";
+  });
   auto found = c.Of("cluster.rail-pf");
   ASSERT_EQ(found.size(), 1u) << c.All();
   const Diagnostic& d = *found.front();
@@ -61,7 +67,7 @@ TEST(ClusterCheck, RenamedPfIsNamedWithNodeAndInterfaceAtTheRailsLine) {
   EXPECT_EQ(d.data_path, "/network/rails/2/interface");
   EXPECT_THAT(d.location.file, HasSubstr("barcelona-h100-cx7.yaml"));
   EXPECT_GT(d.location.line, 0);
-  EXPECT_THAT(d.message, HasSubstr("SriovNetworkNodeState/h100-n02 (pf-renamed.json:"));
+  EXPECT_THAT(d.message, HasSubstr("SriovNetworkNodeState/gpu-02 (synced.json:"));
   EXPECT_THAT(d.message, HasSubstr("has no PF eno7np0"));
   EXPECT_THAT(d.message, HasSubstr("Mellanox PFs no rail names: eno9np0"));
   EXPECT_THAT(d.fix, HasSubstr("renamed"));
@@ -71,15 +77,23 @@ TEST(ClusterCheck, RenamedPfIsNamedWithNodeAndInterfaceAtTheRailsLine) {
 }
 
 TEST(ClusterCheck, NodeWithoutRdmaVfsIsAnErrorWhileItsPeersHaveThem) {
-  Checked c = Check(kBarcelona, "no-rdma-vfs.json");
+  // One node's PF lost its VFs and the device plugin advertises none of that rail.
+  Checked c = CheckSynced(kBarcelona, {}, [](nlohmann::json& items) {
+    nlohmann::json& pf = FindItem(items, "SriovNetworkNodeState", "gpu-02")["status"]["interfaces"][1];
+    pf["numVfs"] = 0;
+    pf["Vfs"] = nlohmann::json::array();
+    nlohmann::json& status = FindItem(items, "Node", "gpu-02")["status"];
+    status["capacity"]["openshift.io/eno6np0rdma"] = "0";
+    status["allocatable"]["openshift.io/eno6np0rdma"] = "0";
+  });
   auto vfs = c.Of("cluster.rail-vfs");
   ASSERT_EQ(vfs.size(), 1u) << c.All();
   EXPECT_EQ(vfs.front()->data_path, "/network/rails/1/attachments_per_pod");
-  EXPECT_THAT(vfs.front()->message, HasSubstr("SriovNetworkNodeState/h100-n02"));
+  EXPECT_THAT(vfs.front()->message, HasSubstr("SriovNetworkNodeState/gpu-02"));
   auto resource = c.Of("cluster.resource");
   ASSERT_EQ(resource.size(), 1u) << c.All();
   EXPECT_EQ(resource.front()->data_path, "/network/rails/1/resource_name");
-  EXPECT_THAT(resource.front()->message, HasSubstr("Node/h100-n02"));
+  EXPECT_THAT(resource.front()->message, HasSubstr("Node/gpu-02"));
   EXPECT_THAT(resource.front()->message, HasSubstr("advertises 0 openshift.io/eno6np0rdma"));
 }
 
@@ -102,17 +116,26 @@ TEST(ClusterCheck, VfsNoNodeHasYetAreANoteThatTheBundleCreatesThem) {
   EXPECT_FALSE(c.Of("cluster.resource-pending").empty());
 }
 
+// The hand-made h100 pool is gone and one GPU node lost its role label.
+void RemovePoolAndOneRoleLabel(nlohmann::json& items) {
+  nlohmann::json kept = nlohmann::json::array();
+  for (nlohmann::json& item : items)
+    if (!(item["kind"] == "MachineConfigPool" && item["metadata"]["name"] == "h100")) kept.push_back(item);
+  items = kept;
+  FindItem(items, "Node", "gpu-02")["metadata"]["labels"].erase("node-role.kubernetes.io/h100");
+}
+
 // Barcelona's bundle renders no MachineConfig, node policy or pool: pool h100 and its role label
 // are nothing it relies on, whatever the cluster has.
 TEST(ClusterCheck, APoolNothingRenderedGoesThroughIsNoPrecondition) {
-  Checked c = Check(kBarcelona, "missing-label-pool.json");
+  Checked c = CheckSynced(kBarcelona, {}, RemovePoolAndOneRoleLabel);
   EXPECT_TRUE(c.Of("cluster.pool-missing").empty()) << c.All();
   EXPECT_TRUE(c.Of("cluster.node-role").empty()) << c.All();
 }
 
 // With a MachineConfig of its own (no argument set already), Barcelona's bundle goes through pool h100.
 TEST(ClusterCheck, MissingPoolAndRoleLabelAreNamed) {
-  Checked c = Check(kBarcelona, "missing-label-pool.json", {"iommu.already_set={}"});
+  Checked c = CheckSynced(kBarcelona, {"iommu.already_set={}"}, RemovePoolAndOneRoleLabel);
   auto pool = c.Of("cluster.pool-missing");
   ASSERT_EQ(pool.size(), 1u) << c.All();
   EXPECT_EQ(pool.front()->data_path, "/iommu/machine_config_pool");
@@ -120,17 +143,39 @@ TEST(ClusterCheck, MissingPoolAndRoleLabelAreNamed) {
   auto role = c.Of("cluster.node-role");
   ASSERT_EQ(role.size(), 1u) << c.All();
   EXPECT_EQ(role.front()->data_path, "/iommu/machine_config_role");
-  EXPECT_THAT(role.front()->message, HasSubstr("Node/h100-n02"));
-  EXPECT_THAT(role.front()->fix, HasSubstr("oc label node h100-n02 node-role.kubernetes.io/h100="));
+  EXPECT_THAT(role.front()->message, HasSubstr("Node/gpu-02"));
+  EXPECT_THAT(role.front()->fix, HasSubstr("oc label node gpu-02 node-role.kubernetes.io/h100="));
+}
+
+// Objects of the bundle's names that someone else made: the SCC by hand, a NAD of another team
+// (synced by its own Argo CD Application) with another resource, and a NAD whose range overlaps
+// rail eno6np0's.
+void TakenOver(nlohmann::json& items) {
+  nlohmann::json& scc = FindItem(items, "SecurityContextConstraints", "barcelona-nccl-rdma");
+  scc["metadata"].erase("annotations");
+  scc["allowHostIPC"] = true;
+  for (nlohmann::json& item : items) {
+    if (item["kind"] != "NetworkAttachmentDefinition" || item["metadata"]["name"] != "eno5np0-network" ||
+        item["metadata"]["namespace"] != "nccl-test")
+      continue;
+    item["metadata"]["labels"] = {{"app.kubernetes.io/instance", "team-b-networks"}};
+    item["metadata"]["annotations"] = {{"k8s.v1.cni.cncf.io/resourceName", "openshift.io/teamb"}};
+    item["spec"]["config"] = R"({"cniVersion": "1.0.0", "type": "sriov", "ipam": {"type": "whereabouts", "range": "10.9.0.0/24"}})";
+  }
+  items.push_back({{"apiVersion", "argoproj.io/v1alpha1"}, {"kind", "Application"},
+                   {"metadata", {{"name", "team-b-networks"}, {"namespace", "openshift-gitops"}}}});
+  items.push_back({{"apiVersion", "k8s.cni.cncf.io/v1"}, {"kind", "NetworkAttachmentDefinition"},
+                   {"metadata", {{"name", "storage"}, {"namespace", "storage"}}},
+                   {"spec", {{"config", R"({"cniVersion": "1.0.0", "type": "sriov", "ipam": {"type": "whereabouts", "range": "10.0.104.128/25"}})"}}}});
 }
 
 TEST(ClusterCheck, ExistingObjectsTheBundleWouldTakeOverAreNamedWithBoth) {
-  Checked c = Check(kBarcelona, "takeover.json");
+  Checked c = CheckSynced(kBarcelona, {}, TakenOver);
   auto takeover = c.Of("cluster.takeover");
   ASSERT_EQ(takeover.size(), 2u) << c.All();
   std::string text;
   for (const Diagnostic* d : takeover) text += d->message + "\n";
-  EXPECT_THAT(text, HasSubstr("SecurityContextConstraints/barcelona-nccl-rdma (takeover.json:"));
+  EXPECT_THAT(text, HasSubstr("SecurityContextConstraints/barcelona-nccl-rdma (synced.json:"));
   EXPECT_THAT(text, HasSubstr("created outside Argo CD"));
   EXPECT_THAT(text, HasSubstr("NetworkAttachmentDefinition/nccl-test/eno5np0-network"));
   EXPECT_THAT(text, HasSubstr("synced by Argo CD Application team-b-networks"));

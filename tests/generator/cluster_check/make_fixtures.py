@@ -1,10 +1,21 @@
 #!/usr/bin/env python3
-"""Writes the cluster exports the cluster_check tests read, as `kubectl get -A -o json` prints
-them (one v1 List): a cluster that profiles/barcelona-h100-cx7.yaml describes, and drifts of it.
-Run from this folder after changing it; the JSON files are committed. bench/cluster_check/ calls
-cluster(nodes) for its 2,000-node export. These are clusters before a sync (brownfield, drifts
-of Barcelona as it runs); a cluster after a bundle's own sync is simulated_cluster.h's, which
-renders the profile at test time so that it cannot go stale."""
+"""Writes the cluster exports that must be files, as `kubectl get -A -o json` prints them (one v1
+List). Run from this folder after changing it; the JSON files are committed. A cluster after a
+profile's own sync, and one change to it, is simulated_cluster.h's (it renders the profile at
+test time, so it cannot go stale): the gtest cluster-check drift tests build their exports with
+it. What stays here, and why it is a file:
+- barcelona-live.json: Barcelona as it runs, a record of a real cluster (other teams' objects,
+  hand-made node policies, Infrabric's orphans), not something a profile describes;
+- barcelona.json: the cluster the Barcelona profile describes before its first sync, as discover
+  drafts a profile from it (discover, brownfield and the CLI tests read the same file);
+- pf-renamed, no-rdma-vfs, missing-label-pool, takeover: drifts of barcelona.json for
+  tests/cli/cli_test.sh, which runs the binary on export files (the simulator lives in the test
+  binary);
+- oke-blocks.json, oke-installed.json: read by the doctor and platform-network tests as files
+  (doctor --cluster FILE), and a cluster of two pools of two profiles (the simulator simulates
+  one profile's);
+- cluster(nodes): bench/cluster_check/ and the CLI test's 1,500- and 2,000-node exports, written
+  by this script without a build."""
 import copy
 import json
 import sys

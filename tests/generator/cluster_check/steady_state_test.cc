@@ -16,25 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-// The profile (a path under the source tree or absolute), changed by `sets`, checked against the
-// cluster it describes after its sync, with `drift` applied to the export's items.
-Checked CheckSynced(const std::string& profile, const std::vector<std::string>& sets = {},
-                    const std::function<void(json& items)>& drift = {},
-                    const SimulationOptions& options = {}) {
-  LayerInputs inputs;
-  inputs.profile_path = (kSource / profile).string();
-  inputs.set_values = sets;
-  DiagnosticSink sink;
-  auto checked = CheckLayeredProfile(inputs, sink);
-  if (!checked || !checked->profile || !checked->plan) {
-    ADD_FAILURE() << profile << " does not check";
-    return {};
-  }
-  json cluster = SimulateSyncedCluster(*checked, options);
-  if (drift) drift(cluster["items"]);
-  return CheckText(profile, "synced.json", cluster.dump(1), sets);
-}
-
 // Errors and warnings, one a line ("" when there are none). cluster.end-of-support is about the
 // release line the profile pins (v25.10.1, the shipped profiles' and starters' GPU Operator, is
 // past NVIDIA's support), not about the bundle's objects on the cluster: it is left out here.
@@ -290,6 +271,109 @@ TEST(SteadyState, TheBundlesOwnOlmInstallAndMachineConfigAreNotCollisions) {
         item["spec"]["kernelArguments"] = {"iommu=pt", "hugepages=8"};
   });
   EXPECT_FALSE(changed.Of("cluster.machineconfig-reboot").empty()) << changed.All();
+}
+
+// --- Free capacity for the first start: other teams' pods on the pool's nodes ---
+
+// A running pod of namespace `ns` on `node` that requests `gpus` GPUs (a job of another team).
+json GpuPod(const std::string& ns, const std::string& node, int gpus,
+            const std::string& phase = "Running") {
+  return {{"apiVersion", "v1"}, {"kind", "Pod"},
+          {"metadata", {{"name", "train-" + node}, {"namespace", ns}}},
+          {"spec", {{"nodeName", node},
+                    {"containers", {{{"name", "train"},
+                                     {"resources", {{"limits", {{"nvidia.com/gpu", std::to_string(gpus)}}}}}}}}}},
+          {"status", {{"phase", phase}}}};
+}
+
+// A pod that requests no GPU (the export holds Pods, none of them in the way).
+json SystemPod() {
+  return {{"apiVersion", "v1"}, {"kind", "Pod"},
+          {"metadata", {{"name", "coredns-1"}, {"namespace", "kube-system"}}},
+          {"spec", {{"nodeName", "gpu-01"}, {"containers", {{{"name", "coredns"}}}}}},
+          {"status", {{"phase", "Running"}}}};
+}
+
+TEST(SteadyState, WithoutPodsInTheExportFreeCapacityIsAStatedPrecondition) {
+  const Checked c = CheckSynced("profiles/oke-h100.yaml");
+  EXPECT_EQ(Findings(c), "");
+  bool noted = false;
+  for (const Diagnostic* d : c.Of("cluster.not-exported"))
+    noted |= d->message.find("free capacity for the workload's first start") != std::string::npos;
+  EXPECT_TRUE(noted) << c.All();
+  bool stated = false;
+  for (const Precondition& pre : c.profile->plan->preconditions)
+    stated |= pre.kind == "free-capacity" && pre.pointer == "/workload/replicas";
+  EXPECT_TRUE(stated);
+}
+
+// oke-h100: 2 replicas of 8 GPUs; the simulated pool has 3 nodes. Another team's jobs hold every
+// GPU of two of them: one node is idle.
+TEST(SteadyState, OtherTeamsPodsFillingTheNodesAreNamedAndFewerReplicasPass) {
+  auto busy = [](json& items) {
+    items.push_back(GpuPod("team-b", "gpu-01", 8));
+    items.push_back(GpuPod("team-b", "gpu-02", 4));
+  };
+  const Checked drifted = CheckSynced("profiles/oke-h100.yaml", {}, busy);
+  const Diagnostic* d = First(drifted, "cluster.capacity");
+  ASSERT_NE(d, nullptr) << drifted.All();
+  EXPECT_EQ(d->severity, Severity::kWarning);
+  EXPECT_EQ(d->data_path, "/workload/replicas");
+  EXPECT_EQ(d->location.line, LineOf(drifted, "/workload/replicas"));
+  EXPECT_THAT(d->message, ::testing::HasSubstr("only 1 of the 3 picked node(s)"));
+  EXPECT_THAT(d->message, ::testing::HasSubstr("gpu-01: pods of team-b request 8 of 8 nvidia.com/gpu"));
+  EXPECT_THAT(d->message, ::testing::HasSubstr("gpu-02: pods of team-b request 4 of 8 nvidia.com/gpu"));
+  EXPECT_THAT(d->fix, ::testing::HasSubstr("set workload.replicas to at most 1"));
+  EXPECT_TRUE(First(drifted, "cluster.not-exported") == nullptr ||
+              First(drifted, "cluster.not-exported")->message.find("free capacity") == std::string::npos);
+  // The fix offered: one replica fits the idle node.
+  const Checked fewer = CheckSynced("profiles/oke-h100.yaml", {"workload.replicas=1"}, busy, {.nodes = 3});
+  EXPECT_TRUE(fewer.Of("cluster.capacity").empty()) << fewer.All();
+  EXPECT_EQ(fewer.Errors(), 0) << fewer.All();
+}
+
+TEST(SteadyState, FinishedOrGonePodsFreeTheNodesAndTheCheckIsClean) {
+  const Checked finished = CheckSynced("profiles/oke-h100.yaml", {}, [](json& items) {
+    items.push_back(GpuPod("team-b", "gpu-01", 8, "Succeeded"));
+    items.push_back(GpuPod("team-b", "gpu-02", 8, "Failed"));
+    items.push_back(SystemPod());
+  });
+  EXPECT_EQ(Findings(finished), "");
+  const Checked gone = CheckSynced("profiles/oke-h100.yaml", {}, [](json& items) {
+    items.push_back(SystemPod());
+  });
+  EXPECT_EQ(Findings(gone), "");
+  for (const Diagnostic* d : gone.Of("cluster.not-exported"))  // Pods are exported now
+    EXPECT_EQ(d->message.find("free capacity"), std::string::npos) << d->message;
+}
+
+// The bundle's own pods (its namespaces) hold the nodes it is meant to: no finding.
+TEST(SteadyState, TheWorkloadsOwnPodsDoNotCountAgainstItsCapacity) {
+  const Checked c = CheckSynced("profiles/oke-h100.yaml", {}, [](json& items) {
+    for (const char* node : {"gpu-01", "gpu-02", "gpu-03"})
+      items.push_back(GpuPod("gpu-training", node, 8));
+  });
+  EXPECT_TRUE(c.Of("cluster.capacity").empty()) << c.All();
+}
+
+// A node that joined the OKE pool waits for its reboot into exclusive RDMA mode: the VF
+// DaemonSet labelled it and it offers no VFs. Named with the reboot as its fix; rebooted (label
+// gone, VFs offered) the check is clean.
+TEST(SteadyState, ANodeWaitingForItsRdmaRebootIsNamedWithTheReboot) {
+  const Checked waiting = CheckSynced("profiles/oke-h100.yaml", {}, [](json& items) {
+    json& node = FindItem(items, "Node", "gpu-03");
+    node["metadata"]["labels"]["hkimgen.io/rdma-mode-pending"] = "true";
+    node["status"]["capacity"]["nvidia.com/sriov_rdma_vf"] = "0";
+    node["status"]["allocatable"]["nvidia.com/sriov_rdma_vf"] = "0";
+  });
+  const Diagnostic* d = First(waiting, "cluster.rdma-reboot-pending");
+  ASSERT_NE(d, nullptr) << waiting.All();
+  EXPECT_EQ(d->severity, Severity::kWarning);
+  EXPECT_THAT(d->message, ::testing::HasSubstr("Node/gpu-03"));
+  EXPECT_THAT(d->message, ::testing::HasSubstr("offers no nvidia.com/sriov_rdma_vf until then"));
+  EXPECT_THAT(d->fix, ::testing::HasSubstr("kubectl drain gpu-03"));
+  EXPECT_TRUE(waiting.Of("cluster.resource").empty()) << waiting.All();
+  EXPECT_EQ(waiting.Errors(), 0) << waiting.All();
 }
 
 }  // namespace

@@ -217,6 +217,40 @@ TEST(Closure, WorkloadTaintsArePropagatedToTheNodeAgents) {
   }
 }
 
+// The agents' tolerations are matched as the scheduler matches them (model/node_fit.h): an
+// agent that tolerates every key with effect NoSchedule never runs where the workload tolerates
+// NoExecute, and one naming an effect does not cover a workload toleration that names none.
+TEST(Closure, AgentTolerationsMatchByKeyValueOperatorAndEffect) {
+  auto planned = [](const std::string& toleration, const ToleratedTaint& agent) {
+    Planned p = PlanText(Replace(ReadProfile("oke-h100"), "  tolerations:\n",
+                                 "  tolerations:\n" + toleration));
+    // Its own toleration of the workload's "dedicated" taint becomes `agent`.
+    for (PlannedObject& o : p.plan.objects) {
+      if (o.kind != "NicClusterPolicy") continue;
+      std::erase_if(o.tolerates, [](const ToleratedTaint& t) { return t.key == "dedicated"; });
+      o.tolerates.push_back(agent);
+    }
+    return p;
+  };
+  const std::string no_execute = "    - key: dedicated\n      operator: Exists\n      effect: NoExecute\n";
+  Planned every_key = planned(no_execute, ToleratedTaint{"", true, "", "NoSchedule"});
+  ExpectAt(Check(every_key), "closure.toleration", every_key, "    - key: dedicated");
+  EXPECT_TRUE(Check(planned(no_execute, ToleratedTaint{"", true, "", ""})).empty());
+  EXPECT_TRUE(Check(planned(no_execute, ToleratedTaint{"dedicated", true, "", "NoExecute"})).empty());
+
+  const std::string ours = "    - key: dedicated\n      value: ours\n";
+  Planned one_effect = planned(ours, ToleratedTaint{"dedicated", false, "ours", "NoSchedule"});
+  ExpectAt(Check(one_effect), "closure.toleration", one_effect, "    - key: dedicated");
+  Planned theirs = planned(ours, ToleratedTaint{"dedicated", false, "theirs", ""});
+  ExpectAt(Check(theirs), "closure.toleration", theirs, "    - key: dedicated");
+  EXPECT_TRUE(Check(planned(ours, ToleratedTaint{"dedicated", false, "ours", ""})).empty());
+  EXPECT_TRUE(Check(planned(ours, ToleratedTaint{"dedicated", true, "", ""})).empty());
+  // An agent of Equal never covers a workload that tolerates every value.
+  Planned equal = planned("    - key: dedicated\n      operator: Exists\n",
+                          ToleratedTaint{"dedicated", false, "ours", ""});
+  ExpectAt(Check(equal), "closure.toleration", equal, "    - key: dedicated");
+}
+
 // Argo CD orders sync waves only inside one Application; between Applications only the parent's
 // waves order them (plan/sync_order.h).
 TEST(SyncOrder, WavesCompareOnlyInsideOneApplication) {

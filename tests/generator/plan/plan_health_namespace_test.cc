@@ -36,6 +36,7 @@ std::string Ns(const YAML::Node& doc) { return Str(doc["metadata"]["namespace"])
 std::string File(const YAML::Node& doc) { return Str(doc["__file"]); }
 
 using plan_test::OfKind;
+using plan_test::HealthOfKind;
 
 YAML::Node PodSpec(const YAML::Node& doc) {
   const std::string kind = Kind(doc);
@@ -132,12 +133,12 @@ TEST(HealthNamespace, ThePeriodicCheckAndEverythingItUsesAreInItsOwnNamespace) {
 TEST(HealthNamespace, OnlyTheHealthNamespacesAccountsMayMarkNodes) {
   for (const std::string profile : kShipped) {
     const auto docs = Render(profile);
-    const YAML::Node role = OfKind(docs, "ClusterRole").at(0);
+    const YAML::Node role = HealthOfKind(docs, "ClusterRole").at(0);
     const std::string role_name = Str(role["metadata"]["name"]);
     std::set<std::string> workload_namespaces;
     for (const YAML::Node& s : OfKind(docs, "StatefulSet")) workload_namespaces.insert(Ns(s));
     std::set<std::string> bound;
-    for (const YAML::Node& binding : OfKind(docs, "ClusterRoleBinding")) {
+    for (const YAML::Node& binding : HealthOfKind(docs, "ClusterRoleBinding")) {
       if (Str(binding["roleRef"]["name"]) != role_name) continue;
       for (const YAML::Node& s : binding["subjects"]) {
         EXPECT_EQ(Str(s["kind"]), "ServiceAccount");
@@ -153,7 +154,7 @@ TEST(HealthNamespace, OnlyTheHealthNamespacesAccountsMayMarkNodes) {
       crons.insert("system:serviceaccount:" + Ns(cron) + ":" + PodAccount(cron));
     EXPECT_EQ(bound, crons) << profile;
     // The policy's matchConditions name the same users, and nobody else.
-    const YAML::Node policy = OfKind(docs, "ValidatingAdmissionPolicy").at(0);
+    const YAML::Node policy = HealthOfKind(docs, "ValidatingAdmissionPolicy").at(0);
     const std::string expression = Str(policy["spec"]["matchConditions"][0]["expression"]);
     std::set<std::string> matched;
     for (size_t at = expression.find("'system:serviceaccount:"); at != std::string::npos;
@@ -175,7 +176,7 @@ TEST(HealthNamespace, OnlyTheHealthNamespacesAccountsMayMarkNodes) {
 // to taint (tests/cel/ evaluates what the expressions do with them).
 std::map<std::string, std::string> FenceData(const std::vector<YAML::Node>& docs) {
   std::map<std::string, std::string> data;
-  for (const YAML::Node& v : OfKind(docs, "ValidatingAdmissionPolicy").at(0)["spec"]["variables"])
+  for (const YAML::Node& v : HealthOfKind(docs, "ValidatingAdmissionPolicy").at(0)["spec"]["variables"])
     data[Str(v["name"])] = Str(v["expression"]);
   return data;
 }
@@ -228,7 +229,7 @@ TEST(HealthNamespace, SeveralWorkloadNamespacesShareThePoolsOneCheck) {
     if (Str(n["metadata"]["name"]).find("-fabric-health") != std::string::npos)
       health_namespaces.insert(Str(n["metadata"]["name"]));
   EXPECT_EQ(health_namespaces, (std::set<std::string>{"gpu-training-fabric-health"}));
-  const YAML::Node binding = OfKind(docs, "ClusterRoleBinding").at(0);
+  const YAML::Node binding = HealthOfKind(docs, "ClusterRoleBinding").at(0);
   ASSERT_EQ(binding["subjects"].size(), 1u);
   EXPECT_EQ(Str(binding["subjects"][0]["namespace"]), "gpu-training-fabric-health");
   // The in-pod check runs in each namespace's StatefulSet: no Job of its own.

@@ -30,6 +30,7 @@ std::vector<YAML::Node> Render(const std::string& profile, std::vector<std::stri
 }
 
 using plan_test::OfKind;
+using plan_test::HealthOfKind;
 
 std::string Yaml(const YAML::Node& node) { return YAML::Dump(node); }
 
@@ -148,7 +149,7 @@ TEST(PeriodicHealth, OffInTcpModeOrWhenTurnedOff) {
   EXPECT_TRUE(OfKind(Render("oke-a100", {"workload.mode=tcp"}), "CronJob").empty());
   const auto off = Render("oke-a100", {"fabric_health.periodic.enabled=false"});
   EXPECT_TRUE(OfKind(off, "CronJob").empty());
-  EXPECT_TRUE(OfKind(off, "ClusterRole").empty());
+  EXPECT_TRUE(HealthOfKind(off, "ClusterRole").empty());
   EXPECT_TRUE(CheckPodOf(off).is_null());
 }
 
@@ -368,7 +369,7 @@ TEST(NodeLists, IncludeAndExcludeNodesReachEveryPodBesideTheHealthMark) {
 
 TEST(PeriodicHealth, ClusterRoleOnlyReadsAndPatchesNodesForItsOwnServiceAccount) {
   const auto docs = Render("oke-h100");
-  const YAML::Node role = OfKind(docs, "ClusterRole").at(0);
+  const YAML::Node role = HealthOfKind(docs, "ClusterRole").at(0);
   EXPECT_EQ(role["metadata"]["name"].as<std::string>(), "hkimgen:oke-h100:fabric-health");
   ASSERT_EQ(role["rules"].size(), 1u);
   const YAML::Node rule = role["rules"][0];
@@ -377,7 +378,7 @@ TEST(PeriodicHealth, ClusterRoleOnlyReadsAndPatchesNodesForItsOwnServiceAccount)
   EXPECT_EQ(rule["resources"].as<Strings>(), Strings{"nodes"});
   EXPECT_EQ(rule["verbs"].as<Strings>(), (Strings{"get", "list", "patch"}));
   EXPECT_FALSE(rule["resourceNames"]);
-  const YAML::Node binding = OfKind(docs, "ClusterRoleBinding").at(0);
+  const YAML::Node binding = HealthOfKind(docs, "ClusterRoleBinding").at(0);
   const YAML::Node cron = OfKind(docs, "CronJob").at(0);
   const std::string sa = cron["spec"]["jobTemplate"]["spec"]["template"]["spec"]["serviceAccountName"].as<std::string>();
   ASSERT_EQ(binding["subjects"].size(), 1u);

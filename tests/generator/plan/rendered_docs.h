@@ -46,4 +46,15 @@ inline std::vector<YAML::Node> OfKind(const std::vector<YAML::Node>& docs, const
   return out;
 }
 
+/// The documents of `kind` that are the fabric-health family's (their name says fabric-health):
+/// the OKE VF DaemonSet's ClusterRole and admission policy are of the same kinds.
+inline std::vector<YAML::Node> HealthOfKind(const std::vector<YAML::Node>& docs,
+                                            const std::string& kind) {
+  std::vector<YAML::Node> out;
+  for (const YAML::Node& doc : OfKind(docs, kind))
+    if (doc["metadata"]["name"].as<std::string>("").find("fabric-health") != std::string::npos)
+      out.push_back(doc);
+  return out;
+}
+
 }  // namespace hkim::plan_test

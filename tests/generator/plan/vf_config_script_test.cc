@@ -3,8 +3,11 @@
 // EBUSY, the mode is persisted for the next boot, no VFs are offered), its reboot (exclusive, VFs
 // created and offered, the agent's log of the earlier boot not trusted), an MTU change (applied,
 // no VF reset), a VF count change (reset), a kernel update (the initramfs rebuilt for it) and a
-// node added later (as a fresh one). For each profile change `hkimgen diff`'s words for the VF
-// DaemonSet are held against what the rendered script does in the fake root.
+// node added later (as a fresh one). A node waiting for its reboot carries the label
+// hkimgen.io/rdma-mode-pending=true, which the script sets and removes through the API (curl,
+// stubbed here as the API server), and the pod's readiness probe says "waiting for reboot". For
+// each profile change `hkimgen diff`'s words for the VF DaemonSet are held against what the
+// rendered script does in the fake root.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,7 +53,7 @@ std::string VfDaemonSet(const RenderedBundle& bundle) {
 /// The VF DaemonSet as rendered for oke-h100 with `sets`: the script its container runs in
 /// `chroot /host` (its here-document), the arguments it passes, and its readiness probe.
 struct Agent {
-  std::string script, probe, vfs, mtu;
+  std::string script, probe, vfs, mtu, label, account;
 };
 
 Agent RenderedAgent(const std::vector<std::string>& sets = {}) {
@@ -69,7 +72,10 @@ Agent RenderedAgent(const std::vector<std::string>& sets = {}) {
   for (const YAML::Node& env : container["env"]) {
     if (env["name"].as<std::string>() == "VFS_PER_PF") agent.vfs = env["value"].as<std::string>();
     if (env["name"].as<std::string>() == "MTU") agent.mtu = env["value"].as<std::string>();
+    if (env["name"].as<std::string>() == "PENDING_LABEL") agent.label = env["value"].as<std::string>();
   }
+  if (ds["spec"]["template"]["spec"]["serviceAccountName"])
+    agent.account = ds["spec"]["template"]["spec"]["serviceAccountName"].as<std::string>();
   return agent;
 }
 
@@ -187,6 +193,18 @@ class Node {
           "    echo exclusive > " + (dir_ / "mode").string() + " ;;\n"
           "esac\n",
           true);
+    // The API server: each PATCH of the node is logged with the token it carried (read from the
+    // header file curl is given, never its command line) and the CA it trusts.
+    Write(dir_ / "bin/curl",
+          "#!/bin/bash\nurl= data= auth= ca= method=\n"
+          "while [ $# -gt 0 ]; do case $1 in\n"
+          "  -X) method=$2; shift ;; --data) data=$2; shift ;; --cacert) ca=$(cat \"$2\"); shift ;;\n"
+          "  -H) case $2 in @*) auth=$(cat \"${2#@}\") ;; esac; shift ;; -o) shift ;; https://*) url=$1 ;;\n"
+          "esac; shift; done\n"
+          "echo \"curl $method $url $data [$auth] [ca $ca]\" >> " + calls + "\n"
+          "[ -e " + (dir_ / "api-down").string() + " ] && { echo 'curl: (7) Failed to connect' >&2; exit 7; }\n"
+          "exit 0\n",
+          true);
     Write(dir_ / "mode", "shared\n");
     Write(dir_ / "busy", "");  // wave 0's pods hold network namespaces
   }
@@ -217,20 +235,26 @@ class Node {
                          Read(root_ / "etc/hkimgen-rdma-netns.initramfs") == Read(dir_ / "kver");
     Write(dir_ / "mode", carries ? "exclusive\n" : "shared\n");
   }
-  ShellRun Run(const Agent& agent) {
+  /// Runs the script as the pod does: with its service account's token and the API's address
+  /// in the environment (the container exports them), unless `token` is empty.
+  ShellRun Run(const Agent& agent, const std::string& token = "t0ken-of-the-pod") {
     Write(dir_ / "script.sh", agent.script);
     fs::remove(dir_ / "calls");
     return Shell("cd " + dir_.string() + " && HKIMGEN_HOST_ROOT=" + root_.string() + " PATH=" +
-                 (dir_ / "bin").string() + ":$PATH bash script.sh " + agent.vfs + " " + agent.mtu +
-                 " 0 gpu-node-7");
+                 (dir_ / "bin").string() + ":$PATH HKIMGEN_API_TOKEN=" + token +
+                 " HKIMGEN_API_CA=the-cluster-ca HKIMGEN_API=10.96.0.1:443 bash script.sh " +
+                 agent.vfs + " " + agent.mtu + " 0 gpu-node-7 " + agent.label);
   }
-  bool Ready(const Agent& agent) {
+  /// The readiness probe run against the fake root: its exit status 0 (Ready) and what it says.
+  ShellRun Probe(const Agent& agent) {
     std::string probe = agent.probe;
     const std::string host = root_.string() + "/";
     for (size_t at = 0; (at = probe.find("/host/", at)) != std::string::npos; at += host.size())
       probe.replace(at, 6, host);
-    return Shell("sh -c '" + probe + "'").status == 0;
+    Write(dir_ / "probe.sh", probe);
+    return Shell("sh " + (dir_ / "probe.sh").string());
   }
+  bool Ready(const Agent& agent) { return Probe(agent).status == 0; }
   std::string Calls() { return Read(dir_ / "calls"); }
   std::string Vfs(const char* pf) { return Read(root_ / "sys/class/net" / pf / "device/sriov_numvfs"); }
   std::string Mtu(const char* pf) { return Read(root_ / "sys/class/net" / pf / "mtu"); }
@@ -255,12 +279,15 @@ class VfConfigScript : public ::testing::Test {
     ASSERT_FALSE(agent_.script.empty()) << "the oke-h100 bundle renders no VF DaemonSet script";
     ASSERT_EQ(agent_.vfs, "1");
     ASSERT_EQ(agent_.mtu, "4220");
+    ASSERT_EQ(agent_.label, "hkimgen.io/rdma-mode-pending");
+    ASSERT_EQ(agent_.account, "oke-h100-vf-config");
     base_ = fs::temp_directory_path() / ("hkim-vf-config-" + std::to_string(getpid()));
   }
   void TearDown() override { fs::remove_all(base_); }
 
   /// A fresh node's first run: EBUSY, the mode persisted for the next boot's kernel, the MTU set,
-  /// no VFs offered, Ready as waiting for its reboot, WAIT in doctor.
+  /// no VFs offered, the node labelled as waiting for its reboot, not Ready ("waiting for
+  /// reboot"), WAIT in doctor with the label in its MARK column.
   void ExpectFreshNodeWaitsWithoutVfs(Node& node) {
     const ShellRun run = node.Run(agent_);
     ASSERT_EQ(run.status, 0) << run.output;
@@ -277,10 +304,20 @@ class VfConfigScript : public ::testing::Test {
     EXPECT_EQ(node.Mtu("rdma1"), "4220\n");
     EXPECT_TRUE(node.Marker("reboot-pending"));
     EXPECT_FALSE(node.Marker("done"));
-    EXPECT_TRUE(node.Ready(agent_));
+    // The node's label, through the API with the pod's token in a header file and the cluster's CA.
+    EXPECT_EQ(Occurrences(node.Calls(), "curl PATCH https://10.96.0.1:443/api/v1/nodes/gpu-node-7 "
+                                        "{\"metadata\":{\"labels\":{\"hkimgen.io/rdma-mode-pending\":\"true\"}}} "
+                                        "[Authorization: Bearer t0ken-of-the-pod] [ca the-cluster-ca]"),
+              1)
+        << node.Calls();
+    const ShellRun probe = node.Probe(agent_);
+    EXPECT_NE(probe.status, 0);
+    EXPECT_TRUE(Has(probe.output, "waiting for reboot")) << probe.output;
+    EXPECT_TRUE(Has(probe.output, "hkimgen.io/rdma-mode-pending=true")) << probe.output;
     const std::string table = DoctorTable(run);
     EXPECT_TRUE(Has(table, "gpu-node-7  WAIT")) << table;
     EXPECT_TRUE(Has(table, "waiting for reboot, no VFs offered")) << table;
+    EXPECT_TRUE(Has(table, "label hkimgen.io/rdma-mode-pending=true")) << table;
     EXPECT_TRUE(Has(table, "kubectl drain gpu-node-7")) << table;
   }
 
@@ -320,8 +357,13 @@ TEST_F(VfConfigScript, AFreshNodeOffersNoVfsUntilItsRebootThenOffersThemInExclus
   EXPECT_TRUE(node.Marker("done"));
   EXPECT_FALSE(node.Marker("reboot-pending"));
   EXPECT_TRUE(node.Ready(agent_));
+  // The label is removed (a merge patch of null).
+  EXPECT_TRUE(Has(node.Calls(), "curl PATCH https://10.96.0.1:443/api/v1/nodes/gpu-node-7 "
+                                "{\"metadata\":{\"labels\":{\"hkimgen.io/rdma-mode-pending\":null}}}"))
+      << node.Calls();
   const std::string table = DoctorTable(after);
   EXPECT_TRUE(Has(table, "gpu-node-7  PASS")) << table;
+  EXPECT_TRUE(Has(table, "label hkimgen.io/rdma-mode-pending removed")) << table;
 
   // The pod restarts in the same boot (a node's kubelet, an eviction): nothing is touched.
   const ShellRun again = node.Run(agent_);
@@ -471,6 +513,25 @@ TEST_F(VfConfigScript, AFailedInitramfsRebuildIsNotReady) {
   const auto nodes = CollectSummaries({{"vf-config.log", run.output}}, warnings);
   ASSERT_EQ(nodes.size(), 1u);
   EXPECT_FALSE(nodes[0].passed);
+}
+
+// Without the API (no token, or the server unreachable) the node's state is the same; the label's
+// absence is said in the log and doctor's MARK column, and readiness still says why it waits.
+TEST_F(VfConfigScript, WithoutTheApiTheNodeStillWaitsAndSaysItIsNotLabelled) {
+  Node node(base_ / "a");
+  const ShellRun no_token = node.Run(agent_, "");
+  ASSERT_EQ(no_token.status, 0) << no_token.output;
+  EXPECT_FALSE(Has(node.Calls(), "curl")) << node.Calls();
+  EXPECT_TRUE(Has(DoctorTable(no_token), "not marked: the pod has no Kubernetes API token"))
+      << DoctorTable(no_token);
+  EXPECT_EQ(node.Vfs("rdma0"), "0\n");
+  EXPECT_TRUE(Has(node.Probe(agent_).output, "waiting for reboot"));
+
+  Write(node.dir_ / "api-down", "");
+  const ShellRun down = node.Run(agent_);
+  ASSERT_EQ(down.status, 0) << down.output;
+  EXPECT_EQ(Occurrences(node.Calls(), "curl PATCH"), 3) << node.Calls();  // three tries
+  EXPECT_TRUE(Has(DoctorTable(down), "not marked: curl: (7) Failed to connect")) << DoctorTable(down);
 }
 
 }  // namespace
