@@ -256,6 +256,14 @@ std::vector<std::string> AllRuleIds() {
   return ids;
 }
 
+std::vector<std::string> AcceptableRuleIds() {
+  std::vector<std::string> ids;
+  for (const RuleInfo& rule : AllRules()) {
+    if (rule.severity == Severity::kWarning) ids.push_back(rule.id);
+  }
+  return ids;
+}
+
 bool IsKnownRule(const std::string& id) {
   for (const RuleInfo& rule : AllRules()) {
     if (rule.id == id) return true;

@@ -6,6 +6,7 @@
 #include <regex>
 #include <set>
 
+#include "model/image_mirror.h"
 #include "model/operator_versions.h"
 #include "model/topology.h"
 #include "model/wrapper_image.h"
@@ -310,7 +311,8 @@ void EmitPreconditions(Writer& w, const DiscoveredProfile& p) {
     // The OKE NADs hkimgen renders chain the SR-IOV and RDMA CNI (the RDMA CNI needs exclusive
     // RDMA netns mode); an export's running NADs show the cluster has them. Without NADs in the
     // export, the reason is the bundle's own NADs, and the check is all there is.
-    const std::string on_node = "kubectl debug node/NODE -it --image=docker.io/library/busybox -- chroot /host ";
+    const std::string on_node =
+        std::string("kubectl debug node/NODE -it --image=") + kNodeDebugImage + " -- chroot /host ";
     const bool seen = p.exported_nads > 0;
     const std::string cni_why =
         seen ? "the export's NADs use it"
