@@ -58,6 +58,7 @@ DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LoadedProfile* m
     }
   }
   for (Diagnostic d : sink.diagnostics()) {
+    if (merged) AddIncludedFrom(*merged, d);
     auto it = accepted.find(d.rule);
     if (d.severity == Severity::kWarning && it != accepted.end()) {
       d.severity = Severity::kNote;

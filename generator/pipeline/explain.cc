@@ -124,6 +124,8 @@ void AddDerivedValue(const Profile& p, Explanation& e) {
     std::string from;
   };
   const std::vector<Derived> table = {
+      {"/gitops/argocd_namespace", p.gitops.argocd_namespace,
+       "cluster.platform: openshift-gitops on OpenShift (OpenShift GitOps), argocd elsewhere"},
       {"/gitops/controller_service_account", p.gitops.controller_service_account,
        "the account Argo CD writes with: <argocd_namespace>-argocd-application-controller on its "
        "own cluster, argocd-manager (kube-system) on a remote destination"},
@@ -143,16 +145,47 @@ void AddDerivedValue(const Profile& p, Explanation& e) {
   }
 }
 
+namespace {
+
+// A value as YAML block lines under `indent`: a list or map one entry a line (as the profile
+// writes it), scalars and empty collections as JSON, which YAML reads alike.
+void WriteBlock(std::ostringstream& out, const json& value, const std::string& indent) {
+  const bool list = value.is_array();
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    out << indent << (list ? "- " : json(it.key()).dump() + ":");
+    const json& item = *it;
+    if (item.is_structured() && !item.empty()) {
+      out << '\n';
+      WriteBlock(out, item, indent + "  ");
+    } else {
+      out << (list ? "" : " ") << item.dump() << '\n';
+    }
+  }
+}
+
+// The value after "PATH = ", then `label` ("(default)"): a scalar or an empty collection on
+// that line, a list or map below it, one entry a line.
+void WriteValue(std::ostringstream& out, const json& value, const std::string& label) {
+  if (!value.is_structured() || value.empty()) {
+    out << value.dump() << (label.empty() ? "" : "   " + label) << '\n';
+    return;
+  }
+  out << label << '\n';
+  WriteBlock(out, value, "    ");
+}
+
+}  // namespace
+
 std::string FormatExplanation(const Explanation& e) {
   std::ostringstream out;
   const std::string shown = PointerToDotted(e.pointer);
   out << (shown.empty() ? "(profile)" : shown) << " = ";
   if (e.is_set) {
-    out << e.value.dump() << '\n';
+    WriteValue(out, e.value, "");
   } else if (e.has_default) {
-    out << e.default_value.dump() << "   (default)\n";
+    WriteValue(out, e.default_value, "(default)");
   } else if (e.derived) {
-    out << e.value.dump() << "   (derived)\n";
+    WriteValue(out, e.value, "(derived)");
   } else {
     out << "(not set)\n";
   }
