@@ -147,8 +147,9 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
   const std::string gpu_operator_version = StarterGpuOperatorVersion(openshift);
   std::ostringstream y;
   y << "# yaml-language-server: $schema=../schemas/profile.schema.json\n"
-       "# (the schema path is relative to this file: `hkimgen schema > profile.schema.json` "
-       "writes a copy)\n"
+       "# (relative to this file: for a profile in profiles/, `hkimgen schema > "
+       "schemas/profile.schema.json`\n"
+       "# at the top of your bundle repository writes it)\n"
        "#\n"
        "# Starter profile written by `hkimgen init --platform "
     << o.platform << " --shape " << o.shape
@@ -163,7 +164,9 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
     << "\n"
        "# Field reference: docs/profile-reference.md (or `hkimgen explain THIS_FILE PATH`).\n"
        "# Shared settings can move to a base profile: `extends: base/"
-    << (openshift ? "openshift" : "oke") << ".yaml`.\n\n";
+    << (openshift ? "openshift" : "oke")
+    << ".yaml` (copy profiles/base/ of the\n"
+       "# hkimgen checkout next to this file).\n\n";
   y << "cluster:\n"
        "  name: "
     << o.name
