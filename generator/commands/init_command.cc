@@ -406,8 +406,12 @@ repository (--repo-url, or edit gitops.repo_url: lint.repo-url-placeholder) and 
 images it names by tag to digests (lint.image-digest: `render --image-digest IMAGE=sha256:...`,
 images.digests, or IMAGE@sha256:... in the profile). On OKE it also notes that the node agents
 run privileged under SELinux enforcing (lint.node-agent-privileged: set node_shape.selinux where
-getenforce says Permissive or Disabled). Per-platform defaults are filled in: on OpenShift, Argo
-CD runs in openshift-gitops (OpenShift GitOps).
+getenforce says Permissive or Disabled); on OpenShift, that the MachineConfig reboots every
+worker (lint.worker-pool-reboots: set iommu.machine_config_role to a GPU pool's role where some
+workers have no GPU). The GPU Operator is the catalog's newest supported release. FILE's folder
+is made when missing. Per-platform defaults are filled in: on OpenShift, Argo CD runs in
+openshift-gitops (OpenShift GitOps). --platform kubernetes has no starter: start from oke and
+set cluster.platform: kubernetes.
 Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)");
   command->callback([options, output] {
     if (!ResolveOutputChoice(*output, kInitFormats, "init", "--output-file", "file", std::cerr)) {
