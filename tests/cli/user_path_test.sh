@@ -346,11 +346,13 @@ case_fleet_without_destinations_is_one_error() {
 
 case_explain_prints_a_list_one_entry_a_line() {
   # Was: lists and maps as one JSON line; OKE's argocd_namespace "(not set)".
-  run explain "$OKE" network.rails[0]
+  run explain "$OKE" 'network.rails[0]'
   expect_status 0
-  expect_out $'network.rails[0] = \n    "attachments_per_pod": 16\n    "cni_version": "0.3.1"\n    "ipam":\n      "pool":'
-  run explain "$B" node_shape.tolerations
-  expect_out $'node_shape.tolerations = \n    - \n'
+  expect_out $'network.rails[0] =\n    attachments_per_pod: 16\n    cni_version: "0.3.1"\n    ipam:\n      pool:\n        gateway: "192.168.0.1"'
+  run explain "$OKE" node_shape.tolerations
+  expect_out $'node_shape.tolerations =\n    - key: "nvidia.com/gpu"\n      operator: "Exists"'
+  run explain "$OKE" namespaces
+  expect_out $'namespaces =\n    - "gpu-training"\n  set by  '
   run explain "$OKE" gitops.argocd_namespace
   expect_out 'gitops.argocd_namespace = "argocd"   (derived)'
   expect_out "set by  hkimgen, from cluster.platform"
