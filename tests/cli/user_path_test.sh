@@ -371,7 +371,7 @@ case_completion_offers_only_warning_rules_to_allow() {
   grep -qx lint.memlock-uid <<<"$words" && fail "an error rule is offered"
   run lint "$B" --allow lint.memlock-uid
   expect_status 1
-  expect_err "[profile.accept-error]"
+  expect_out "[profile.accept-error]"
 }
 
 case_images_names_the_node_debug_image_by_tag() {
