@@ -296,10 +296,10 @@ case_a_fault_in_a_base_shows_the_way_from_the_profile() {
   run validate "$case"
   expect_status 1
   expect_out "tests/generator/lint_cases/base/openshift-lab.yaml:23:16: error: "
-  expect_out "[lint.memlock-uid]"$'\n'"  included from $case:3:10 (extends:)"
+  expect_out "[lint.memlock-uid]"$'\n'"  included from $case:4:10 (extends:)"
   run validate "$case" -o json
   jq -e --arg f "$case" '[.diagnostics[] | select(.rule == "lint.memlock-uid")][0].included_from ==
-         [{"file": $f, "line": 3, "column": 10}]' <<<"$out" >/dev/null || fail "-o json: no included_from"
+         [{"file": $f, "line": 4, "column": 10}]' <<<"$out" >/dev/null || fail "-o json: no included_from"
   # A value of the profile itself has no such line.
   expect_no_out "lint.gpus-idle\",\"included_from"
 }

@@ -521,14 +521,15 @@ TEST(Lint, ImagesPinnedByDigest) {
              Severity::kWarning);
 
   // A default image (the OKE VF DaemonSet's oraclelinux:9) is reported where it could be set.
-  const DiagnosticSink oke =
+  const DiagnosticSink oke = Only(
       Check(kOke,
             {"workload.image=quay.io/x/train:1@" + digest, "wrapper.digest=" + digest,
              "operators.vf_config.install=managed",
              // the NicClusterPolicy's images: a digest as their version pins them
              "network.sriov_device_plugin.version=" + digest, "network.nv_ipam.version=" + digest,
              "node_shape.selinux=permissive"},  // no lint.node-agent-privileged note
-            true);
+            true),
+      "lint.image-digest");
   ExpectOnly(oke, "lint.image-digest", "/operators/vf_config/image", Severity::kWarning);
   ASSERT_FALSE(oke.diagnostics().empty());
   EXPECT_NE(oke.diagnostics()[0].message.find("'docker.io/library/oraclelinux:9' (the default, "),
