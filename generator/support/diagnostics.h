@@ -22,7 +22,7 @@ struct Diagnostic {
   bool brief = false;
   /// When `location` is in an `extends:` base: the `extends:` entries that lead to it, from the
   /// one naming that base back to the user's profile (printed as "included from" lines).
-  std::vector<SourceLocation> included_from;
+  std::vector<SourceLocation> included_from = {};  // "= {}": an aggregate may leave it out
 };
 
 /// Collects every diagnostic of a stage; the pipeline stops after a stage that reported errors.
