@@ -22,12 +22,7 @@ bool CheckAcceptable(const std::string& rule, const SourceLocation& where,
     return false;
   }
   // A near miss ("lint.image-lates") names the warning rule it most likely meant.
-  std::vector<std::string> warnings;
-  for (const RuleInfo& info : AllRules()) {
-    if (info.severity == Severity::kWarning) warnings.push_back(info.id);
-  }
-  std::sort(warnings.begin(), warnings.end());
-  const std::string closest = ClosestMatch(rule, warnings);
+  const std::string closest = ClosestMatch(rule, AcceptableRuleIds());
   sink.Report(Diagnostic{Severity::kError, where, pointer, "profile.accept-unknown-rule",
                          "'" + rule + "' is not a rule id",
                          (closest.empty() ? std::string() : "did you mean " + closest + "? ") +
@@ -63,6 +58,7 @@ DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LoadedProfile* m
     }
   }
   for (Diagnostic d : sink.diagnostics()) {
+    if (merged) AddIncludedFrom(*merged, d);
     auto it = accepted.find(d.rule);
     if (d.severity == Severity::kWarning && it != accepted.end()) {
       d.severity = Severity::kNote;

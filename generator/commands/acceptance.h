@@ -16,7 +16,8 @@ namespace hkim {
 /// "accepted (REASON): MESSAGE". Rules come from `allow` (reason "--allow") and from the
 /// profile's `accept_warnings`, read from `merged` (the profile's merged layers as the command
 /// loaded them; nullptr when they did not load). Reports an unknown rule id, or a rule that
-/// reports errors (which cannot be accepted), as an error.
+/// reports errors (which cannot be accepted), as an error. A diagnostic located in an
+/// `extends:` base of `merged` also gets the way to it from the profile (AddIncludedFrom).
 DiagnosticSink AcceptWarnings(const DiagnosticSink& sink, const LoadedProfile* merged,
                               const std::vector<std::string>& allow);
 

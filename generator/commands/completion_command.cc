@@ -59,8 +59,8 @@ std::string ShellSingleQuoted(const std::string& text) {
 
 struct Data {
   std::string shapes = Words(InitShapes());
-  std::string platforms = "openshift oke kubernetes";
-  std::string rules = Words(AllRuleIds());
+  std::string platforms = "openshift oke";
+  std::string rules = Words(AcceptableRuleIds());  // --allow takes warning rules only
   std::string paths = Words(SchemaFieldPaths());
 };
 
@@ -239,7 +239,7 @@ Examples:
   source <(hkimgen completion zsh)                  # zsh (uses bashcompinit)
   hkimgen completion fish > ~/.config/fish/completions/hkimgen.fish
 
-Completes sub-commands, flags, --shape, --platform, -o formats, --allow rule ids, and the
+Completes sub-commands, flags, --shape, --platform, -o formats, --allow warning rule ids, and the
 profile field paths of `explain PROFILE PATH` and `--set PATH=` (from the embedded schema).)");
   command->callback([&app, shell] { std::cout << CompletionScript(app, *shell); });
 }

@@ -14,6 +14,7 @@
 #include "commands/cli_support.h"
 #include "load/load.h"
 #include "pipeline/profile_check.h"
+#include "model/operator_versions.h"
 #include "model/wrapper_image.h"
 #include "support/untrusted_text.h"
 #include "write/output_file.h"
@@ -55,17 +56,26 @@ std::string RailName(const std::string& shape, int i) {
 }
 
 void WriteOpenShiftNetwork(std::ostringstream& y, const std::string& shape, const ShapeFacts& f) {
+  // Barcelona's port names are known (seeds); an OCI shape's PF names depend on the node image
+  // and the cluster's SR-IOV policies, so each rail is marked for the user to fill in.
+  const bool known_names = shape == "barcelona-h100-cx7";
   y << "network:\n"
        "  fabric: roce-v2\n"
        "  # One rail per NIC port: an SR-IOV resource (from your SriovNetworkNodePolicy) and the\n"
        "  # NetworkAttachmentDefinition hkimgen renders for it in every namespace. Give every "
        "rail\n"
        "  # its own subnet: rails sharing one range made 8-node runs hang on Barcelona.\n"
-       "  rails:\n";
+    << (known_names ? ""
+                    : "  # The names rail0.. are placeholders: write each PF as `oc get "
+                      "sriovnetworknodestates -A`\n"
+                      "  # lists it (or drop the rails this pool does not use).\n")
+    << "  rails:\n";
   for (int i = 0; i < f.nics; ++i) {
     const std::string name = RailName(shape, i);
-    y << "    - name: " << name << "\n"
-      << "      interface: " << name << "          # host PF the VFs come from\n"
+    y << "    - name: " << name << (known_names ? "" : "             # CHANGE") << "\n"
+      << "      interface: " << name
+      << (known_names ? "          # host PF the VFs come from\n"
+                      : "          # CHANGE: the host PF the VFs come from\n")
       << "      resource_name: openshift.io/" << name << "rdma   # the policy's resourceName\n"
       << "      mtu_bytes: 9000\n"
       << "      ipam:\n"
@@ -107,6 +117,19 @@ void WriteOkeNetwork(std::ostringstream& y, const ShapeFacts& f) {
        "          gateway: 192.168.0.1\n\n";
 }
 
+// The OpenShift minor the starter names (marked CHANGE).
+constexpr char kStarterOpenShift[] = "4.20";
+constexpr char kSupportedNote[] = "newest supported release (docs/release-lines.md)";
+
+// The GPU Operator release a starter pins: the catalog's newest of a supported line (one the
+// starter's OpenShift minor offers), so that a fresh profile does not start past its support.
+std::string StarterGpuOperatorVersion(bool openshift) {
+  if (auto release = NewestSupportedGpuOperatorRelease(openshift ? kStarterOpenShift : "")) {
+    return release->version;
+  }
+  return GpuOperatorReleases().back().version;
+}
+
 }  // namespace
 
 std::vector<std::string> InitShapes() {
@@ -118,15 +141,15 @@ std::vector<std::string> InitShapes() {
 std::optional<std::string> StarterProfile(const InitOptions& o) {
   auto shape = Shapes().find(o.shape);
   if (shape == Shapes().end()) return std::nullopt;
-  if (o.platform != "openshift" && o.platform != "oke" && o.platform != "kubernetes") {
-    return std::nullopt;
-  }
+  if (o.platform != "openshift" && o.platform != "oke") return std::nullopt;
   const ShapeFacts& f = shape->second;
   const bool openshift = o.platform == "openshift";
+  const std::string gpu_operator_version = StarterGpuOperatorVersion(openshift);
   std::ostringstream y;
   y << "# yaml-language-server: $schema=../schemas/profile.schema.json\n"
-       "# (the schema path is relative to this file: `hkimgen schema > profile.schema.json` "
-       "writes a copy)\n"
+       "# (relative to this file: for a profile in profiles/, `hkimgen schema > "
+       "schemas/profile.schema.json`\n"
+       "# at the top of your bundle repository writes it)\n"
        "#\n"
        "# Starter profile written by `hkimgen init --platform "
     << o.platform << " --shape " << o.shape
@@ -141,7 +164,9 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
     << "\n"
        "# Field reference: docs/profile-reference.md (or `hkimgen explain THIS_FILE PATH`).\n"
        "# Shared settings can move to a base profile: `extends: base/"
-    << (openshift ? "openshift" : "oke") << ".yaml`.\n\n";
+    << (openshift ? "openshift" : "oke")
+    << ".yaml` (copy profiles/base/ of the\n"
+       "# hkimgen checkout next to this file).\n\n";
   y << "cluster:\n"
        "  name: "
     << o.name
@@ -244,7 +269,8 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
                     "# sriov_network_operator.node_policies: false to use its policies): validate\n"
                     "# --cluster EXPORT reports what a sync would collide with.\n"
                     "operators:\n"
-                    "  openshift_version: \"4.20\"   # CHANGE: oc get clusterversion (picks the NFD operand)\n"
+                    "  openshift_version: \"" + std::string(kStarterOpenShift) +
+                          "\"   # CHANGE: oc get clusterversion (picks the NFD operand)\n"
                     "  sriov_network_operator:\n"
                     "    install: managed\n"
                     "    num_vfs_per_pf: 1         # one VF per port: one pod per node\n"
@@ -252,7 +278,7 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
                     "    install: managed\n"
                     "  gpu_operator:\n"
                     "    install: managed\n"
-                    "    version: v25.10.1\n\n"
+                    "    version: " + gpu_operator_version + "   # " + kSupportedNote + "\n\n"
                   : "# What the bundle installs (README, \"The bundle\"): the GPU and Network Operator\n"
                     "# charts through Argo CD, and on this pool a DaemonSet that creates the VFs, sets\n"
                     "# the RDMA subsystem's exclusive netns mode and loads nvidia_peermem, plus the SR-IOV\n"
@@ -261,7 +287,7 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
                     "operators:\n"
                     "  gpu_operator:\n"
                     "    install: managed\n"
-                    "    version: v25.10.1\n"
+                    "    version: " + gpu_operator_version + "   # " + kSupportedNote + "\n"
                     "    driver:\n"
                     "      enabled: false          # the OCI GPU image ships the driver\n"
                     "      branch: 535             # CHANGE if your image's driver is another branch\n"
@@ -289,6 +315,15 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
 namespace {
 
 const std::vector<std::string> kInitFormats = {"yaml", "json"};
+
+// cluster.platform kubernetes is valid in a profile, but init's shapes are OCI's and Barcelona's
+// and its starters name their operators' install paths (OLM, OKE's charts and node image):
+// a generic one would guess them.
+constexpr char kNoKubernetesStarter[] =
+    "kubernetes has no starter (the shapes init knows are OCI's and Barcelona's): start from "
+    "--platform oke, then set cluster.platform: kubernetes and review the lines that name OCI "
+    "(node_shape.node_selector, operators.vf_config, the driver); or draft one from your cluster "
+    "with `hkimgen discover`";
 
 // `--name` is checked as the profile checks cluster.name (schema pattern, YAML typing), by
 // validating the starter it would write; the first finding is reported against the flag
@@ -333,9 +368,17 @@ void SetupInitCommand(CLI::App& app) {
   auto output = std::make_shared<OutputChoice>();
   CLI::App* command =
       app.add_subcommand("init", "Write a commented starter profile that validates");
-  command->add_option("--platform", options->platform, "Target platform")
+  command
+      ->add_option("--platform", options->platform,
+                   "Target platform: openshift or oke (another Kubernetes: see below)")
       ->required()
-      ->check(CLI::IsMember({"openshift", "oke", "kubernetes"}));
+      ->check(CLI::Validator(
+          [](std::string& platform) -> std::string {
+            if (platform == "openshift" || platform == "oke") return "";
+            if (platform == "kubernetes") return kNoKubernetesStarter;
+            return platform + " not in {openshift,oke}";
+          },
+          "{openshift,oke}"));
   command->add_option("--shape", options->shape, "GPU node shape")
       ->required()
       ->check(CLI::IsMember(InitShapes()));
@@ -363,8 +406,12 @@ repository (--repo-url, or edit gitops.repo_url: lint.repo-url-placeholder) and 
 images it names by tag to digests (lint.image-digest: `render --image-digest IMAGE=sha256:...`,
 images.digests, or IMAGE@sha256:... in the profile). On OKE it also notes that the node agents
 run privileged under SELinux enforcing (lint.node-agent-privileged: set node_shape.selinux where
-getenforce says Permissive or Disabled). Per-platform defaults are filled in: on OpenShift, Argo
-CD runs in openshift-gitops (OpenShift GitOps).
+getenforce says Permissive or Disabled); on OpenShift, that the MachineConfig reboots every
+worker (lint.worker-pool-reboots: set iommu.machine_config_role to a GPU pool's role where some
+workers have no GPU). The GPU Operator is the catalog's newest supported release. FILE's folder
+is made when missing. Per-platform defaults are filled in: on OpenShift, Argo CD runs in
+openshift-gitops (OpenShift GitOps). --platform kubernetes has no starter: start from oke and
+set cluster.platform: kubernetes.
 Deprecated: `-o FILE` (now --output-file FILE) works for one release, with a warning.)");
   command->callback([options, output] {
     if (!ResolveOutputChoice(*output, kInitFormats, "init", "--output-file", "file", std::cerr)) {
@@ -390,8 +437,14 @@ int RunInitCommand(const InitOptions& options, std::ostream& out, std::ostream& 
     status = 1;
   } else if (!options.output.empty()) {
     std::string reason;
+    // `--output-file profiles/x.yaml` in a fresh repository: its folder is made first.
+    const std::filesystem::path parent = std::filesystem::path(options.output).parent_path();
+    std::error_code made;
+    if (!parent.empty()) std::filesystem::create_directories(parent, made);
     const OutputFileStatus written =
-        WriteOutputFile(options.output, *text, options.force, &reason);
+        made ? OutputFileStatus::kFailed
+             : WriteOutputFile(options.output, *text, options.force, &reason);
+    if (made) reason = "cannot create the folder " + parent.string() + ": " + made.message();
     const SourceLocation file{options.output, 0, 0};
     if (written == OutputFileStatus::kExists) {
       sink.Report(Diagnostic{Severity::kError, file, "", "io.exists", "the file exists",

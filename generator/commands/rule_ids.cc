@@ -108,9 +108,15 @@ const std::vector<RuleInfo>& StageRules() {
       {"explain.bad-path", E, "explain: a field path that cannot be parsed"},
       {"explain.unknown-path", E, "explain: a field path the schema or the profile does not have"},
       {"explain.invalid-profile", W, "explain: the profile does not validate (values may mislead)"},
+      {"fleet.argocd-namespace", W,
+       "a fleet member on the central Argo CD's cluster writes another gitops.argocd_namespace "
+       "than --fleet-namespace (a note for a remote member)"},
       {"fleet.default-destination", W,
        "several clusters of a fleet name no Argo CD destination (all go to Argo CD's own cluster)"},
       {"fleet.duplicate-cluster", E, "two profiles of one set claim one cluster name (names both)"},
+      {"fleet.no-destination", E,
+       "clusters of a fleet that name no Argo CD destination collide on Argo CD's own cluster "
+       "(one error for their shared objects)"},
       {"fleet.removed-cluster", W, "a bundle of a cluster no longer in the fleet (--check: error)"},
       {"fleet.repo-mismatch", E, "profiles of one fleet name different repositories or revisions"},
       {"images.imageset-mirrored", E,
@@ -258,6 +264,14 @@ const std::vector<RuleInfo>& AllRules() {
 std::vector<std::string> AllRuleIds() {
   std::vector<std::string> ids;
   for (const RuleInfo& rule : AllRules()) ids.push_back(rule.id);
+  return ids;
+}
+
+std::vector<std::string> AcceptableRuleIds() {
+  std::vector<std::string> ids;
+  for (const RuleInfo& rule : AllRules()) {
+    if (rule.severity == Severity::kWarning) ids.push_back(rule.id);
+  }
   return ids;
 }
 

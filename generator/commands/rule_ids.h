@@ -19,6 +19,10 @@ const std::vector<RuleInfo>& AllRules();
 /// The ids of AllRules(), sorted.
 std::vector<std::string> AllRuleIds();
 
+/// The ids of the warning rules, sorted: the only ones --allow and accept_warnings take (an
+/// error cannot be accepted), so the ones shell completion offers.
+std::vector<std::string> AcceptableRuleIds();
+
 /// Whether `id` is a known rule id.
 bool IsKnownRule(const std::string& id);
 

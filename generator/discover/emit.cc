@@ -7,6 +7,7 @@
 #include <set>
 
 #include "discover/address_plan.h"
+#include "model/image_mirror.h"
 #include "model/operator_catalog.h"
 #include "model/operator_versions.h"
 #include "model/topology.h"
@@ -336,7 +337,8 @@ void EmitPreconditions(Writer& w, const DiscoveredProfile& p) {
     // RDMA netns mode). A NAD of the export whose config uses a plugin shows the cluster has it,
     // and is cited by name; without one, the reason is the bundle's own NADs, and the check is
     // all there is.
-    const std::string on_node = "kubectl debug node/NODE -it --image=docker.io/library/busybox -- chroot /host ";
+    const std::string on_node =
+        std::string("kubectl debug node/NODE -it --image=") + kNodeDebugImage + " -- chroot /host ";
     auto used_by = [&](const std::string& plugin) {
       auto it = p.cni_used_by.find(plugin);
       return it == p.cni_used_by.end() ? std::string() : it->second;

@@ -14,6 +14,7 @@
 #include "fleet/cluster_sharing.h"
 #include "layering/layering.h"
 #include "support/parallel.h"
+#include "support/untrusted_text.h"
 
 namespace hkim {
 
@@ -59,6 +60,33 @@ struct Outcome {
   std::optional<FleetMember> member;
 };
 
+/// A fleet's Applications live in the central Argo CD's namespace (--fleet-namespace), which
+/// replaces each member's gitops.argocd_namespace. Where the profile wrote another, it is said,
+/// with the flag that keeps it: a warning for a member on the central Argo CD's own cluster,
+/// where the written namespace names that very Argo CD (OpenShift GitOps' openshift-gitops,
+/// most often); a note for a remote member, whose own Argo CD the fleet does not use.
+void ReportReplacedNamespace(const FleetSettings& fleet, const Profile& profile,
+                             const LoadedProfile& merged, DiagnosticSink& sink) {
+  const std::string pointer = "/gitops/argocd_namespace";
+  const GitOps& gitops = profile.gitops;
+  const std::string& written = gitops.argocd_namespace;
+  if (!merged.locations.values.count(pointer) || written == fleet.argocd_namespace) return;
+  const bool own_cluster = gitops.destination_name.empty()
+                               ? gitops.destination_server == kInClusterServer
+                               : gitops.destination_name == "in-cluster";
+  const std::string ours = QuoteUntrusted(fleet.argocd_namespace);
+  sink.Report(Diagnostic{
+      own_cluster ? Severity::kWarning : Severity::kNote, merged.locations.Find(pointer), pointer,
+      "fleet.argocd-namespace",
+      "gitops.argocd_namespace is " + QuoteUntrusted(written) + ", but the fleet's Applications " +
+          "live in the central Argo CD's namespace, " + ours + " (--fleet-namespace), " +
+          (own_cluster ? "on this very cluster" : "which replaces it"),
+      "when the central Argo CD runs in " + QuoteUntrusted(written) +
+          ", render the fleet with --fleet-namespace " + UntrustedText(written) +
+          (own_cluster ? "; else remove gitops.argocd_namespace from the profile"
+                       : "; this cluster's own Argo CD is not the fleet's")});
+}
+
 /// Renders one profile; its warnings accepted (inputs.accept) with the profile already loaded.
 Outcome RenderMember(const std::string& path, const FleetInputs& inputs) {
   Outcome out;
@@ -69,7 +97,12 @@ Outcome RenderMember(const std::string& path, const FleetInputs& inputs) {
     settings.check = inputs.check;
     settings.progress = inputs.progress;
     const FleetSettings fleet = inputs.settings;
-    settings.adjust_profile = [fleet](Profile& profile) { AdjustForFleet(fleet, profile); };
+    const LoadedProfile& merged = layered->merged;
+    DiagnosticSink& sink = out.sink;
+    settings.adjust_profile = [fleet, &merged, &sink](Profile& profile) {
+      ReportReplacedNamespace(fleet, profile, merged, sink);
+      AdjustForFleet(fleet, profile);
+    };
     std::optional<ProfileRender> render =
         RenderLoadedProfileWithPlan(layered->merged, out.sink, settings);
     if (render) {
@@ -112,11 +145,9 @@ void CheckOneRepository(const std::vector<FleetMember>& members, DiagnosticSink&
   }
 }
 
-/// A fleet is several clusters for one central Argo CD: a profile that names
-/// no destination lands on Argo CD's own cluster (https://kubernetes.default.svc). Several such
-/// profiles are most often clusters that forgot to say where they are, so one warning names
-/// them; writing the destination (even that one) says it is meant, and silences it.
-void CheckDefaultDestinations(const std::vector<FleetMember>& members, DiagnosticSink& sink) {
+/// The members that name no Argo CD destination (gitops.destination_server or _name): they
+/// land on Argo CD's own cluster (https://kubernetes.default.svc).
+std::vector<const FleetMember*> UnnamedDestinations(const std::vector<FleetMember>& members) {
   std::vector<const FleetMember*> unnamed;
   for (const FleetMember& m : members) {
     const auto& values = m.merged.locations.values;
@@ -124,7 +155,17 @@ void CheckDefaultDestinations(const std::vector<FleetMember>& members, Diagnosti
       unnamed.push_back(&m);
     }
   }
-  if (unnamed.size() < 2) return;
+  return unnamed;
+}
+
+/// A fleet is several clusters for one central Argo CD: several profiles that name no
+/// destination are most often clusters that forgot to say where they are, so one finding names
+/// them; writing the destination (even Argo CD's own) says it is meant, and silences it. A
+/// warning, since node pools of one cluster rightly share one; an error when the clusters then
+/// collide there (`collisions`: what the sharing check found among them), reported in place of
+/// each collision: one cause, one error.
+void ReportDefaultDestinations(const std::vector<const FleetMember*>& unnamed, int collisions,
+                               DiagnosticSink& sink) {
   std::string names;
   for (const FleetMember* m : unnamed) {
     names += (names.empty() ? "" : ", ") + m->render.profile.cluster_name;
@@ -132,16 +173,47 @@ void CheckDefaultDestinations(const std::vector<FleetMember>& members, Diagnosti
   const FleetMember& first = *unnamed.front();
   SourceLocation where = first.merged.locations.Find("/gitops");
   if (where.file.empty()) where.file = first.profile_path;
+  std::string message = std::to_string(unnamed.size()) + " clusters of the fleet (" + names +
+                        ") name no Argo CD destination, so every one of them is synced to " +
+                        first.render.profile.gitops.destination_server +
+                        ", the central Argo CD's own cluster";
+  if (collisions > 0) {
+    message += ", where their bundles collide (" + std::to_string(collisions) +
+               " objects or charts that two of them emit; `hkimgen validate` of the same "
+               "profiles lists each)";
+  }
   sink.Report(Diagnostic{
-      Severity::kWarning, where, "/gitops", "fleet.default-destination",
-      std::to_string(unnamed.size()) + " clusters of the fleet (" + names +
-          ") name no Argo CD destination, so every one of them is synced to " +
-          first.render.profile.gitops.destination_server +
-          ", the central Argo CD's own cluster",
+      collisions > 0 ? Severity::kError : Severity::kWarning, where, "/gitops",
+      collisions > 0 ? "fleet.no-destination" : "fleet.default-destination", message,
       "give each profile gitops.destination_name (the cluster's name in the central Argo CD, "
       "`argocd cluster add`) or gitops.destination_server (its API server URL); write "
       "destination_server: https://kubernetes.default.svc where a profile is meant for Argo "
       "CD's own cluster (node pools of one cluster may share it)"});
+}
+
+/// The sharing checks (fleet/cluster_sharing.h) over the fleet; collisions among the members
+/// that name no destination are reported as their one cause (ReportDefaultDestinations).
+void CheckSharing(const std::vector<FleetMember>& members, DiagnosticSink& sink) {
+  const std::vector<const FleetMember*> unnamed = UnnamedDestinations(members);
+  int collisions = 0;
+  if (unnamed.size() >= 2) {
+    std::vector<ClusterMember> among;
+    for (const FleetMember* m : unnamed) among.push_back({&m->merged, &m->render.profile});
+    DiagnosticSink found;
+    CheckClusterSharing(among, found);
+    collisions = found.ErrorCount();
+    ReportDefaultDestinations(unnamed, collisions, sink);
+  }
+  // The rest: every member, but of those that collide for want of a destination only the first,
+  // which stands for them on Argo CD's own cluster.
+  std::vector<ClusterMember> rest;
+  for (const FleetMember& m : members) {
+    const bool unnamed_later =
+        collisions > 0 && &m != unnamed.front() &&
+        std::find(unnamed.begin(), unnamed.end(), &m) != unnamed.end();
+    if (!unnamed_later) rest.push_back({&m.merged, &m.render.profile});
+  }
+  CheckClusterSharing(rest, sink);
 }
 
 std::string Where(const SourceLocation& at) {
@@ -306,11 +378,8 @@ std::optional<RenderedFleet> RenderFleet(const FleetInputs& inputs, DiagnosticSi
   // them follows from it: reported alone (root cause first).
   if (sink.HasErrors()) return std::nullopt;
   CheckOneRepository(fleet.members, sink);
-  CheckDefaultDestinations(fleet.members, sink);
   // Profiles of one cluster must not emit the same objects (fleet/cluster_sharing.h).
-  std::vector<ClusterMember> sharing;
-  for (const FleetMember& m : fleet.members) sharing.push_back({&m.merged, &m.render.profile});
-  CheckClusterSharing(sharing, sink);
+  CheckSharing(fleet.members, sink);
   if (sink.HasErrors()) return std::nullopt;
 
   // Sorted by cluster name through their indices: each member (a whole render) moves once.

@@ -166,6 +166,21 @@ std::string Normalize(const std::string& path) {
   return ec ? std::filesystem::path(path).lexically_normal().string() : canonical.string();
 }
 
+// The `extends:` entries from the one naming `file` back to the profile (which no entry names).
+// A file is named once in `extended_from` (the first `extends:` that read it), and a cycle is
+// refused while loading; the bound only keeps a hand-made map from looping.
+std::vector<SourceLocation> IncludedFrom(const std::map<std::string, SourceLocation>& extended_from,
+                                         std::string file) {
+  std::vector<SourceLocation> way;
+  for (auto it = extended_from.find(file);
+       it != extended_from.end() && way.size() <= extended_from.size();
+       it = extended_from.find(file)) {
+    way.push_back(it->second);
+    file = it->second.file;
+  }
+  return way;
+}
+
 class ChainLoader {
  public:
   explicit ChainLoader(DiagnosticSink& sink) : sink_(sink) {}
@@ -203,7 +218,13 @@ class ChainLoader {
       return false;
     }
     const std::string label = InputLabel(path);
-    std::optional<LoadedProfile> loaded = LoadProfileFromText(label, *text, sink_);
+    if (via != nullptr) extended_from_.emplace(label, *via);
+    DiagnosticSink found;  // a base's own errors (YAML) get the way to it
+    std::optional<LoadedProfile> loaded = LoadProfileFromText(label, *text, found);
+    for (Diagnostic d : found.diagnostics()) {
+      d.included_from = IncludedFrom(extended_from_, d.location.file);
+      sink_.Report(std::move(d));
+    }
     if (!loaded) {
       failed_texts_[label] = LoadProfileFromTextLines(*text);
       return false;
@@ -242,6 +263,8 @@ class ChainLoader {
 
   /// Lines of the files that failed to load, by path.
   const SourceTexts& failed_texts() const { return failed_texts_; }
+  /// Each base read, by path: the `extends:` entry that named it.
+  const std::map<std::string, SourceLocation>& extended_from() const { return extended_from_; }
 
  private:
   std::string role_ = "profile";
@@ -258,6 +281,7 @@ class ChainLoader {
   DiagnosticSink& sink_;
   std::vector<std::string> stack_;
   SourceTexts failed_texts_;
+  std::map<std::string, SourceLocation> extended_from_;
 };
 
 }  // namespace
@@ -399,7 +423,13 @@ std::optional<LayeredProfile> LoadLayeredProfile(const LayerInputs& inputs, Diag
   for (const LoadedProfile& layer : layered->layers)
     if (layer.path != layered->merged.path)
       layered->merged.layer_lines[layer.path] = layer.source_lines;
+  layered->merged.extended_from = loader.extended_from();
   return layered;
+}
+
+void AddIncludedFrom(const LoadedProfile& merged, Diagnostic& diagnostic) {
+  if (!diagnostic.included_from.empty()) return;
+  diagnostic.included_from = IncludedFrom(merged.extended_from, diagnostic.location.file);
 }
 
 }  // namespace hkim

@@ -83,6 +83,11 @@ std::optional<LayeredProfile> MergeLayers(std::vector<LoadedProfile> layers, Dia
 bool ApplySetAssignments(const std::vector<std::string>& assignments, LayeredProfile& layered,
                          DiagnosticSink& sink);
 
+/// Fills `diagnostic.included_from` when its location is in an `extends:` base of `merged`
+/// (LoadedProfile::extended_from): each `extends:` entry on the way, from the one naming that
+/// base back to the profile. Leaves any other diagnostic as it is.
+void AddIncludedFrom(const LoadedProfile& merged, Diagnostic& diagnostic);
+
 /// Converts a JSON pointer ("/rails/0/mtu") to the dotted form users write ("rails[0].mtu").
 std::string PointerToDotted(const std::string& json_pointer);
 

@@ -35,6 +35,9 @@ struct LoadedProfile {
   /// A merged profile's other layers' lines (extends: bases, -f files, "--set"), by file: the
   /// text a value was written as, where its location points outside `path`.
   std::map<std::string, std::vector<std::string>> layer_lines;
+  /// A merged profile's `extends:` bases, by file: the `extends:` entry that names each (in the
+  /// file that extends it), for the "included from" lines of a diagnostic in a base.
+  std::map<std::string, SourceLocation> extended_from;
 };
 
 /// Reads and parses one YAML file. Syntax errors, duplicate keys, anchors/tags it does not

@@ -46,6 +46,10 @@ std::optional<ImageReference> ParseImageReference(const std::string& reference);
 /// the mirror; nullopt when it cannot be parsed. `mirror` empty: unchanged.
 std::optional<std::string> MirroredImage(const std::string& mirror, const std::string& reference);
 
+/// The image `kubectl debug node` runs for the checks on a node (a shell and chroot): busybox at
+/// a release tag, so that every check runs the same build (`hkimgen images` lists it).
+inline constexpr char kNodeDebugImage[] = "docker.io/library/busybox:1.37.0";
+
 /// A repository without tag (NicClusterPolicy `repository`) under `mirror`: MIRROR/path.
 std::optional<std::string> MirroredRepository(const std::string& mirror,
                                               const std::string& repository);

@@ -340,6 +340,18 @@ std::string GpuOperatorSupport(const std::string& version, std::string* source) 
   return it == other.gpu_support.end() ? "" : it->second;
 }
 
+std::optional<GpuOperatorRelease> NewestSupportedGpuOperatorRelease(const std::string& openshift) {
+  for (const char* wanted : {"supported", "deprecated"}) {
+    const std::vector<GpuOperatorRelease>& releases = GpuOperatorReleases();  // oldest first
+    for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
+      if (GpuOperatorSupport(it->version) != wanted) continue;
+      if (!openshift.empty() && OpenShiftInRange(openshift, it->openshift) != true) continue;
+      return *it;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<bool> OpenShiftInRange(const std::string& openshift, const std::string& range) {
   const size_t dash = range.find('-');
   if (dash == std::string::npos) return std::nullopt;

@@ -159,6 +159,11 @@ std::string KnownVolcanoVersions();
 /// table was read.
 std::string GpuOperatorSupport(const std::string& version, std::string* source = nullptr);
 
+/// The newest GPU Operator release of a line the life-cycle table calls "supported" (else
+/// "deprecated"), whose CSV declares OpenShift `openshift` ("4.20") when it is not empty: the
+/// release `hkimgen init` pins. nullopt when the catalog has none.
+std::optional<GpuOperatorRelease> NewestSupportedGpuOperatorRelease(const std::string& openshift);
+
 /// Whether `openshift` ("4.20" or "4.20.3") lies in a CSV's range annotation ("v4.14-v4.20");
 /// nullopt when either cannot be read.
 std::optional<bool> OpenShiftInRange(const std::string& openshift, const std::string& range);

@@ -1,5 +1,7 @@
 #include "pipeline/explain.h"
 
+#include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "schema/doc.h"
@@ -124,6 +126,8 @@ void AddDerivedValue(const Profile& p, Explanation& e) {
     std::string from;
   };
   const std::vector<Derived> table = {
+      {"/gitops/argocd_namespace", p.gitops.argocd_namespace,
+       "cluster.platform: openshift-gitops on OpenShift (OpenShift GitOps), argocd elsewhere"},
       {"/gitops/controller_service_account", p.gitops.controller_service_account,
        "the account Argo CD writes with: <argocd_namespace>-argocd-application-controller on its "
        "own cluster, argocd-manager (kube-system) on a remote destination"},
@@ -143,18 +147,65 @@ void AddDerivedValue(const Profile& p, Explanation& e) {
   }
 }
 
+namespace {
+
+// A map key as YAML writes it: plain when it is a plain name (nvidia.com/gpu.product), else
+// quoted.
+std::string YamlKey(const std::string& key) {
+  const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+           c == '/';
+  });
+  return plain ? key : json(key).dump();
+}
+
+// A list or map as YAML block lines (no indent of their own): one entry a line, a map inside a
+// list starting on its dash line. Scalars are written as JSON, which YAML reads alike.
+std::vector<std::string> BlockLines(const json& value) {
+  std::vector<std::string> lines;
+  const bool list = value.is_array();
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    const std::string head = list ? "-" : YamlKey(it.key()) + ":";
+    if (!it->is_structured() || it->empty()) {
+      lines.push_back(head + " " + it->dump());
+      continue;
+    }
+    const std::vector<std::string> inner = BlockLines(*it);
+    if (list && it->is_object()) {
+      for (size_t i = 0; i < inner.size(); ++i) lines.push_back((i == 0 ? "- " : "  ") + inner[i]);
+    } else {
+      lines.push_back(head);
+      for (const std::string& line : inner) lines.push_back("  " + line);
+    }
+  }
+  return lines;
+}
+
+// The value after "PATH =", then `label` ("(default)"): a scalar or an empty collection on that
+// line, a list or map below it, one entry a line.
+void WriteValue(std::ostringstream& out, const json& value, const std::string& label) {
+  if (!value.is_structured() || value.empty()) {
+    out << ' ' << value.dump() << (label.empty() ? "" : "   " + label) << '\n';
+    return;
+  }
+  out << (label.empty() ? "" : " " + label) << '\n';
+  for (const std::string& line : BlockLines(value)) out << "    " << line << '\n';
+}
+
+}  // namespace
+
 std::string FormatExplanation(const Explanation& e) {
   std::ostringstream out;
   const std::string shown = PointerToDotted(e.pointer);
-  out << (shown.empty() ? "(profile)" : shown) << " = ";
+  out << (shown.empty() ? "(profile)" : shown) << " =";
   if (e.is_set) {
-    out << e.value.dump() << '\n';
+    WriteValue(out, e.value, "");
   } else if (e.has_default) {
-    out << e.default_value.dump() << "   (default)\n";
+    WriteValue(out, e.default_value, "(default)");
   } else if (e.derived) {
-    out << e.value.dump() << "   (derived)\n";
+    WriteValue(out, e.value, "(derived)");
   } else {
-    out << "(not set)\n";
+    out << " (not set)\n";
   }
   if (e.is_set) {
     for (size_t i = 0; i < e.set_by.size(); ++i) {

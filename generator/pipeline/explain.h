@@ -41,8 +41,9 @@ std::optional<Explanation> Explain(const LayeredProfile& layered, const ProfileS
                                    const std::string& path, DiagnosticSink& sink);
 
 /// When `explanation` is of a field the profile leaves unset and the model derives from other
-/// fields (gitops projects, destination namespace, controller account, SCC name, the periodic
-/// check's node count), fills in the value `profile` holds and what it comes from.
+/// fields (Argo CD's namespace, gitops projects, destination namespace, controller account, SCC
+/// name, whether the periodic check runs), fills in the value `profile` holds and what it
+/// comes from.
 void AddDerivedValue(const Profile& profile, Explanation& explanation);
 
 /// Text form:
@@ -52,6 +53,7 @@ void AddDerivedValue(const Profile& profile, Explanation& explanation);
 ///     default 9000
 ///     type    integer; 576 ≤ value ≤ 9216
 ///     about   MTU of the pod interface.
+/// A list or map value follows on the lines below the path, one entry a line (YAML).
 std::string FormatExplanation(const Explanation& explanation);
 
 /// JSON form: {"path", "pointer", "set", "value", "default", "set_by": [{"file", "line",

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "model/machine_config.h"
+
 namespace hkim::plan {
 
 using nlohmann::json;
@@ -25,19 +27,11 @@ void NeedPool(PlannedObject& mc, const Profile& p) {
         p.iommu.pointer + "/machine_config_role", "the pool of its role");
 }
 
-/// The IOMMU pass-through kernel arguments the pool lacks: iommu=pt, and on Intel hosts
-/// intel_iommu=on (off by default there). The kernel enables the AMD IOMMU by default and
-/// documents no `on` value for amd_iommu= (Documentation/admin-guide/kernel-parameters.txt), so
-/// AMD hosts get iommu=pt alone. Arguments in iommu.already_set are the cluster's already.
+// The arguments the IOMMU MachineConfig adds, as its template lists them.
 json IommuKernelArguments(const Profile& p) {
-  std::vector<std::string> wanted;
-  if (p.node_shape.cpu_vendor != CpuVendor::kAmd) wanted.push_back("intel_iommu=on");
-  wanted.push_back("iommu=pt");
   json out = json::array();
-  for (const std::string& argument : wanted) {
-    const auto& have = p.iommu.already_set;
-    if (std::find(have.begin(), have.end(), argument) == have.end())
-      out.push_back(json{{"value", argument}});
+  for (const std::string& argument : IommuArgumentsToAdd(p)) {
+    out.push_back(json{{"value", argument}});
   }
   return out;
 }
@@ -49,10 +43,8 @@ void PlanNodeConfig(PlanBuilder& b) {
   if (!p.IsOpenShift()) return;
   const std::string& role = p.iommu.machine_config_role;
   const json iommu_arguments = IommuKernelArguments(p);
-  const bool renders_iommu = p.iommu.policy == IommuPolicy::kPassthrough && !iommu_arguments.empty();
-  const bool renders_machine_config =
-      renders_iommu ||
-      (b.Rdma() && p.security.memlock_strategy == MemlockStrategy::kCrioUlimits);
+  const bool renders_iommu = !iommu_arguments.empty();
+  const bool renders_machine_config = RendersMachineConfig(p);
   if (renders_machine_config && role != "worker" && role != "master" && p.iommu.create_pool) {
     // A custom role needs its pool, or its MachineConfigs apply to no node. One wave before the
     // MachineConfigs and node policies that select its nodes.

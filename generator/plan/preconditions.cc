@@ -35,7 +35,7 @@ std::string NodeDebugImage(const Profile& p) {
   // `oc debug node` runs the cluster's own tools image (part of the OpenShift release, which a
   // disconnected cluster mirrors with it); kubectl needs one with a shell and chroot.
   if (p.IsOpenShift()) return "";
-  const std::string busybox = "docker.io/library/busybox";
+  const std::string busybox = kNodeDebugImage;
   // A disconnected cluster reaches only the mirror: hkimgen images lists it.
   if (p.images.enabled()) return MirroredImage(p.images.mirror, busybox).value_or(busybox);
   return busybox;

@@ -47,7 +47,7 @@ std::string PreconditionCheck(const Profile& profile, CapabilityKind kind, const
 /// only in some regions.
 bool IsOciA100Shape(const std::string& shape);
 
-/// The image `kubectl debug node` runs for those checks: busybox, under images.mirror the
+/// The image `kubectl debug node` runs for those checks: kNodeDebugImage, under images.mirror the
 /// mirror's copy of it (a disconnected cluster reaches nothing else); "" on OpenShift, whose
 /// `oc debug` takes the cluster's own tools image.
 std::string NodeDebugImage(const Profile& profile);

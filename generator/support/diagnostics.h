@@ -20,6 +20,9 @@ struct Diagnostic {
   /// Shown as its first line only (an accepted warning: the user has seen it and decided; its
   /// source line and fix are noise on every run). -o json keeps every field.
   bool brief = false;
+  /// When `location` is in an `extends:` base: the `extends:` entries that lead to it, from the
+  /// one naming that base back to the user's profile (printed as "included from" lines).
+  std::vector<SourceLocation> included_from = {};  // "= {}": an aggregate may leave it out
 };
 
 /// Collects every diagnostic of a stage; the pipeline stops after a stage that reported errors.

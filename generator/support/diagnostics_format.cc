@@ -83,6 +83,12 @@ std::string FormatDiagnostic(const Diagnostic& d, const SourceTexts& sources) {
   out << SeverityName(d.severity) << ": " << Field(d.message);
   if (!d.rule.empty()) out << " [" << Field(d.rule) << ']';
   out << '\n';
+  // Like a compiler's "In file included from": the way from the user's profile to the base.
+  for (const SourceLocation& via : d.included_from) {
+    out << "  included from " << Field(via.file);
+    if (via.known()) out << ':' << via.line << (via.column > 0 ? ":" + std::to_string(via.column) : "");
+    out << " (extends:)\n";
+  }
   if (d.brief) return out.str();
   if (!d.data_path.empty()) out << "  at " << Field(d.data_path) << '\n';
   auto file = sources.find(at.file);
@@ -126,14 +132,19 @@ std::string FormatDiagnostics(const DiagnosticSink& sink, const SourceTexts& sou
 nlohmann::json DiagnosticToJson(const Diagnostic& d) {
   // The same text as the terminal gets (JSON would escape control characters itself, but a
   // report that quotes a 100 MB value whole is no more use in JSON than on a terminal).
-  return nlohmann::json{{"file", Field(d.location.file)},
-                        {"line", d.location.line},
-                        {"column", d.location.column},
-                        {"severity", SeverityName(d.severity)},
-                        {"rule", Field(d.rule)},
-                        {"message", Field(d.message)},
-                        {"path", Field(d.data_path)},
-                        {"fix", Field(d.fix)}};
+  nlohmann::json out{{"file", Field(d.location.file)},
+                     {"line", d.location.line},
+                     {"column", d.location.column},
+                     {"severity", SeverityName(d.severity)},
+                     {"rule", Field(d.rule)},
+                     {"message", Field(d.message)},
+                     {"path", Field(d.data_path)},
+                     {"fix", Field(d.fix)}};
+  for (const SourceLocation& via : d.included_from) {
+    out["included_from"].push_back(
+        {{"file", Field(via.file)}, {"line", via.line}, {"column", via.column}});
+  }
+  return out;
 }
 
 nlohmann::json DiagnosticsToJson(const DiagnosticSink& sink) {

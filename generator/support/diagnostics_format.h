@@ -17,6 +17,7 @@ using SourceTexts = std::map<std::string, std::vector<std::string>>;
 
 /// One diagnostic, gcc-style:
 ///   profiles/x.yaml:14:18: error: 0 is less than the minimum of 1 [schema.minimum]
+///     included from profiles/lab.yaml:1:10 (extends:)     (one per `extends:` on the way)
 ///     at /rails/2/mtu
 ///      14 |     mtu: 0
 ///         |          ^
@@ -32,7 +33,8 @@ std::string FormatSummary(int errors, int warnings);
 std::string FormatDiagnostics(const DiagnosticSink& sink, const SourceTexts& sources);
 
 /// One diagnostic as a JSON object: {"file", "line", "column", "severity", "rule", "message",
-/// "path", "fix"} (line/column 0 when unknown).
+/// "path", "fix"} (line/column 0 when unknown), and "included_from": [{"file", "line",
+/// "column"}] when the location is in an `extends:` base.
 nlohmann::json DiagnosticToJson(const Diagnostic& diagnostic);
 
 /// Every diagnostic of `sink` as a JSON array, in report order.

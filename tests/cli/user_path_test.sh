@@ -205,4 +205,182 @@ case_success_says_what_happened_in_one_line() {
   expect_no_err "wrote "
 }
 
+# The third round's frictions (issue 51): each as a newcomer met it.
+
+case_init_creates_the_folder_of_its_output_file() {
+  # Was: `init --output-file profiles/x.yaml` failed where profiles/ did not exist yet.
+  run_at "$WORK" init --platform openshift --shape barcelona-h100-cx7 --output-file profiles/x.yaml
+  expect_status 0
+  expect_err "wrote profiles/x.yaml"
+  [[ -f $WORK/profiles/x.yaml ]] || fail "no profiles/x.yaml"
+  : >"$WORK/file"
+  run init --platform openshift --shape barcelona-h100-cx7 --output-file "$WORK/file/x.yaml"
+  expect_status 2
+  expect_err "cannot write the profile: cannot create the folder $WORK/file"
+}
+
+case_init_refuses_kubernetes_and_says_what_to_do() {
+  # Was: `--platform kubernetes` wrote the OKE starter (OCI's node image, shapes and charts).
+  run init --platform kubernetes --shape BM.GPU.H100.8
+  expect_status 1
+  expect_err "kubernetes has no starter"
+  expect_err "start from --platform oke, then set cluster.platform: kubernetes"
+  expect_err "[cli.usage]"
+  [[ -z $out ]] || fail "a starter was written"
+  run init --help
+  expect_out "{openshift,oke}"
+}
+
+case_init_marks_the_rail_names_it_cannot_know() {
+  # Was: 16 rails rail0.. for an OCI shape on OpenShift, none marked CHANGE.
+  run init --platform openshift --shape BM.GPU.H100.8
+  expect_status 0
+  [[ $(grep -c '^    - name: rail[0-9]*  *# CHANGE$' <<<"$out") == 16 ]] || fail "rail names not marked"
+  [[ $(grep -c '^      interface: rail[0-9]*  *# CHANGE' <<<"$out") == 16 ]] || fail "PFs not marked"
+  # Barcelona's port names are known: not marked.
+  run init --platform openshift --shape barcelona-h100-cx7
+  expect_no_out "name: eno5np0             # CHANGE"
+}
+
+case_init_pins_a_supported_gpu_operator_and_lint_says_end_of_support() {
+  # Was: init pinned v25.10.1, which catalog/releases.json marks end-of-support, and nothing
+  # said so offline.
+  local platform version
+  for platform in openshift oke; do
+    run init --platform $platform --shape BM.GPU.H100.8 --output-file "$WORK/$platform.yaml"
+    expect_status 0
+    version=$(sed -n 's/^    version: \(v[0-9.]*\)   # newest supported release.*/\1/p' "$WORK/$platform.yaml")
+    [[ -n $version ]] || fail "$platform: no GPU Operator version"
+    grep -q "^| $version | [0-9-]* | supported |" docs/release-lines.md ||
+      fail "$platform: $version is not of a supported line (docs/release-lines.md)"
+    run validate "$WORK/$platform.yaml"
+    expect_no_out "[lint.gpu-operator-support]"
+  done
+  run validate "$WORK/oke.yaml" --set operators.gpu_operator.version=v25.10.1
+  expect_status 0
+  expect_out "warning: the bundle installs GPU Operator v25.10.1, whose line NVIDIA no longer supports"
+  expect_out "fix: set operators.gpu_operator.version: $version (the newest supported release)"
+  expect_out "[lint.gpu-operator-support]"
+}
+
+case_starter_says_once_that_its_images_are_pulled_by_tag() {
+  # Was: 3 (OpenShift) or 5 (OKE) lint.image-digest warnings of ~350 characters each, every run.
+  local platform
+  for platform in openshift oke; do
+    run init --platform $platform --shape BM.GPU.H100.8 --output-file "$WORK/$platform.yaml"
+    run validate "$WORK/$platform.yaml"
+    expect_status 0
+    [[ $(grep -c '\[lint.image-digest\]' <<<"$out") == 1 ]] || fail "$platform: not one finding"
+    expect_out "images are pulled by a tag, not by a digest"
+    expect_out "workload image 'nvcr.io/nvidia/pytorch:24.05-py3'"
+    local fix
+    fix=$(grep -A4 '\[lint.image-digest\]' <<<"$out" | grep '^  fix: ')
+    (( ${#fix} < 400 )) || fail "$platform: the fix is ${#fix} characters"
+  done
+}
+
+case_openshift_starter_says_which_nodes_reboot() {
+  # Was: machine_config_role: worker reboots every worker, CPU nodes included, unsaid.
+  run init --platform openshift --shape barcelona-h100-cx7 --output-file "$WORK/os.yaml"
+  run validate "$WORK/os.yaml"
+  expect_status 0
+  expect_out "note: iommu.machine_config_role is worker: the bundle's MachineConfig goes to the worker pool, so every worker drains and reboots, CPU nodes included"
+  expect_out "[lint.worker-pool-reboots]"
+  run validate "$WORK/os.yaml" --set iommu.machine_config_role=gpu
+  expect_no_out "[lint.worker-pool-reboots]"
+}
+
+case_a_fault_in_a_base_shows_the_way_from_the_profile() {
+  # Was: an error in an extends: base pointed into the shared base only.
+  local case=tests/generator/lint_cases/layered-fault-in-base.yaml
+  run validate "$case"
+  expect_status 1
+  expect_out "tests/generator/lint_cases/base/openshift-lab.yaml:23:16: error: "
+  expect_out "[lint.memlock-uid]"$'\n'"  included from $case:4:10 (extends:)"
+  run validate "$case" -o json
+  jq -e --arg f "$case" '[.diagnostics[] | select(.rule == "lint.memlock-uid")][0].included_from ==
+         [{"file": $f, "line": 4, "column": 10}]' <<<"$out" >/dev/null || fail "-o json: no included_from"
+  # A value of the profile itself has no such line.
+  expect_no_out "lint.gpus-idle\",\"included_from"
+}
+
+case_fleet_says_when_it_replaces_the_argo_cd_namespace() {
+  # Was: a fleet render replaced an explicit gitops.argocd_namespace silently.
+  local repo=$WORK/repo
+  mkdir -p "$repo/.git"
+  "$HKIMGEN" init --platform openshift --shape barcelona-h100-cx7 --name here \
+    --repo-url https://github.com/acme/b.git --output-file "$repo/p/here.yaml" 2>/dev/null
+  "$HKIMGEN" init --platform openshift --shape barcelona-h100-cx7 --name there \
+    --repo-url https://github.com/acme/b.git --output-file "$repo/p/there.yaml" 2>/dev/null
+  printf '  destination_server: https://api.there.example.com:6443\n' >>"$repo/p/there.yaml"
+  run_at "$repo" render p/here.yaml p/there.yaml -d clusters -q
+  expect_status 0
+  expect_err "p/here.yaml:"
+  expect_err "warning: gitops.argocd_namespace is \"openshift-gitops\", but the fleet's Applications live in the central Argo CD's namespace, \"argocd\" (--fleet-namespace), on this very cluster [fleet.argocd-namespace]"
+  expect_err "fix: when the central Argo CD runs in \"openshift-gitops\", render the fleet with --fleet-namespace openshift-gitops"
+  expect_err "note: gitops.argocd_namespace is \"openshift-gitops\""
+  run_at "$repo" render p/here.yaml p/there.yaml -d clusters -q --fleet-namespace openshift-gitops
+  expect_status 0
+  expect_no_err "fleet.argocd-namespace"
+}
+
+case_fleet_without_destinations_is_one_error() {
+  # Was: two starters naming no destination printed an error per shared object (9 for one cause).
+  local repo=$WORK/repo
+  mkdir -p "$repo/.git"
+  "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 --name one --output-file "$repo/p/one.yaml" 2>/dev/null
+  "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 --name two --output-file "$repo/p/two.yaml" 2>/dev/null
+  run_at "$repo" render p/one.yaml p/two.yaml -d clusters
+  expect_status 1
+  [[ $(grep -c ': error: ' <<<"$err") == 1 ]] || fail "not one error"
+  expect_err "error: 2 clusters of the fleet (one, two) name no Argo CD destination, so every one of them is synced to https://kubernetes.default.svc, the central Argo CD's own cluster, where their bundles collide ("
+  expect_err "[fleet.no-destination]"
+  expect_no_err "[lint.shared-cluster-object]"
+  expect_no_err "[fleet.default-destination]"
+  [[ ! -e $repo/clusters ]] || fail "the fleet was written"
+  # validate of the same profiles lists each collision.
+  run_at "$repo" validate p/one.yaml p/two.yaml
+  expect_status 1
+  expect_out "[lint.shared-cluster-object]"
+}
+
+case_explain_prints_a_list_one_entry_a_line() {
+  # Was: lists and maps as one JSON line; OKE's argocd_namespace "(not set)".
+  run explain "$OKE" 'network.rails[0]'
+  expect_status 0
+  expect_out $'network.rails[0] =\n    attachments_per_pod: 16\n    cni_version: "0.3.1"\n    ipam:\n      pool:\n        gateway: "192.168.0.1"'
+  run explain "$OKE" node_shape.tolerations
+  expect_out $'node_shape.tolerations =\n    - key: "nvidia.com/gpu"\n      operator: "Exists"'
+  run explain "$OKE" namespaces
+  expect_out $'namespaces =\n    - "gpu-training"\n  set by  '
+  run explain "$OKE" gitops.argocd_namespace
+  expect_out 'gitops.argocd_namespace = "argocd"   (derived)'
+  expect_out "set by  hkimgen, from cluster.platform"
+  run explain "$OKE" fabric_health.periodic.nodes
+  expect_status 0
+  expect_out "Deprecated and ignored"
+}
+
+case_completion_offers_only_warning_rules_to_allow() {
+  # Was: --allow completed error rules too, which --allow then refuses.
+  "$HKIMGEN" completion bash >"$WORK/c.bash"
+  local words
+  words=$(bash -c 'source "$1"; COMP_WORDS=(hkimgen lint P --allow lint.); COMP_CWORD=4;
+                   _hkimgen; printf "%s\n" "${COMPREPLY[@]}"' _ "$WORK/c.bash")
+  grep -qx lint.image-digest <<<"$words" || fail "a warning rule is not offered"
+  grep -qx lint.memlock-uid <<<"$words" && fail "an error rule is offered"
+  run lint "$B" --allow lint.memlock-uid
+  expect_status 1
+  expect_out "[profile.accept-error]"
+}
+
+case_images_names_the_node_debug_image_by_tag() {
+  # Was: docker.io/library/busybox with no tag.
+  run images "$OKE"
+  expect_status 0
+  expect_out "docker.io/library/busybox:1.37.0"
+  grep -qx 'docker.io/library/busybox' <<<"$out" && fail "busybox without a tag"
+  return 0
+}
+
 cli_run_case

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "lint/rules/rules.h"
+#include "model/machine_config.h"
 
 namespace hkim {
 namespace {
@@ -148,6 +149,22 @@ void CheckDeprecatedPeriodicNodes(const LintContext& c, LintReporter& r) {
            "delete the key");
 }
 
+// The MachineConfig goes to a pool by role: `worker` is every worker, CPU nodes included, and
+// each drains and reboots once per change. Said offline, before a sync does it.
+void CheckWorkerPoolReboots(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (p.iommu.machine_config_role != "worker" || !RendersMachineConfig(p)) return;
+  const bool written = c.loaded.locations.values.count(p.iommu.pointer + "/machine_config_role");
+  r.Report(p.iommu.pointer + "/machine_config_role",
+           std::string("iommu.machine_config_role is worker") + (written ? "" : " (the default)") +
+               ": the bundle's MachineConfig goes to the worker pool, so every worker drains "
+               "and reboots, CPU nodes included (one at a time, by the pool's maxUnavailable)",
+           "where the cluster has workers without GPUs, label the GPU nodes "
+           "node-role.kubernetes.io/gpu= and set iommu.machine_config_role: gpu: the bundle "
+           "creates MachineConfigPool " + p.cluster_name +
+               "-gpu and reboots only them; keep worker where every worker is a GPU node");
+}
+
 }  // namespace
 
 std::vector<LintRule> NodeLintRules() {
@@ -156,6 +173,10 @@ std::vector<LintRule> NodeLintRules() {
        "include_nodes (less exclude_nodes) names at least workload.replicas nodes: pods run one "
        "per node",
        CheckIncludeNodesTooFew},
+      {"lint.worker-pool-reboots", Severity::kNote,
+       "says when the MachineConfig's role is worker, whose pool reboots every worker, CPU nodes "
+       "included",
+       CheckWorkerPoolReboots},
       {"lint.deprecated-periodic-nodes", Severity::kNote,
        "no fabric_health.periodic.nodes: the nightly check lists the pool itself",
        CheckDeprecatedPeriodicNodes},

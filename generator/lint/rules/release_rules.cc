@@ -97,6 +97,28 @@ void CheckOperatorReleaseUnlisted(const LintContext& c, LintReporter& r) {
   }
 }
 
+// The catalog's life-cycle table, offline: a bundle that installs a GPU Operator line NVIDIA no
+// longer supports. Where the cluster's admins install it (preinstalled, shared) the version only
+// describes what runs, and validate --cluster notes it (cluster.end-of-support).
+void CheckGpuOperatorSupport(const LintContext& c, LintReporter& r) {
+  const Profile& p = c.profile;
+  if (!p.operators || !p.operators->gpu_operator || !p.operators->gpu_operator->managed()) return;
+  const GpuOperator& gpu = *p.operators->gpu_operator;
+  std::string source;
+  if (GpuOperatorSupport(gpu.version, &source) != "end-of-support") return;
+  const auto newest = NewestSupportedGpuOperatorRelease(
+      p.IsOpenShift() && p.operators ? p.operators->openshift_version : "");
+  const bool written = c.loaded.locations.values.count(gpu.pointer + "/version") > 0;
+  r.Report(gpu.pointer + "/version",
+           "the bundle installs GPU Operator " + gpu.version + (written ? "" : " (the default)") +
+               ", whose line NVIDIA no longer supports (" + source + ")",
+           (newest ? "set operators.gpu_operator.version: " + newest->version +
+                         " (the newest supported release), "
+                   : std::string("pick a supported release, ")) +
+               "moving one major at a time (docs/release-lines.md); or accept it: "
+               "accept_warnings: [{rule: lint.gpu-operator-support, reason: ...}]");
+}
+
 }  // namespace
 
 std::vector<LintRule> ReleaseLintRules() {
@@ -108,6 +130,10 @@ std::vector<LintRule> ReleaseLintRules() {
       {"lint.operator-release-unlisted", Severity::kWarning,
        "a version outside the catalog, accepted with the reason the profile names",
        CheckOperatorReleaseUnlisted},
+      {"lint.gpu-operator-support", Severity::kWarning,
+       "a GPU Operator the bundle installs is of a line NVIDIA still supports (the catalog's "
+       "life-cycle table)",
+       CheckGpuOperatorSupport},
   };
 }
 

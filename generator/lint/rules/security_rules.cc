@@ -93,28 +93,48 @@ void CheckImageLatest(const LintContext& c, LintReporter& r) {
   }
 }
 
-// A tag is a name the registry can move to another build; a digest is the
-// build. Images without a tag or on :latest are lint.image-latest's, so one image gets one
-// finding. Images the profile leaves at a default are reported too (at the section that could
-// set them): the bundle pulls them all the same, and --image-digest pins defaults as well.
+// A tag is a name the registry can move to another build; a digest is the build. Images without
+// a tag or on :latest are lint.image-latest's, so one image gets one finding. Images the profile
+// leaves at a default are named too (with the section that could set them): the bundle pulls
+// them all the same, and --image-digest pins defaults as well. One cause, one finding: every
+// image by tag is listed in one warning, at the first of them, with one way to pin them all.
 void CheckImageDigest(const LintContext& c, LintReporter& r) {
-  for (const ProfileImage& image : ProfileImages(c.profile)) {
+  std::vector<ProfileImage> tagged;
+  for (ProfileImage& image : ProfileImages(c.profile)) {
     const std::string tag = ImageTag(image.reference);
     if (image.pinned || tag.empty() || tag == "latest" || tag == "@") continue;
-    const bool written = c.loaded.locations.values.count(image.pointer) > 0;
-    const std::string where = WhereIs(c, image.pointer);
-    const std::string name = image.reference;
-    r.Report(image.pointer,
-             image.what + " '" + name + "' (" + (written ? "" : "the default, ") + where +
-                 ") is pulled by the tag " + tag +
-                 ", not by a digest: the registry can move the tag, so nodes that pull at "
-                 "different times may run different builds",
-             "pin it: " + image.pin +
-                 ", or render with --image-digest " + name + "=sha256:<64 hex>; skopeo inspect "
-                 "--format '{{.Digest}}' docker://" + name +
-                 " prints the digest (or accept the warning: accept_warnings: [{rule: "
-                 "lint.image-digest, reason: ...}])");
+    tagged.push_back(std::move(image));
   }
+  if (tagged.empty()) return;
+  auto named = [&](const ProfileImage& image) {
+    const bool written = c.loaded.locations.values.count(image.pointer) > 0;
+    return image.what + " '" + image.reference + "' (" + (written ? "" : "the default, ") +
+           WhereIs(c, image.pointer) + ")";
+  };
+  const std::string accept =
+      "; or accept: accept_warnings: [{rule: lint.image-digest, reason: ...}]";
+  const std::string why =
+      ": the registry can move a tag, so nodes that pull at different times may run different "
+      "builds";
+  if (tagged.size() == 1) {
+    const ProfileImage& image = tagged.front();
+    r.Report(image.pointer,
+             named(image) + " is pulled by the tag " + ImageTag(image.reference) +
+                 ", not by a digest" + why,
+             "pin it: " + image.pin + ", or render with --image-digest " + image.reference +
+                 "=sha256:<64 hex> (skopeo inspect --format '{{.Digest}}' docker://" +
+                 image.reference + " prints it)" + accept);
+    return;
+  }
+  std::string list;
+  for (const ProfileImage& image : tagged) list += (list.empty() ? "" : "; ") + named(image);
+  r.Report(tagged.front().pointer,
+           std::to_string(tagged.size()) + " images are pulled by a tag, not by a digest" + why +
+               ": " + list,
+           "render with --image-digest IMAGE=sha256:<64 hex> for each (skopeo inspect --format "
+           "'{{.Digest}}' docker://IMAGE prints it), or pin each in the profile: IMAGE@sha256:<64 "
+           "hex> at its field (the wrapper: wrapper.digest; a NicClusterPolicy image: its "
+           "version)" + accept);
 }
 
 // CRI-O in short-name enforcing mode (the default where registries.conf lists more than one

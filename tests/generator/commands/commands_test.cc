@@ -244,9 +244,16 @@ TEST_F(Commands, InitWritesAProfileThatValidates) {
 }
 
 // Every platform × shape starter is clean: no error and no warning but the one that asks for the
-// Git repository (its repo_url is git.example.com until the user fills it in).
+// Git repository (its repo_url is git.example.com until the user fills it in) and the one that
+// names its images pulled by tag; on OpenShift a note says the worker pool reboots.
 TEST(Init, EveryStarterProfileValidatesWithoutFindings) {
-  for (const std::string platform : {"openshift", "oke", "kubernetes"}) {
+  for (const std::string shape : InitShapes()) {
+    InitOptions kubernetes;  // no starter of its own: init refuses it
+    kubernetes.platform = "kubernetes";
+    kubernetes.shape = shape;
+    EXPECT_FALSE(StarterProfile(kubernetes)) << shape;
+  }
+  for (const std::string platform : {"openshift", "oke"}) {
     for (const std::string& shape : InitShapes()) {
       InitOptions options;
       options.platform = platform;
@@ -258,20 +265,30 @@ TEST(Init, EveryStarterProfileValidatesWithoutFindings) {
       auto loaded = LoadProfileFromText("starter.yaml", *text, sink);
       ASSERT_TRUE(loaded) << platform << " " << shape;
       EXPECT_TRUE(CheckLoadedProfile(*loaded, sink)) << platform << " " << shape;
-      int placeholder = 0;
+      int placeholder = 0, by_tag = 0, reboots = 0;
       for (const Diagnostic& d : sink.diagnostics()) {
         if (d.rule == "lint.repo-url-placeholder" && d.severity == Severity::kWarning) {
           ++placeholder;
           continue;
         }
-        // A starter names its images by tag: pinning them is the user's step (README).
-        if (d.rule == "lint.image-digest" && d.severity == Severity::kWarning) continue;
+        // A starter names its images by tag: pinning them is the user's step (README); one
+        // finding names them all.
+        if (d.rule == "lint.image-digest" && d.severity == Severity::kWarning) {
+          ++by_tag;
+          continue;
+        }
+        if (d.rule == "lint.worker-pool-reboots" && d.severity == Severity::kNote) {
+          ++reboots;
+          continue;
+        }
         // OKE: its node agents run privileged under SELinux enforcing, the default (a note).
         if (d.rule == "lint.node-agent-privileged" && d.severity == Severity::kNote) continue;
         ADD_FAILURE() << platform << " " << shape << ": " << d.location.line << ": " << d.rule
                       << " " << d.message;
       }
       EXPECT_EQ(placeholder, 1) << platform << " " << shape;
+      EXPECT_EQ(by_tag, 1) << platform << " " << shape;
+      EXPECT_EQ(reboots, platform == "openshift" ? 1 : 0) << platform << " " << shape;
     }
   }
 }
@@ -318,6 +335,8 @@ gitops: {repo_url: https://github.com/lab/r.git, path: out/lab}
       if (d.rule == "lint.image-digest" && d.severity == Severity::kWarning) continue;
       // OKE: its node agents run privileged under SELinux enforcing, the default (a note).
       if (d.rule == "lint.node-agent-privileged" && d.severity == Severity::kNote) continue;
+      // OpenShift: the base's MachineConfig goes to the worker pool (a note).
+      if (d.rule == "lint.worker-pool-reboots" && d.severity == Severity::kNote) continue;
       ADD_FAILURE() << platform << " + " << shape << ": " << d.location.file << ":"
                     << d.location.line << ": " << d.rule << " " << d.message;
     }
@@ -409,7 +428,7 @@ operators:
   openshift_version: "4.20"
   sriov_network_operator: {install: preinstalled, node_policies: false}
   nfd: {install: preinstalled}
-  gpu_operator: {install: preinstalled}
+  gpu_operator: {install: preinstalled, version: v25.10.1}
 gitops:
   argocd_namespace: openshift-gitops
   project: default

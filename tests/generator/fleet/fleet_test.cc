@@ -255,13 +255,31 @@ TEST_F(Fleet, ProfilesOfOneClusterThatFightAreAnErrorAndNothingIsWritten) {
     fs::copy_file(kSource / "tests/generator/cluster_sharing" / (std::string(name) + ".yaml"),
                   dir_ / (std::string(name) + ".yaml"));
   }
+  // They name no Argo CD destination: that one cause is the one error of the render...
   CommandRun run = Hkimgen("render old-oke-h100.yaml old-oke-a100.yaml -d fleet");
   EXPECT_EQ(run.status, 1);
-  EXPECT_NE(run.err.find("old-oke-a100.yaml:14:5: error: this profile and old-oke-h100.yaml"),
+  EXPECT_NE(run.err.find("name no Argo CD destination, so every one of them is synced to "
+                         "https://kubernetes.default.svc, the central Argo CD's own cluster, "
+                         "where their bundles collide ("),
             std::string::npos)
       << run.err;
-  EXPECT_NE(run.err.find("[lint.shared-cluster-object]"), std::string::npos);
+  EXPECT_NE(run.err.find("[fleet.no-destination]"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("[lint.shared-cluster-object]"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("\n1 error, "), std::string::npos) << run.err;
   EXPECT_FALSE(fs::exists(dir_ / "fleet"));
+  // ... and validate of the pair names each object they both emit.
+  CommandRun validate = Hkimgen("validate old-oke-h100.yaml old-oke-a100.yaml");
+  EXPECT_EQ(validate.status, 1);
+  EXPECT_NE(validate.out.find("old-oke-a100.yaml:14:5: error: this profile and old-oke-h100.yaml"),
+            std::string::npos)
+      << validate.out;
+  EXPECT_NE(validate.out.find("[lint.shared-cluster-object]"), std::string::npos);
+  // Each on its own destination, they are two clusters: the objects no longer collide.
+  for (const char* name : {"old-oke-h100", "old-oke-a100"}) {
+    std::ofstream(dir_ / (std::string(name) + ".yaml"), std::ios::app)
+        << "  destination_server: https://" << name << ".example.com:6443\n";
+  }
+  EXPECT_EQ(Hkimgen("render old-oke-h100.yaml old-oke-a100.yaml -d apart -q").status, 0);
   // The shipped pair shares the cluster as the README says: it renders.
   EXPECT_EQ(Hkimgen("render profiles/oke-h100.yaml profiles/oke-a100.yaml -d fleet").status, 0);
 }

@@ -13,6 +13,7 @@
 #include "load/load.h"
 #include "pipeline/profile_check.h"
 #include "validate/validate.h"
+#include "model/operator_versions.h"
 #include "model/wrapper_image.h"
 #include "test_files.h"
 
@@ -93,8 +94,10 @@ gitops: {repo_url: https://github.com/lab/bundles.git, path: out/oke}
 
 // Loads `base`, applies `sets` as --set assignments, and runs schema, model and lint (not the
 // closure check validate adds: these small profiles install no operator; closure_test.cc). The
-// bases name their images by tag, as most profiles do: lint.image-digest's findings are dropped
-// unless `digest_findings` (its own tests below), so that every other test sees one rule at a time.
+// bases name their images by tag, as most profiles do, and say things of every profile like them
+// (the OpenShift one reboots the worker pool, the OKE operators are the default end-of-support
+// release): those rules' findings are dropped unless `digest_findings` (their own tests below,
+// through Only), so that every other test sees one rule at a time.
 DiagnosticSink Check(const char* base, const std::vector<std::string>& sets,
                      bool digest_findings = false) {
   DiagnosticSink all;
@@ -110,9 +113,20 @@ DiagnosticSink Check(const char* base, const std::vector<std::string>& sets,
   if (auto profile = BuildProfileForLint(layered->merged, sink)) RunLint(*profile, layered->merged, sink);
   if (digest_findings) return all;
   DiagnosticSink kept;
+  const std::set<std::string> said_of_every_base = {
+      "lint.image-digest", "lint.node-agent-privileged", "lint.worker-pool-reboots",
+      "lint.gpu-operator-support"};
   for (const Diagnostic& d : all.diagnostics()) {
-    // The OKE node agents' note under SELinux enforcing (its own test below) likewise.
-    if (d.rule != "lint.image-digest" && d.rule != "lint.node-agent-privileged") kept.Report(d);
+    if (!said_of_every_base.count(d.rule)) kept.Report(d);
+  }
+  return kept;
+}
+
+// The findings of `rule` alone (Check drops some rules' findings unless asked).
+DiagnosticSink Only(const DiagnosticSink& all, const std::string& rule) {
+  DiagnosticSink kept;
+  for (const Diagnostic& d : all.diagnostics()) {
+    if (d.rule == rule) kept.Report(d);
   }
   return kept;
 }
@@ -452,51 +466,70 @@ TEST(Lint, LatestImageTags) {
 }
 
 TEST(Lint, ImagesPinnedByDigest) {
-  // The workload and wrapper images by tag: one finding each, naming the image and its line,
-  // with the ways to pin it.
-  const DiagnosticSink tags = Check(kOpenShift, {}, true);
-  ASSERT_EQ(tags.diagnostics().size(), 2u) << Dump(tags);
-  const Diagnostic& workload = tags.diagnostics()[0];
-  EXPECT_EQ(workload.rule, "lint.image-digest");
-  EXPECT_EQ(workload.severity, Severity::kWarning);
+  // The workload and wrapper images by tag: one cause, one finding, at the first image, naming
+  // each image and its line, with one way to pin them all.
+  const DiagnosticSink tags = Only(Check(kOpenShift, {}, true), "lint.image-digest");
+  ASSERT_EQ(tags.diagnostics().size(), 1u) << Dump(tags);
+  const Diagnostic& both = tags.diagnostics()[0];
+  EXPECT_EQ(both.severity, Severity::kWarning);
+  EXPECT_EQ(both.data_path, "/workload/image");
+  EXPECT_EQ(both.location.line, 29);
+  EXPECT_EQ(both.message,
+            "2 images are pulled by a tag, not by a digest: the registry can move a tag, so "
+            "nodes that pull at different times may run different builds: workload image "
+            "'quay.io/x/train:1' (lab.yaml:29); wrapper image 'quay.io/x/wrapper:1' (lab.yaml:34)");
+  EXPECT_NE(both.fix.find("--image-digest IMAGE=sha256:<64 hex> for each"), std::string::npos);
+  EXPECT_NE(both.fix.find("skopeo inspect --format '{{.Digest}}' docker://IMAGE"),
+            std::string::npos);
+  EXPECT_NE(both.fix.find("wrapper.digest"), std::string::npos);
+  EXPECT_LT(both.fix.size(), 400u) << both.fix;
+
+  // One image by tag: the finding names how to pin that one.
+  const std::string pinned = "sha256:" + std::string(64, 'c');
+  const DiagnosticSink one = Only(
+      Check(kOpenShift, {"wrapper.digest=" + pinned}, true), "lint.image-digest");
+  ASSERT_EQ(one.diagnostics().size(), 1u) << Dump(one);
+  const Diagnostic& workload = one.diagnostics()[0];
   EXPECT_EQ(workload.data_path, "/workload/image");
-  EXPECT_EQ(workload.location.line, 29);
   EXPECT_EQ(workload.message,
             "workload image 'quay.io/x/train:1' (lab.yaml:29) is pulled by the tag 1, not by a "
-            "digest: the registry can move the tag, so nodes that pull at different times may "
+            "digest: the registry can move a tag, so nodes that pull at different times may "
             "run different builds");
   EXPECT_NE(workload.fix.find("quay.io/x/train:1@sha256:<64 hex>"), std::string::npos);
   EXPECT_NE(workload.fix.find("--image-digest quay.io/x/train:1=sha256:<64 hex>"),
             std::string::npos);
   EXPECT_NE(workload.fix.find("skopeo inspect --format '{{.Digest}}' docker://quay.io/x/train:1"),
             std::string::npos);
-  EXPECT_EQ(tags.diagnostics()[1].data_path, "/wrapper/image");
-  EXPECT_NE(tags.diagnostics()[1].fix.find("wrapper.digest: sha256:"), std::string::npos);
 
   // Pinned in the profile, by wrapper.digest, or by images.digests (render --image-digest).
   const std::string digest = "sha256:" + std::string(64, 'c');
-  ExpectClean(Check(kOpenShift,
-                    {"workload.image=quay.io/x/train:1@" + digest, "wrapper.digest=" + digest},
-                    true));
-  ExpectClean(Check(kOpenShift,
-                    {"images.digests.quay\\.io/x/train:1=" + digest,
-                     "images.digests.quay\\.io/x/wrapper:1=" + digest},
-                    true));
+  ExpectClean(Only(
+      Check(kOpenShift,
+            {"workload.image=quay.io/x/train:1@" + digest, "wrapper.digest=" + digest}, true),
+      "lint.image-digest"));
+  ExpectClean(Only(Check(kOpenShift,
+                             {"images.digests.quay\\.io/x/train:1=" + digest,
+                              "images.digests.quay\\.io/x/wrapper:1=" + digest},
+                             true),
+                       "lint.image-digest"));
 
   // :latest or no tag is lint.image-latest's alone: one image, one finding.
   const DiagnosticSink latest = Check(
       kOpenShift, {"workload.image=quay.io/x/train:latest", "wrapper.digest=" + digest}, true);
-  ExpectOnly(latest, "lint.image-latest", "/workload/image", Severity::kWarning);
+  ExpectClean(Only(latest, "lint.image-digest"));
+  ExpectOnly(Only(latest, "lint.image-latest"), "lint.image-latest", "/workload/image",
+             Severity::kWarning);
 
   // A default image (the OKE VF DaemonSet's oraclelinux:9) is reported where it could be set.
-  const DiagnosticSink oke =
+  const DiagnosticSink oke = Only(
       Check(kOke,
             {"workload.image=quay.io/x/train:1@" + digest, "wrapper.digest=" + digest,
              "operators.vf_config.install=managed",
              // the NicClusterPolicy's images: a digest as their version pins them
              "network.sriov_device_plugin.version=" + digest, "network.nv_ipam.version=" + digest,
              "node_shape.selinux=permissive"},  // no lint.node-agent-privileged note
-            true);
+            true),
+      "lint.image-digest");
   ExpectOnly(oke, "lint.image-digest", "/operators/vf_config/image", Severity::kWarning);
   ASSERT_FALSE(oke.diagnostics().empty());
   EXPECT_NE(oke.diagnostics()[0].message.find("'docker.io/library/oraclelinux:9' (the default, "),
@@ -795,13 +828,6 @@ TEST(Lint, PrivilegedVfConfigIsAWarningWhereSelinuxDoesNotNeedIt) {
   ExpectClean(Check(kOkeOps.c_str(), {"operators.vf_config.privileged=true"}));
 }
 
-// The findings of `rule` alone (Check drops some rules' findings unless asked).
-DiagnosticSink Only(const DiagnosticSink& all, const std::string& rule) {
-  DiagnosticSink kept;
-  for (const Diagnostic& d : all.diagnostics())
-    if (d.rule == rule) kept.Report(d);
-  return kept;
-}
 
 TEST(Lint, NodeAgentsPrivilegedUnderSelinuxEnforcingIsANoteNamingEach) {
   const std::string rule = "lint.node-agent-privileged";
@@ -875,6 +901,61 @@ TEST(LintCases, EachCaseReportsExactlyItsExpectedFaults) {
     }
     EXPECT_EQ(actual, expected) << file;
   }
+}
+
+TEST(Lint, WorkerPoolRebootsEveryWorkerIsANote) {
+  const std::string rule = "lint.worker-pool-reboots";
+  // passthrough renders the IOMMU MachineConfig for role worker (the default): every worker
+  // reboots, CPU nodes included; said where the role is (or could be) written.
+  const DiagnosticSink worker = Only(Check(kOpenShift, {}, true), rule);
+  ExpectOnly(worker, rule, "/iommu/machine_config_role", Severity::kNote);
+  ASSERT_FALSE(worker.diagnostics().empty());
+  EXPECT_NE(worker.diagnostics()[0].message.find("(the default)"), std::string::npos);
+  EXPECT_NE(worker.diagnostics()[0].message.find("CPU nodes included"), std::string::npos);
+  EXPECT_NE(worker.diagnostics()[0].fix.find("iommu.machine_config_role: gpu"), std::string::npos);
+  EXPECT_NE(worker.diagnostics()[0].fix.find("MachineConfigPool lab-gpu"), std::string::npos);
+  // A GPU pool of its own, no MachineConfig at all, or OKE: nothing to say.
+  ExpectClean(Only(Check(kOpenShift, {"iommu.machine_config_role=h100"}, true), rule));
+  ExpectClean(Only(Check(kOpenShift, {"iommu.policy=already-configured"}, true), rule));
+  ExpectClean(Only(Check(kOpenShift, {"iommu.already_set={iommu=pt}"}, true), rule));
+  ExpectClean(Only(Check(kOke, {}, true), rule));
+  // CRI-O's memlock MachineConfig goes to the pool too.
+  ExpectOnly(Only(Check(kOpenShift,
+                        {"iommu.policy=already-configured", "security.memlock_strategy=crio-ulimits",
+                         "security.run_as_user=null"},
+                        true),
+                  rule),
+             rule, "/iommu/machine_config_role", Severity::kNote);
+}
+
+TEST(Lint, GpuOperatorOfAnEndOfSupportLineIsAWarningOffline) {
+  const std::string rule = "lint.gpu-operator-support";
+  // The catalog's life-cycle table marks v25.10 end-of-support; the bundle installs it.
+  const DiagnosticSink old =
+      Only(Check(kOkeOps.c_str(), {"operators.gpu_operator.version=v25.10.1"}, true), rule);
+  ExpectOnly(old, rule, "/operators/gpu_operator/version", Severity::kWarning);
+  ASSERT_FALSE(old.diagnostics().empty());
+  EXPECT_NE(old.diagnostics()[0].message.find("GPU Operator v25.10.1, whose line NVIDIA no "
+                                                "longer supports"),
+            std::string::npos)
+      << Dump(old);
+  const std::optional<GpuOperatorRelease> newest = NewestSupportedGpuOperatorRelease("");
+  ASSERT_TRUE(newest);
+  EXPECT_NE(old.diagnostics()[0].fix.find("set operators.gpu_operator.version: " +
+                                          newest->version),
+            std::string::npos)
+      << old.diagnostics()[0].fix;
+  // The default release is said to be the default.
+  const DiagnosticSink unset = Only(Check(kOkeOps.c_str(), {}, true), rule);
+  ExpectOnly(unset, rule, "/operators/gpu_operator/version", Severity::kWarning);
+  // A supported line, or one the cluster's admins install (validate --cluster notes it).
+  ExpectClean(Only(Check(kOkeOps.c_str(), {"operators.gpu_operator.version=" + newest->version},
+                         true),
+                   rule));
+  ExpectClean(Only(Check(kOkeOps.c_str(), {"operators.gpu_operator.version=v25.10.1",
+                                           "operators.gpu_operator.install=preinstalled"},
+                         true),
+                   rule));
 }
 
 TEST(NcclNameList, ParsesExcludeExactAndPorts) {

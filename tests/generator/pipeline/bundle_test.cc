@@ -72,13 +72,15 @@ TEST_P(ShippedBundle, RendersByteIdenticalTwice) {
   EXPECT_EQ(first.out, second.out);
   // Shipped profiles render without errors or warnings; the only notes are their accepted
   // lint.image-digest (accept_warnings: no digest of their images is recorded) and, on OKE, the
-  // node agents privileged under SELinux enforcing (lint.node-agent-privileged).
+  // node agents privileged under SELinux enforcing (lint.node-agent-privileged) and oke-h100's
+  // accepted end-of-support GPU Operator line (lint.gpu-operator-support).
   EXPECT_NE(first.err.find("\n0 errors, 0 warnings\n"), std::string::npos) << first.err;
   for (size_t at = first.err.find(": note: "); at != std::string::npos;
        at = first.err.find(": note: ", at + 1)) {
     const std::string note = first.err.substr(at, first.err.find('\n', at) - at);
     EXPECT_TRUE(note.find("[lint.image-digest]") != std::string::npos ||
-                note.find("[lint.node-agent-privileged]") != std::string::npos)
+                note.find("[lint.node-agent-privileged]") != std::string::npos ||
+                note.find("[lint.gpu-operator-support]") != std::string::npos)
         << note;
   }
   // Nothing machine-specific leaks into the output.
