@@ -205,7 +205,7 @@ case_success_says_what_happened_in_one_line() {
   expect_no_err "wrote "
 }
 
-# The third round's frictions (issue 51): each as a newcomer met it.
+# Frictions a newcomer met, each as they met it.
 
 case_init_creates_the_folder_of_its_output_file() {
   # Was: `init --output-file profiles/x.yaml` failed where profiles/ did not exist yet.
