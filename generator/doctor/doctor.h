@@ -30,6 +30,16 @@ struct DoctorSuspect {
   std::string time;  ///< of the summary that named it
 };
 
+/// The node's fabric condition (RdmaFabric) as a cluster export (doctor --cluster) shows it.
+struct DoctorCondition {
+  bool present = false;  ///< false: the export has the node without the condition, or no export
+  std::string status;    ///< True | False | Unknown, as written
+  std::string reason;
+  std::string message;
+  std::string last_transition;  ///< RFC 3339 UTC, "" when absent
+  std::string last_heartbeat;
+};
+
 /// The latest summary that tested one node (a night that only skipped it, busy or not in its
 /// slice, does not hide an earlier result: it counts in busy_skips).
 struct DoctorNode {
@@ -52,6 +62,8 @@ struct DoctorNode {
   /// The node's value of the grouping label (doctor --group-by, from a cluster export: its
   /// network block or rack); "" when not grouped or the node lacks the label.
   std::string group;
+  /// Its RdmaFabric condition, from the --cluster export.
+  DoctorCondition condition;
 };
 
 /// Problems with the input that do not stop the table (a marker line whose JSON is broken).

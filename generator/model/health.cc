@@ -118,6 +118,7 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
   Read(p, "min_busbw_gbps", periodic.min_busbw_gbps);
   reader.Bytes(p, periodic.pointer, "at_bytes", periodic.at_bytes);
   Read(p, "timeout_seconds", periodic.timeout_seconds);
+  ReadFabricConsumers(Member(section, "consumers"), out.consumers);
   return reader.errors();
 }
 

@@ -11,6 +11,7 @@
 
 #include "support/diagnostics.h"
 #include "load/load.h"
+#include "model/health_consumers.h"
 
 namespace hkim {
 
@@ -62,6 +63,7 @@ struct FabricHealth {
   FabricGate gate;
   PeriodicHealth periodic;
   double min_rail_fraction = 0.75;
+  FabricConsumers consumers;  ///< model/health_consumers.h
   std::string pointer = "/fabric_health";
 };
 

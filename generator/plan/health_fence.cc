@@ -7,47 +7,10 @@
 #include <iterator>
 #include <map>
 
+#include "plan/cel_text.h"
 #include "plan/health.h"
 
 namespace hkim {
-
-namespace {
-
-// A CEL string literal: single-quoted, with backslash, quote and control bytes escaped, so that
-// no profile value can end the literal or change the expression.
-std::string CelString(const std::string& text) {
-  static const char kHex[] = "0123456789abcdef";
-  std::string out = "'";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '\\' || c == '\'') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20 || byte == 0x7f) {
-      out += "\\x";
-      out += kHex[byte >> 4];
-      out += kHex[byte & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
-
-std::string CelList(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (const std::string& item : items) out += (out.size() > 1 ? ", " : "") + CelString(item);
-  return out + "]";
-}
-
-std::string CelMap(const std::map<std::string, std::string>& entries) {
-  std::string out = "{";
-  for (const auto& [key, value] : entries)
-    out += (out.size() > 1 ? ", " : "") + CelString(key) + ": " + CelString(value);
-  return out + "}";
-}
-
-}  // namespace
 
 std::vector<std::string> NodeMarkingUsers(const Profile& p) {
   return {"system:serviceaccount:" + HealthNamespace(p) + ":" + HealthServiceAccount(p)};
