@@ -30,6 +30,20 @@ struct DoctorSuspect {
   std::string time;  ///< of the summary that named it
 };
 
+/// One read of a node's RDMA error counters around its in-pod checks (summary "counters"): the
+/// counters that moved, by device and port. A read where none moved still counts (all zero).
+struct DoctorCounterMove {
+  std::string device;
+  std::string port;
+  std::string netdev;
+  std::string counter;
+  long long delta = 0;
+};
+struct DoctorCounterRead {
+  std::string time;  ///< of the summary
+  std::vector<DoctorCounterMove> moved;
+};
+
 /// The node's fabric condition (RdmaFabric) as a cluster export (doctor --cluster) shows it.
 struct DoctorCondition {
   bool present = false;  ///< false: the export has the node without the condition, or no export
@@ -64,7 +78,14 @@ struct DoctorNode {
   std::string group;
   /// Its RdmaFabric condition, from the --cluster export.
   DoctorCondition condition;
+  /// Every read of its error counters in the input (any summary of the node, not only the
+  /// latest), oldest first; the newest kMaxCounterReads.
+  std::vector<DoctorCounterRead> counter_reads;
 };
+
+/// Bounds on what one node keeps of its counter reads (the input is untrusted).
+inline constexpr size_t kMaxCounterReads = 12;
+inline constexpr size_t kMaxCounterMoves = 64;  ///< per read
 
 /// Problems with the input that do not stop the table (a marker line whose JSON is broken).
 struct DoctorInput {

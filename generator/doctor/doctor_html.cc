@@ -4,6 +4,8 @@
 #include "doctor/doctor_html.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -103,6 +105,48 @@ mustache::data SuspectData(const DoctorNode& node, const DoctorSuspect& s) {
   return d;
 }
 
+// The node's error counters over its reads: one row per device, port and counter that moved in
+// any read, its delta in each read (oldest first; 0 where it did not move) and the trend of the
+// last two.
+mustache::data CounterRows(const DoctorNode& node, bool* any) {
+  std::map<std::tuple<std::string, std::string, std::string>, std::string> netdev_of;
+  for (const DoctorCounterRead& read : node.counter_reads)
+    for (const DoctorCounterMove& m : read.moved) netdev_of[{m.device, m.port, m.counter}] = m.netdev;
+  mustache::data rows{mustache::data::type::list};
+  *any = false;
+  for (const auto& [series, netdev] : netdev_of) {
+    std::vector<long long> deltas;
+    for (const DoctorCounterRead& read : node.counter_reads) {
+      long long delta = 0;
+      for (const DoctorCounterMove& m : read.moved)
+        if (std::tie(m.device, m.port, m.counter) ==
+            std::tie(std::get<0>(series), std::get<1>(series), std::get<2>(series)))
+          delta += m.delta;
+      deltas.push_back(delta);
+    }
+    std::string runs;
+    for (long long d : deltas)
+      runs += (runs.empty() ? "" : ", ") + std::string(d > 0 ? "+" : "") + std::to_string(d);
+    const long long last = deltas.back();
+    const long long before = deltas.size() > 1 ? deltas[deltas.size() - 2] : 0;
+    const std::string trend = deltas.size() == 1 ? "one read"
+                              : last > before    ? "rising"
+                              : last < before    ? "falling"
+                                                 : "steady";
+    mustache::data row;
+    const std::string& device = std::get<0>(series);
+    row.set("port", Untrusted(device + "/" + std::get<1>(series)));
+    row.set("netdev", Untrusted(netdev.empty() ? "-" : netdev));
+    row.set("counter", Untrusted(std::get<2>(series)));
+    row.set("runs", runs);  // numbers only
+    row.set("trend", trend);
+    row.set("rising", Flag(trend == "rising"));
+    rows.push_back(row);
+    *any = true;
+  }
+  return rows;
+}
+
 // The page's fixed classes for a condition as shown: True (issues) fails, False passes.
 std::string ConditionClass(const ConditionReading& reading) {
   return reading.shown == "True" ? "fail" : reading.shown == "False" ? "pass" : "other";
@@ -178,7 +222,7 @@ std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
   mustache::data suspects{mustache::data::type::list};
   mustache::data busy_nodes{mustache::data::type::list};
   int failing = 0, untested = 0, waiting = 0, busy = 0, suspect_count = 0;
-  int conditions = 0, condition_issues = 0, condition_unknown = 0;
+  int conditions = 0, condition_issues = 0, condition_unknown = 0, counters_moved = 0;
   for (const DoctorNode& node : nodes) {
     failing += !node.passed;
     untested += !node.tested;
@@ -241,6 +285,14 @@ std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
       ++suspect_count;
     }
     row.set("node_suspects", own);
+    bool moved = false;
+    row.set("counter_rows", CounterRows(node, &moved));
+    row.set("has_counters", Flag(!node.counter_reads.empty()));
+    row.set("counters_moved", Flag(moved));
+    row.set("counter_reads", std::to_string(node.counter_reads.size()));
+    row.set("counter_first", Untrusted(node.counter_reads.empty() ? "" : node.counter_reads.front().time));
+    row.set("counter_last", Untrusted(node.counter_reads.empty() ? "" : node.counter_reads.back().time));
+    counters_moved += moved;
     rows.push_back(row);
     if (node.busy_skips > 0) {
       mustache::data b;
@@ -268,6 +320,8 @@ std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
   context.set("has_suspects", Flag(suspect_count > 0));
   context.set("grouped", Flag(grouped));
   context.set("has_conditions", Flag(conditions > 0));
+  context.set("moved_nodes", std::to_string(counters_moved));
+  context.set("has_counters_moved", Flag(counters_moved > 0));
   context.set("condition_issues", std::to_string(condition_issues));
   context.set("condition_unknown", std::to_string(condition_unknown));
   context.set("heartbeat", ShortDuration(heartbeat_seconds));

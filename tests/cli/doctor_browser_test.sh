@@ -2,7 +2,8 @@
 # `hkimgen doctor --html` in a real browser: headless Chromium loads the pages rendered from the
 # shipped sample logs (docs/samples/), dumps the DOM it built and takes a screenshot. The test
 # checks the text a reader sees (node names, FAIL/PASS, the suspect rail, the busy night, with a
-# nodes export the RdmaFabric condition, its age and a stale one shown Unknown) and
+# nodes export the RdmaFabric condition, its age and a stale one shown Unknown, the error
+# counters' trend over the in-pod checks' reads) and
 # that the screenshot is a PNG of some size. Skipped (exit 77) where Chromium is not installed:
 # Debian's `chromium` is a few hundred MB, so scripts/setup.sh does not install it.
 # Usage: doctor_browser_test.sh HKIMGEN SOURCE_DIR [SHOT.png]
@@ -68,10 +69,12 @@ expect passed "$text" "194.6 / ≥ 150 GB/s (130%)"
 grep -qF "FAIL" <<<"$text" && fail "passed: the page shows FAIL"
 
 # With the nodes' RdmaFabric conditions from an export: one True (a rail's counter), one False,
-# one whose heartbeat is older than the interval (written False, shown Unknown: stale).
+# one whose heartbeat is older than the interval (written False, shown Unknown: stale); and two
+# earlier in-pod runs whose summaries carry the error counters that moved.
 status=0
 "$hkimgen" doctor "$src/docs/samples/gate-failed.log" "$src/docs/samples/health-periodic.log" \
-  --cluster "$src/docs/samples/nodes-fabric.json" --html "$work/conditions.html" >/dev/null ||
+  "$src/docs/samples/pod-counters.log" --cluster "$src/docs/samples/nodes-fabric.json" \
+  --html "$work/conditions.html" >/dev/null ||
   status=$?
 [[ $status == 1 ]] || fail "doctor exited $status with conditions (expected 1)"
 text=$(browse "$work/conditions.html" | text_of)
@@ -84,6 +87,11 @@ expect conditions "$text" "- False for 4d 17h"
 expect conditions "$text" "- Unknown (stale) for 4d 17h"
 expect conditions "$text" "Node condition RdmaFabric: True , reason RdmaFabricHasIssues, changed 4h 39m before the newest time, heartbeat 0s before it: links: rail mlx5_9 port 1: symbol_error +150 in 3600 s (max 120)"
 expect conditions "$text" "Node condition RdmaFabric: Unknown (stale: written False, last heartbeat 2h 14m before the newest time; a writer posts every 5m)"
+# The error counters the in-pod checks read, over two runs: a rail whose symbol errors rise.
+expect counters "$text" "1 node(s) whose error counters moved during a check"
+expect counters "$text" "mlx5_9/1 ens9f1v0 link_downed 0, +1 rising"
+expect counters "$text" "mlx5_9/1 ens9f1v0 symbol_error +3, +150 rising"
+expect counters "$text" "2 read(s), 2026-11-22T08:00:00Z to 2026-11-23T10:00:00Z; none moved"
 grep -qF "Node condition RdmaFabric: False" <<<"$text" ||
   fail "conditions: the fresh False condition is not shown as False"
 
