@@ -55,7 +55,8 @@ function checkNvSentinel(file, values) {
   const [policy] = policies;
   const [ruleSet] = ruleSets;
   if (!policy || !ruleSet) return;
-  expect(file, "the policy watches", JSON.stringify(policy.resource), JSON.stringify({ group: "", version: "v1", kind: "Node" }));
+  const watched = policy.resource;
+  expect(file, "the policy watches", `${watched.group}/${watched.version}/${watched.kind}`, "/v1/Node");
   expect(file, "the event is fatal", policy.healthEvent.isFatal, false);
   expect(file, "the event skips the drain", policy.healthEvent.drainOverrides?.skip, true);
   expect(file, "the rule set cordons", ruleSet.cordon.shouldCordon, false);

@@ -17,14 +17,15 @@ command -v node >/dev/null && command -v npm >/dev/null ||
   { echo "SKIP: node and npm are not installed" >&2; exit 77; }
 
 on=fabric_health.consumers
-"$hkimgen" render "$src/profiles/oke-h100.yaml" -q -d "$work/plain"
+render() { "$hkimgen" render "$@" 2>"$work/render.err" || { cat "$work/render.err" >&2; fail "render $*"; }; }
+render "$src/profiles/oke-h100.yaml" -d "$work/plain"
 if grep -rlE 'kind: NodeHealthCheck|nvsentinel-values|rdma-fabric-npd' "$work/plain"; then
   fail "a profile that asks for no consumer renders consumer objects"
 fi
-"$hkimgen" render "$src/profiles/oke-h100.yaml" -q -d "$work/oke" \
+render "$src/profiles/oke-h100.yaml" -d "$work/oke" \
   --set "$on.nvsentinel.enabled=true" --set "$on.node_problem_detector.enabled=true" \
   --set "$on.node_health_check.enabled=true"
-"$hkimgen" render "$src/profiles/barcelona-h100-cx7.yaml" -q -d "$work/ocp" \
+render "$src/profiles/barcelona-h100-cx7.yaml" -d "$work/ocp" \
   --set "$on.node_health_check.enabled=true" --set "$on.node_health_check.true_seconds=600"
 
 nhc=$work/ocp/platform/30-nodehealthcheck-hkimgen-barcelona-rdma-fabric.yaml
