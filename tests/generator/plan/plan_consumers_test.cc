@@ -60,7 +60,7 @@ TEST(PlanConsumers, NodeHealthCheckNeverRemediatesAndNeedsTheOperator) {
                        "crd self-node-remediation.medik8s.io/SelfNodeRemediationTemplate"}));
 }
 
-TEST(PlanConsumers, NvSentinelAndNodeProblemDetectorConfigsAndTheirPreconditions) {
+TEST(PlanConsumers, NvSentinelAndNodeProblemDetectorConfigsInTheirNamespaces) {
   std::string errors;
   const std::vector<YAML::Node> docs = RenderShipped(
       "oke-h100", {"fabric_health.consumers.nvsentinel.enabled=true",
