@@ -30,7 +30,8 @@ void CheckRunningPreconditions(const BundlePlan& plan, const ClusterExport& clus
         found |= c.is_object() && Str(At(c, {"name"})) == container;
     }
     if (!found)
-      findings.Add(Severity::kError, "cluster.precondition", pre.pointer, "cluster " + cluster.label,
+      findings.Add(Severity::kError, "cluster.precondition", pre.pointer,
+                   "cluster " + cluster.label,
                    "runs no pod with a container " + container + " in namespace " + ns +
                        ", which the bundle takes as given (" + pre.why + ")",
                    "install it first, or fix the namespace: " + pre.check);

@@ -111,7 +111,8 @@ mustache::data SuspectData(const DoctorNode& node, const DoctorSuspect& s) {
 mustache::data CounterRows(const DoctorNode& node, bool* any) {
   std::map<std::tuple<std::string, std::string, std::string>, std::string> netdev_of;
   for (const DoctorCounterRead& read : node.counter_reads)
-    for (const DoctorCounterMove& m : read.moved) netdev_of[{m.device, m.port, m.counter}] = m.netdev;
+    for (const DoctorCounterMove& m : read.moved)
+      netdev_of[{m.device, m.port, m.counter}] = m.netdev;
   mustache::data rows{mustache::data::type::list};
   *any = false;
   for (const auto& [series, netdev] : netdev_of) {
@@ -290,8 +291,9 @@ std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
     row.set("has_counters", Flag(!node.counter_reads.empty()));
     row.set("counters_moved", Flag(moved));
     row.set("counter_reads", std::to_string(node.counter_reads.size()));
-    row.set("counter_first", Untrusted(node.counter_reads.empty() ? "" : node.counter_reads.front().time));
-    row.set("counter_last", Untrusted(node.counter_reads.empty() ? "" : node.counter_reads.back().time));
+    const bool read = !node.counter_reads.empty();
+    row.set("counter_first", Untrusted(read ? node.counter_reads.front().time : ""));
+    row.set("counter_last", Untrusted(read ? node.counter_reads.back().time : ""));
     counters_moved += moved;
     rows.push_back(row);
     if (node.busy_skips > 0) {

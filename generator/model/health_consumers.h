@@ -5,9 +5,8 @@
 // condition, each opt-in. Read by ReadFabricHealth (model/health.cc); planned by
 // plan/health_consumers.cc; templates in templates/consumers/.
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace hkim {
 

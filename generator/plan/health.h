@@ -16,6 +16,7 @@
 // Every GPU pod uses the StatefulSet's pod spec (templates/common/pod-spec.mustache) with the
 // values below changed, never a copy of it.
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -64,6 +65,13 @@ void PlanHealthNodeFence(const Profile& profile, int wave, BundlePlan& plan);
 /// policy matches them and the ClusterRoleBinding binds them.
 std::vector<std::string> NodeMarkingUsers(const Profile& profile);
 std::string HealthNodeFenceName(const Profile& profile);  ///< hkimgen-<cluster>-fabric-health-node-marks
+
+/// CEL literals of profile values (plan/health_fence.cc): a single-quoted string with
+/// backslash, quote and control bytes escaped, so that no value can end the literal or change
+/// the expression; a list and a map of such strings.
+std::string CelQuoted(const std::string& text);
+std::string CelListOf(const std::vector<std::string>& items);
+std::string CelMapOf(const std::map<std::string, std::string>& entries);
 
 /// The transport a check requires (HKIM_NCCL_CHECK_TRANSPORT) for a profile's `transport`:
 /// itself, or for "auto" NET/Socket in tcp mode, NET/IB/GDRDMA where nccl.gpudirect names a

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "plan/cel_text.h"
 #include "plan/embedded_documents.h"
+#include "plan/health.h"
 
 namespace hkim {
 namespace {
@@ -53,23 +53,24 @@ json PoolLabelSelector(const Profile& p) {
 std::string PoolCelPredicate(const Profile& p) {
   std::string out = "has(resource.metadata.labels)";
   for (const auto& [key, value] : p.node_shape.node_selector)
-    out += " && " + CelString(key) + " in resource.metadata.labels && resource.metadata.labels[" +
-           CelString(key) + "] == " + CelString(value);
+    out += " && " + CelQuoted(key) + " in resource.metadata.labels && resource.metadata.labels[" +
+           CelQuoted(key) + "] == " + CelQuoted(value);
   if (!p.node_shape.include_nodes.empty())
-    out += " && resource.metadata.name in " + CelList(SortedNames(p.node_shape.include_nodes));
+    out += " && resource.metadata.name in " + CelListOf(SortedNames(p.node_shape.include_nodes));
   if (!p.node_shape.exclude_nodes.empty())
-    out += " && !(resource.metadata.name in " + CelList(SortedNames(p.node_shape.exclude_nodes)) + ")";
+    out += " && !(resource.metadata.name in " + CelListOf(SortedNames(p.node_shape.exclude_nodes)) +
+           ")";
   return out;
 }
 
 void PlanNodeHealthCheck(const Profile& p, int wave, BundlePlan& plan) {
   const NodeHealthCheckConsumer& nhc = p.fabric_health.consumers.node_health_check;
-  PlannedObject& check = AddPlannedObject(
-      plan, p, "consumers/nodehealthcheck.yaml.mustache", "remediation.medik8s.io/v1alpha1",
-      "NodeHealthCheck", FabricNodeHealthCheckName(p), "", wave, true);
+  PlannedObject& check = AddPlannedObject(plan, p, "consumers/nodehealthcheck.yaml.mustache",
+                                          "remediation.medik8s.io/v1alpha1", "NodeHealthCheck",
+                                          FabricNodeHealthCheckName(p), "", wave, true);
   check.source_pointer = nhc.pointer;
-  Needs(check, CapabilityKind::kCrd, CrdName(kSnrTemplateApiVersion, kSnrTemplateKind),
-        nhc.pointer, "its remediationTemplate names one (the operator requires a template)");
+  Needs(check, CapabilityKind::kCrd, CrdName(kSnrTemplateApiVersion, kSnrTemplateKind), nhc.pointer,
+        "its remediationTemplate names one (the operator requires a template)");
   json& c = check.context;
   c["selector"] = PoolLabelSelector(p);
   c["condition"] = kFabricConditionType;
@@ -81,7 +82,7 @@ void PlanNodeHealthCheck(const Profile& p, int wave, BundlePlan& plan) {
   c["template_namespace"] = nhc.template_namespace;
 }
 
-void PlanNvSentinelValueList(const Profile& p, int wave, BundlePlan& plan) {
+void PlanNvSentinelValues(const Profile& p, int wave, BundlePlan& plan) {
   const NvSentinelConsumer& nvs = p.fabric_health.consumers.nvsentinel;
   PlannedObject& config =
       AddPlannedObject(plan, p, "consumers/configmap-nvsentinel-values.yaml.mustache", "v1",
@@ -92,7 +93,7 @@ void PlanNvSentinelValueList(const Profile& p, int wave, BundlePlan& plan) {
   const std::string predicate =
       PoolCelPredicate(p) +
       " && has(resource.status.conditions) && resource.status.conditions.exists(c, c.type == " +
-      CelString(kFabricConditionType) + " && c.status != 'False')";
+      CelQuoted(kFabricConditionType) + " && c.status != 'False')";
   // NVSentinel's own opt-out labels, as its shipped rule sets read them.
   const std::string managed =
       "!('k8saas.nvidia.com/ManagedByNVSentinel' in node.metadata.labels && "
@@ -106,15 +107,16 @@ void PlanNvSentinelValueList(const Profile& p, int wave, BundlePlan& plan) {
                               "condition ") +
                       kFabricConditionType + ": its reason and message name the rail)"},
       {"error_code", kFabricConditionType},
-      {"event_match", "event.agent == 'kubernetes-object-monitor' && event.checkName == " +
-                          CelString(policy)},
+      {"event_match",
+       "event.agent == 'kubernetes-object-monitor' && event.checkName == " + CelQuoted(policy)},
       {"node_match", managed},
       {"taint_key", nvs.taint_key},
       {"taint_value", "fail"},
   };
-  config.context[kEmbeddedDocuments] = json::array(
-      {json{{"key", "values_json"}, {"template", "consumers/nvsentinel-values.yaml.mustache"},
-            {"context", values}}});
+  config.context[kEmbeddedDocuments] =
+      json::array({json{{"key", "values_json"},
+                        {"template", "consumers/nvsentinel-values.yaml.mustache"},
+                        {"context", values}}});
   config.context["file"] = "values.yaml";
 }
 
@@ -127,9 +129,9 @@ void PlanNodeProblemDetector(const Profile& p, int wave, BundlePlan& plan) {
   // /usr/bin/env sets the one variable: a rule has a path and arguments, no environment. With
   // no service account folder the agent has no API client: it reads, prints and exits, and
   // node-problem-detector is the condition's only writer.
-  const std::vector<std::string> args = {"HKIM_HEALTH_SYSFS=" + npd.sysfs, npd.hkim_health_path,
-                                         "links", "--once", "--service-account-dir",
-                                         "/nonexistent"};
+  const std::vector<std::string> args = {
+      "HKIM_HEALTH_SYSFS=" + npd.sysfs, npd.hkim_health_path, "links", "--once",
+      "--service-account-dir",          "/nonexistent"};
   // The check reads sysfs once; a third of the interval, at most 30 s, bounds it.
   const int timeout = std::min(30, std::max(5, npd.interval_seconds / 3));
   json plugin = {
@@ -142,9 +144,10 @@ void PlanNodeProblemDetector(const Profile& p, int wave, BundlePlan& plan) {
       {"message_ok", "links: the RDMA ports are active"},
       {"args", ValueList(args)},
   };
-  config.context[kEmbeddedDocuments] = json::array(
-      {json{{"key", "plugin_json"}, {"template", "consumers/npd-rdma-fabric.yaml.mustache"},
-            {"context", plugin}}});
+  config.context[kEmbeddedDocuments] =
+      json::array({json{{"key", "plugin_json"},
+                        {"template", "consumers/npd-rdma-fabric.yaml.mustache"},
+                        {"context", plugin}}});
   config.context["file"] = kNpdConfigFile;
 }
 
@@ -179,8 +182,8 @@ std::vector<Precondition> ConsumerPreconditions(const Profile& p) {
     out.push_back(Precondition{
         "crd", std::string("self-node-remediation.medik8s.io/") + kSnrTemplateKind,
         "fabric_health.consumers.node_health_check: the NodeHealthCheck names Self Node "
-        "Remediation's template " + std::string(kSnrTemplateName) + " in " +
-            nhc.template_namespace +
+        "Remediation's template " +
+            std::string(kSnrTemplateName) + " in " + nhc.template_namespace +
             " (the operator requires one; minHealthy 100% keeps it from ever being used)",
         cli + " get selfnoderemediationtemplate -n " + nhc.template_namespace + " " +
             kSnrTemplateName,
@@ -189,18 +192,19 @@ std::vector<Precondition> ConsumerPreconditions(const Profile& p) {
   if (consumers.nvsentinel.enabled) {
     const NvSentinelConsumer& nvs = consumers.nvsentinel;
     for (const char* module : kNvSentinelModules) {
-      out.push_back(Precondition{
-          "running", nvs.namespace_name + "/" + module,
-          "fabric_health.consumers.nvsentinel: NVSentinel's " + std::string(module) +
-              " runs in " + nvs.namespace_name + " (global." +
-              (std::string(module) == "fault-quarantine" ? "faultQuarantine"
-                                                         : "kubernetesObjectMonitor") +
-              ".enabled) with the values of ConfigMap " + NvSentinelValuesName(p) +
-              " appended to its lists",
-          "kubectl get pods -n " + nvs.namespace_name +
-              " -o jsonpath='{range .items[*]}{.spec.containers[*].name}{\"\\n\"}{end}' | grep -w " +
-              module,
-          nvs.pointer + "/enabled"});
+      out.push_back(
+          Precondition{"running", nvs.namespace_name + "/" + module,
+                       "fabric_health.consumers.nvsentinel: NVSentinel's " + std::string(module) +
+                           " runs in " + nvs.namespace_name + " (global." +
+                           (std::string(module) == "fault-quarantine" ? "faultQuarantine"
+                                                                      : "kubernetesObjectMonitor") +
+                           ".enabled) with the values of ConfigMap " + NvSentinelValuesName(p) +
+                           " appended to its lists",
+                       "kubectl get pods -n " + nvs.namespace_name +
+                           " -o jsonpath='{range "
+                           ".items[*]}{.spec.containers[*].name}{\"\\n\"}{end}' | grep -w " +
+                           module,
+                       nvs.pointer + "/enabled"});
     }
   }
   if (consumers.node_problem_detector.enabled) {
@@ -208,8 +212,11 @@ std::vector<Precondition> ConsumerPreconditions(const Profile& p) {
     out.push_back(Precondition{
         "running", npd.namespace_name + "/node-problem-detector",
         "fabric_health.consumers.node_problem_detector: the cluster's node-problem-detector "
-        "runs in " + npd.namespace_name + " (a container named node-problem-detector) and loads "
-        "ConfigMap " + NpdConfigName(p) + "'s " + kNpdConfigFile +
+        "runs in " +
+            npd.namespace_name +
+            " (a container named node-problem-detector) and loads "
+            "ConfigMap " +
+            NpdConfigName(p) + "'s " + kNpdConfigFile +
             " (--config.custom-plugin-monitor), with hkim-health at " + npd.hkim_health_path +
             " and the host's RDMA class folder at " + npd.sysfs + " in its container",
         cli + " get pods -n " + npd.namespace_name +
@@ -223,7 +230,7 @@ std::vector<Precondition> ConsumerPreconditions(const Profile& p) {
 void PlanFabricConsumers(const Profile& p, int wave, BundlePlan& plan) {
   const FabricConsumers& consumers = p.fabric_health.consumers;
   if (consumers.node_health_check.enabled) PlanNodeHealthCheck(p, wave, plan);
-  if (consumers.nvsentinel.enabled) PlanNvSentinelValueList(p, wave, plan);
+  if (consumers.nvsentinel.enabled) PlanNvSentinelValues(p, wave, plan);
   if (consumers.node_problem_detector.enabled) PlanNodeProblemDetector(p, wave, plan);
 }
 

@@ -7,10 +7,43 @@
 #include <iterator>
 #include <map>
 
-#include "plan/cel_text.h"
 #include "plan/health.h"
 
 namespace hkim {
+
+// A CEL string literal: single-quoted, with backslash, quote and control bytes escaped, so that
+// no profile value can end the literal or change the expression.
+std::string CelQuoted(const std::string& text) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out = "'";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\\' || c == '\'') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += "\\x";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::string CelListOf(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (const std::string& item : items) out += (out.size() > 1 ? ", " : "") + CelQuoted(item);
+  return out + "]";
+}
+
+std::string CelMapOf(const std::map<std::string, std::string>& entries) {
+  std::string out = "{";
+  for (const auto& [key, value] : entries)
+    out += (out.size() > 1 ? ", " : "") + CelQuoted(key) + ": " + CelQuoted(value);
+  return out + "}";
+}
 
 std::vector<std::string> NodeMarkingUsers(const Profile& p) {
   return {"system:serviceaccount:" + HealthNamespace(p) + ":" + HealthServiceAccount(p)};
@@ -30,17 +63,17 @@ void PlanHealthNodeFence(const Profile& p, int wave, BundlePlan& plan) {
   if (!users.empty()) users.back()["last"] = true;
   policy.context["users"] = users;
   // The policy's data as CEL expressions; the template quotes each as one YAML scalar.
-  policy.context["mark_label"] = CelString(kHealthLabel);
-  policy.context["mark_annotations"] = CelList(
+  policy.context["mark_label"] = CelQuoted(kHealthLabel);
+  policy.context["mark_annotations"] = CelListOf(
       {std::begin(kHealthMarkAnnotations), std::end(kHealthMarkAnnotations)});
-  policy.context["pool_selector"] = CelMap(p.node_shape.node_selector);
+  policy.context["pool_selector"] = CelMapOf(p.node_shape.node_selector);
   // Sorted: the policy does not change when the profile reorders its lists.
   std::vector<std::string> exclude = p.node_shape.exclude_nodes;
   std::vector<std::string> include = p.node_shape.include_nodes;
   std::sort(exclude.begin(), exclude.end());
   std::sort(include.begin(), include.end());
-  policy.context["exclude_nodes"] = CelList(exclude);
-  policy.context["include_nodes"] = CelList(include);
+  policy.context["exclude_nodes"] = CelListOf(exclude);
+  policy.context["include_nodes"] = CelListOf(include);
   policy.context["taint_consent"] = p.fabric_health.periodic.taint ? "true" : "false";
   PlannedObject& binding = AddPlannedObject(
       plan, p, "admission/validatingadmissionpolicybinding.yaml.mustache",

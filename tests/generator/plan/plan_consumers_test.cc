@@ -36,10 +36,11 @@ TEST(PlanConsumers, NoneUnlessAsked) {
 
 TEST(PlanConsumers, NodeHealthCheckNeverRemediatesAndNeedsTheOperator) {
   std::string errors;
-  const std::vector<YAML::Node> docs = RenderShipped(
-      "barcelona-h100-cx7", {"fabric_health.consumers.node_health_check.enabled=true",
-                             "fabric_health.consumers.node_health_check.unknown_seconds=900"},
-      &errors);
+  const std::vector<YAML::Node> docs =
+      RenderShipped("barcelona-h100-cx7",
+                    {"fabric_health.consumers.node_health_check.enabled=true",
+                     "fabric_health.consumers.node_health_check.unknown_seconds=900"},
+                    &errors);
   ASSERT_FALSE(docs.empty()) << errors;
   const std::vector<YAML::Node> checks = OfKind(docs, "NodeHealthCheck");
   ASSERT_EQ(checks.size(), 1u);
@@ -54,7 +55,8 @@ TEST(PlanConsumers, NodeHealthCheckNeverRemediatesAndNeedsTheOperator) {
   Profile profile = test_files::BuildFrom(test_files::FreshOpenShiftProfile());
   profile.fabric_health.consumers.node_health_check.enabled = true;
   std::vector<std::string> kinds;
-  for (const Precondition& pre : ConsumerPreconditions(profile)) kinds.push_back(pre.kind + " " + pre.what);
+  for (const Precondition& pre : ConsumerPreconditions(profile))
+    kinds.push_back(pre.kind + " " + pre.what);
   EXPECT_EQ(kinds, (std::vector<std::string>{
                        "crd remediation.medik8s.io/NodeHealthCheck",
                        "crd self-node-remediation.medik8s.io/SelfNodeRemediationTemplate"}));
@@ -62,11 +64,12 @@ TEST(PlanConsumers, NodeHealthCheckNeverRemediatesAndNeedsTheOperator) {
 
 TEST(PlanConsumers, NvSentinelAndNodeProblemDetectorConfigsInTheirNamespaces) {
   std::string errors;
-  const std::vector<YAML::Node> docs = RenderShipped(
-      "oke-h100", {"fabric_health.consumers.nvsentinel.enabled=true",
-                   "fabric_health.consumers.nvsentinel.namespace=gpu-health",
-                   "fabric_health.consumers.node_problem_detector.enabled=true"},
-      &errors);
+  const std::vector<YAML::Node> docs =
+      RenderShipped("oke-h100",
+                    {"fabric_health.consumers.nvsentinel.enabled=true",
+                     "fabric_health.consumers.nvsentinel.namespace=gpu-health",
+                     "fabric_health.consumers.node_problem_detector.enabled=true"},
+                    &errors);
   ASSERT_FALSE(docs.empty()) << errors;
   int found = 0;
   for (const YAML::Node& config : OfKind(docs, "ConfigMap")) {
