@@ -63,6 +63,10 @@ void CheckPreconditions(const Profile& profile, const BundlePlan& plan, const Cl
 void CheckOkePreconditions(const BundlePlan& plan, const ClusterExport& cluster,
                            const std::vector<const discover::NodeFacts*>& picked,
                            Findings& findings);
+/// running_preconditions.cc: the plan's running preconditions (NAMESPACE/CONTAINER) against the
+/// exported Pods (cluster.precondition when none in NAMESPACE has that container).
+void CheckRunningPreconditions(const BundlePlan& plan, const ClusterExport& cluster,
+                               Findings& findings);
 void CheckTakeover(const Profile& profile, const BundlePlan& plan, const ClusterExport& cluster,
                    Findings& findings);
 /// platform_networks.cc: each rail's range against the nodes' addresses and pod CIDRs and, on

@@ -197,6 +197,7 @@ void CheckPreconditions(const Profile& p, const BundlePlan& plan, const ClusterE
   CheckOpenShiftVersion(p, plan, cluster, findings);
   CheckVersions(p, plan, cluster, findings);  // versions.h: releases against the profile and catalog
   CheckOkePreconditions(plan, cluster, picked, findings);
+  CheckRunningPreconditions(plan, cluster, findings);
   if (!p.operators) return;
   for (const OperatorFacts& facts : OperatorCatalog()) {
     if (!(p.IsOpenShift() ? facts.openshift : facts.kubernetes)) continue;

@@ -11,6 +11,8 @@
 #include "discover/cluster_facts.h"
 #include "doctor/doctor.h"
 #include "doctor/doctor_html.h"
+#include "discover/json_at.h"
+#include "model/health_consumers.h"
 #include "write/output_file.h"
 
 namespace hkim {
@@ -23,7 +25,8 @@ void SetupDoctorCommand(CLI::App& app) {
   command->add_option("inputs", options->inputs,
                       "files with hkim-health output (`kubectl logs` saved); - or none = stdin");
   command->add_option("--cluster", options->cluster,
-                      "cluster export (kubectl get nodes -o json) whose node labels --group-by reads");
+                      "cluster export (kubectl get nodes -o json): the node labels --group-by "
+                      "reads, and each node's RdmaFabric condition for the --html page");
   command->add_option("--group-by", options->group_by,
                       "node label to group the table by, e.g. the scheduling.kueue level "
                       "oci.oraclecloud.com/rdma.network_block_id (needs --cluster)");
@@ -31,6 +34,10 @@ void SetupDoctorCommand(CLI::App& app) {
                       "also write the report as one self-contained HTML page to FILE")
       ->type_name("FILE");
   command->add_flag("--force", options->force, "Overwrite the --html FILE when it exists");
+  command->add_option("--heartbeat-seconds", options->heartbeat_seconds,
+                      "the RdmaFabric condition's heartbeat interval (the writers'; default 300): "
+                      "on the page an older heartbeat reads Unknown (stale), never healthy")
+      ->check(CLI::Range(1LL, 7LL * 24 * 3600));
   auto output = std::make_shared<OutputChoice>();
   AddOutputOption(command, *output, {"text", "json"});
   command->footer(R"(
@@ -45,7 +52,11 @@ Examples:
 --html writes one self-contained page (inline CSS, no script, nothing fetched) beside the table or
 the JSON: per node its last active check (when, how, busbw against its threshold), failures and
 fixes, the suspects with their evidence and the nodes skipped as busy; ages count back from the
-newest summary, as the table's. It never writes through a symlink; --force replaces a file.
+newest summary, as the table's. With --cluster the page also shows each node's RdmaFabric
+condition (status, reason, message, how long since it changed and since its heartbeat; a
+heartbeat older than --heartbeat-seconds reads Unknown, stale), and its ages count back from the
+newest of the summaries and the heartbeats. It never writes through a symlink; --force replaces
+a file.
 
 Exit status: 0 every node passed, 1 a node failed, no summary was found or the page could not be
 written, 2 unreadable input.)");
@@ -108,10 +119,13 @@ Diagnostic SummaryWarning(const std::string& warning, const std::vector<std::str
   return d;
 }
 
-/// Sets each node's group: its value of --group-by in the --cluster export (the in-pod check and
-/// the health check see the same nodes the scheduler's topology does). False after reporting.
-bool GroupNodes(const DoctorOptions& options, std::vector<DoctorNode>& nodes, DiagnosticSink& sink) {
+/// Reads the --cluster export once: each node's group (its value of --group-by: the in-pod check
+/// and the health check see the same nodes the scheduler's topology does) and its RdmaFabric
+/// condition. False after reporting.
+bool ReadClusterNodes(const DoctorOptions& options, std::vector<DoctorNode>& nodes,
+                      DiagnosticSink& sink) {
   if (options.cluster.empty()) {
+    if (options.group_by.empty()) return true;
     sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage",
                            "--group-by needs --cluster: the node labels come from a cluster export",
                            "add --cluster EXPORT (kubectl get nodes -o json > nodes.json)"});
@@ -121,15 +135,38 @@ bool GroupNodes(const DoctorOptions& options, std::vector<DoctorNode>& nodes, Di
   if (!input) return false;
   const discover::ExportSet exports = discover::LoadExports({std::move(*input)}, sink);
   if (sink.ErrorCount() > 0) return false;
-  const discover::ClusterFacts facts = discover::ExtractFacts(exports, sink);
+  std::map<std::string, DoctorCondition> condition_of;
+  for (const discover::ExportObject& object : exports.objects) {
+    if (object.kind != "Node" || object.json == nullptr) continue;
+    const nlohmann::json& list = discover::At(*object.json, {"status", "conditions"});
+    if (!list.is_array()) continue;
+    for (const nlohmann::json& c : list) {
+      auto text = [&](const char* key) {
+        const nlohmann::json& value = discover::At(c, {key});
+        return value.is_string() ? value.get<std::string>() : std::string();
+      };
+      if (!c.is_object() || text("type") != kFabricConditionType) continue;
+      condition_of[object.name] = DoctorCondition{true,
+                                                  text("status"),
+                                                  text("reason"),
+                                                  text("message"),
+                                                  text("lastTransitionTime"),
+                                                  text("lastHeartbeatTime")};
+    }
+  }
   std::map<std::string, std::string> group_of;
-  for (const discover::NodeFacts& node : facts.nodes) {
-    auto it = node.labels.find(options.group_by);
-    if (it != node.labels.end()) group_of[node.name] = it->second;
+  if (!options.group_by.empty()) {
+    const discover::ClusterFacts facts = discover::ExtractFacts(exports, sink);
+    for (const discover::NodeFacts& node : facts.nodes) {
+      auto it = node.labels.find(options.group_by);
+      if (it != node.labels.end()) group_of[node.name] = it->second;
+    }
   }
   for (DoctorNode& node : nodes) {
-    auto it = group_of.find(node.node);
-    node.group = it == group_of.end() ? "" : it->second;
+    auto group = group_of.find(node.node);
+    node.group = group == group_of.end() ? "" : group->second;
+    auto condition = condition_of.find(node.node);
+    if (condition != condition_of.end()) node.condition = condition->second;
   }
   return sink.ErrorCount() == 0;
 }
@@ -138,7 +175,8 @@ bool GroupNodes(const DoctorOptions& options, std::vector<DoctorNode>& nodes, Di
 bool WritePage(const DoctorOptions& options, const std::vector<DoctorNode>& nodes,
                DiagnosticSink& sink) {
   std::string problem;
-  std::optional<std::string> page = FormatFleetPage(nodes, options.group_by, &problem);
+  std::optional<std::string> page =
+      FormatFleetPage(nodes, options.group_by, &problem, options.heartbeat_seconds);
   const SourceLocation file{options.html, 0, 0};
   if (!page) {
     sink.Report(Diagnostic{Severity::kError, file, "", "doctor.html", problem,
@@ -194,7 +232,7 @@ int RunDoctorCommand(const DoctorOptions& options, std::istream& in, std::ostrea
   }
   std::vector<std::string> warnings;
   std::vector<DoctorNode> nodes = CollectSummaries(inputs, warnings);
-  if (!options.group_by.empty() && !GroupNodes(options, nodes, sink)) return finish(1, nullptr);
+  if (!ReadClusterNodes(options, nodes, sink)) return finish(1, nullptr);
   for (const std::string& warning : warnings) sink.Report(SummaryWarning(warning, names));
   if (nodes.empty()) {
     sink.Report(Diagnostic{Severity::kError, {}, "", "doctor.empty",

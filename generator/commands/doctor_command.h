@@ -14,10 +14,13 @@ namespace hkim {
 struct DoctorOptions {
   std::vector<std::string> inputs;  ///< files; "-" (or none) = stdin
   std::string format = "text";      ///< -o: text (table on stdout) or json (one report)
-  std::string cluster;              ///< --cluster EXPORT: the nodes' labels for --group-by
+  std::string cluster;              ///< --cluster EXPORT: node labels (--group-by), conditions
   std::string group_by;             ///< --group-by LABEL: a topology level (network block, rack)
   std::string html;                 ///< --html FILE: also write the page (doctor/doctor_html.h)
   bool force = false;               ///< --force: replace an existing FILE
+  /// --heartbeat-seconds: the RdmaFabric writers' heartbeat interval; an older heartbeat reads
+  /// Unknown (stale) on the page.
+  long long heartbeat_seconds = 300;
 };
 
 /// Adds the `doctor` sub-command to `app`.

@@ -45,6 +45,8 @@ class CountingIterator {
 
 // Fields no check reads and that make up most of a real export (a node's image list, every
 // object's managedFields): dropped while parsing, so a 2,000-node export stays small in memory.
+// A Node's status.conditions are kept (NodeConditions): doctor shows the fabric condition; a few
+// hundred bytes a node.
 bool Dropped(const std::string& key) {
   static const std::set<std::string> kDropped = {"managedFields",   "images",
                                                  "conditions",      "volumesInUse",
@@ -76,7 +78,7 @@ class ExportBuilder {
 
   bool key(std::string& key) {
     Frame& top = frames_.back();
-    top.skip_next = top.value == nullptr || Dropped(key);
+    top.skip_next = top.value == nullptr || (Dropped(key) && !NodeConditions(key));
     top.next_is_items = top.list_parent >= -1 && key == "items";
     if (top.skip_next) return true;
     if (!Spend(kMemberBytes + HeapBytes(key.size()))) return false;
@@ -136,6 +138,18 @@ class ExportBuilder {
     std::size_t element = 0;      // arrays: elements so far
     std::size_t next_start = 0;   // List arrays: where the text after the last element starts
   };
+
+  // Whether `key`, about to be read in the innermost object, is status.conditions of a Node
+  // (whose kind was read before its status, as every export writes it).
+  bool NodeConditions(const std::string& key) const {
+    if (key != "conditions" || frames_.size() < 2) return false;
+    const Frame& object = frames_[frames_.size() - 2];
+    if (object.value == nullptr || object.array || !object.value->is_object()) return false;
+    const auto kind = object.value->find("kind");
+    const auto status = object.value->find("status");
+    return kind != object.value->end() && *kind == "Node" && status != object.value->end() &&
+           &*status == frames_.back().value;
+  }
 
   // What the kept document costs in memory, estimated as it is built (libstdc++ on 64 bits: a
   // std::map node with its key, a std::string, a container, and the blocks malloc rounds them

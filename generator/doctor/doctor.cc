@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <cstdio>
 #include <ctime>
@@ -62,6 +63,29 @@ bool ReadSummary(const json& record, DoctorNode* node, std::string* problem) {
     }
   }
   return true;
+}
+
+// The summary's "counters" ({devices, moved: [{device, port, netdev, deltas: {counter: n}}]}),
+// as the in-pod check reads them around its checks; nothing when absent or of another shape.
+std::optional<DoctorCounterRead> ReadCounters(const json& record, const std::string& time) {
+  if (!record.contains("counters") || !record["counters"].is_object()) return std::nullopt;
+  const json& counters = record["counters"];
+  if (!counters.contains("moved") || !counters["moved"].is_array()) return std::nullopt;
+  DoctorCounterRead read;
+  read.time = time;
+  for (const json& port : counters["moved"]) {
+    if (!port.is_object() || !port.contains("deltas") || !port["deltas"].is_object()) continue;
+    // A port number may come as a number or a string.
+    const std::string number = port.contains("port") && port["port"].is_number_integer()
+                                   ? std::to_string(port["port"].get<long long>())
+                                   : Text(port, "port");
+    for (auto it = port["deltas"].begin(); it != port["deltas"].end(); ++it) {
+      if (!it.value().is_number_integer() || read.moved.size() >= kMaxCounterMoves) continue;
+      read.moved.push_back({Text(port, "device"), number, Text(port, "netdev"), it.key(),
+                            it.value().get<long long>()});
+    }
+  }
+  return read;
 }
 
 std::vector<std::pair<std::string, DoctorSuspect>> ReadSuspects(const json& record) {
@@ -178,6 +202,7 @@ std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
   std::map<std::string, DoctorNode> latest;
   std::map<std::string, std::vector<DoctorSuspect>> suspects;  // node -> latest localization's
   std::map<std::string, std::set<std::string>> busy;  // node -> times it was found busy
+  std::map<std::string, std::vector<DoctorCounterRead>> reads;  // node -> its counter reads
   for (const DoctorInput& input : inputs) {
     std::istringstream lines(input.text);
     std::string line;
@@ -201,6 +226,8 @@ std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
         for (const DoctorSuspect& s : list) seen |= s.rail == suspect.rail;
         if (!seen) list.push_back(suspect);
       }
+      if (std::optional<DoctorCounterRead> read = ReadCounters(record, node.time))
+        reads[node.node].push_back(std::move(*read));
       node.tested = IsTest(node);
       node.how = How(node);
       if (Busy(node)) busy[node.node].insert(node.time);
@@ -226,6 +253,23 @@ std::vector<DoctorNode> CollectSummaries(const std::vector<DoctorInput>& inputs,
       ++node.busy_skips;
       node.last_busy = std::max(node.last_busy, time);
     }
+  }
+  for (auto& [name, list] : reads) {
+    auto node = latest.find(name);
+    if (node == latest.end()) continue;
+    // Oldest first, the same bytes for any input order; the newest kMaxCounterReads kept.
+    auto key = [](const DoctorCounterRead& read) {
+      std::string text = read.time;
+      for (const DoctorCounterMove& m : read.moved)
+        text += "\n" + m.device + "/" + m.port + "/" + m.netdev + "/" + m.counter + "=" +
+                std::to_string(m.delta);
+      return text;
+    };
+    std::sort(list.begin(), list.end(), [&](const DoctorCounterRead& a, const DoctorCounterRead& b) {
+      return key(a) < key(b);
+    });
+    if (list.size() > kMaxCounterReads) list.erase(list.begin(), list.end() - kMaxCounterReads);
+    node->second.counter_reads = std::move(list);
   }
   std::vector<DoctorNode> out;
   for (auto& [name, node] : latest) out.push_back(std::move(node));

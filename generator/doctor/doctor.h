@@ -30,6 +30,30 @@ struct DoctorSuspect {
   std::string time;  ///< of the summary that named it
 };
 
+/// One read of a node's RDMA error counters around its in-pod checks (summary "counters"): the
+/// counters that moved, by device and port. A read where none moved still counts (all zero).
+struct DoctorCounterMove {
+  std::string device;
+  std::string port;
+  std::string netdev;
+  std::string counter;
+  long long delta = 0;
+};
+struct DoctorCounterRead {
+  std::string time;  ///< of the summary
+  std::vector<DoctorCounterMove> moved;
+};
+
+/// The node's fabric condition (RdmaFabric) as a cluster export (doctor --cluster) shows it.
+struct DoctorCondition {
+  bool present = false;  ///< false: the export has the node without the condition, or no export
+  std::string status;    ///< True | False | Unknown, as written
+  std::string reason;
+  std::string message;
+  std::string last_transition;  ///< RFC 3339 UTC, "" when absent
+  std::string last_heartbeat;
+};
+
 /// The latest summary that tested one node (a night that only skipped it, busy or not in its
 /// slice, does not hide an earlier result: it counts in busy_skips).
 struct DoctorNode {
@@ -52,7 +76,16 @@ struct DoctorNode {
   /// The node's value of the grouping label (doctor --group-by, from a cluster export: its
   /// network block or rack); "" when not grouped or the node lacks the label.
   std::string group;
+  /// Its RdmaFabric condition, from the --cluster export.
+  DoctorCondition condition;
+  /// Every read of its error counters in the input (any summary of the node, not only the
+  /// latest), oldest first; the newest kMaxCounterReads.
+  std::vector<DoctorCounterRead> counter_reads;
 };
+
+/// Bounds on what one node keeps of its counter reads (the input is untrusted).
+inline constexpr size_t kMaxCounterReads = 12;
+inline constexpr size_t kMaxCounterMoves = 64;  ///< per read
 
 /// Problems with the input that do not stop the table (a marker line whose JSON is broken).
 struct DoctorInput {

@@ -4,6 +4,8 @@
 #include "doctor/doctor_html.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -103,7 +105,80 @@ mustache::data SuspectData(const DoctorNode& node, const DoctorSuspect& s) {
   return d;
 }
 
+// The node's error counters over its reads: one row per device, port and counter that moved in
+// any read, its delta in each read (oldest first; 0 where it did not move) and the trend of the
+// last two.
+mustache::data CounterRows(const DoctorNode& node, bool* any) {
+  std::map<std::tuple<std::string, std::string, std::string>, std::string> netdev_of;
+  for (const DoctorCounterRead& read : node.counter_reads)
+    for (const DoctorCounterMove& m : read.moved)
+      netdev_of[{m.device, m.port, m.counter}] = m.netdev;
+  mustache::data rows{mustache::data::type::list};
+  *any = false;
+  for (const auto& [series, netdev] : netdev_of) {
+    std::vector<long long> deltas;
+    for (const DoctorCounterRead& read : node.counter_reads) {
+      long long delta = 0;
+      for (const DoctorCounterMove& m : read.moved)
+        if (std::tie(m.device, m.port, m.counter) ==
+            std::tie(std::get<0>(series), std::get<1>(series), std::get<2>(series)))
+          delta += m.delta;
+      deltas.push_back(delta);
+    }
+    std::string runs;
+    for (long long d : deltas)
+      runs += (runs.empty() ? "" : ", ") + std::string(d > 0 ? "+" : "") + std::to_string(d);
+    const long long last = deltas.back();
+    const long long before = deltas.size() > 1 ? deltas[deltas.size() - 2] : 0;
+    const std::string trend = deltas.size() == 1 ? "one read"
+                              : last > before    ? "rising"
+                              : last < before    ? "falling"
+                                                 : "steady";
+    mustache::data row;
+    const std::string& device = std::get<0>(series);
+    row.set("port", Untrusted(device + "/" + std::get<1>(series)));
+    row.set("netdev", Untrusted(netdev.empty() ? "-" : netdev));
+    row.set("counter", Untrusted(std::get<2>(series)));
+    row.set("runs", runs);  // numbers only
+    row.set("trend", trend);
+    row.set("rising", Flag(trend == "rising"));
+    rows.push_back(row);
+    *any = true;
+  }
+  return rows;
+}
+
+// The page's fixed classes for a condition as shown: True (issues) fails, False passes.
+std::string ConditionClass(const ConditionReading& reading) {
+  return reading.shown == "True" ? "fail" : reading.shown == "False" ? "pass" : "other";
+}
+
+// The newest of `now` and every condition's heartbeat: the page's ages never run negative.
+std::string NewestWithHeartbeats(const std::vector<DoctorNode>& nodes, std::string now) {
+  for (const DoctorNode& node : nodes) {
+    const std::string& beat = node.condition.last_heartbeat;
+    if (!node.condition.present || SecondsBetween(beat, beat) < 0) continue;
+    if (now.empty() || SecondsBetween(now, beat) > 0) now = beat;
+  }
+  return now;
+}
+
 }  // namespace
+
+ConditionReading ReadCondition(const DoctorCondition& condition, const std::string& now,
+                               long long heartbeat_seconds) {
+  ConditionReading reading;
+  if (!condition.present) return reading;
+  const long long age = SecondsBetween(condition.last_heartbeat, now);
+  if (condition.status == "Unknown" || age < 0 || age > heartbeat_seconds ||
+      (condition.status != "True" && condition.status != "False")) {
+    reading.shown = "Unknown";
+    reading.stale = true;
+    return reading;
+  }
+  reading.shown = condition.status;
+  return reading;
+}
 
 std::optional<BusbwReading> ParseBusbw(const std::string& detail) {
   const size_t at = detail.find("busbw ");
@@ -124,7 +199,8 @@ std::optional<BusbwReading> ParseBusbw(const std::string& detail) {
 }
 
 std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
-                                           const std::string& group_label, std::string* error) {
+                                           const std::string& group_label, std::string* error,
+                                           long long heartbeat_seconds) {
   const std::string_view* text = FindEmbeddedFile(kTemplate);
   if (text == nullptr) {
     *error = std::string(kTemplate) + " is not embedded";
@@ -141,12 +217,13 @@ std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
     std::stable_sort(nodes.begin(), nodes.end(),
                      [](const DoctorNode& a, const DoctorNode& b) { return a.group < b.group; });
   }
-  const std::string now = NewestTime(nodes);
+  const std::string now = NewestWithHeartbeats(nodes, NewestTime(nodes));
   auto ago = [&](const std::string& time) { return ShortDuration(SecondsBetween(time, now)); };
   mustache::data rows{mustache::data::type::list};
   mustache::data suspects{mustache::data::type::list};
   mustache::data busy_nodes{mustache::data::type::list};
   int failing = 0, untested = 0, waiting = 0, busy = 0, suspect_count = 0;
+  int conditions = 0, condition_issues = 0, condition_unknown = 0, counters_moved = 0;
   for (const DoctorNode& node : nodes) {
     failing += !node.passed;
     untested += !node.tested;
@@ -176,6 +253,29 @@ std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
                                               : std::to_string(node.busy_skips) + " night(s), last " +
                                                     ago(node.last_busy) + " ago");
     row.set("suspect_cell", Untrusted(SuspectCell(node), kMaxMessageBytes));
+    const DoctorCondition& cond = node.condition;
+    const ConditionReading reading = ReadCondition(cond, now, heartbeat_seconds);
+    conditions += cond.present;
+    condition_issues += reading.shown == "True";
+    condition_unknown += reading.shown == "Unknown";
+    row.set("has_condition", Flag(cond.present));
+    row.set("condition_shown", reading.shown.empty() ? "-" : reading.shown);
+    row.set("condition_class", ConditionClass(reading));
+    row.set("condition_stale", Flag(reading.stale));
+    row.set("condition_written", Untrusted(cond.status));
+    row.set("condition_reason", Untrusted(cond.reason.empty() ? "-" : cond.reason));
+    row.set("condition_message", Untrusted(cond.message.empty() ? "-" : cond.message,
+                                           kMaxMessageBytes));
+    auto since = [&](const std::string& time) {
+      const long long seconds = SecondsBetween(time, now);
+      return seconds < 0 ? std::string("unknown") : ShortDuration(seconds);
+    };
+    row.set("condition_since", since(cond.last_transition));
+    row.set("condition_heartbeat", since(cond.last_heartbeat));
+    row.set("condition_cell",
+            !cond.present ? std::string("-")
+                          : reading.shown + (reading.stale ? " (stale)" : "") + " for " +
+                                since(cond.last_transition));
     mustache::data checks{mustache::data::type::list};
     for (const DoctorCheck& check : node.checks) checks.push_back(CheckData(check));
     row.set("checks", checks);
@@ -186,6 +286,15 @@ std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
       ++suspect_count;
     }
     row.set("node_suspects", own);
+    bool moved = false;
+    row.set("counter_rows", CounterRows(node, &moved));
+    row.set("has_counters", Flag(!node.counter_reads.empty()));
+    row.set("counters_moved", Flag(moved));
+    row.set("counter_reads", std::to_string(node.counter_reads.size()));
+    const bool read = !node.counter_reads.empty();
+    row.set("counter_first", Untrusted(read ? node.counter_reads.front().time : ""));
+    row.set("counter_last", Untrusted(read ? node.counter_reads.back().time : ""));
+    counters_moved += moved;
     rows.push_back(row);
     if (node.busy_skips > 0) {
       mustache::data b;
@@ -212,6 +321,12 @@ std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
   context.set("suspect_count", std::to_string(suspect_count));
   context.set("has_suspects", Flag(suspect_count > 0));
   context.set("grouped", Flag(grouped));
+  context.set("has_conditions", Flag(conditions > 0));
+  context.set("moved_nodes", std::to_string(counters_moved));
+  context.set("has_counters_moved", Flag(counters_moved > 0));
+  context.set("condition_issues", std::to_string(condition_issues));
+  context.set("condition_unknown", std::to_string(condition_unknown));
+  context.set("heartbeat", ShortDuration(heartbeat_seconds));
   // The label's name without its prefix (rdma.network_block_id), as the table's column.
   context.set("group_label", Untrusted(group_label.substr(group_label.rfind('/') + 1)));
   context.set("nodes", rows);

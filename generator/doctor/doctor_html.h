@@ -27,7 +27,21 @@ std::optional<BusbwReading> ParseBusbw(const std::string& detail);
 /// and busbw against its threshold, failures and fixes) and its suspect rails. Ages count back
 /// from NewestTime(nodes), so the same input gives the same bytes. nullopt after writing the
 /// template's problem to `error` (a template that does not parse: a build defect).
+/// With conditions (doctor --cluster), each node's RdmaFabric condition: its status, reason and
+/// message, how long since it changed and since its last heartbeat; a heartbeat older than
+/// `heartbeat_seconds` (the writer's interval) or status Unknown shows as Unknown (stale), never
+/// as healthy. Ages then count back from the newest of the summaries and the heartbeats.
 std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& nodes,
-                                           const std::string& group_label, std::string* error);
+                                           const std::string& group_label, std::string* error,
+                                           long long heartbeat_seconds = 300);
+
+/// How the page reads one condition at `now`: "True", "False" or "Unknown", and whether it is
+/// stale (heartbeat older than `heartbeat_seconds`, unreadable, or written Unknown).
+struct ConditionReading {
+  std::string shown;  ///< True | False | Unknown | "" (no condition)
+  bool stale = false;
+};
+ConditionReading ReadCondition(const DoctorCondition& condition, const std::string& now,
+                               long long heartbeat_seconds);
 
 }  // namespace hkim

@@ -186,6 +186,7 @@ int ReadFabricHealth(const json& section, const LoadedProfile& loaded, Diagnosti
                      " s, not within the condition's heartbeat of " +
                      std::to_string(condition.heartbeat_seconds) + " s",
                  "make interval_seconds shorter than node_condition.heartbeat_seconds");
+  ReadFabricConsumers(Member(section, "consumers"), out.consumers);
   return reader.errors();
 }
 

@@ -12,6 +12,7 @@
 
 #include "support/diagnostics.h"
 #include "load/load.h"
+#include "model/health_consumers.h"
 
 namespace hkim {
 
@@ -95,6 +96,7 @@ struct FabricHealth {
   NodeConditionSettings node_condition;
   LinkCounters link_counters;
   double min_rail_fraction = 0.75;
+  FabricConsumers consumers;  ///< model/health_consumers.h
   std::string pointer = "/fabric_health";
 };
 

@@ -10,6 +10,7 @@
 #include "plan/argocd_bootstrap.h"
 #include "plan/builder.h"
 #include "plan/closure.h"
+#include "plan/health_consumers.h"
 #include "plan/layers.h"
 #include "plan/mirror_sets.h"
 #include "plan/operators/operators.h"
@@ -55,6 +56,7 @@ BundlePlan PlanBundle(const Profile& profile,
     if (namespace_planned) namespace_planned(b.plan());
   }
   PlanFabricHealthCluster(profile, plan::kHealthWaves, b.plan());
+  PlanFabricConsumers(profile, kWaveClusterAccess, b.plan());
 
   std::vector<PlannedObject>& objects = b.plan().objects;
   std::stable_sort(objects.begin(), objects.end(), [](const PlannedObject& a, const PlannedObject& c) {

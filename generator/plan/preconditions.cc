@@ -9,6 +9,7 @@
 
 #include "model/image_mirror.h"
 #include "model/placement.h"
+#include "plan/health_consumers.h"
 
 namespace hkim {
 namespace {
@@ -312,6 +313,7 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
                        k.levels_set ? k.pointer + "/levels/" + std::to_string(i) : k.pointer});
     }
   }
+  for (Precondition& pre : ConsumerPreconditions(p)) add(std::move(pre));
   const std::string& role = p.iommu.machine_config_role;
   if (p.IsOpenShift() && role != "worker" && role != "master") {
     if (p.iommu.create_pool) {

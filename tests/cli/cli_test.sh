@@ -1169,4 +1169,46 @@ case_discover_leaves_another_teams_nodes_out() {
 }
 # --- end of discover ---
 
+case_validate_cluster_checks_the_fabric_consumers_are_installed() {
+  # The consumers' implied preconditions against an export (fabric_health.consumers): the
+  # NodeHealthCheck's CRDs among the exported CRDs, NVSentinel's and node-problem-detector's
+  # containers among the exported Pods.
+  local fx=tests/generator/cluster_check on=fabric_health.consumers
+  crd() { jq -n --arg g "$1" --arg k "$2" '{apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition", metadata: {name: ("x." + $g)},
+    spec: {group: $g, names: {kind: $k}}}'; }
+  pod() { jq -n --arg ns "$1" --arg c "$2" '{apiVersion: "v1", kind: "Pod",
+    metadata: {name: ($c + "-0"), namespace: $ns}, spec: {containers: [{name: $c}]}}'; }
+  crd sriovnetwork.openshift.io SriovNetworkNodePolicy >"$WORK/other.json"
+  jq --slurpfile o "$WORK/other.json" '.items += $o' "$fx/barcelona.json" >"$WORK/no-nhc.json"
+  run validate "$B" --cluster "$WORK/no-nhc.json" --set "$on.node_health_check.enabled=true"
+  expect_status 1
+  expect_out "has no CRD remediation.medik8s.io/NodeHealthCheck, which the bundle takes as given"
+  expect_out "has no CRD self-node-remediation.medik8s.io/SelfNodeRemediationTemplate"
+  expect_out "[cluster.precondition]"
+  { crd remediation.medik8s.io NodeHealthCheck; crd self-node-remediation.medik8s.io SelfNodeRemediationTemplate; } |
+    jq -s '.' >"$WORK/nhc.json"
+  jq --slurpfile o "$WORK/nhc.json" '.items += $o[0]' "$WORK/no-nhc.json" >"$WORK/with-nhc.json"
+  run validate "$B" --cluster "$WORK/with-nhc.json" --set "$on.node_health_check.enabled=true"
+  expect_status 0
+  expect_no_out "[cluster.precondition]"
+  # OKE: NVSentinel's two modules and node-problem-detector, by their containers.
+  local set=(--set "$on.nvsentinel.enabled=true" --set "$on.node_problem_detector.enabled=true")
+  run validate "$OKE" --cluster tests/cli/docs_tools/oke-export.json "${set[@]}"
+  expect_out "whether nvsentinel/kubernetes-object-monitor runs"  # no Pod exported: not judged
+  pod kube-system coredns | jq -s '.' >"$WORK/dns.json"
+  jq --slurpfile o "$WORK/dns.json" '.items += $o[0]' tests/cli/docs_tools/oke-export.json \
+    >"$WORK/no-consumers.json"
+  run validate "$OKE" --cluster "$WORK/no-consumers.json" "${set[@]}"
+  expect_out "runs no pod with a container kubernetes-object-monitor in namespace nvsentinel"
+  expect_out "runs no pod with a container fault-quarantine in namespace nvsentinel"
+  expect_out "runs no pod with a container node-problem-detector in namespace kube-system"
+  { pod nvsentinel kubernetes-object-monitor; pod nvsentinel fault-quarantine;
+    pod kube-system node-problem-detector; } | jq -s '.' >"$WORK/pods.json"
+  jq --slurpfile o "$WORK/pods.json" '.items += $o[0]' tests/cli/docs_tools/oke-export.json \
+    >"$WORK/with-pods.json"
+  run validate "$OKE" --cluster "$WORK/with-pods.json" "${set[@]}"
+  expect_no_out "runs no pod with a container"
+}
+
 cli_run_case

@@ -48,6 +48,62 @@ TEST(DoctorHtml, ReadsTheBusbwAndItsThresholdOfACheckDetail) {
   EXPECT_FALSE(ParseBusbw("busbw 4.30 GB/s (min 0)"));    // no ratio to draw
 }
 
+TEST(DoctorHtml, ConditionWithAnOldHeartbeatReadsUnknownNeverHealthy) {
+  DoctorCondition fresh{true, "False", "RdmaFabricHasNoIssues", "", "2026-11-20T10:00:00Z",
+                        "2026-11-25T03:18:00Z"};
+  const std::string now = "2026-11-25T03:19:00Z";
+  EXPECT_EQ(ReadCondition(fresh, now, 300).shown, "False");
+  EXPECT_FALSE(ReadCondition(fresh, now, 300).stale);
+  DoctorCondition old = fresh;
+  old.last_heartbeat = "2026-11-25T03:13:59Z";  // 301 s before
+  EXPECT_EQ(ReadCondition(old, now, 300).shown, "Unknown");
+  EXPECT_TRUE(ReadCondition(old, now, 300).stale);
+  EXPECT_EQ(ReadCondition(old, now, 400).shown, "False");
+  DoctorCondition unreadable = fresh;
+  unreadable.last_heartbeat = "yesterday";
+  EXPECT_EQ(ReadCondition(unreadable, now, 300).shown, "Unknown");
+  DoctorCondition written_unknown = fresh;
+  written_unknown.status = "Unknown";
+  EXPECT_EQ(ReadCondition(written_unknown, now, 300).shown, "Unknown");
+  DoctorCondition issues = fresh;
+  issues.status = "True";
+  EXPECT_EQ(ReadCondition(issues, now, 300).shown, "True");
+  DoctorCondition odd = fresh;
+  odd.status = "Maybe";
+  EXPECT_EQ(ReadCondition(odd, now, 300).shown, "Unknown");
+  EXPECT_EQ(ReadCondition(DoctorCondition{}, now, 300).shown, "");
+}
+
+TEST(DoctorHtml, CountersTrendOverEveryReadOfTheNodeOldestFirst) {
+  std::vector<std::string> warnings;
+  const std::vector<DoctorNode> nodes =
+      CollectSummaries({{"pod-counters.log", Sample("pod-counters.log")}}, warnings);
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_EQ(nodes.size(), 2u);
+  const DoctorNode& bad = nodes[1];
+  ASSERT_EQ(bad.node, "moc-r4pcc02u25-nairr");
+  ASSERT_EQ(bad.counter_reads.size(), 2u);
+  EXPECT_EQ(bad.counter_reads[0].time, "2026-11-22T08:00:00Z");
+  ASSERT_EQ(bad.counter_reads[1].moved.size(), 2u);
+  EXPECT_EQ(bad.counter_reads[1].moved[1].counter, "symbol_error");
+  EXPECT_EQ(bad.counter_reads[1].moved[1].delta, 150);
+  EXPECT_EQ(bad.counter_reads[1].moved[1].port, "1");
+  std::string error;
+  const std::string page = FormatFleetPage(nodes, "", &error).value_or("");
+  EXPECT_TRUE(Has(page, "<td class=\"mono\">+3, +150</td><td class=\"s-fail\">rising</td>"))
+      << page;
+  EXPECT_TRUE(Has(page, "2 read(s), 2026-11-22T08:00:00Z to 2026-11-23T10:00:00Z; none moved"));
+  // A summary whose counters are of another shape adds no read.
+  const std::string odd =
+      "HKIM_HEALTH_SUMMARY {\"tool\":\"hkim-health\",\"format\":1,\"mode\":\"pod\","
+      "\"node\":\"n\",\"time\":\"2026-11-22T08:00:00Z\",\"passed\":true,\"checks\":[],"
+      "\"counters\":{\"moved\":[{\"device\":\"d\",\"deltas\":{\"x\":\"many\"}}, 7]}}\n";
+  const std::vector<DoctorNode> one = CollectSummaries({{"odd.log", odd}}, warnings);
+  ASSERT_EQ(one.size(), 1u);
+  ASSERT_EQ(one[0].counter_reads.size(), 1u);
+  EXPECT_TRUE(one[0].counter_reads[0].moved.empty());
+}
+
 TEST(DoctorHtml, FailedGateShowsTheFailingNodesTheSuspectRailAndItsEvidence) {
   const std::string page = Page({"gate-failed.log", "health-periodic.log"});
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
