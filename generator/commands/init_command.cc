@@ -252,7 +252,8 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
        "  gpus_per_pod: "
     << f.gpus
     << "\n"
-       "  command: [\"sleep\", \"infinity\"]   # CHANGE: run through hkim-wrapper\n"
+       "  command: [\"sleep\", \"infinity\"]   # CHANGE: your command (the bundle runs it under "
+       "hkim-wrapper)\n"
        "  shm_size: 32Gi\n"
        "  mode: rdma\n"
        "  on_no_rdma: fail\n\n"

@@ -275,6 +275,19 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
                      PreconditionCheck(p, K::kRdmaNetns, "exclusive"),
                      p.network.pointer + "/rdma_netns"});
   }
+  // On OpenShift a MachineConfig lifts CRI-O's memlock (crio-ulimits); elsewhere the node image's
+  // CRI-O configuration is outside what a bundle can write, so the node pool must bring it.
+  if (!p.IsOpenShift() && p.security.memlock_strategy == MemlockStrategy::kCrioUlimits) {
+    add(Precondition{"node-setting", "crio-memlock",
+                     "security.memlock_strategy: crio-ulimits: CRI-O on the GPU nodes starts "
+                     "containers with memlock unlimited (default_ulimits = [\"memlock=-1:-1\"] in "
+                     "a drop-in under /etc/crio/crio.conf.d/, e.g. written by the node pool's "
+                     "cloud-init); without it the limit stays CRI-O's 8 MiB and hkim-wrapper "
+                     "stops the job with the fix",
+                     "kubectl debug node/NODE -it --image=" + NodeDebugImage(p) +
+                         " -- chroot /host grep -rh default_ulimits /etc/crio/",
+                     p.security.pointer + "/memlock_strategy"});
+  }
   for (size_t i = 0; i < p.iommu.already_set.size(); ++i) {
     const std::string& argument = p.iommu.already_set[i];
     add(Precondition{"kernel-arg", argument,

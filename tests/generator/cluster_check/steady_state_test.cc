@@ -29,7 +29,7 @@ std::string Findings(const Checked& c) {
 
 std::vector<std::string> StarterProfiles() {
   std::vector<std::string> paths;
-  for (const std::string platform : {"openshift", "oke", "kubernetes"}) {
+  for (const std::string platform : {"openshift", "oke"}) {
     for (const std::string& shape : InitShapes()) {
       InitOptions options;
       options.platform = platform;

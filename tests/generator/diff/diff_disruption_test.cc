@@ -246,9 +246,9 @@ TEST(DiffDisruption, AnOperatorDowngradeIsRefusedWithTheReason) {
   const auto subscriptions = OfKind(diff, "Subscription");
   ASSERT_EQ(subscriptions.size(), 1u);
   EXPECT_EQ(subscriptions[0]->refusal,
-            "the Subscription of gpu-operator-certified moves from v25.10 to the older v25.3: "
+            "the Subscription of gpu-operator-certified moves from v26.7 to the older v25.3: "
             "OLM only upgrades (it never replaces an installed CSV by an older one), so the "
-            "Subscription would stay on v25.10 while Argo CD reports it synced");
+            "Subscription would stay on v26.7 while Argo CD reports it synced");
   EXPECT_TRUE(Has(FormatBundleDiff(diff, "out"), "[refused: the Subscription of"));
 }
 

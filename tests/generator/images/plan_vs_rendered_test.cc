@@ -231,7 +231,7 @@ std::vector<Case> Cases() {
     EXPECT_TRUE(profile && !sink.HasErrors()) << label;
     cases.push_back({label, profile ? std::optional(profile->merged) : std::nullopt});
   }
-  for (const char* platform : {"openshift", "oke", "kubernetes"}) {
+  for (const char* platform : {"openshift", "oke"}) {
     for (const std::string& shape : hkim::InitShapes()) {
       hkim::InitOptions options;
       options.platform = platform;
