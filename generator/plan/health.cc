@@ -139,10 +139,6 @@ json CheckPod(const Profile& p, const json& workload_pod) {
   return pod;
 }
 
-json Env(const std::string& name, const std::string& value) {
-  return json{{"name", name}, {"value", value}};
-}
-
 // The periodic check in health namespace `ns` (FabricHealthNamespace of the workload namespace
 // it serves; plan/health_namespace.cc plans the rest of that namespace): the CronJob, whose one
 // coordinator pod (the wrapper image's static hkim-health, no GPU) starts the check pods on
@@ -207,21 +203,21 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
        json{{"name", "HKIM_POD_NAMESPACE"}, {"field_path", "metadata.namespace"}},
        json{{"name", "HKIM_POD_UID"}, {"field_path", "metadata.uid"}}});
   c["env"] = json::array(
-      {Env("HKIM_HEALTH_NODE_SELECTOR", NodeSelector(p)),
-       Env("HKIM_HEALTH_INCLUDE_NODES", HostList(p.node_shape.include_nodes)),
-       Env("HKIM_HEALTH_EXCLUDE_NODES", HostList(p.node_shape.exclude_nodes)),
-       Env("HKIM_HEALTH_EXPECT_GPUS", std::to_string(p.node_shape.gpus_per_node)),
-       Env("HKIM_HEALTH_EXPECT_RESOURCES", ExpectedResources(p)),
-       Env("HKIM_HEALTH_TAINT", h.taint ? "true" : "false"),
-       Env("HKIM_HEALTH_RELEASE_AFTER", std::to_string(h.release_after_passes)),
-       Env("HKIM_HEALTH_ROTATION_NIGHTS", std::to_string(h.nights)),
-       Env("HKIM_HEALTH_PLACEMENT_TIMEOUT_S", std::to_string(kPlacementTimeoutSeconds)),
-       Env("HKIM_HEALTH_TIMEOUT_S", std::to_string(h.timeout_seconds)),
-       Env("HKIM_HEALTH_CHECK_POD", std::string(kCheckPodDir) + "/" + kCheckPodFile)});
+      {EnvEntry("HKIM_HEALTH_NODE_SELECTOR", NodeSelector(p)),
+       EnvEntry("HKIM_HEALTH_INCLUDE_NODES", HostList(p.node_shape.include_nodes)),
+       EnvEntry("HKIM_HEALTH_EXCLUDE_NODES", HostList(p.node_shape.exclude_nodes)),
+       EnvEntry("HKIM_HEALTH_EXPECT_GPUS", std::to_string(p.node_shape.gpus_per_node)),
+       EnvEntry("HKIM_HEALTH_EXPECT_RESOURCES", ExpectedResources(p)),
+       EnvEntry("HKIM_HEALTH_TAINT", h.taint ? "true" : "false"),
+       EnvEntry("HKIM_HEALTH_RELEASE_AFTER", std::to_string(h.release_after_passes)),
+       EnvEntry("HKIM_HEALTH_ROTATION_NIGHTS", std::to_string(h.nights)),
+       EnvEntry("HKIM_HEALTH_PLACEMENT_TIMEOUT_S", std::to_string(kPlacementTimeoutSeconds)),
+       EnvEntry("HKIM_HEALTH_TIMEOUT_S", std::to_string(h.timeout_seconds)),
+       EnvEntry("HKIM_HEALTH_CHECK_POD", std::string(kCheckPodDir) + "/" + kCheckPodFile)});
   const NodeConditionSettings& condition = p.fabric_health.node_condition;
   if (condition.enabled) {
-    c["env"].push_back(Env("HKIM_HEALTH_MARKS", ToString(condition.marks)));
-    c["env"].push_back(Env("HKIM_HEALTH_HEARTBEAT_S", std::to_string(condition.heartbeat_seconds)));
+    c["env"].push_back(EnvEntry("HKIM_HEALTH_MARKS", ToString(condition.marks)));
+    c["env"].push_back(EnvEntry("HKIM_HEALTH_HEARTBEAT_S", std::to_string(condition.heartbeat_seconds)));
   }
   if (condition.enabled && condition.marks != FabricMarks::kLabels) {
     // The in-pod check's verdicts: the coordinator reads the workload's pods (get, list) in
@@ -229,8 +225,8 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
     std::string namespaces;
     for (const std::string& workload_ns : p.namespaces)
       namespaces += (namespaces.empty() ? "" : ",") + workload_ns;
-    c["env"].push_back(Env("HKIM_HEALTH_WORKLOAD_PODS", namespaces));
-    c["env"].push_back(Env("HKIM_HEALTH_WORKLOAD_SELECTOR", "app=" + p.workload.name));
+    c["env"].push_back(EnvEntry("HKIM_HEALTH_WORKLOAD_PODS", namespaces));
+    c["env"].push_back(EnvEntry("HKIM_HEALTH_WORKLOAD_SELECTOR", "app=" + p.workload.name));
     // Added last: a new planned object may move `cron` (and `c`) in the plan's vector.
     for (const std::string& workload_ns : p.namespaces) {
       const std::string role_name = name + "-pod-results";
@@ -254,6 +250,10 @@ void PlanPeriodic(const Profile& p, const std::string& ns, const json& workload_
 }
 
 }  // namespace
+
+json EnvEntry(const std::string& name, const std::string& value) {
+  return json{{"name", name}, {"value", value}};
+}
 
 std::string ResolvedTransport(const Profile& p, const std::string& transport) {
   if (transport != "auto") return transport;

@@ -117,4 +117,7 @@ std::string HealthNamespace(const Profile& profile);
 std::string HealthClusterRoleName(const Profile& profile); ///< hkimgen:<cluster>:fabric-health
 std::string HealthPriorityClassName(const Profile& profile);  ///< <cluster>-fabric-health-low
 
+/// One container environment entry, {name, value}.
+nlohmann::json EnvEntry(const std::string& name, const std::string& value);
+
 }  // namespace hkim

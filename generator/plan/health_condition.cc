@@ -37,10 +37,6 @@ json Rule(const std::string& group, const std::string& resource,
               {"resource_names", json::array()}};
 }
 
-json Env(const std::string& name, const std::string& value) {
-  return json{{"name", name}, {"value", value}};
-}
-
 // HKIM_HEALTH_LINK_RAILS: each rail by its device hint, else its host interface; empty (every
 // RDMA device of the node) when a rail names neither.
 std::string LinkRails(const Profile& p) {
@@ -142,11 +138,11 @@ void PlanLinkAgent(const Profile& p, const std::string& ns, const HealthWaves& w
        json{{"name", "HKIM_POD_NAME"}, {"field_path", "metadata.name"}},
        json{{"name", "HKIM_POD_NAMESPACE"}, {"field_path", "metadata.namespace"}}});
   c["env"] = json::array(
-      {Env("HKIM_HEALTH_SYSFS", std::string(kHostSys) + "/class/infiniband"),
-       Env("HKIM_HEALTH_LINK_RAILS", LinkRails(p)),
-       Env("HKIM_HEALTH_LINK_INTERVAL_S", std::to_string(h.link_counters.interval_seconds)),
-       Env("HKIM_HEALTH_LINK_THRESHOLDS", Thresholds(h.link_counters)),
-       Env("HKIM_HEALTH_HEARTBEAT_S", std::to_string(h.node_condition.heartbeat_seconds))});
+      {EnvEntry("HKIM_HEALTH_SYSFS", std::string(kHostSys) + "/class/infiniband"),
+       EnvEntry("HKIM_HEALTH_LINK_RAILS", LinkRails(p)),
+       EnvEntry("HKIM_HEALTH_LINK_INTERVAL_S", std::to_string(h.link_counters.interval_seconds)),
+       EnvEntry("HKIM_HEALTH_LINK_THRESHOLDS", Thresholds(h.link_counters)),
+       EnvEntry("HKIM_HEALTH_HEARTBEAT_S", std::to_string(h.node_condition.heartbeat_seconds))});
 }
 
 void PlanNodeCondition(const Profile& p, const HealthWaves& waves, BundlePlan& plan) {
