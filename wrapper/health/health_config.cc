@@ -1,25 +1,18 @@
 #include "health_config.h"
 
-#include "link_watch.h"
-
 #include <cstdlib>
 #include <type_traits>
+
+#include "link_watch.h"
+#include "text_cut.h"
 
 namespace hkim::health {
 
 bool ParseKeyValueList(const std::string& text, std::map<std::string, std::string>* out) {
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    const std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) {
-      const size_t eq = item.find('=');
-      if (eq == std::string::npos || eq == 0) return false;
-      (*out)[item.substr(0, eq)] = item.substr(eq + 1);
-    }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+  for (const std::string& item : CommaItems(text)) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) return false;
+    (*out)[item.substr(0, eq)] = item.substr(eq + 1);
   }
   return true;
 }

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "text_cut.h"
+
 namespace hkim::health {
 namespace {
 
@@ -131,24 +133,16 @@ bool ParsePortStateText(const std::string& text, std::string* name) {
 }
 
 bool ParseRailList(const std::string& text, std::vector<RailDevice>* rails, std::string* error) {
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    const std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) {
-      const size_t eq = item.find('=');
-      const std::string rail = eq == std::string::npos ? "" : item.substr(0, eq);
-      const std::string device = eq == std::string::npos ? "" : item.substr(eq + 1);
-      const std::string bare = !device.empty() && device[0] == '@' ? device.substr(1) : device;
-      if (!PlainName(rail) || !PlainName(bare)) {
-        *error = "'" + item + "' is not rail=device or rail=@interface";
-        return false;
-      }
-      rails->push_back({rail, device});
+  for (const std::string& item : CommaItems(text)) {
+    const size_t eq = item.find('=');
+    const std::string rail = eq == std::string::npos ? "" : item.substr(0, eq);
+    const std::string device = eq == std::string::npos ? "" : item.substr(eq + 1);
+    const std::string bare = !device.empty() && device[0] == '@' ? device.substr(1) : device;
+    if (!PlainName(rail) || !PlainName(bare)) {
+      *error = "'" + item + "' is not rail=device or rail=@interface";
+      return false;
     }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+    rails->push_back({rail, device});
   }
   return true;
 }

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <set>
 
+#include "text_cut.h"
+
 namespace hkim::health {
 namespace {
 
@@ -35,38 +37,30 @@ std::string Span(double seconds) {
 bool ParseThresholds(const std::string& text, std::vector<CounterThreshold>* out,
                      std::string* error) {
   std::set<std::string> seen;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    const std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) {
-      const size_t eq = item.find('=');
-      const size_t slash = item.find('/', eq == std::string::npos ? 0 : eq);
-      if (eq == std::string::npos || slash == std::string::npos) {
-        *error = "'" + item + "' is not counter=max_increase/window_seconds";
-        return false;
-      }
-      const std::string name = item.substr(0, eq);
-      const std::string max = item.substr(eq + 1, slash - eq - 1);
-      const std::string window = item.substr(slash + 1);
-      if (!CounterName(name) || !Digits(max) || !Digits(window)) {
-        *error = "'" + item + "' is not counter=max_increase/window_seconds";
-        return false;
-      }
-      const double window_s = std::strtod(window.c_str(), nullptr);
-      if (window_s < 1 || window_s > kMaxWindowS) {
-        *error = "'" + item + "': the window must be 1 to 2592000 seconds";
-        return false;
-      }
-      if (!seen.insert(name).second) {
-        *error = "counter '" + name + "' is named twice";
-        return false;
-      }
-      out->push_back({name, std::strtoull(max.c_str(), nullptr, 10), window_s});
+  for (const std::string& item : CommaItems(text)) {
+    const size_t eq = item.find('=');
+    const size_t slash = item.find('/', eq == std::string::npos ? 0 : eq);
+    if (eq == std::string::npos || slash == std::string::npos) {
+      *error = "'" + item + "' is not counter=max_increase/window_seconds";
+      return false;
     }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+    const std::string name = item.substr(0, eq);
+    const std::string max = item.substr(eq + 1, slash - eq - 1);
+    const std::string window = item.substr(slash + 1);
+    if (!CounterName(name) || !Digits(max) || !Digits(window)) {
+      *error = "'" + item + "' is not counter=max_increase/window_seconds";
+      return false;
+    }
+    const double window_s = std::strtod(window.c_str(), nullptr);
+    if (window_s < 1 || window_s > kMaxWindowS) {
+      *error = "'" + item + "': the window must be 1 to 2592000 seconds";
+      return false;
+    }
+    if (!seen.insert(name).second) {
+      *error = "counter '" + name + "' is named twice";
+      return false;
+    }
+    out->push_back({name, std::strtoull(max.c_str(), nullptr, 10), window_s});
   }
   return true;
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace hkim::health {
 
@@ -16,5 +17,9 @@ std::string CutUtf8(const std::string& text, std::size_t max_bytes);
 
 /// `value` as compact JSON; invalid UTF-8 in any string becomes U+FFFD instead of throwing.
 std::string DumpJson(const nlohmann::json& value);
+
+/// The non-empty items of a comma-separated list (`a,,b` is a and b): how the health settings
+/// in the environment list their entries.
+std::vector<std::string> CommaItems(const std::string& text);
 
 }  // namespace hkim::health
