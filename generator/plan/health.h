@@ -71,6 +71,11 @@ std::string HealthNodeFenceName(const Profile& profile);  ///< hkimgen-<cluster>
 /// the expression; a list and a map of such strings.
 std::string CelQuoted(const std::string& text);
 std::string CelListOf(const std::vector<std::string>& items);
+/// A fence's view of the pool's node lists: policy.context exclude_nodes and include_nodes as CEL
+/// lists, sorted (the policy does not change when the profile reorders them).
+void SetFencedNodeLists(const Profile& p, PlannedObject& policy);
+/// The ValidatingAdmissionPolicyBinding that puts the policy `name` in force, at `wave`.
+void PlanFenceBinding(const Profile& p, const std::string& name, int wave, BundlePlan& plan);
 std::string CelMapOf(const std::map<std::string, std::string>& entries);
 
 /// The node condition RdmaFabric (plan/health_condition.cc), when

@@ -179,22 +179,13 @@ void PlanNodeCondition(const Profile& p, const HealthWaves& waves, BundlePlan& p
   policy.context["reasons"] =
       CelListOf({"RdmaFabricCheckStale", "RdmaFabricHasIssues", "RdmaFabricHasNoIssues"});
   policy.context["pool_selector"] = CelMapOf(p.node_shape.node_selector);
-  std::vector<std::string> exclude = p.node_shape.exclude_nodes;
-  std::vector<std::string> include = p.node_shape.include_nodes;
-  std::sort(exclude.begin(), exclude.end());
-  std::sort(include.begin(), include.end());
-  policy.context["exclude_nodes"] = CelListOf(exclude);
-  policy.context["include_nodes"] = CelListOf(include);
+  SetFencedNodeLists(p, policy);
   json status_fields = json::array(), metadata_fields = json::array();
   for (const char* field : kFrozenStatusFields) status_fields.push_back(json{{"name", field}});
   for (const char* field : kFrozenMetadataFields) metadata_fields.push_back(json{{"name", field}});
   policy.context["status_fields"] = status_fields;
   policy.context["metadata_fields"] = metadata_fields;
-  PlannedObject& binding = AddPlannedObject(
-      plan, p, "admission/validatingadmissionpolicybinding.yaml.mustache",
-      "admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", name, "", wave,
-      false);
-  binding.context["policy"] = name;
+  PlanFenceBinding(p, name, wave, plan);
 }
 
 }  // namespace hkim

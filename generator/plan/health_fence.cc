@@ -67,14 +67,21 @@ void PlanHealthNodeFence(const Profile& p, int wave, BundlePlan& plan) {
   policy.context["mark_annotations"] = CelListOf(
       {std::begin(kHealthMarkAnnotations), std::end(kHealthMarkAnnotations)});
   policy.context["pool_selector"] = CelMapOf(p.node_shape.node_selector);
-  // Sorted: the policy does not change when the profile reorders its lists.
+  SetFencedNodeLists(p, policy);
+  policy.context["taint_consent"] = p.fabric_health.periodic.taint ? "true" : "false";
+  PlanFenceBinding(p, name, wave, plan);
+}
+
+void SetFencedNodeLists(const Profile& p, PlannedObject& policy) {
   std::vector<std::string> exclude = p.node_shape.exclude_nodes;
   std::vector<std::string> include = p.node_shape.include_nodes;
   std::sort(exclude.begin(), exclude.end());
   std::sort(include.begin(), include.end());
   policy.context["exclude_nodes"] = CelListOf(exclude);
   policy.context["include_nodes"] = CelListOf(include);
-  policy.context["taint_consent"] = p.fabric_health.periodic.taint ? "true" : "false";
+}
+
+void PlanFenceBinding(const Profile& p, const std::string& name, int wave, BundlePlan& plan) {
   PlannedObject& binding = AddPlannedObject(
       plan, p, "admission/validatingadmissionpolicybinding.yaml.mustache",
       "admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", name, "", wave,

@@ -11,6 +11,7 @@
 #include "model/image_reference.h"
 #include "model/node_fit.h"
 #include "model/operator_versions.h"
+#include "plan/health.h"
 #include "plan/layers.h"
 #include "plan/operators/chart_images.h"
 #include "plan/operators/operators.h"
@@ -330,11 +331,7 @@ void PlanVfConfigNodeLabel(const Profile& p, BundlePlan& plan, const VfConfig& v
       kWaveOperatorConfig, false);
   policy.context["user"] = "system:serviceaccount:" + vf.namespace_name + ":" + account;
   policy.context["pending_label"] = kRdmaModePendingLabel;
-  PlannedObject& in_force = AddPlannedObject(
-      plan, p, "admission/validatingadmissionpolicybinding.yaml.mustache",
-      "admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", name, "",
-      kWaveOperatorConfig, false);
-  in_force.context["policy"] = name;
+  PlanFenceBinding(p, name, kWaveOperatorConfig, plan);
 }
 
 void PlanVfConfig(const Profile& p, BundlePlan& plan, const VfConfig& vf) {
