@@ -74,8 +74,11 @@ void CompareRelease(const Profile& p, const BundlePlan& plan, const ClusterExpor
                     const OperatorCommon& op, const std::string& pinned, const char* name,
                     Findings& findings) {
   if (op.install == OperatorInstall::kShared) return;  // another profile's (fleet checks it)
-  const auto running = RunningRelease(cluster, op, p.IsOpenShift());
+  auto running = RunningRelease(cluster, op, p.IsOpenShift());
   if (!running) return;  // cluster.operator-missing (preconditions.cc) covers an absent one
+  // Spelled as the release line spells it (Volcano's versions have no leading v).
+  if (pinned.rfind('v', 0) != 0 && running->version.rfind('v', 0) == 0)
+    running->version.erase(0, 1);
   const std::string pointer = op.pointer + "/version";
   // An OLM operator the bundle installs while a CSV runs already is collisions.cc's
   // (cluster.operator-installed, cluster.operator-downgrade): not reported twice.
@@ -328,12 +331,21 @@ void CheckVersions(const Profile& p, const BundlePlan& plan, const ClusterExport
   CheckKueueApi(p, cluster, findings);
   if (!p.operators) return;
   const Operators& ops = *p.operators;
-  if (ops.gpu_operator)
-    CompareRelease(p, plan, cluster, *ops.gpu_operator, ops.gpu_operator->version, "GPU Operator",
-                   findings);
-  if (!p.IsOpenShift() && ops.network_operator)
-    CompareRelease(p, plan, cluster, *ops.network_operator, ops.network_operator->version,
-                   "Network Operator", findings);
+  // OpenShift: the GPU Operator's CSV (OLM's other operators follow their channel; the Red Hat
+  // build of Kueue numbers its CSVs apart from upstream's releases). OKE/Kubernetes: every chart
+  // release with a release line, by its objects' helm.sh/chart label.
+  if (p.IsOpenShift()) {
+    if (ops.gpu_operator)
+      CompareRelease(p, plan, cluster, *ops.gpu_operator, ops.gpu_operator->version,
+                     GpuOperatorFacts().release.name.c_str(), findings);
+  } else {
+    for (const OperatorFacts& row : OperatorCatalog()) {
+      const OperatorCommon* op = row.in ? row.in(ops) : nullptr;
+      if (!op || row.release.section.empty() || op->chart.empty() || op->version.empty())
+        continue;
+      CompareRelease(p, plan, cluster, *op, op->version, row.release.name.c_str(), findings);
+    }
+  }
   CheckOpenShiftRange(p, cluster, findings);
   CheckOpenShiftOperators(p, cluster, findings);
   CheckKubernetes(p, cluster, findings);

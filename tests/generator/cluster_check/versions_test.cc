@@ -201,5 +201,28 @@ TEST(ClusterVersions, AnOkeChartNewerThanThePinIsARefusedDowngrade) {
                   .empty());
 }
 
+
+// Every chart release with a release line is compared on OKE, Kueue's too (its chart labels its
+// objects kueue-<version>); the fix the finding offers makes the check clean.
+TEST(ClusterVersions, AnOkeKueueReleaseOtherThanThePinIsNamedAndItsFixIsClean) {
+  const json controller = {
+      {"apiVersion", "apps/v1"},
+      {"kind", "Deployment"},
+      {"metadata",
+       {{"name", "kueue-controller-manager"},
+        {"namespace", "kueue-system"},
+        {"labels", {{"helm.sh/chart", "kueue-0.18.1"}}}}}};
+  Checked c = CheckWith("profiles/oke-h100.yaml", {}, {controller});
+  auto found = c.Of("cluster.operator-version");
+  ASSERT_EQ(found.size(), 1u) << c.All();
+  EXPECT_EQ(found[0]->data_path, "/operators/kueue/version");
+  EXPECT_EQ(found[0]->severity, Severity::kWarning);
+  EXPECT_THAT(found[0]->message, HasSubstr("runs Kueue v0.18.1, the profile pins v0.19.2"));
+  EXPECT_THAT(found[0]->fix, HasSubstr("operators.kueue.version: v0.18.1"));
+  Checked fixed =
+      CheckWith("profiles/oke-h100.yaml", {"operators.kueue.version=v0.18.1"}, {controller});
+  EXPECT_TRUE(fixed.Of("cluster.operator-version").empty()) << fixed.All();
+}
+
 }  // namespace
 }  // namespace hkim
