@@ -164,7 +164,7 @@ Precondition FreeCapacityPrecondition(const Profile& p) {
           (p.UsesRails() ? " and the rails' VFs" : std::string()) +
           " not requested by other pods: pods of other teams on the pool keep them Pending",
       cli + " describe nodes" + (selector.empty() ? "" : " -l " + selector) +
-          " | grep -E '^Name:|" + resources + "' (Allocated resources: requests below allocatable)",
+          " | grep -E '^Name:|" + resources + "'  # expect: requests below allocatable",
       p.workload.pointer + "/replicas"};
 }
 
@@ -258,8 +258,8 @@ std::vector<Precondition> BundlePreconditions(const Profile& p) {
                              op->chart + "; the same operator already installed as an OKE "
                              "cluster add-on or as another Helm release would fight it",
                          "helm list -A --filter '" + op->chart +
-                             "' (none) and oci ce cluster list-addons --cluster-id OCID (no "
-                             "NVIDIA add-on)",
+                             "'; oci ce cluster list-addons --cluster-id OCID  # expect: no "
+                             "release, no NVIDIA add-on",
                          op->pointer + "/install"});
       continue;
     }
