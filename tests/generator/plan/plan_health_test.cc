@@ -17,6 +17,7 @@
 #include "pipeline/pipeline.h"
 #include "support/version.h"
 #include "test_files.h"
+#include "upstream_validator.h"
 #include "plan/rendered_docs.h"
 
 namespace hkim {
@@ -240,13 +241,9 @@ TEST(PeriodicHealth, CheckPodIsPreemptibleHasNoTokenAndReachesMarkedNodes) {
 // The check pod is an API object of its own once the coordinator posts it: it must be a valid
 // v1 Pod by the upstream schema (the ConfigMap around it validates whatever its string holds).
 TEST(PeriodicHealth, CheckPodValidatesAgainstTheUpstreamPodSchema) {
-  const std::filesystem::path tool =
-      std::filesystem::path(HKIM_SHARED_DIR) / "tools/validate-upstream/run";
-  if (!std::filesystem::exists(tool)) GTEST_SKIP() << tool << " is absent";
-  if (std::system("command -v npm > /dev/null 2>&1") != 0) GTEST_SKIP() << "needs node and npm";
   char pattern[] = "/tmp/hkim-check-pod.XXXXXX";
   const std::string dir = ::mkdtemp(pattern);
-  std::string files;
+  std::vector<std::string> files;
   for (const std::string profile : {"oke-h100", "barcelona-h100-cx7", "oke-a100"}) {
     const nlohmann::json pod = CheckPodOf(Render(profile));
     ASSERT_TRUE(pod.is_object()) << profile;
@@ -254,15 +251,11 @@ TEST(PeriodicHealth, CheckPodValidatesAgainstTheUpstreamPodSchema) {
     posted["metadata"]["namespace"] = "ns-fabric-health";
     const std::string file = dir + "/" + profile + ".yaml";
     std::ofstream(file) << posted.dump(1);
-    files += " '" + file + "'";
+    files.push_back(file);
   }
-  const std::string command = "'" + tool.string() + "' --quiet" + files + " > " + dir + "/out 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream out(dir + "/out");
-  const std::string text((std::istreambuf_iterator<char>(out)), {});
-  if (WEXITSTATUS(status) == 2 && text.find("npm ci failed") != std::string::npos)
-    GTEST_SKIP() << text;
-  EXPECT_EQ(WEXITSTATUS(status), 0) << text;
+  const test_files::UpstreamVerdict verdict = test_files::ValidateUpstream(files);
+  if (!verdict.skip.empty()) GTEST_SKIP() << verdict.skip;
+  EXPECT_EQ(verdict.status, 0) << verdict.text;
 }
 
 // Argo CD's health rule for CronJobs (argoproj/argo-cd

@@ -14,6 +14,7 @@
 
 #include "plan/rendered_docs.h"
 #include "test_files.h"
+#include "upstream_validator.h"
 
 namespace hkim {
 namespace {
@@ -188,14 +189,9 @@ TEST(NodeCondition, ContradictorySettingsAreErrorsAtTheirField) {
 
 // The new objects are API objects: valid by the upstream schemas (DaemonSet, RBAC, the policy).
 TEST(NodeCondition, TheNewObjectsValidateAgainstTheUpstreamSchemas) {
-  const std::filesystem::path tool =
-      std::filesystem::path(HKIM_SHARED_DIR) / "tools/validate-upstream/run";
-  if (!std::filesystem::exists(tool)) GTEST_SKIP() << tool << " is absent";
-  if (std::system("command -v npm > /dev/null 2>&1") != 0) GTEST_SKIP() << "needs node and npm";
   char pattern[] = "/tmp/hkim-node-condition.XXXXXX";
   const std::string dir = ::mkdtemp(pattern);
-  std::string files;
-  int n = 0;
+  std::vector<std::string> files;
   for (const std::string profile : {"oke-h100", "barcelona-h100-cx7"}) {
     // The files as hkimgen writes them (a re-dump of the YAML would lose their quoting).
     const std::string bundle = dir + "/" + profile;
@@ -210,18 +206,14 @@ TEST(NodeCondition, TheNewObjectsValidateAgainstTheUpstreamSchemas) {
           name.find("clusterrole-hkimgen") == std::string::npos &&
           name.find("pod-results") == std::string::npos)
         continue;
-      files += " '" + entry.path().string() + "'";
-      ++n;
+      files.push_back(entry.path().string());
     }
   }
-  EXPECT_GE(n, 14);  // per bundle: DaemonSet, SA, Role+Binding, ClusterRoles+Bindings, policy+binding
-  const std::string command = "'" + tool.string() + "' --quiet" + files + " > " + dir + "/out 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream out(dir + "/out");
-  const std::string text((std::istreambuf_iterator<char>(out)), {});
-  if (WEXITSTATUS(status) == 2 && text.find("npm ci failed") != std::string::npos)
-    GTEST_SKIP() << text;
-  EXPECT_EQ(WEXITSTATUS(status), 0) << text;
+  // Per bundle: DaemonSet, SA, Role+Binding, ClusterRoles+Bindings, policy+binding.
+  EXPECT_GE(files.size(), 14u);
+  const test_files::UpstreamVerdict verdict = test_files::ValidateUpstream(files);
+  if (!verdict.skip.empty()) GTEST_SKIP() << verdict.skip;
+  EXPECT_EQ(verdict.status, 0) << verdict.text;
 }
 
 }  // namespace
