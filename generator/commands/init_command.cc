@@ -158,11 +158,13 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
     << f.comment
     << ".\n"
        "# Fill in the values marked CHANGE, then:\n"
-       "#   hkimgen validate THIS_FILE        (schema + every lint rule)\n"
+       "#   hkimgen validate THIS_FILE        (schema, cross-field and lint rules, offline;\n"
+       "#                                      add --cluster EXPORT to compare with the cluster)\n"
        "#   hkimgen render THIS_FILE -d out/"
     << o.name
     << "\n"
-       "# Field reference: docs/profile-reference.md (or `hkimgen explain THIS_FILE PATH`).\n"
+       "# Field reference: `hkimgen schema -o markdown` (docs/profile-reference.md of the hkimgen\n"
+       "# checkout); one value and where it comes from: `hkimgen explain THIS_FILE PATH`.\n"
        "# Shared settings can move to a base profile: `extends: base/"
     << (openshift ? "openshift" : "oke")
     << ".yaml` (copy profiles/base/ of the\n"

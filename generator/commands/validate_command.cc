@@ -52,6 +52,17 @@ per-node table on a terminal (--node-table elsewhere; in -o json always).
 Writes nothing. `hkimgen lint` is the stricter form.
 Exit status: 0 valid (warnings alone pass unless --strict), 1 invalid, 2 I/O or internal failure.)";
 
+struct ValidateRun {
+  DiagnosticSink sink;
+  SourceTexts sources;
+  std::vector<std::pair<std::string, bool>> results;  // profile, clean of errors
+  std::vector<std::optional<CheckedProfile>> checked;
+  std::vector<ProfileClaim> claims;  // cluster names, checked across the set
+  /// --cluster named an export that could not be read: a profile clean alone is then not judged
+  /// (its verdict would otherwise read "invalid" for a fault of the export's path).
+  bool export_unread = false;
+};
+
 /// Several profiles given: those that passed alone are checked as a set (profiles of one
 /// cluster must not emit the same objects: fleet/cluster_sharing.h).
 void CheckProfileSet(const std::vector<std::optional<CheckedProfile>>& checked,
@@ -65,17 +76,18 @@ void CheckProfileSet(const std::vector<std::optional<CheckedProfile>>& checked,
     index.push_back(i);
   }
   if (members.size() < 2) return;
-  const std::vector<bool> flagged = CheckClusterSharing(members, sink);
+  const std::vector<bool> flagged = CheckClusterSharing(members, ArgoCdOfSet::kPerhapsOnePerCluster, sink);
   for (size_t m = 0; m < members.size(); ++m) {
     if (flagged[m]) results[index[m]].second = false;
   }
 }
 
 /// --cluster: every profile that built is compared with the export; its findings join its own.
-nlohmann::json CheckAgainstCluster(const ValidateOptions& options,
-                                   const std::vector<std::optional<CheckedProfile>>& checked,
-                                   std::vector<std::pair<std::string, bool>>& results,
-                                   DiagnosticSink& sink, SourceTexts& sources, std::ostream& table) {
+nlohmann::json CheckAgainstCluster(const ValidateOptions& options, ValidateRun& run,
+                                   std::ostream& table) {
+  const std::vector<std::optional<CheckedProfile>>& checked = run.checked;
+  std::vector<std::pair<std::string, bool>>& results = run.results;
+  DiagnosticSink& sink = run.sink;
   std::vector<ClusterSubject> subjects;
   std::vector<size_t> index;  // subject -> profile
   for (size_t i = 0; i < checked.size(); ++i) {
@@ -84,9 +96,9 @@ nlohmann::json CheckAgainstCluster(const ValidateOptions& options,
     index.push_back(i);
   }
   std::optional<ClusterComparison> comparison =
-      CompareWithCluster(options.cluster, subjects, sink, sources);
+      CompareWithCluster(options.cluster, subjects, sink, run.sources);
   if (!comparison) {
-    for (auto& [profile, clean] : results) clean = false;
+    run.export_unread = true;
     return nullptr;
   }
   for (size_t s = 0; s < subjects.size(); ++s) {
@@ -139,13 +151,6 @@ namespace {
 
 /// What validate found so far: each profile's check and whether it is clean of errors, the
 /// cluster names the profiles claim.
-struct ValidateRun {
-  DiagnosticSink sink;
-  SourceTexts sources;
-  std::vector<std::pair<std::string, bool>> results;  // profile, clean of errors
-  std::vector<std::optional<CheckedProfile>> checked;
-  std::vector<ProfileClaim> claims;  // cluster names, checked across the set
-};
 
 /// Each profile on its own: schema, model, lint rules, closure.
 void CheckEachProfile(const ValidateOptions& options, ValidateRun& run) {
@@ -218,15 +223,16 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
   std::ostringstream table;
   nlohmann::json cluster_result;
   if (!options.cluster.empty()) {
-    cluster_result =
-        CheckAgainstCluster(options, run.checked, run.results, run.sink, run.sources, table);
+    cluster_result = CheckAgainstCluster(options, run, table);
   }
   int status = ExitCodeFor(run.sink);
   if (status == 0 && options.strict && run.sink.WarningCount() > 0) status = 1;
   if (options.format == "json") {
     nlohmann::json result = {{"profiles", nlohmann::json::array()}, {"strict", options.strict}};
     for (const auto& [profile, clean] : run.results) {
-      result["profiles"].push_back({{"profile", InputLabel(profile)}, {"valid", clean}});
+      nlohmann::json verdict = {{"profile", InputLabel(profile)}, {"valid", clean && !run.export_unread}};
+      if (clean && run.export_unread) verdict["judged"] = false;
+      result["profiles"].push_back(std::move(verdict));
     }
     if (!options.cluster.empty()) result["cluster"] = cluster_result;
     out << DumpJson(JsonReport(options.command, status, run.sink, result)) << '\n';
@@ -237,7 +243,10 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
   // A verdict per profile, in the order given: "B: valid" alone after A's errors would read as
   // the whole set's.
   for (const auto& [profile, clean] : run.results) {
-    out << InputLabel(profile) << (clean ? ": valid\n" : ": invalid\n");
+    out << InputLabel(profile)
+        << (!clean                ? ": invalid\n"
+            : run.export_unread ? ": not judged (valid alone; the cluster export could not be read)\n"
+                                : ": valid\n");
   }
   return status;
 }

@@ -419,6 +419,10 @@ std::string FormatFleetTable(const std::vector<DoctorNode>& given, const std::st
          (busy_nodes ? ", " + std::to_string(busy_nodes) + " busy since their last test" : "") +
          (waiting ? ", " + std::to_string(waiting) + " waiting" : "") +
          (suspects ? ", " + std::to_string(suspects) + " suspect(s)" : "") + "\n";
+  // AGO is relative to the input, not the clock (the same logs print the same table): said so,
+  // or a days-old log reads "0s".
+  if (const std::string newest = NewestTime(nodes); !newest.empty())
+    out += "AGO counts back from the newest record read, " + UntrustedText(newest) + "\n";
   return out;
 }
 

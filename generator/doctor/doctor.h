@@ -119,7 +119,7 @@ bool Waits(const DoctorNode& node);
 /// The fleet table: one row per node (node, result, one column per check name seen, the time
 /// of its last test, how it was tested, how long before the newest summary of the input that
 /// was (AGO), the busy nights since (BUSY), the mark, the suspect column), then for every failing node its failures and fixes, then the
-/// suspects with their evidence, then a count line. With a `group_label` (the label every
+/// suspects with their evidence, then a count line and the time AGO counts from. With a `group_label` (the label every
 /// node's `group` is the value of, e.g. oci.oraclecloud.com/rdma.network_block_id) the table has
 /// that column, its rows grouped by it, a line per group with its failing nodes, and each
 /// suspect names its group.

@@ -383,8 +383,9 @@ namespace {
 /// Two profiles of different platform families on one Argo CD destination:
 /// an OpenShift and an OKE profile are never one cluster, so one of them names the wrong
 /// destination (most often both left it at the default, Argo CD's own cluster). Reported at the
-/// later profile of the first such pair per destination.
-void CheckPlatformsPerDestination(const std::vector<ClusterMember>& members,
+/// later profile of the first such pair per destination. Outside a fleet, two profiles on Argo
+/// CD's own cluster are read as two clusters with an Argo CD each (a note: nothing to fix there).
+void CheckPlatformsPerDestination(const std::vector<ClusterMember>& members, ArgoCdOfSet argocd,
                                   DiagnosticSink& sink, std::vector<bool>& flagged) {
   std::map<std::string, size_t> first;  // destination -> first profile there
   for (size_t m = 0; m < members.size(); ++m) {
@@ -398,26 +399,36 @@ void CheckPlatformsPerDestination(const std::vector<ClusterMember>& members,
                                       "/gitops/destination_server")
                                     ? "/gitops/destination_server"
                                     : "/cluster/platform";
+    const std::string both = "this " + std::string(ToString(p.platform)) + " profile and " +
+                             earlier.loaded->path + " (" + ToString(earlier.profile->platform) +
+                             ") sync into one Argo CD destination (" + Destination(p) + ")";
+    it->second = m;  // one report per pair of neighbours, not one per profile and each before
+    if (argocd == ArgoCdOfSet::kPerhapsOnePerCluster && Destination(p) == kInClusterServer) {
+      Report(members[m], kPlatformRule, pointer,
+             both + ", Argo CD's own cluster: profiles of different platforms are never one "
+                    "cluster, so they are checked as two clusters with an Argo CD each",
+             "nothing, if each cluster runs its own Argo CD; if one central Argo CD syncs both "
+             "(a fleet render, `hkimgen render A B -d DIR`), give the remote one "
+             "gitops.destination_name or gitops.destination_server (its API server URL)",
+             sink, Severity::kNote);
+      continue;
+    }
     Report(members[m], kPlatformRule, pointer,
-           "this " + std::string(ToString(p.platform)) + " profile and " +
-               earlier.loaded->path + " (" + ToString(earlier.profile->platform) +
-               ") sync into one Argo CD destination (" + Destination(p) +
-               "), but profiles of different platforms can never be one cluster: one of them "
-               "names the wrong destination",
+           both + ", but profiles of different platforms can never be one cluster: one of them "
+                  "names the wrong destination",
            "give each cluster its own destination: gitops.destination_name (the cluster's name "
            "in Argo CD, `argocd cluster add`) or gitops.destination_server (its API server URL)",
            sink);
     flagged[m] = true;
-    it->second = m;  // one report per pair of neighbours, not one per profile and each before
   }
 }
 
 }  // namespace
 
 std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
-                                      DiagnosticSink& sink) {
+                                      ArgoCdOfSet argocd, DiagnosticSink& sink) {
   std::vector<bool> flagged(members.size(), false);
-  CheckPlatformsPerDestination(members, sink, flagged);
+  CheckPlatformsPerDestination(members, argocd, sink, flagged);
   std::map<std::string, std::vector<size_t>> groups;
   std::vector<std::string> order;
   for (size_t m = 0; m < members.size(); ++m) {

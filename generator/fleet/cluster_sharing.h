@@ -20,7 +20,9 @@
 //                               node agents of that operator do not;
 //   lint.shared-destination-platform  two profiles of different platform families on one
 //                               Argo CD destination: never one cluster, so one names the wrong
-//                               destination (checked before the others).
+//                               destination (checked before the others). Profiles checked
+//                               together outside a fleet that both name Argo CD's own cluster
+//                               are taken as two clusters with an Argo CD each: a note.
 // "One cluster" = the same Argo CD destination (gitops.destination_name when set, else
 // gitops.destination_server) and the same platform family (an OpenShift and an OKE profile are
 // never one cluster). Used by `hkimgen validate` and `hkimgen lint` when given several
@@ -49,6 +51,11 @@ struct ClusterMember {
 /// destination. Two profiles with equal keys are taken to be one cluster.
 std::string ClusterKey(const Profile& profile);
 
+/// Who syncs the profiles checked together: a fleet render puts all of them under one central
+/// Argo CD; profiles validated together may each belong to a cluster with an Argo CD of its own,
+/// where each names its own cluster https://kubernetes.default.svc.
+enum class ArgoCdOfSet { kOneCentral, kPerhapsOnePerCluster };
+
 /// Plans every member that shares its cluster with another (PlanBundle) and reports, at the
 /// later profile of each conflicting pair (naming the earlier one's file:line:col), every object
 /// two profiles of one cluster both emit, grouped by the profile value that produced the name,
@@ -56,7 +63,7 @@ std::string ClusterKey(const Profile& profile);
 /// never compared (nor planned). Returns, per member, whether an error was reported against it
 /// (for per-profile "valid" results).
 std::vector<bool> CheckClusterSharing(const std::vector<ClusterMember>& members,
-                                      DiagnosticSink& sink);
+                                      ArgoCdOfSet argocd, DiagnosticSink& sink);
 
 /// The rule ids this stage reports, for `hkimgen lint --list-rules` (commands/rule_ids.cc).
 const std::vector<RuleInfo>& ClusterSharingRules();

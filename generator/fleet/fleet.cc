@@ -200,7 +200,7 @@ void CheckSharing(const std::vector<FleetMember>& members, DiagnosticSink& sink)
     std::vector<ClusterMember> among;
     for (const FleetMember* m : unnamed) among.push_back({&m->merged, &m->render.profile});
     DiagnosticSink found;
-    CheckClusterSharing(among, found);
+    CheckClusterSharing(among, ArgoCdOfSet::kOneCentral, found);
     collisions = found.ErrorCount();
     ReportDefaultDestinations(unnamed, collisions, sink);
   }
@@ -213,7 +213,7 @@ void CheckSharing(const std::vector<FleetMember>& members, DiagnosticSink& sink)
         std::find(unnamed.begin(), unnamed.end(), &m) != unnamed.end();
     if (!unnamed_later) rest.push_back({&m.merged, &m.render.profile});
   }
-  CheckClusterSharing(rest, sink);
+  CheckClusterSharing(rest, ArgoCdOfSet::kOneCentral, sink);
 }
 
 std::string Where(const SourceLocation& at) {

@@ -26,12 +26,17 @@ bool GpuDirectProvider(const std::string& key) {
 
 using nlohmann::json;
 
-const char* WaveTitle(int wave) {
+/// The heading of a sync wave; its examples are the platform's (OLM and SCCs are OpenShift's,
+/// chart Applications and nv-ipam's IPPools OKE's).
+const char* WaveTitle(int wave, bool openshift) {
   switch (wave) {
-    case kWaveOperators: return "operators (OLM installs, chart Applications)";
+    case kWaveOperators:
+      return openshift ? "operators (OLM Subscriptions)" : "operators (chart Applications)";
     case kWaveOperatorConfig: return "the operators' configuration CRs";
     case kWaveNodePolicies: return "node configuration (VFs, CNI plugins, kernel settings)";
-    case kWaveClusterAccess: return "cluster access and address pools (SCC, IPPool, workload Namespaces)";
+    case kWaveClusterAccess:
+      return openshift ? "cluster access (SCC, workload Namespaces)"
+                       : "address pools and workload Namespaces (IPPool, Namespace)";
     case kWaveNamespaceAccess: return "identities and networks per namespace (ServiceAccount, RBAC, NADs)";
     case kWaveConfig: return "configuration (NCCL environment, topology)";
     case kWaveService: return "Services";
@@ -143,7 +148,7 @@ void PlanReadme(const Profile& p, BundlePlan& plan) {
   // plan (tens of thousands of entries), and each copy was a few MB of peak memory.
   for (auto& [wave, objects] : by_wave)
     waves.push_back(
-        json{{"wave", wave}, {"title", WaveTitle(wave)}, {"objects", std::move(objects)}});
+        json{{"wave", wave}, {"title", WaveTitle(wave, openshift)}, {"objects", std::move(objects)}});
   c["waves"] = std::move(waves);
 
   c["has_bootstrap"] = !plan.bootstrap.empty();

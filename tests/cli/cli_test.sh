@@ -437,6 +437,35 @@ case_profiles_of_one_cluster_are_checked_as_a_set() {
   expect_no_out "lint.shared-"
 }
 
+case_two_clusters_with_their_own_argo_cd_validate_together() {
+  # One repository for an OpenShift and an OKE cluster, each synced by its own Argo CD (both at
+  # Argo CD's own cluster): validate of both passes with a note; a fleet render refuses.
+  local own
+  own=$(variant 's#^  destination_server: .*#  destination_server: https://kubernetes.default.svc#' own.yaml)
+  run validate "$own" "$OKE"
+  expect_status 0
+  expect_out "note: this oke profile and $own (openshift) sync into one Argo CD destination"
+  expect_out "[lint.shared-destination-platform]"
+  expect_out "$OKE: valid"
+  run render "$own" "$OKE" -d "$WORK/fleet" --fleet-path fleet
+  expect_status 1
+  expect_err "error: this oke profile and $own (openshift)"
+  [[ ! -e $WORK/fleet ]] || fail "a refused fleet render wrote $WORK/fleet"
+}
+
+case_an_unread_cluster_export_leaves_the_profiles_unjudged() {
+  # A wrong --cluster path is an I/O failure: the profile is not called invalid for it.
+  run validate "$OKE" --cluster "$WORK/no-such-export.json"
+  expect_status 2
+  expect_out "cannot read the cluster export"
+  expect_out "$OKE: not judged (valid alone; the cluster export could not be read)"
+  expect_no_out "$OKE: invalid"
+  run validate "$OKE" --cluster "$WORK/no-such-export.json" -o json
+  expect_status 2
+  [[ $(jq -c '.result.profiles[0] | [.valid, .judged]' <<<"$out") == '[false,false]' ]] ||
+    fail "-o json does not say the profile was not judged"
+}
+
 case_usage_errors_are_diagnostics_and_json() {
   # CLI11's own usage errors go through the diagnostics format and -o json too.
   run validate
@@ -839,10 +868,12 @@ case_profiles_of_different_platforms_are_never_one_destination() {
   # The OpenShift and an OKE profile, both on Argo CD's own cluster.
   local local_b
   local_b=$(variant 's#https://api.barcelona.nerc.mghpcc.org:6443#https://kubernetes.default.svc#' b-local.yaml)
+  # Checked together, they are two clusters with an Argo CD each (a note); a fleet render
+  # (case two_clusters_with_their_own_argo_cd_validate_together) refuses them.
   run lint "$local_b" "$OKE"
-  expect_status 1
+  expect_status 0
   expect_out "oke-h100.yaml"
-  expect_out "this oke profile and $local_b (openshift) sync into one Argo CD destination (https://kubernetes.default.svc)"
+  expect_out "note: this oke profile and $local_b (openshift) sync into one Argo CD destination (https://kubernetes.default.svc)"
   expect_out "[lint.shared-destination-platform]"
   # As shipped each names its own cluster's destination: one set, no such error.
   run validate profiles/*.yaml

@@ -45,6 +45,9 @@ TEST(Doctor, OneRowPerNodeFromMixedLogs) {
             std::string::npos)
       << table;
   EXPECT_NE(table.find("2 node(s), 1 failing"), std::string::npos);
+  // The ages are relative to the input, and the table says to what.
+  EXPECT_NE(table.find("\nAGO counts back from the newest record read, "), std::string::npos)
+      << table;
 }
 
 std::string NightLine(const std::string& node, const std::string& time, bool passed,

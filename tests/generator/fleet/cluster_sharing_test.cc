@@ -37,7 +37,8 @@ struct ProfileSet {
 };
 
 /// Checks each (path, --set assignments) alone, expecting it clean, then the set.
-ProfileSet CheckSet(const std::vector<std::pair<std::string, std::vector<std::string>>>& inputs) {
+ProfileSet CheckSet(const std::vector<std::pair<std::string, std::vector<std::string>>>& inputs,
+                    ArgoCdOfSet argocd = ArgoCdOfSet::kOneCentral) {
   ProfileSet set;
   for (const auto& [path, sets] : inputs) {
     DiagnosticSink alone;
@@ -47,7 +48,7 @@ ProfileSet CheckSet(const std::vector<std::pair<std::string, std::vector<std::st
   }
   std::vector<ClusterMember> members;
   for (const CheckedProfile& c : set.checked) members.push_back({&c.layered.merged, &*c.profile});
-  set.flagged = CheckClusterSharing(members, set.sink);
+  set.flagged = CheckClusterSharing(members, argocd, set.sink);
   return set;
 }
 
@@ -119,6 +120,28 @@ TEST(ClusterSharing, ShippedProfilesCoexist) {
   const ProfileSet set = CheckSet(all);
   ASSERT_EQ(set.sink.ErrorCount(), 1) << set.Dump();
   EXPECT_EQ(set.sink.diagnostics()[0].rule, "lint.shared-destination-platform");
+}
+
+TEST(ClusterSharing, TwoPlatformsOnArgoCdsOwnClusterAreTwoClustersWhenEachMayHaveItsArgoCd) {
+  // One repository for an OpenShift and an OKE cluster, each synced by the Argo CD that runs in
+  // it: `hkimgen validate profiles/` checks them together without a fleet's central Argo CD.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> both = {
+      {Shipped("barcelona-h100-cx7"), {"gitops.destination_server=https://kubernetes.default.svc"}},
+      {Shipped("oke-h100"), {}}};
+  const ProfileSet apart = CheckSet(both, ArgoCdOfSet::kPerhapsOnePerCluster);
+  EXPECT_FALSE(apart.sink.HasErrors()) << apart.Dump();
+  EXPECT_FALSE(apart.flagged[0] || apart.flagged[1]);
+  ASSERT_EQ(apart.sink.diagnostics().size(), 1u) << apart.Dump();
+  EXPECT_EQ(apart.sink.diagnostics()[0].severity, Severity::kNote);
+  EXPECT_NE(apart.sink.diagnostics()[0].fix.find("fleet render"), std::string::npos);
+  // Under one central Argo CD (a fleet render) the same pair is an error.
+  EXPECT_EQ(CheckSet(both, ArgoCdOfSet::kOneCentral).sink.ErrorCount(), 1);
+  // One remote API server shared by two platforms is wrong either way.
+  const ProfileSet named = CheckSet(
+      {{Shipped("barcelona-h100-cx7"), {"gitops.destination_server=https://api.gpu.example:6443"}},
+       {Shipped("oke-h100"), {"gitops.destination_server=https://api.gpu.example:6443"}}},
+      ArgoCdOfSet::kPerhapsOnePerCluster);
+  EXPECT_EQ(named.sink.ErrorCount(), 1) << named.Dump();
 }
 
 TEST(ClusterSharing, SharedNetworkOperatorLeavesTheNicClusterPolicyToTheOwner) {
