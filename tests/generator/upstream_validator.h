@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -36,6 +37,19 @@ inline UpstreamVerdict ValidateUpstream(const std::vector<std::string>& files) {
   v.text.assign(std::istreambuf_iterator<char>(in), {});
   if (v.status == 2 && v.text.find("npm ci failed") != std::string::npos) v.skip = v.text;
   return v;
+}
+
+/// The API objects under `dir`, sorted: every *.yaml file but kustomization.yaml (kustomize's
+/// input, with no upstream schema); the bundle marker .hkimgen-bundle has no .yaml extension.
+inline std::vector<std::string> ManifestsUnder(const std::filesystem::path& dir) {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".yaml" &&
+        entry.path().filename() != "kustomization.yaml")
+      files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace hkim::test_files

@@ -17,6 +17,7 @@
 
 #include "fleet/plan_fleet.h"
 #include "test_files.h"
+#include "upstream_validator.h"
 
 namespace hkim {
 namespace {
@@ -27,9 +28,11 @@ using test_files::OnPath;
 using test_files::ReadFile;
 using test_files::RunShell;
 using test_files::SnapshotDir;
+using test_files::ManifestsUnder;
+using test_files::UpstreamVerdict;
+using test_files::ValidateUpstream;
 
 const fs::path kSource = HKIM_SOURCE_DIR;
-const fs::path kShared = HKIM_SHARED_DIR;
 
 class Fleet : public ::testing::Test {
  protected:
@@ -171,23 +174,10 @@ TEST_F(Fleet, FleetFilesPassKustomizeAndTheUpstreamSchemas) {
   EXPECT_NE(built.out.find("kind: ApplicationSet"), std::string::npos);
   EXPECT_NE(built.out.find("kind: AppProject"), std::string::npos);
 
-  const fs::path tool = kShared / "tools/validate-upstream/run";
-  if (!fs::exists(tool)) GTEST_SKIP() << "skipped: " << tool << " is absent";
-  if (!OnPath("node") || !OnPath("npm")) GTEST_SKIP() << "skipped: node and npm are not installed";
-  std::string files;
   // Every API object of the fleet: _fleet/ and every bundle as the fleet wrote it.
-  for (const auto& entry : fs::recursive_directory_iterator(dir_ / "fleet")) {
-    if (entry.is_regular_file() && entry.path().filename() != "kustomization.yaml" &&
-        entry.path().extension() == ".yaml") {
-      files += " '" + entry.path().string() + "'";
-    }
-  }
-  CommandRun run = Shell("'" + tool.string() + "' --quiet" + files);
-  if (run.status == 2 && (run.err.find("npm ci failed") != std::string::npos ||
-                          run.err.find("needs node and npm") != std::string::npos)) {
-    GTEST_SKIP() << "skipped: validate-upstream could not install its npm packages: " << run.err;
-  }
-  EXPECT_EQ(run.status, 0) << run.out << run.err;
+  const UpstreamVerdict run = ValidateUpstream(ManifestsUnder(dir_ / "fleet"));
+  if (!run.skip.empty()) GTEST_SKIP() << "skipped: " << run.skip;
+  EXPECT_EQ(run.status, 0) << run.text;
 }
 
 TEST_F(Fleet, OneThreadAndManyThreadsWriteTheSameBytes) {

@@ -16,6 +16,7 @@
 #include "images/imageset.h"
 #include "pipeline/pipeline.h"
 #include "test_files.h"
+#include "upstream_validator.h"
 
 namespace {
 
@@ -404,16 +405,9 @@ TEST(ShippedImages, WithAMirrorNothingPointsOutsideIt) {
     // OLM pulls the operators' images by their own names: mirror sets redirect them. Only a
     // bundle that installs operators through OLM has them.
     EXPECT_EQ(mirror_sets, name == "fresh-openshift" ? 2 : 0);
-    const fs::path tool = fs::path(HKIM_SHARED_DIR) / "tools/validate-upstream/run";
-    if (fs::exists(tool) && hkim::test_files::OnPath("npm")) {
-      std::string files;  // the API objects (kustomization.yaml has no upstream schema)
-      for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-        if (hkim::test_files::IsManifest(entry.path().string()))
-          files += " '" + entry.path().string() + "'";
-      }
-      CommandRun valid = RunShell("'" + tool.string() + "' --quiet" + files, kSource, scratch);
-      EXPECT_EQ(valid.status, 0) << valid.out << valid.err;
-    }
+    const hkim::test_files::UpstreamVerdict valid =
+        hkim::test_files::ValidateUpstream(hkim::test_files::ManifestsUnder(dir));
+    if (valid.skip.empty()) EXPECT_EQ(valid.status, 0) << valid.text;
   }
   // A mirrored profile's references are the mirror's, their upstream registries lost: -o imageset
   // (what oc-mirror copies from) refuses it at images.mirror, and the same profile without the

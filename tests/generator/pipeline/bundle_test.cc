@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "test_files.h"
+#include "upstream_validator.h"
 
 namespace {
 
@@ -19,10 +20,12 @@ using hkim::test_files::CommandRun;
 using hkim::test_files::OnPath;
 using hkim::test_files::ReadFile;
 using hkim::test_files::RunShell;
+using hkim::test_files::ManifestsUnder;
+using hkim::test_files::UpstreamVerdict;
+using hkim::test_files::ValidateUpstream;
 using hkim::test_files::ShippedProfiles;
 
 const fs::path kSource = HKIM_SOURCE_DIR;
-const fs::path kShared = HKIM_SHARED_DIR;
 
 /// Runs a shell command from the source root, capturing its output in `scratch`.
 CommandRun Shell(const std::string& command, const fs::path& scratch) {
@@ -100,34 +103,13 @@ TEST_P(ShippedBundle, RendersByteIdenticalTwice) {
 }
 
 TEST_P(ShippedBundle, EveryFileValidatesAgainstUpstreamSchemas) {
-  const fs::path tool = kShared / "tools/validate-upstream/run";
-  if (!fs::exists(tool)) {
-    GTEST_SKIP() << "skipped: " << tool << " is absent (needs the shared/ folder beside the "
-                 << "checkout; set -DHKIM_SHARED_DIR)";
-  }
-  if (!OnPath("node") || !OnPath("npm")) GTEST_SKIP() << "skipped: node and npm are not installed";
-  // Every file in every layer directory, Argo CD Applications included. kustomization.yaml files
-  // are kustomize's input, not API objects (upstream has no schema for them);
-  // KubectlKustomizeBuildsTheDirectory checks them. A kind without an upstream schema fails.
-  std::string files;
-  std::vector<std::string> names;
-  for (const auto& entry : fs::recursive_directory_iterator(kSource / bundle())) {
-    // Only the API objects: not kustomization.yaml files, nor the .hkimgen-bundle marker (no
-    // .yaml extension, so kustomize, `kubectl apply -f DIR` and Argo CD never read it).
-    if (!entry.is_directory() && entry.path().filename() != "kustomization.yaml" &&
-        entry.path().extension() == ".yaml") {
-      names.push_back(entry.path().lexically_relative(kSource / bundle()).generic_string());
-    }
-  }
-  std::sort(names.begin(), names.end());
-  ASSERT_FALSE(names.empty()) << bundle() << " is missing or empty";
-  for (const std::string& name : names) files += " '" + bundle() + "/" + name + "'";
-  CommandRun run = Shell("'" + tool.string() + "' --quiet" + files, scratch_);
-  if (run.status == 2 && (run.err.find("npm ci failed") != std::string::npos ||
-                          run.err.find("needs node and npm") != std::string::npos)) {
-    GTEST_SKIP() << "skipped: validate-upstream could not install its npm packages: " << run.err;
-  }
-  EXPECT_EQ(run.status, 0) << run.out << run.err;
+  // Every API object in every layer directory, Argo CD Applications included (kustomization.yaml
+  // files: KubectlKustomizeBuildsTheDirectory). A kind without an upstream schema fails.
+  const std::vector<std::string> files = ManifestsUnder(kSource / bundle());
+  ASSERT_FALSE(files.empty()) << bundle() << " is missing or empty";
+  const UpstreamVerdict run = ValidateUpstream(files);
+  if (!run.skip.empty()) GTEST_SKIP() << "skipped: " << run.skip;
+  EXPECT_EQ(run.status, 0) << run.text;
 }
 
 TEST_P(ShippedBundle, KubectlKustomizeBuildsTheDirectory) {
