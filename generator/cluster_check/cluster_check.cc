@@ -432,7 +432,14 @@ void Findings::Flush() {
     }
     entries_.push_back({Severity::kNote, "cluster.not-exported", "/cluster/name",
                         "the export holds no " + kinds + ", so these checks were skipped: " + checks,
-                        std::string("export every kind the check reads: ") + discover::kExportCommand,
+                        std::string("export every kind the check reads: ") +
+                            discover::kExportCommand +
+                            (skipped_.count("Secret")
+                                 ? std::string("; the Helm releases, as a second --cluster file "
+                                               "(a SecretList, which says so when there is "
+                                               "none): ") +
+                                       discover::kHelmReleaseExportCommand
+                                 : std::string()),
                         "", {"cluster export"}});
     skipped_.clear();
   }
@@ -463,6 +470,7 @@ std::unique_ptr<ClusterExport> LoadClusterExport(std::vector<discover::ExportInp
       (*sources)[file.path] = file.source_lines;
   }
   if (cluster->set.files.empty()) return nullptr;
+  cluster->kinds = cluster->set.listed_kinds;
   for (const discover::ExportObject& object : cluster->set.objects) {
     cluster->kinds.insert(object.kind);
     cluster->by_id.emplace(object.id(), &object);

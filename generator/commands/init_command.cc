@@ -227,12 +227,8 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
     y << "  # Least privilege that lifts memlock: an SCC allowing IPC_LOCK + SYS_RESOURCE. Added\n"
          "  # capabilities only take effect for UID 0.\n"
          "  memlock_strategy: sys-resource-scc\n"
-         "  service_account: "
-      << o.name
-      << "-workload\n"
-         "  scc_name: "
-      << o.name
-      << "-rdma\n"
+         "  # Defaults: the SCC <cluster.name>-nccl-rdma (security.scc_name), the pods'\n"
+         "  # ServiceAccount hkim-workload in each namespace (security.service_account).\n"
          "  run_as_user: 0\n\n"
          "iommu:\n"
          "  # Translated IOMMU mode breaks RDMA; this renders a MachineConfig (nodes reboot).\n"
@@ -240,10 +236,7 @@ std::optional<std::string> StarterProfile(const InitOptions& o) {
          "  machine_config_role: worker\n\n";
   } else {
     y << "  # CRI-O default_ulimits memlock=-1 on the GPU node pool (cloud-init) plus IPC_LOCK.\n"
-         "  memlock_strategy: crio-ulimits\n"
-         "  service_account: "
-      << o.name
-      << "-workload\n\n"
+         "  memlock_strategy: crio-ulimits\n\n"
          "iommu:\n"
          "  policy: already-configured  # set iommu=pt in the node image\n\n";
   }

@@ -116,13 +116,27 @@ nlohmann::json ObjectsJson(const RenderedBundle& bundle, DiagnosticSink& sink) {
   return files;
 }
 
+// --check's fix: the render that brings DIR up to date, with this command's profile and layers.
+std::string CheckFix(const RenderOptions& options) {
+  std::string command = "hkimgen render " + options.profile;
+  for (const std::string& file : options.extra_files) command += " -f " + file;
+  command += " -d " + options.output_dir;
+  return "run `" + command + "`" +
+         (options.set_values.empty() && options.image_digests.empty() &&
+                  !options.wrapper_digest_given
+              ? ""
+              : " with this command's --set and digest flags") +
+         " and commit the result";
+}
+
 // The write stage, with -d DIR written as write/write.h's WriteDirOptions say: the flags, and every
 // input file (profile, -f layers, extends bases) protected.
 bool WriteRendered(const RenderedBundle& bundle, const RenderOptions& options,
                    const SourceTexts& sources, std::ostream& stream, std::ostream& err,
                    DiagnosticSink& sink, WriteCounts* counts, WriteBehind* behind) {
   if (options.output_dir.empty() || options.check) {
-    return WriteStage(bundle, WriteTarget{options.output_dir, options.check}, stream, sink);
+    return WriteStage(bundle, WriteTarget{options.output_dir, options.check, CheckFix(options)},
+                      stream, sink);
   }
   WriteDirOptions dir_options;
   dir_options.force = options.force;

@@ -242,9 +242,14 @@ int RunValidateCommand(const ValidateOptions& options, std::ostream& out) {
   if (options.node_table || isatty(STDOUT_FILENO)) out << table.str();
   // A verdict per profile, in the order given: "B: valid" alone after A's errors would read as
   // the whole set's.
+  // Under lint with no error at all, what fails is the warnings: said so, or "0 errors" then
+  // "invalid" reads as a contradiction.
+  const char* invalid = options.strict && !run.sink.HasErrors()
+                            ? ": invalid (lint fails on warnings: fix or accept them)\n"
+                            : ": invalid\n";
   for (const auto& [profile, clean] : run.results) {
     out << InputLabel(profile)
-        << (!clean                ? ": invalid\n"
+        << (!clean                ? invalid
             : run.export_unread ? ": not judged (valid alone; the cluster export could not be read)\n"
                                 : ": valid\n");
   }

@@ -36,6 +36,9 @@ const char kExportCommand[] =
     " -e applications.argoproj.io"
     " -e pods"
     " | paste -sd, -) > cluster-export.json";
+const char kHelmReleaseExportCommand[] =
+    "kubectl get --raw '/api/v1/secrets?labelSelector=owner%3Dhelm' | jq 'del(.items[].data)' "
+    "> helm-releases.json";
 
 namespace {
 
@@ -62,43 +65,66 @@ constexpr std::size_t kSkippedNamed = 3;
 // Each List's items offsets by the pointer of its array (a file may hold many Lists).
 using ListIndex = std::unordered_map<std::string, const ListItems*>;
 
-void Collect(const nlohmann::json& value, const std::string& pointer, std::size_t offset, int file,
-             const ListIndex& lists, std::vector<ExportObject>& out,
-             Skipped& skipped) {
+// One file's walk: where its objects go, what it skips, which typed lists it holds.
+struct Walk {
+  int file = 0;
+  const ListIndex& lists;
+  std::vector<ExportObject>& out;
+  Skipped& skipped;
+  std::set<std::string>& listed_kinds;
+};
+
+// The kind and apiVersion a typed list gives its items ("SecretList" of "v1": Secret, v1); the
+// API server leaves them out of each item of a list it answers. Empty for kubectl's "List".
+struct ItemType {
+  std::string kind;
+  std::string api_version;
+};
+
+void Collect(const nlohmann::json& value, const std::string& pointer, std::size_t offset,
+             const ItemType& typed, Walk& walk) {
   // kubectl prints several kinds as {"kind": "List", "items": [...]}; typed lists
   // ("NodeList") look the same. An object inside a list may itself be a list (several files
   // pasted into one): flatten recursively (the parser kept at most kMaxExportDepth levels).
-  if (value.is_object() && StringAt(value, "kind").ends_with("List")) {
+  const std::string kind = StringAt(value, "kind");
+  if (value.is_object() && kind.ends_with("List")) {
     auto items = value.find("items");
     if (items != value.end() && items->is_array()) {
+      ItemType item_type;
+      if (kind.size() > 4 && kind != "List") {
+        item_type = {kind.substr(0, kind.size() - 4), StringAt(value, "apiVersion")};
+        walk.listed_kinds.insert(item_type.kind);
+      }
       const std::string list = pointer + "/items";
-      auto found = lists.find(list);
-      const ListItems* mine = found == lists.end() ? nullptr : found->second;
+      auto found = walk.lists.find(list);
+      const ListItems* mine = found == walk.lists.end() ? nullptr : found->second;
       for (std::size_t i = 0; i < items->size(); ++i) {
         const std::size_t at = mine && i < mine->offsets.size() ? mine->offsets[i] : offset;
-        Collect((*items)[i], list + "/" + std::to_string(i), at, file, lists, out, skipped);
+        Collect((*items)[i], list + "/" + std::to_string(i), at, item_type, walk);
       }
       return;
     }
   }
   ExportObject object;
-  object.group = ApiGroupOf(StringAt(value, "apiVersion"));
-  object.kind = StringAt(value, "kind");
+  const std::string api_version = StringAt(value, "apiVersion");
+  object.group = ApiGroupOf(api_version.empty() ? typed.api_version : api_version);
+  object.kind = kind.empty() ? typed.kind : kind;
   object.name = StringAt(value, "metadata", "name");
   object.namespace_name = StringAt(value, "metadata", "namespace");
   if (object.kind.empty() || object.name.empty()) {
-    if (skipped.count++ == 0) {
-      skipped.offset = offset;
-      skipped.pointer = pointer;
+    if (walk.skipped.count++ == 0) {
+      walk.skipped.offset = offset;
+      walk.skipped.pointer = pointer;
     }
-    if (skipped.first.size() < kSkippedNamed) skipped.first.push_back(pointer.empty() ? "/" : pointer);
+    if (walk.skipped.first.size() < kSkippedNamed)
+      walk.skipped.first.push_back(pointer.empty() ? "/" : pointer);
     return;
   }
   object.json = &value;
   object.pointer = pointer;
-  object.file = file;
+  object.file = walk.file;
   object.offset = offset;
-  out.push_back(std::move(object));
+  walk.out.push_back(std::move(object));
 }
 
 void ReportSkipped(const Skipped& skipped, const SourceLocation& where, DiagnosticSink& sink) {
@@ -253,8 +279,14 @@ ExportSet LoadExports(std::vector<ExportInput> inputs, DiagnosticSink& sink) {
     if (first == std::string::npos) {
       // The loader would call it an empty profile; say what an export should hold instead.
       sink.Report(Diagnostic{Severity::kError, SourceLocation{input.path, 1, 1}, "",
-                             "discover.empty", "the export is empty",
-                             std::string("export the cluster with: ") + kExportCommand});
+                             "discover.empty",
+                             "the export is empty: the command that wrote it printed nothing "
+                             "(most often it failed, e.g. no access to the cluster, and a pipe "
+                             "or the shell's redirection still wrote the file)",
+                             std::string("run the command that wrote this file again and read "
+                                         "its error (with `set -o pipefail`, a failed kubectl "
+                                         "in a pipe fails the line); the cluster's export: ") +
+                                 kExportCommand});
       continue;
     }
     if (input.text.size() > limits::kMaxExportBytes) {
@@ -277,7 +309,8 @@ ExportSet LoadExports(std::vector<ExportInput> inputs, DiagnosticSink& sink) {
     ListIndex lists;
     for (const ListItems& list : parsed.lists) lists[list.pointer] = &list;
     Skipped skipped;
-    Collect(set.files[f].document, "", parsed.root_offset, f, lists, set.objects, skipped);
+    Walk walk{f, lists, set.objects, skipped, set.listed_kinds};
+    Collect(set.files[f].document, "", parsed.root_offset, ItemType{}, walk);
     LocateObjects(set, begin, f);
     const std::string& text = set.texts[f];
     ReportSkipped(skipped,

@@ -6,6 +6,7 @@
 // truncated export is reported exactly like a broken profile.
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ namespace hkim::discover {
 
 /// The read-only `kubectl` command whose output discover reads (also printed in its errors).
 extern const char kExportCommand[];
+/// The Helm releases' export (their Secrets by name and labels, without their contents), a
+/// typed SecretList so that "no release" reads as such: given as a second --cluster file.
+extern const char kHelmReleaseExportCommand[];
 
 /// One input: a path as the user gave it, and its text ("-" is stdin, read by the caller).
 struct ExportInput {
@@ -50,6 +54,10 @@ struct ExportSet {
   std::vector<LoadedProfile> files;
   std::vector<std::string> texts;  ///< per file: the JSON text, "" for YAML
   std::vector<ExportObject> objects;
+  /// The kinds a typed list of the API declares ("SecretList" -> "Secret"), even with no items:
+  /// an export of `kubectl get --raw /api/v1/secrets?...` that lists none still says that the
+  /// cluster has none, where kubectl's untyped {"kind": "List"} cannot say what it was asked for.
+  std::set<std::string> listed_kinds;
   /// Where `pointer` (relative to `object`) is, for a diagnostic.
   SourceLocation Locate(const ExportObject& object, const std::string& pointer) const;
 };

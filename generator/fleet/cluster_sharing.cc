@@ -146,6 +146,12 @@ std::string FixFor(const Profile& p, const std::string& pointer) {
   } else {
     fix = "give each profile its own cluster.name";
   }
+  if (Destination(p) == kInClusterServer)
+    return fix + ". If the two profiles are for two different clusters, each synced by the Argo "
+                 "CD that runs in it, check each alone (`hkimgen validate A`, then `hkimgen "
+                 "validate B`; profiles given together that name one destination are checked "
+                 "as one cluster); if one central Argo CD syncs both, give them different "
+                 "destinations (gitops.destination_name or destination_server)";
   return fix + ". If the two profiles are for two different clusters, give them different "
                "Argo CD destinations (gitops.destination_name or destination_server)";
 }

@@ -179,8 +179,8 @@ void ReportDefaultDestinations(const std::vector<const FleetMember*>& unnamed, i
                         ", the central Argo CD's own cluster";
   if (collisions > 0) {
     message += ", where their bundles collide (" + std::to_string(collisions) +
-               " objects or charts that two of them emit; `hkimgen validate` of the same "
-               "profiles lists each)";
+               " objects or charts that two of them emit, or platforms that never share a "
+               "cluster)";
   }
   sink.Report(Diagnostic{
       collisions > 0 ? Severity::kError : Severity::kWarning, where, "/gitops",
@@ -188,7 +188,9 @@ void ReportDefaultDestinations(const std::vector<const FleetMember*>& unnamed, i
       "give each profile gitops.destination_name (the cluster's name in the central Argo CD, "
       "`argocd cluster add`) or gitops.destination_server (its API server URL); write "
       "destination_server: https://kubernetes.default.svc where a profile is meant for Argo "
-      "CD's own cluster (node pools of one cluster may share it)"});
+      "CD's own cluster (node pools of one cluster may share it). If each of these clusters "
+      "runs its own Argo CD, they are no fleet: render each profile alone (`hkimgen render "
+      "PROFILE -d out/CLUSTER`) and sync it with its cluster's Argo CD"});
 }
 
 /// The sharing checks (fleet/cluster_sharing.h) over the fleet; collisions among the members

@@ -108,7 +108,7 @@ std::optional<RenderedBundle> RenderProfileLayers(const LayerInputs& inputs, Dia
 
 bool WriteStage(const RenderedBundle& bundle, const WriteTarget& target, std::ostream& stream,
                 DiagnosticSink& sink) {
-  if (target.check) return CheckBundleDir(bundle, target.output_dir, sink);
+  if (target.check) return CheckBundleDir(bundle, target.output_dir, sink, target.check_fix);
   if (target.output_dir.empty()) return WriteBundleStream(bundle, stream, sink);
   return WriteBundleDir(bundle, target.output_dir, sink);
 }

@@ -80,6 +80,8 @@ std::optional<RenderedBundle> RenderProfileLayers(const LayerInputs& inputs, Dia
 struct WriteTarget {
   std::string output_dir;  ///< empty: the YAML stream on `stream`
   bool check = false;      ///< compare with output_dir instead of writing (needs output_dir)
+  /// --check's fix for a stale bundle (the command that renders it); empty: a generic one.
+  std::string check_fix;
 };
 
 /// The last stage: writes (or checks) `bundle` as `target` says. Returns false after reporting.

@@ -559,6 +559,13 @@ case_validate_gives_every_profile_a_verdict_line() {
   expect_status 1
   [[ $(tail -n 2 <<<"$out") == "$OKE: valid"$'\n'"$bad: invalid" ]] ||
     fail "the verdict lines are not one per profile in order"
+  # lint of a starter: no error, warnings only; the verdict says that warnings fail it.
+  "$HKIMGEN" init --platform oke --shape BM.GPU.H100.8 --output-file "$WORK/starter.yaml" 2>/dev/null
+  run lint "$WORK/starter.yaml"
+  expect_status 1
+  expect_out "0 errors, "
+  [[ $(tail -n 1 <<<"$out") == "$WORK/starter.yaml: invalid (lint fails on warnings: fix or accept them)" ]] ||
+    fail "lint's verdict does not say that the warnings fail it"
 }
 
 case_set_takes_comma_separated_assignments() {
@@ -862,6 +869,18 @@ case_a_fleet_owns_its_folders() {
   expect_status 1
   expect_err "fix: run \`hkimgen render profiles/oke-h100.yaml profiles/oke-a100.yaml -d $fleet --fleet-path fleet\` (the whole fleet)"
   expect_no_err "hkimgen render PROFILE -d"
+}
+
+case_render_check_fix_is_the_command_that_renders_the_bundle() {
+  # A stale bundle's fix names this profile and its layers, not a placeholder.
+  run render "$OKE" -d "$WORK/b"
+  expect_status 0
+  echo "# edited" >>"$WORK/b/README.md"
+  run render "$OKE" -d "$WORK/b" --check
+  expect_status 1
+  expect_err "fix: run \`hkimgen render $OKE -d $WORK/b\` and commit the result"
+  run render "$OKE" -d "$WORK/b" --check --set workload.replicas=3
+  expect_err "fix: run \`hkimgen render $OKE -d $WORK/b\` with this command's --set and digest flags"
 }
 
 case_profiles_of_different_platforms_are_never_one_destination() {

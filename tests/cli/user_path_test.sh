@@ -338,10 +338,13 @@ case_fleet_without_destinations_is_one_error() {
   expect_no_err "[lint.shared-cluster-object]"
   expect_no_err "[fleet.default-destination]"
   [[ ! -e $repo/clusters ]] || fail "the fleet was written"
-  # validate of the same profiles lists each collision.
+  # Clusters with an Argo CD each are no fleet: the fix says to render each alone.
+  expect_err "If each of these clusters runs its own Argo CD, they are no fleet: render each profile alone"
+  # validate of the same profiles lists each collision, and how to check two clusters apart.
   run_at "$repo" validate p/one.yaml p/two.yaml
   expect_status 1
   expect_out "[lint.shared-cluster-object]"
+  expect_out 'check each alone (`hkimgen validate A`, then `hkimgen validate B`'
 }
 
 case_explain_prints_a_list_one_entry_a_line() {

@@ -12,8 +12,8 @@ case $tool in
     case $args in
       *" api-resources "*)
         cat "$fx/api-resources.txt" ;;
-      *" get secrets "*)
-        echo '{"apiVersion": "v1", "kind": "List", "items": []}' ;;
+      *" get --raw "*secrets*)
+        echo '{"apiVersion": "v1", "kind": "SecretList", "metadata": {}, "items": []}' ;;
       *" get "*sriovnetworknodestates*" -o json "* | *" get -A -o json "*sriovnetworknodestates*)
         cat "$fx/../../generator/cluster_check/barcelona.json" ;;
       *" get "*" -o json "* | *" get -A -o json "*)

@@ -102,6 +102,46 @@ TEST(OkePreconditions, WithoutSecretsTheHelmCheckIsNotedAsSkipped) {
   ASSERT_EQ(skipped.size(), 1u) << c.All();
   EXPECT_THAT(skipped[0]->message, HasSubstr("whether gpu-operator is installed already as a Helm release"));
   EXPECT_THAT(skipped[0]->message, HasSubstr("whether network-operator is installed already"));
+  EXPECT_THAT(skipped[0]->fix, HasSubstr("kubectl get --raw '/api/v1/secrets?labelSelector=owner%3Dhelm'"));
+}
+
+// `kubectl get --raw /api/v1/secrets?...` answers a SecretList whose items carry no kind: an
+// empty one says the cluster has no Helm release (a fresh cluster: checked, clean), and the
+// releases it lists are read as Secrets.
+TEST(OkePreconditions, AnEmptySecretListSaysThereIsNoHelmRelease) {
+  Checked c = CheckEdited(kOkeH100, [](json& items) {
+    json kept = json::array();
+    for (json& item : items)
+      if (item["kind"] != "Secret" && item["kind"] != "ClusterPolicy") kept.push_back(item);
+    kept.push_back({{"kind", "SecretList"}, {"apiVersion", "v1"}, {"metadata", json::object()},
+                    {"items", json::array()}});
+    items = kept;
+  });
+  EXPECT_TRUE(c.Of("cluster.operator-installed").empty()) << c.All();
+  for (const Diagnostic* note : c.Of("cluster.not-exported")) {
+    EXPECT_THAT(note->message, ::testing::Not(HasSubstr("Secret"))) << c.All();
+    EXPECT_THAT(note->message, ::testing::Not(HasSubstr("Helm release"))) << c.All();
+  }
+}
+
+TEST(OkePreconditions, HelmReleasesInTheApisSecretListAreRead) {
+  Checked c = CheckEdited(kOkeH100, [](json& items) {
+    json kept = json::array(), secrets = json::array();
+    for (json& item : items) {
+      if (item["kind"] != "Secret") {
+        kept.push_back(item);
+        continue;
+      }
+      item.erase("kind");
+      item.erase("apiVersion");
+      secrets.push_back(item);
+    }
+    kept.push_back({{"kind", "SecretList"}, {"apiVersion", "v1"}, {"metadata", json::object()},
+                    {"items", secrets}});
+    items = kept;
+  });
+  EXPECT_EQ(c.Of("cluster.operator-installed").size(), 2u) << c.All();
+  EXPECT_THAT(c.All(), HasSubstr("is the Helm release network-operator"));
 }
 
 TEST(OkePreconditions, A100NodesOutsidePhoenixAndOsakaAreAWarningAtTheShape) {
