@@ -25,7 +25,7 @@ Examples:
   kubectl get -A -o json $(kubectl api-resources -o name | grep -xF -e nodes \
     -e sriovnetworknodestates.sriovnetwork.openshift.io \
     -e network-attachment-definitions.k8s.cni.cncf.io -e ippools.nv-ipam.nvidia.com \
-    | paste -sd, -) > cluster-export.json        # README has the full list of types
+    | paste -sd, -) > cluster-export.json        # docs/cluster-check.md lists every type
   hkimgen discover cluster-export.json --name my-cluster --namespace ml-team \
     --output-file profiles/my-cluster.yaml
   hkimgen validate profiles/my-cluster.yaml --cluster cluster-export.json

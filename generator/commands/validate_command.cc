@@ -43,12 +43,13 @@ expanded. Given several profiles, those of one cluster (same Argo CD destination
 checked together: no object emitted by two of them, and one NicClusterPolicy that lists every
 profile's NIC device IDs (lint.shared-*); and two profiles with the same cluster.name are an
 error naming both (their bundles would share a folder in a fleet, `render A B ... -d DIR`).
-With --cluster, the profiles are also compared with a live cluster's export (README, "Check
-against the cluster"): which nodes the selectors pick, each rail's PF on every picked node (name,
-device, link, MTU, VFs), the resources the pods request, the bundle's preconditions (pool,
-node-role labels, preinstalled operators, OpenShift release) and objects the bundle would take
-over; each finding at the profile line it concerns, naming the cluster object (cluster.*), and a
-per-node table on a terminal (--node-table elsewhere; in -o json always).
+With --cluster, the profiles are also compared with a live cluster's export
+(docs/cluster-check.md, "Check against the cluster"): which nodes the selectors pick, each rail's
+PF on every picked node (name, device, link, MTU, VFs), the resources the pods request, the
+bundle's preconditions (pool, node-role labels, preinstalled operators, OpenShift release) and
+objects the bundle would take over; each finding at the profile line it concerns, naming the
+cluster object (cluster.*), and a per-node table on a terminal (--node-table elsewhere; in -o json
+always).
 Writes nothing. `hkimgen lint` is the stricter form.
 Exit status: 0 valid (warnings alone pass unless --strict), 1 invalid, 2 I/O or internal failure.)";
 

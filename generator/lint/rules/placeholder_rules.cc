@@ -144,8 +144,8 @@ void CheckWrapperImageUnpublished(const LintContext& c, LintReporter& r) {
                std::string(WrapperImageVersion()) + " docker://REGISTRY/hkim-wrapper:" +
                WrapperImageVersion() +
                "), then set wrapper.image to that reference and wrapper.digest: sha256:<64 hex> "
-               "(or render --wrapper-digest); README \"Publishing and mirroring the wrapper "
-               "image\"");
+               "(or render --wrapper-digest); docs/wrapper-image.md, \"Publishing and mirroring the "
+               "wrapper image\"");
 }
 
 }  // namespace

@@ -222,8 +222,8 @@ void CheckSccAdopted(const LintContext& c, LintReporter& r) {
                "...): if an SCC of that name exists, a sync takes it over and replaces its users, "
                "groups and capabilities, breaking the pods of every service account listed in it",
            "remove security.scc_name (the default is " + p.cluster_name +
-               "-nccl-rdma), or adopt the SCC deliberately as README \"Adopting an existing "
-               "object\" says");
+               "-nccl-rdma), or adopt the SCC deliberately as docs/bundle.md, \"Adopting an "
+               "existing object deliberately\" says");
 }
 
 }  // namespace
