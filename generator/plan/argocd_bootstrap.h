@@ -3,7 +3,7 @@
 // Plan stage, Argo CD bootstrap (OpenShift): what the OpenShift GitOps application controller
 // needs before it can sync the bundle. The default instance writes only in namespaces labelled
 // argocd.argoproj.io/managed-by, so it cannot create SCCs, MachineConfigs or namespaces; a
-// cluster admin applies bootstrap/ once by hand (README, "A fresh cluster").
+// cluster admin applies bootstrap/ once by hand (docs/bundle.md, "A fresh cluster").
 
 #include <string>
 

@@ -15,7 +15,7 @@ namespace hkim {
 
 /// Argo CD sync waves, in dependency order: operators, then their CRs, then node policies, then
 /// cluster access and address pools, then namespaced identities and networks, configuration, the
-/// Service and the workload (README, "The bundle").
+/// Service and the workload (docs/bundle.md).
 enum SyncWave : int {
   kWaveOperators = 0,        ///< Namespace/OperatorGroup/Subscription; chart Applications
   kWaveOperatorConfig = 1,   ///< SriovOperatorConfig, NodeFeatureDiscovery, ClusterPolicy, NicClusterPolicy

@@ -1,6 +1,6 @@
 #pragma once
 
-// Every limit hkimgen puts on its input, in one place (README "Limits" lists them). They keep any
+// Every limit hkimgen puts on its input, in one place (docs/profiles.md, "Limits", lists them). They keep any
 // input, hostile or careless, answered with a diagnostic within bounded time and memory: a real
 // profile is a few kilobytes with a few hundred values nested a few levels deep.
 

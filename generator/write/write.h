@@ -20,7 +20,7 @@ namespace hkim {
 /// Writes BundleStream(bundle) to `out`. Reports "io.write" when the stream fails.
 bool WriteBundleStream(const RenderedBundle& bundle, std::ostream& out, DiagnosticSink& sink);
 
-/// How WriteBundleDir may treat the output directory (README "Output folder").
+/// How WriteBundleDir may treat the output directory (docs/bundle.md, "The output folder").
 struct WriteDirOptions {
   /// Adopt a folder hkimgen did not write (its files are kept; same-named ones overwritten).
   bool force = false;

@@ -12,8 +12,9 @@
 //    YOUR_..., PLACEHOLDER (any case);
 //  - for gitops.repo_url, an owner path segment `example` (github.com/example/...).
 // Not flagged: the shipped profiles' github.com/hkim/hkimgen-bundles.git and
-// quay.io/hkim/hkim-wrapper:<version>, the project's own publishing places (README, "Publishing
-// and mirroring the wrapper image"); shipped profiles render without warnings (bundle_test).
+// quay.io/hkim/hkim-wrapper:<version>, the project's own publishing places (docs/wrapper-image.md,
+// "Publishing and mirroring the wrapper image"); shipped profiles render without warnings
+// (bundle_test).
 
 #include <algorithm>
 #include <cctype>

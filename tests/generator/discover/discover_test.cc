@@ -346,7 +346,9 @@ TEST_F(DiscoverCommand, NoGpuNodesAndTruncatedInputExitOne) {
               testing::ContainsRegex("<stdin>:[0-9]+:[0-9]+: error: .*\\[yaml.syntax\\]"));
   auto cut = Run("- < /dev/null");
   EXPECT_EQ(cut.status, 1);
-  EXPECT_THAT(cut.err, HasSubstr("<stdin>:1:1: error: the export is empty [discover.empty]"));
+  EXPECT_THAT(cut.err, HasSubstr("<stdin>:1:1: error: the export is empty: the command that "
+                                 "wrote it printed nothing"));
+  EXPECT_THAT(cut.err, HasSubstr("[discover.empty]"));
 }
 
 TEST_F(DiscoverCommand, AllGroupsWritesOneFileAGroupIntoTheFolderAndNeverOverwrites) {
