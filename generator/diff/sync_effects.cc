@@ -181,8 +181,10 @@ std::string FabricChange(const DiffObject& before, const DiffObject& now, SyncEf
   static const std::vector<std::pair<std::string, std::string>> kWords = {
       {"nad", "NADs"},
       {"ip-pool", "IP pool"},
-      {"rdma-mode", "RDMA mode"},
-      {"devices", "VF devices"},
+      // The parts are the objects that provide these (plan/fabric_check.cc), so a change says
+      // that the provider changed (OKE's VF DaemonSet: its VF count or MTU too), not the mode.
+      {"rdma-mode", "the RDMA mode's set-up"},
+      {"devices", "the VFs' provider"},
       {"check", "fabric check thresholds"}};
   std::string changed;
   auto part = [](const std::map<std::string, std::string>& parts, const std::string& name) {

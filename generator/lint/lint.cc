@@ -24,8 +24,7 @@ const std::vector<LintRule>& LintRules() {
     std::vector<LintRule> all;
     for (auto* group : {&NetworkLintRules, &AddressLintRules, &NcclLintRules, &NodeLintRules,
                         &OperatorLintRules, &PlaceholderLintRules, &GitOpsLintRules,
-                        &ReleaseLintRules,
-                        &SecurityLintRules}) {
+                        &ReleaseLintRules, &SecurityLintRules, &WorkloadLintRules}) {
       std::vector<LintRule> more = group();
       all.insert(all.end(), more.begin(), more.end());
     }

@@ -142,8 +142,9 @@ const std::vector<DisruptionRule>& DisruptionTable() {
        "Kubernetes docs, StatefulSet update strategies (RollingUpdate)"},
       {"ConfigMap", "", "", D::kNone, "",
        "pods read it when they start (envFrom, volume): running pods keep the old values until "
-       "they are replaced; the StatefulSet's hkimgen.io/config-checksum annotation changes with "
-       "it, which replaces them (a job restart)",
+       "they are replaced; where the workload's StatefulSet reads it (its NCCL environment and "
+       "topology), the StatefulSet's hkimgen.io/config-checksum annotation changes with it and "
+       "its entry says so (a job restart)",
        "", "", "",
        "Kubernetes docs, ConfigMaps (\"environment variables are not updated\"); plan/workload.cc"},
       {"NetworkAttachmentDefinition", "", "", D::kNone, "",

@@ -29,6 +29,8 @@ std::vector<LintRule> SecurityLintRules();
 std::vector<LintRule> GitOpsLintRules();
 /// Placeholders that fail only on the cluster: gitops.repo_url, wrapper.image.
 std::vector<LintRule> PlaceholderLintRules();
+/// The workload's command against the profile: torchrun's --nnodes and workload.replicas.
+std::vector<LintRule> WorkloadLintRules();
 
 /// An environment variable the profile sets explicitly (workload.env wins over nccl.extra_env,
 /// as container `env` wins over `envFrom`), with the JSON pointer that sets it.

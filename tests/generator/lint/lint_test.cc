@@ -188,6 +188,28 @@ TEST(Lint, DefaultValuesAreReportedWhereTheUserCouldWriteThem) {
   EXPECT_EQ(sink.diagnostics()[0].location.line, 21);  // the `nccl:` mapping (its first key)
 }
 
+// --- workload ------------------------------------------------------------------------------
+
+TEST(Lint, CommandNnodesAgainstReplicas) {
+  // Replicas 4 while torchrun is told 2 nodes: the job waits for ranks that never come.
+  const Severity warning = Severity::kWarning;
+  ExpectOnly(Check(kOke, {"workload.replicas=4", "workload.command={torchrun,--nnodes=2,train.py}"}),
+             "lint.command-nnodes", "/workload/command/1", warning);
+  ExpectOnly(Check(kOke, {"workload.replicas=4", "workload.command={torchrun,--nnodes,\"2\",train.py}"}),
+             "lint.command-nnodes", "/workload/command/1", warning);
+  ExpectOnly(Check(kOke, {"workload.replicas=4",
+                          "workload.command={bash,-c,torchrun --nnodes=2 --nproc-per-node=8 t.py}"}),
+             "lint.command-nnodes", "/workload/command/2", warning);
+  ExpectOnly(Check(kOke, {"workload.replicas=4", "workload.command={torchrun,--nnodes=1:3,t.py}"}),
+             "lint.command-nnodes", "/workload/command/1", warning);
+  // The count the bundle sets, an elastic range that admits it, the matching literal, no flag.
+  ExpectClean(Check(kOke, {"workload.replicas=4",
+                           "workload.command={torchrun,--nnodes=$(HKIM_REPLICAS),t.py}"}));
+  ExpectClean(Check(kOke, {"workload.replicas=4", "workload.command={torchrun,--nnodes=2:8,t.py}"}));
+  ExpectClean(Check(kOke, {"workload.replicas=4", "workload.command={torchrun,--nnodes=4,t.py}"}));
+  ExpectClean(Check(kOke, {"workload.replicas=4", "workload.command={python,--max-nnodes=2,t.py}"}));
+}
+
 // --- network -------------------------------------------------------------------------------
 
 TEST(Lint, RailResourcePrefix) {
