@@ -30,15 +30,14 @@ class Writer {
   explicit Writer(YAML::Emitter& out) : o_(out) {}
 
   Writer& Key(const std::string& key) {
-    o_ << YAML::Key << key << YAML::Value;
+    o_ << YAML::Key;
+    if (HasActiveCharacters(key)) o_ << YAML::DoubleQuoted << YAML::EscapeNonAscii;
+    o_ << key << YAML::Value;
     return *this;
   }
   Writer& Str(const std::string& value, const std::string& comment = "") {
-    if (NeedsTypeQuotes(value)) {
-      o_ << YAML::DoubleQuoted << value;
-    } else {
-      o_ << value;
-    }
+    Quoting(value);
+    o_ << value;
     return Comment(comment);
   }
   Writer& Int(long long value, const std::string& comment = "") {
@@ -68,7 +67,7 @@ class Writer {
   Writer& StrList(const std::vector<std::string>& values, const std::string& comment = "") {
     o_ << YAML::Flow << YAML::BeginSeq;
     for (const std::string& value : values) {
-      if (NeedsTypeQuotes(value)) o_ << YAML::DoubleQuoted;
+      Quoting(value);
       o_ << value;
     }
     o_ << YAML::EndSeq;
@@ -86,6 +85,20 @@ class Writer {
   YAML::Emitter& raw() { return o_; }
 
  private:
+  /// A name from the export is a value of the draft too, not only a comment: one with a
+  /// character a terminal or an editor acts on (a carriage return, ESC, DEL, a bidirectional
+  /// override) is written double-quoted with every such character as an escape (yaml-cpp
+  /// escapes C0 controls in double quotes, DEL and the others only as non-ASCII), so the draft
+  /// holds none and reads back as that name. Others as NeedsTypeQuotes says.
+  static bool HasActiveCharacters(const std::string& text) { return EscapeControls(text) != text; }
+  void Quoting(const std::string& value) {
+    if (HasActiveCharacters(value)) {
+      o_ << YAML::DoubleQuoted << YAML::EscapeNonAscii;
+    } else if (NeedsTypeQuotes(value)) {
+      o_ << YAML::DoubleQuoted;
+    }
+  }
+
   YAML::Emitter& o_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <tuple>
 #include <cctype>
 #include <cstdio>
@@ -163,7 +164,29 @@ std::string NewestWithHeartbeats(const std::vector<DoctorNode>& nodes, std::stri
   return now;
 }
 
+/// The page's template, parsed the first time a page is asked for (parsing it was most of the
+/// cost of a small fleet's page), and `hold` locked on it while the caller renders: kainjow's
+/// render is not const only because partial and lambda tags record their errors in the
+/// template, and this one has no partial and its context no lambda, so the one parse serves
+/// every page. nullptr, with `*error` set, when the template is not embedded or does not parse.
+mustache::mustache* ParsedPage(std::string* error, std::unique_lock<std::mutex>& hold) {
+  static std::mutex mutex;
+  static const std::string_view* text = FindEmbeddedFile(kTemplate);
+  static mustache::mustache page{text ? std::string(*text) : std::string()};
+  if (text == nullptr) {
+    *error = std::string(kTemplate) + " is not embedded";
+    return nullptr;
+  }
+  hold = std::unique_lock<std::mutex>(mutex);
+  if (!page.is_valid()) {
+    *error = std::string(kTemplate) + ": " + page.error_message();
+    return nullptr;
+  }
+  return &page;
+}
+
 }  // namespace
+
 
 ConditionReading ReadCondition(const DoctorCondition& condition, const std::string& now,
                                long long heartbeat_seconds) {
@@ -201,16 +224,9 @@ std::optional<BusbwReading> ParseBusbw(const std::string& detail) {
 std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
                                            const std::string& group_label, std::string* error,
                                            long long heartbeat_seconds) {
-  const std::string_view* text = FindEmbeddedFile(kTemplate);
-  if (text == nullptr) {
-    *error = std::string(kTemplate) + " is not embedded";
-    return std::nullopt;
-  }
-  mustache::mustache page{std::string(*text)};
-  if (!page.is_valid()) {
-    *error = std::string(kTemplate) + ": " + page.error_message();
-    return std::nullopt;
-  }
+  std::unique_lock<std::mutex> hold;
+  mustache::mustache* page = ParsedPage(error, hold);
+  if (page == nullptr) return std::nullopt;
   const bool grouped = !group_label.empty();
   std::vector<DoctorNode> nodes = given;
   if (grouped) {  // as the table: a block's nodes together, by name within it
@@ -332,9 +348,9 @@ std::optional<std::string> FormatFleetPage(const std::vector<DoctorNode>& given,
   context.set("nodes", rows);
   context.set("suspects", suspects);
   context.set("busy_nodes", busy_nodes);
-  std::string html = page.render(context);
-  if (!page.is_valid()) {
-    *error = std::string(kTemplate) + ": " + page.error_message();
+  std::string html = page->render(context);
+  if (!page->is_valid()) {
+    *error = std::string(kTemplate) + ": " + page->error_message();
     return std::nullopt;
   }
   return html;

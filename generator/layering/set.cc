@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <optional>
 
 #include "support/input_limits.h"
 #include "layering/layering.h"
@@ -187,7 +188,9 @@ bool ApplySetAssignments(const std::vector<std::string>& arguments, LayeredProfi
   set_layer.source_lines = assignments;
   const int layer = static_cast<int>(layered.layers.size());
 
-  Node root = FromMerged(layered.merged.document, "", layered);
+  // The merged profile as a tree, built when the first assignment gets as far as its path (an
+  // argument list that fails to parse leaves the profile as it was without it).
+  std::optional<Node> root;
   bool ok = true;
   for (size_t n = 0; n < assignments.size(); ++n) {
     const std::string& text = assignments[n];
@@ -268,7 +271,8 @@ bool ApplySetAssignments(const std::vector<std::string>& arguments, LayeredProfi
       continue;
     }
 
-    Node* node = &root;
+    if (!root) root = FromMerged(layered.merged.document, "", layered);
+    Node* node = &*root;
     bool step_ok = true;
     for (size_t s = 0; s < steps->size() && step_ok; ++s) {
       const PathStep& step = (*steps)[s];
@@ -370,10 +374,11 @@ bool ApplySetAssignments(const std::vector<std::string>& arguments, LayeredProfi
     node->origins = std::move(history);
   }
   if (!ok) return false;
+  if (!root) root = FromMerged(layered.merged.document, "", layered);
   layered.merged.document = json();
   layered.merged.locations = SourceMap{};
   layered.origins.clear();
-  Flatten(root, "", layered.merged.document, layered.merged.locations, layered.origins);
+  Flatten(*root, "", layered.merged.document, layered.merged.locations, layered.origins);
   layered.layers.push_back(std::move(set_layer));
   return true;
 }

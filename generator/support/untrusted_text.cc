@@ -43,15 +43,22 @@ void AppendEscape(std::string& out, char32_t code) {
 // stopped (text.size() when all of it fit).
 std::size_t EscapeInto(std::string_view text, bool keep_newlines, bool quote, std::size_t budget,
                        std::string& out) {
-  const std::string whole(text);  // DecodeUtf8 reads a std::string
   std::size_t i = 0;
-  while (i < whole.size()) {
+  while (i < text.size()) {
     const std::size_t before = out.size();
+    const unsigned char byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x20 && byte < 0x7f && !(quote && (byte == '"' || byte == '\\'))) {
+      // Printable ASCII, most of any text, as it is (what the decoding below gives it).
+      if (before + 1 > budget) return i;
+      out += static_cast<char>(byte);
+      ++i;
+      continue;
+    }
     char32_t code = 0;
-    std::size_t length = DecodeUtf8(whole, i, &code);
+    std::size_t length = DecodeUtf8(text, i, &code);
     if (length == 0) {
       char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\x%02x", static_cast<unsigned char>(whole[i]));
+      std::snprintf(buffer, sizeof buffer, "\\x%02x", static_cast<unsigned char>(text[i]));
       out += buffer;
       length = 1;
     } else if (code == '\n' && keep_newlines) {
@@ -62,7 +69,7 @@ std::size_t EscapeInto(std::string_view text, bool keep_newlines, bool quote, st
       out += '\\';
       out += static_cast<char>(code);
     } else {
-      out.append(whole, i, length);
+      out.append(text.substr(i, length));
     }
     if (out.size() > budget) {
       out.resize(before);

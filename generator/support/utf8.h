@@ -5,12 +5,13 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace hkim {
 
 /// Length of the UTF-8 sequence at byte `i` of `text` and its code point in `*code`; 0 when the
 /// bytes there are not valid UTF-8 (bad lead, truncated, overlong, surrogate, beyond U+10FFFF).
-inline std::size_t DecodeUtf8(const std::string& text, std::size_t i, char32_t* code) {
+inline std::size_t DecodeUtf8(std::string_view text, std::size_t i, char32_t* code) {
   const unsigned char c = static_cast<unsigned char>(text[i]);
   const std::size_t length = c < 0x80 ? 1
                              : (c >> 5) == 6  ? 2

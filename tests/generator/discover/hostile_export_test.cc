@@ -5,10 +5,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <yaml-cpp/yaml.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "test_files.h"
 
@@ -89,6 +91,33 @@ TEST_F(HostileExport, ControlCharactersInNamesReachNeitherTheTerminalNorTheDraft
   }
   auto to_stdout = Run("discover " + path);
   ExpectNoControlCharacters(to_stdout.out + to_stdout.err, "discover to stdout");
+}
+
+// A device-plugin resource name (a capacity key of the export) is a value of the draft, not only
+// a comment: with a carriage return, an ESC sequence or DEL in it, it is written as a quoted
+// string of escapes, so the draft holds no control byte and reads back as that very name.
+TEST_F(HostileExport, ControlCharactersInAResourceNameAreEscapedInTheDraftsValue) {
+  std::string text = Fixture();
+  const std::vector<std::pair<std::string, std::string>> renames = {
+      {"openshift.io/ens1f0rdma", "\\rforged"},  // JSON escapes
+      {"openshift.io/ens2f0rdma", "\\u001b[2J\\u007f"}};
+  for (const auto& [key, tail] : renames) {
+    for (std::size_t at = text.find(key); at != std::string::npos;
+         at = text.find(key, at + key.size() + tail.size())) {
+      text.insert(at + key.size(), tail);
+    }
+  }
+  auto run = Run("discover " + Write("hostile.json", text));
+  ExpectNoControlCharacters(run.out + run.err, "discover to stdout");
+  YAML::Node draft;
+  ASSERT_NO_THROW(draft = YAML::Load(run.out)) << run.out;
+  std::vector<std::string> names;
+  for (const YAML::Node& rail : draft["network"]["rails"]) {
+    names.push_back(rail["resource_name"].as<std::string>(""));
+  }
+  EXPECT_THAT(names, ::testing::UnorderedElementsAre("openshift.io/ens1f0rdma\rforged",
+                                                     "openshift.io/ens2f0rdma\x1b[2J\x7f"))
+      << run.out;
 }
 
 // An oversize export is refused by its size, before it is read up to the 512 MiB cap: under a
