@@ -152,6 +152,15 @@ void PrintDiagnostics(const DiagnosticSink& sink, const SourceTexts& sources, st
   err << Colorize(FormatDiagnostics(sink, sources), ColorEnabled(STDERR_FILENO));
 }
 
+void PrintDiagnostics(const DiagnosticSink& sink, const SourceTexts& sources, std::ostream& err,
+                      bool notes) {
+  if (notes) return PrintDiagnostics(sink, sources, err);
+  DiagnosticSink kept;
+  for (const Diagnostic& d : sink.diagnostics())
+    if (d.severity != Severity::kNote) kept.Report(d);
+  PrintDiagnostics(kept, sources, err);
+}
+
 int ReportUsage(const std::string& command, const std::string& format, const std::string& message,
                 const std::string& fix, std::ostream& out, std::ostream& err) {
   DiagnosticSink sink;

@@ -75,6 +75,10 @@ std::string DumpJson(const nlohmann::json& document);
 /// nothing when there are none.
 void PrintDiagnostics(const DiagnosticSink& sink, const SourceTexts& sources, std::ostream& err);
 
+/// The same, leaving out the notes (accepted warnings, hints) unless `notes`: render's -q.
+void PrintDiagnostics(const DiagnosticSink& sink, const SourceTexts& sources, std::ostream& err,
+                      bool notes);
+
 /// Reports a usage error that a command's callback finds (two options that do not go together, a
 /// flag it needs): rule "cli.usage" through the diagnostics on `err`, or as the one JSON report
 /// on `out` when `format` is "json". Returns 1, the exit status of invalid input.

@@ -290,7 +290,8 @@ void SetupRenderCommand(CLI::App& app) {
                    "extra files; writes nothing");
   AddClusterOption(render, options->cluster);
   render->add_flag("-q,--quiet", options->quiet,
-                   "With -d: do not say what was written; never a progress line");
+                   "Leave out notes (accepted warnings, hints; errors and warnings still "
+                   "print) and, with -d, what was written; never a progress line");
   AddFleetOptions(render, *options);
   render->add_flag("--tree", options->tree,
                    "Print the bundle's Applications in the order they sync, who syncs each "
@@ -470,7 +471,7 @@ int RunRenderCommand(const RenderOptions& options, std::ostream& out, std::ostre
     out << DumpJson(JsonReport("render", status, sink, result)) << '\n';
     return status;
   }
-  PrintDiagnostics(sink, sources, err);
+  PrintDiagnostics(sink, sources, err, /*notes=*/!options.quiet);
   if (status == 0) out << tree;
   if (status != 0) checked_files.reset();  // "current" only for a clean check
   if (!options.quiet) PrintOutcome(options, summary, checked_files, err);

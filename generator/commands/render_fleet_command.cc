@@ -158,7 +158,7 @@ int RunRenderFleetCommand(const RenderOptions& options, std::ostream& out, std::
       if (!sink.HasErrors()) WriteBundleStream(fleet->fleet, out, sink);
       LeaveToExit(std::move(*fleet));
     }
-    PrintDiagnostics(sink, sources, err);
+    PrintDiagnostics(sink, sources, err, /*notes=*/!options.quiet);
     return ExitCodeFor(sink);
   } else {
     const FleetInputs inputs = InputsFor(options, progress, sink);
@@ -184,7 +184,7 @@ int RunRenderFleetCommand(const RenderOptions& options, std::ostream& out, std::
         << '\n';
     return status;
   }
-  PrintDiagnostics(sink, sources, err);
+  PrintDiagnostics(sink, sources, err, /*notes=*/!options.quiet);
   if (status == 0 && !options.quiet && !options.check) {
     // What changed, as a single render says it: a fleet rendered again unchanged says so.
     err << "wrote " << bundles << " bundles and " << kFleetFolder << "/ to "

@@ -871,6 +871,19 @@ case_a_fleet_owns_its_folders() {
   expect_no_err "hkimgen render PROFILE -d"
 }
 
+case_render_quiet_leaves_out_notes_not_warnings() {
+  # -q: the OKE profile's accepted warnings and hints (notes) are left out; a warning is not.
+  run render "$OKE" -d "$WORK/q" -q
+  expect_status 0
+  expect_err_empty
+  run render "$OKE" -d "$WORK/q" -q --set "workload.command={torchrun,--nnodes=3,t.py}"
+  expect_status 0
+  expect_err "warning: "
+  expect_no_err "note: "
+  run render "$OKE" -d "$WORK/q2"
+  expect_err "note: "
+}
+
 case_render_check_fix_is_the_command_that_renders_the_bundle() {
   # A stale bundle's fix names this profile and its layers, not a placeholder.
   run render "$OKE" -d "$WORK/b"

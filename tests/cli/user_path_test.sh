@@ -313,7 +313,7 @@ case_fleet_says_when_it_replaces_the_argo_cd_namespace() {
   "$HKIMGEN" init --platform openshift --shape barcelona-h100-cx7 --name there \
     --repo-url https://github.com/acme/b.git --output-file "$repo/p/there.yaml" 2>/dev/null
   printf '  destination_server: https://api.there.example.com:6443\n' >>"$repo/p/there.yaml"
-  run_at "$repo" render p/here.yaml p/there.yaml -d clusters -q
+  run_at "$repo" render p/here.yaml p/there.yaml -d clusters
   expect_status 0
   expect_err "p/here.yaml:"
   expect_err "warning: gitops.argocd_namespace is \"openshift-gitops\", but the fleet's Applications live in the central Argo CD's namespace, \"argocd\" (--fleet-namespace), on this very cluster [fleet.argocd-namespace]"
