@@ -276,8 +276,9 @@ std::string FleetRepoPath(const std::string& output_dir, const std::string& flee
                           DiagnosticSink& sink) {
   // In a git work tree the folder's own place there is the answer, however -d was spelt
   // (absolute, or relative from a sub-folder), as for a single `render -d`.
+  std::optional<std::string> in_repo;
   if (fleet_path.empty()) {
-    const std::optional<std::string> in_repo = RepositoryPathOf(output_dir);
+    in_repo = RepositoryPathOf(output_dir);
     if (in_repo && !in_repo->empty() && *in_repo != "." && in_repo->rfind("..", 0) != 0) {
       return *in_repo;
     }
@@ -287,8 +288,13 @@ std::string FleetRepoPath(const std::string& output_dir, const std::string& flee
   std::string text = normal.string();
   while (!text.empty() && text.back() == '/') text.pop_back();
   if (normal.is_absolute() || text.empty() || text == "." || text.rfind("..", 0) == 0) {
-    sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage",
-                           "cannot tell where '" + path + "' is inside the git repository",
+    // Outside any git work tree an absolute -d has no place to be found from.
+    const std::string where = fleet_path.empty() && !in_repo
+                                  ? "cannot tell where '" + path +
+                                        "' is in the bundle repository: it is in no git work "
+                                        "tree (git init there, or see the fix)"
+                                  : "cannot tell where '" + path + "' is inside the git repository";
+    sink.Report(Diagnostic{Severity::kError, {}, "", "cli.usage", where,
                            "run from the repository's top with a relative -d DIR, or give "
                            "--fleet-path PATH (DIR's path in the repository)"});
     return "";

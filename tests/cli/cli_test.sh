@@ -871,6 +871,15 @@ case_a_fleet_owns_its_folders() {
   expect_no_err "hkimgen render PROFILE -d"
 }
 
+case_fleet_render_outside_git_says_so() {
+  # An absolute -d in no git work tree: the error says that, not only "cannot tell where".
+  run render profiles/oke-h100.yaml profiles/oke-a100.yaml -d "$WORK/nogit/clusters"
+  [[ $status != 0 ]] || fail "a fleet render into no git work tree passed"
+  expect_err "is in no git work tree (git init there, or see the fix)"
+  expect_err "--fleet-path PATH"
+  [[ ! -e $WORK/nogit ]] || fail "the refused render wrote $WORK/nogit"
+}
+
 case_render_quiet_leaves_out_notes_not_warnings() {
   # -q: the OKE profile's accepted warnings and hints (notes) are left out; a warning is not.
   run render "$OKE" -d "$WORK/q" -q
