@@ -13,7 +13,7 @@
 #               inputs are always kept)
 #   --no-build  use the programs already in $HKIM_FUZZ_BUILD/fuzz (a copy on another machine)
 #   --quick-build  build at -O1 instead of -O2 (ctest's smoke test: the same ASan + UBSan checks
-#               for a fifth less compiling; campaigns, which want executions per second, keep -O2)
+#               for less compiling; campaigns, which want executions per second, keep -O2)
 # Each target starts from fuzz/corpus/<target>/ (committed, minimized), the real inputs of the
 # tests (profiles/, tests/generator/...) and its grown corpus, $HKIM_FUZZ_CORPUS/<target>/
 # (default build-fuzz/corpus/<target>/, kept between runs), with fuzz/dict/<target>.dict
