@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/fuzz.sh [-w WORKERS | -j PROCESSES] [-m] [--no-build] [SECONDS] [TARGET...]: builds
+# scripts/fuzz.sh [-w WORKERS | -j PROCESSES] [-m] [--no-build | --quick-build] [SECONDS] [TARGET...]: builds
 # the libFuzzer targets (fuzz/CMakeLists.txt) with clang, ASan and UBSan in build-fuzz/, then fuzzes each
 # target for SECONDS (default 60) under `nice -n 19`, one after the other; fuzz/README.md says
 # what each target covers.
@@ -12,6 +12,8 @@
 #               (-merge=1, edges only) into fuzz/corpus/<target>/ (regression-* and crash-*
 #               inputs are always kept)
 #   --no-build  use the programs already in $HKIM_FUZZ_BUILD/fuzz (a copy on another machine)
+#   --quick-build  build at -O1 instead of -O2 (ctest's smoke test: the same ASan + UBSan checks
+#               for less compiling; campaigns, which want executions per second, keep -O2)
 # Each target starts from fuzz/corpus/<target>/ (committed, minimized), the real inputs of the
 # tests (profiles/, tests/generator/...) and its grown corpus, $HKIM_FUZZ_CORPUS/<target>/
 # (default build-fuzz/corpus/<target>/, kept between runs), with fuzz/dict/<target>.dict
@@ -30,12 +32,14 @@ workers=1
 processes=1
 merge=0
 build_it=1
+optimize=-O2
 while (($#)); do
   case $1 in
     -w) workers=$2; shift 2 ;;
     -j) processes=$2; shift 2 ;;
     -m) merge=1; shift ;;
     --no-build) build_it=0; shift ;;
+    --quick-build) optimize=-O1; shift ;;
     *) break ;;
   esac
 done
@@ -64,6 +68,7 @@ if ((build_it)); then
   # A unity build (fuzz/CMakeLists.txt lists the libraries that cannot be one): the sanitizer
   # build compiles a third as many translation units.
   cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$clangxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$optimize -g1 -DNDEBUG" \
     -DHKIM_FUZZERS=ON -DHKIM_BUILD_TESTS=OFF -DHKIM_BUILD_NCCL_CHECK=OFF -DCMAKE_UNITY_BUILD=ON \
     -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 "${launcher[@]}" >/dev/null
   # Targets this machine cannot build (hkim-health needs Boost.Beast and static OpenSSL) are left out.
