@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "model/health_consumers.h"
 #include "model/wrapper_image.h"
 #include "plan/health.h"
 #include "plan/pod_images.h"
@@ -17,8 +18,6 @@ using nlohmann::json;
 // Where the agent sees the host's sysfs (read-only): /sys/class/infiniband's entries are links
 // into /sys/devices, so the whole of /sys is mounted, not the class folder alone.
 constexpr const char* kHostSys = "/host/sys";
-// The condition's type (wrapper/health/node_condition.h), the only one its writers may change.
-constexpr const char* kConditionType = "RdmaFabric";
 // The Node status fields the writers may not change (every field of NodeStatus but conditions).
 constexpr const char* kFrozenStatusFields[] = {
     "addresses", "allocatable", "capacity", "config", "daemonEndpoints", "features",
@@ -175,9 +174,10 @@ void PlanNodeCondition(const Profile& p, const HealthWaves& waves, BundlePlan& p
   if (h.link_counters.enabled)
     node_bound.push_back("system:serviceaccount:" + HealthNamespace(p) + ":" + LinkAgentName(p));
   policy.context["node_bound_users"] = CelListOf(node_bound);
-  policy.context["condition_type"] = CelQuoted(kConditionType);
+  // The condition's type is the only one its writers may change.
+  policy.context["condition_type"] = CelQuoted(kFabricConditionType);
   policy.context["reasons"] =
-      CelListOf({"RdmaFabricCheckStale", "RdmaFabricHasIssues", "RdmaFabricHasNoIssues"});
+      CelListOf({kFabricConditionStale, kFabricConditionIssues, kFabricConditionNoIssues});
   policy.context["pool_selector"] = CelMapOf(p.node_shape.node_selector);
   SetFencedNodeLists(p, policy);
   json status_fields = json::array(), metadata_fields = json::array();

@@ -8,11 +8,10 @@
 // fatal kubernetes-object-monitor events, which cordons, does not), with a CEL implementation
 // (@bufbuild/cel). NVSentinel evaluates with cel-go; the expressions use only standard CEL.
 // Usage: node consumers.test.mjs SCHEMA_DIR POOL_LABELS_JSON CONFIGMAP.yaml...
-import { run } from "@bufbuild/cel";
-import { strings } from "@bufbuild/cel/ext";
 import Ajv from "ajv";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { cel, evaluate } from "./policy_eval.mjs";
 
 const [schemaDir, poolJson, ...files] = process.argv.slice(2);
 if (!schemaDir || !poolJson || files.length === 0) {
@@ -20,11 +19,6 @@ if (!schemaDir || !poolJson || files.length === 0) {
   process.exit(2);
 }
 const pool = JSON.parse(poolJson);
-const cel = (v) =>
-  Array.isArray(v) ? v.map(cel)
-  : v !== null && typeof v === "object" ? new Map(Object.entries(v).map(([k, x]) => [k, cel(x)]))
-  : v;
-const evaluate = (expression, bindings) => run(expression, bindings, { funcs: strings });
 const ajv = new Ajv({ allErrors: true, strict: false });
 const schema = (name) => ajv.compile(JSON.parse(readFileSync(`${schemaDir}/${name}`, "utf8")));
 let failures = 0;

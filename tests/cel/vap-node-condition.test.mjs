@@ -8,23 +8,10 @@
 // are read from the policy's own variables and match condition.
 // Not reproduced: the API server's type check against the Node's OpenAPI schema, cost limits.
 // Usage: node vap-node-condition.test.mjs POLICY.yaml...
-import { run } from "@bufbuild/cel";
-import { strings } from "@bufbuild/cel/ext";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
+import { admissionVerdict, evaluate, js } from "./policy_eval.mjs";
 
-const cel = (v) =>
-  Array.isArray(v) ? v.map(cel)
-  : v !== null && typeof v === "object" ? new Map(Object.entries(v).map(([k, x]) => [k, cel(x)]))
-  : v;
-const js = (v) =>
-  Array.isArray(v) ? v.map(js)
-  : v instanceof Map ? Object.fromEntries([...v].map(([k, x]) => [k, js(x)]))
-  : v !== null && typeof v === "object" && typeof v.entries === "function"
-    ? Object.fromEntries([...v.entries()].map(([k, x]) => [k, js(x)]))
-  : v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function" ? [...v].map(js)
-  : v;
-const evaluate = (expression, bindings) => run(expression, bindings, { funcs: strings });
 const clone = (x) => JSON.parse(JSON.stringify(x));
 
 function checkPolicy(file) {
@@ -34,21 +21,8 @@ function checkPolicy(file) {
     throw new Error(`${file}: does not match nodes/status`);
 
   // The verdict for one request: "not matched", "allowed" or the first failing message.
-  function verdict(userInfo, oldNode, newNode) {
-    const request = cel({ userInfo, operation: "UPDATE", subResource: "status" });
-    const base = { request, object: cel(newNode), oldObject: cel(oldNode) };
-    for (const c of policy.spec.matchConditions ?? [])
-      if (evaluate(c.expression, base) !== true) return "not matched";
-    const variables = new Map();
-    for (const v of policy.spec.variables ?? [])
-      variables.set(v.name, evaluate(v.expression, { ...base, variables }));
-    for (const v of policy.spec.validations) {
-      const result = evaluate(v.expression, { ...base, variables });
-      if (typeof result !== "boolean") throw new Error(`not a bool (${result}) from: ${v.expression}`);
-      if (!result) return v.message;
-    }
-    return "allowed";
-  }
+  const verdict = (userInfo, oldNode, newNode) =>
+    admissionVerdict(policy, { userInfo, operation: "UPDATE", subResource: "status" }, oldNode, newNode);
   const data = (name) => {
     const v = (policy.spec.variables ?? []).find((x) => x.name === name);
     if (!v) throw new Error(`${file}: no variable ${name}`);

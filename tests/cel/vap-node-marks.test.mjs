@@ -10,46 +10,16 @@
 // OpenAPI schema and its cost limits (there the objects are typed; here they are maps, which
 // `has()` and `==` treat alike).
 // Usage: node vap-node-marks.test.mjs POLICY.yaml...
-import { run } from "@bufbuild/cel";
-import { strings } from "@bufbuild/cel/ext";
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-
-// JSON -> CEL values: objects become Maps (CEL maps), integers stay numbers.
-const cel = (v) =>
-  Array.isArray(v) ? v.map(cel)
-  : v !== null && typeof v === "object" ? new Map(Object.entries(v).map(([k, x]) => [k, cel(x)]))
-  : v;
-// CEL values (the evaluator's lists and maps, or JS ones) -> JSON.
-const js = (v) =>
-  Array.isArray(v) ? v.map(js)
-  : v instanceof Map ? Object.fromEntries([...v].map(([k, x]) => [k, js(x)]))
-  : v !== null && typeof v === "object" && typeof v.entries === "function"
-    ? Object.fromEntries([...v.entries()].map(([k, x]) => [k, js(x)]))
-  : v !== null && typeof v === "object" && typeof v[Symbol.iterator] === "function" ? [...v].map(js)
-  : v;
-
-const opts = { funcs: strings };
-const evaluate = (expression, bindings) => run(expression, bindings, opts);
+import { admissionVerdict, evaluate, js } from "./policy_eval.mjs";
 
 // The policy's verdict for one request: "not matched", "allowed" or the first failing message.
 // `nodeName` is what the API server binds into a pod's service-account token
 // (userInfo.extra authentication.kubernetes.io/node-name), absent when null or undefined.
 function verdictOf(policy, username, oldNode, newNode, nodeName) {
   const extra = nodeName == null ? {} : { "authentication.kubernetes.io/node-name": [nodeName] };
-  const request = cel({ userInfo: { username, extra }, operation: "UPDATE" });
-  const base = { request, object: cel(newNode), oldObject: cel(oldNode) };
-  for (const c of policy.spec.matchConditions ?? [])
-    if (evaluate(c.expression, base) !== true) return "not matched";
-  const variables = new Map();
-  for (const v of policy.spec.variables ?? [])
-    variables.set(v.name, evaluate(v.expression, { ...base, variables }));
-  for (const v of policy.spec.validations) {
-    const result = evaluate(v.expression, { ...base, variables });
-    if (typeof result !== "boolean") throw new Error(`not a bool (${result}) from: ${v.expression}`);
-    if (!result) return v.message;
-  }
-  return "allowed";
+  return admissionVerdict(policy, { userInfo: { username, extra }, operation: "UPDATE" }, oldNode, newNode);
 }
 
 // Runs `cases` ([name, verdict thunk, want]) and prints each; the number that failed.
