@@ -36,3 +36,11 @@ export function admissionVerdict(policy, request, oldNode, newNode) {
   }
   return "allowed";
 }
+
+// A policy variable whose expression holds constants only (the pool, the writers, the names the
+// generator put there), as JSON; `file` names the policy in the error when it has no such variable.
+export function policyConstant(policy, file, name) {
+  const v = (policy.spec.variables ?? []).find((x) => x.name === name);
+  if (!v) throw new Error(`${file}: no variable ${name}`);
+  return js(evaluate(v.expression, {}));
+}

@@ -10,7 +10,7 @@
 // Usage: node vap-node-condition.test.mjs POLICY.yaml...
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { admissionVerdict, evaluate, js } from "./policy_eval.mjs";
+import { admissionVerdict, policyConstant } from "./policy_eval.mjs";
 
 const clone = (x) => JSON.parse(JSON.stringify(x));
 
@@ -23,11 +23,7 @@ function checkPolicy(file) {
   // The verdict for one request: "not matched", "allowed" or the first failing message.
   const verdict = (userInfo, oldNode, newNode) =>
     admissionVerdict(policy, { userInfo, operation: "UPDATE", subResource: "status" }, oldNode, newNode);
-  const data = (name) => {
-    const v = (policy.spec.variables ?? []).find((x) => x.name === name);
-    if (!v) throw new Error(`${file}: no variable ${name}`);
-    return js(evaluate(v.expression, {}));
-  };
+  const data = (name) => policyConstant(policy, file, name);
   const type = data("conditionType");
   const pool = data("poolSelector");
   const exclude = data("excludeNodes");

@@ -12,7 +12,7 @@
 // Usage: node vap-node-marks.test.mjs POLICY.yaml...
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { admissionVerdict, evaluate, js } from "./policy_eval.mjs";
+import { admissionVerdict, policyConstant } from "./policy_eval.mjs";
 
 // The policy's verdict for one request: "not matched", "allowed" or the first failing message.
 // `nodeName` is what the API server binds into a pod's service-account token
@@ -44,7 +44,7 @@ function report(cases) {
 // its service account sets or removes the one label on the node its own pod runs on; anything
 // else, another node, or a token without the node's name is denied; other users do not match.
 function checkNodeLabelPolicy(file, policy) {
-  const label = js(evaluate(policy.spec.variables.find((v) => v.name === "pendingLabel").expression, {}));
+  const label = policyConstant(policy, file, "pendingLabel");
   const agent = (policy.spec.matchConditions[0].expression.match(/'([^']+)'/) ?? [])[1];
   if (!agent) throw new Error(`${file}: the match condition names no service account`);
   const node = (name = "gpu-1") => ({
@@ -89,11 +89,7 @@ function checkPolicy(file) {
   const verdict = (username, oldNode, newNode) => verdictOf(policy, username, oldNode, newNode);
 
   // The policy's data: expressions of constants only.
-  const data = (name) => {
-    const v = (policy.spec.variables ?? []).find((x) => x.name === name);
-    if (!v) throw new Error(`${file}: no variable ${name}`);
-    return js(evaluate(v.expression, {}));
-  };
+  const data = (name) => policyConstant(policy, file, name);
   const markKey = data("markLabel");
   const markAnnotations = data("markAnnotations");
   const pool = data("poolSelector");
