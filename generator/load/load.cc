@@ -64,6 +64,20 @@ class JsonBuilder : public YAML::EventHandler {
              const std::string& message, const std::string& fix) {
     failed_ = true;
     sink_.Report(Diagnostic{Severity::kError, Locate(mark), pointer, rule, message, fix});
+    if (++errors_ == limits::kMaxLoadErrors) {
+      throw LimitReached{mark, "limit.errors",
+                         "reading stopped after " + std::to_string(limits::kMaxLoadErrors) +
+                             " errors in this file: any later ones are not reported",
+                         "fix the errors above first: most often one bracket, quote or "
+                         "indentation left open causes the rest"};
+    }
+  }
+
+  /// The diagnostic that ends the parse at a limit (counted by no limit itself).
+  void Stop(const LimitReached& limit) {
+    failed_ = true;
+    sink_.Report(Diagnostic{Severity::kError, Locate(limit.mark), "", limit.rule, limit.message,
+                            limit.fix});
   }
 
   void OnDocumentStart(const YAML::Mark&) override {}
@@ -339,6 +353,7 @@ class JsonBuilder : public YAML::EventHandler {
   nlohmann::json root_;
   bool have_root_ = false;
   bool failed_ = false;
+  std::size_t errors_ = 0;
   SourceMap locations_;
   std::vector<Frame> stack_;
   /// Each anchor's value and how many values it expands to.
@@ -441,7 +456,7 @@ std::optional<LoadedProfile> LoadProfileFromText(const std::string& path, const 
                     "keep one document per profile file (remove the second '---')");
     }
   } catch (const LimitReached& limit) {
-    builder.Error(limit.mark, "", limit.rule, limit.message, limit.fix);
+    builder.Stop(limit);
     return std::nullopt;
   } catch (const YAML::Exception& e) {
     const YamlSyntaxCause cause =

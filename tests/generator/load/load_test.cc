@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/diagnostics_format.h"
+#include "support/input_limits.h"
 #include "test_files.h"
 
 namespace hkim {
@@ -291,6 +292,24 @@ TEST(Load, RefusesAnAliasBombBeforeItCostsTimeOrMemory) {
   const std::string bomb = test_files::AliasBombYaml();
   const Diagnostic d = OnlyError(bomb, "limit.values");
   EXPECT_GT(d.location.line, 1);
+}
+
+TEST(Load, StopsReportingAfterTheErrorLimitOfAFile) {
+  // A flow mapping of commas: every comma is an empty key (and a duplicate of the one before).
+  // A compiler stops after its error limit; so does the loader, and says where it stopped.
+  const std::string commas = "a: {" + std::string(5000, ',') + "}\n";
+  DiagnosticSink sink;
+  EXPECT_FALSE(Load(commas, sink));
+  ASSERT_EQ(sink.ErrorCount(), static_cast<int>(limits::kMaxLoadErrors) + 1);
+  const Diagnostic& last = sink.diagnostics().back();
+  EXPECT_EQ(last.rule, "limit.errors");
+  EXPECT_EQ(last.location.line, 1);
+  EXPECT_NE(last.message.find(std::to_string(limits::kMaxLoadErrors)), std::string::npos);
+  // Below the limit every error is still reported.
+  DiagnosticSink few;
+  EXPECT_FALSE(Load("a: {,,,}\n", few));
+  for (const Diagnostic& d : few.diagnostics()) EXPECT_NE(d.rule, "limit.errors");
+  EXPECT_GE(few.ErrorCount(), 3);
 }
 
 TEST(Load, RefusesNestingDeeperThanTheLimit) {
