@@ -220,7 +220,11 @@ for target in "${targets[@]}"; do
   cov=$(grep -o 'cov: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)
   ft=$(grep -o 'ft: [0-9]*' <<<"$last" | grep -o '[0-9]*' || true)
   corpus=$(find "$grown" -type f | wc -l)
-  crashes=$(find "$artifacts" -name "$target-*" -type f -newer "$stamp" | wc -l)
+  # libFuzzer also keeps an input that ran over 10 s (-report_slow_units) as slow-unit-*: not a
+  # failure (a loaded machine makes them; run it again alone to time it), so counted apart.
+  crashes=$(find "$artifacts" -name "$target-*" ! -name "$target-slow-unit-*" -type f \
+    -newer "$stamp" | wc -l)
+  slow=$(find "$artifacts" -name "$target-slow-unit-*" -type f -newer "$stamp" | wc -l)
   if ((rc != 0 || crashes > 0)); then
     status=1
     echo "fuzz.sh: $target failed (exit $rc, $crashes input(s) in $artifacts); see $log" >&2
@@ -246,6 +250,7 @@ for target in "${targets[@]}"; do
   per_core=$(( cpu > 0 ? ${execs:-0} * 100 / cpu : 0 ))
   line=$(printf '%-24s %12s execs %8s exec/s %7s per CPU-s  cov %6s  ft %7s  corpus %6s  crashes %s' \
     "$target" "${execs:-0}" "$rate" "$per_core" "${cov:-?}" "${ft:-?}" "$corpus" "$crashes")
+  ((slow > 0)) && line+=$(printf '  slow %s (in %s)' "$slow" "$artifacts")
   ((merge)) && line+=$(printf '  committed %s files, %s' "$(find "$committed" -type f | wc -l)" \
     "$(du -sh "$committed" | cut -f1)")
   summary+=("$line")
