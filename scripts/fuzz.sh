@@ -18,7 +18,8 @@
 # tests (profiles/, tests/generator/...) and its grown corpus, $HKIM_FUZZ_CORPUS/<target>/
 # (default build-fuzz/corpus/<target>/, kept between runs), with fuzz/dict/<target>.dict
 # (profile targets: plus every key of schemas/profile.schema.json). Prints one line per target:
-# executions, exec/s, coverage (edges) and features, corpus size, crashes. Exit 0 when no target
+# executions, exec/s, coverage (edges) and features, corpus size, crashes (and slow units, when
+# libFuzzer kept inputs that ran over 10 s: not a failure). Exit 0 when no target
 # crashed, 1 when one did (the input is in build-fuzz/artifacts/; make it a regression test),
 # 77 when clang++ is missing (ctest reads 77 as "skipped").
 #   HKIM_FUZZ_BUILD=dir    build folder (default build-fuzz)
