@@ -225,6 +225,7 @@ const std::vector<RuleInfo>& StageRules() {
       {"schema.unknown-key", E, "a key the schema does not know (names the closest one)"},
       {"limit.depth", E, "mappings and lists nested deeper than 64 levels"},
       {"limit.errors", E, "the loader stopped after 100 errors in one file"},
+      {"limit.export-values", E, "a cluster export holding more values than its size allows (8x)"},
       {"limit.file-size", E, "a profile, layer or cluster export larger than hkimgen reads"},
       {"limit.value-size", E, "one value longer than 8 KiB"},
       {"limit.values", E, "a document of more than 20,000 values or 4 MiB, aliases expanded"},

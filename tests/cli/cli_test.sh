@@ -403,7 +403,7 @@ case_list_rules_names_every_rule_id_in_the_sources() {
   expect_status 0
   jq -r '.result.rules[].id' <<<"$out" | sort -u >"$WORK/listed"
   # Every id a diagnostic can carry: rule strings in the generator's sources.
-  grep -rhE '' generator | sed -E 's#(^|[[:space:]])//.*$##' | grep -oE '"(cli|closure|cluster|diff|images|discover|explain|fleet|io|layering|lint|model|network|profile|render|schema|template|write|yaml)\.[a-zA-Z][a-zA-Z-]*"' \
+  grep -rhE '' generator | sed -E 's#(^|[[:space:]])//.*$##' | grep -oE '"(cli|closure|cluster|diff|images|discover|explain|fleet|io|layering|limit|lint|model|network|profile|render|schema|template|write|yaml)\.[a-zA-Z][a-zA-Z-]*"' \
       | tr -d '"' | grep -vE '\.(h|cc|yaml|json|md)$' | sort -u >"$WORK/used"
   local missing extra
   missing=$(comm -23 "$WORK/used" "$WORK/listed")
