@@ -2,9 +2,11 @@
 
 #include <algorithm>
 
+#include "discover/export_parse.h"
 #include "fleet/cluster_sharing.h"
 #include "lint/lint.h"
 #include "plan/closure.h"
+#include "support/input_limits.h"
 
 namespace hkim {
 namespace {
@@ -223,12 +225,22 @@ const std::vector<RuleInfo>& StageRules() {
       {"schema.type", E, "a value of the wrong type (the fix says what to write)"},
       {"schema.uniqueItems", E, "a list with repeated items"},
       {"schema.unknown-key", E, "a key the schema does not know (names the closest one)"},
-      {"limit.depth", E, "mappings and lists nested deeper than 64 levels"},
-      {"limit.errors", E, "the loader stopped after 100 errors in one file"},
-      {"limit.export-values", E, "a cluster export holding more values than its size allows (8x)"},
+      // The numbers come from the limits themselves (support/input_limits.h, discover's export).
+      {"limit.depth", E,
+       "mappings and lists nested deeper than " + std::to_string(limits::kMaxDepth) + " levels"},
+      {"limit.errors", E,
+       "the loader stopped after " + std::to_string(limits::kMaxLoadErrors) +
+           " errors in one file"},
+      {"limit.export-values", E,
+       "a cluster export holding more values than its size allows (" +
+           std::to_string(discover::kExportKeptBytesPerByte) + "x)"},
       {"limit.file-size", E, "a profile, layer or cluster export larger than hkimgen reads"},
-      {"limit.value-size", E, "one value longer than 8 KiB"},
-      {"limit.values", E, "a document of more than 20,000 values or 4 MiB, aliases expanded"},
+      {"limit.value-size", E,
+       "one value longer than " + std::to_string(limits::kMaxScalarBytes / 1024) + " KiB"},
+      {"limit.values", E,
+       "a document of more than " + std::to_string(limits::kMaxValues) + " values or " +
+           std::to_string(limits::kMaxExpandedBytes / (1024 * 1024)) +
+           " MiB, aliases expanded"},
       {"network.address", E, "an IPv4 address that does not parse (names the bad number)"},
       {"network.prefix", E, "a network's prefix length that is missing or above 32"},
       {"template.missing", E, "a template file the binary does not embed (a bug)"},
