@@ -9,6 +9,8 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
 
+#include "schema/keyword_rename.h"
+
 namespace hkim {
 namespace {
 
@@ -50,30 +52,6 @@ class Pcre2PatternBuilder : public valijson::ConstraintBuilder {
   }
 };
 
-// Keywords whose values are data, not schemas: a `pattern` key inside them is left alone.
-bool HoldsData(const std::string& keyword) {
-  return keyword == "enum" || keyword == "const" || keyword == "default" ||
-         keyword == "examples";
-}
-
-void RenameKeyword(nlohmann::json& node, const char* from, const char* to) {
-  if (node.is_array()) {
-    for (nlohmann::json& item : node) RenameKeyword(item, from, to);
-    return;
-  }
-  if (!node.is_object()) return;
-  auto& members = node.get_ref<nlohmann::json::object_t&>();
-  for (auto& [key, value] : members) {
-    if (!HoldsData(key)) RenameKeyword(value, from, to);
-  }
-  auto keyword = members.find(from);
-  if (keyword != members.end() && keyword->second.is_string() && members.count(to) == 0) {
-    auto moved = members.extract(keyword);  // the value stays where it is; only the key changes
-    moved.key() = to;
-    members.insert(std::move(moved));
-  }
-}
-
 }  // namespace
 
 struct SchemaPattern::Compiled {
@@ -114,11 +92,11 @@ bool SchemaPattern::Search(std::string_view text) const {
 }
 
 Pcre2PatternKeywords::Pcre2PatternKeywords(nlohmann::json& schema) : schema_(schema) {
-  RenameKeyword(schema_, "pattern", kPcre2PatternKeyword);
+  RenameSchemaKeyword(schema_, "pattern", kPcre2PatternKeyword, nlohmann::json::value_t::string);
 }
 
 Pcre2PatternKeywords::~Pcre2PatternKeywords() {
-  RenameKeyword(schema_, kPcre2PatternKeyword, "pattern");
+  RenameSchemaKeyword(schema_, kPcre2PatternKeyword, "pattern", nlohmann::json::value_t::string);
 }
 
 void UsePcre2Patterns(valijson::SchemaParser& parser) {

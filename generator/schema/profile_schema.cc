@@ -12,6 +12,7 @@
 
 #include "support/embedded_files.h"
 #include "schema/pattern.h"
+#include "schema/unique_items.h"
 
 namespace hkim {
 
@@ -51,9 +52,14 @@ std::optional<ProfileSchema> ProfileSchema::Compile(const std::string& name,
       // valijson reads `pattern` under a keyword of ours, matched with PCRE2 (schema/pattern.h);
       // the build's validation copy has it so already (schema/validation_copy.h).
       std::optional<Pcre2PatternKeywords> renamed;
-      if (one_text) renamed.emplace(validation);
+      std::optional<SortedUniqueItemsKeywords> renamed_unique_items;  // schema/unique_items.h
+      if (one_text) {
+        renamed.emplace(validation);
+        renamed_unique_items.emplace(validation);
+      }
       valijson::SchemaParser parser;
       UsePcre2Patterns(parser);
+      UseSortedUniqueItems(parser);
       valijson::adapters::NlohmannJsonAdapter adapter(validation);
       parser.populateSchema(adapter, impl->schema);
     }

@@ -1,6 +1,7 @@
 #include "schema/validation_copy.h"
 
 #include "schema/pattern.h"
+#include "schema/unique_items.h"
 
 #include <string_view>
 
@@ -53,6 +54,8 @@ json Strip(const json& schema) {
       out[keyword] = StripEach(value);
     } else if (keyword == "pattern" && value.is_string()) {
       out[kPcre2PatternKeyword] = value;  // matched with PCRE2 (schema/pattern.h)
+    } else if (keyword == "uniqueItems" && value.is_boolean()) {
+      out[kSortedUniqueItemsKeyword] = value;  // checked by sorting (schema/unique_items.h)
     } else {
       out[keyword] = value;  // constraints and data (enum, const, default, required...)
     }

@@ -10,9 +10,9 @@
 
 namespace hkim {
 
-/// `schema` without annotation keywords in any of its (sub-)schemas, and with its `pattern`
-/// keywords already renamed as Pcre2PatternKeywords renames them (schema/pattern.h: done by the
-/// build, not by every run). Property names (the keys under properties, patternProperties,
+/// `schema` without annotation keywords in any of its (sub-)schemas, and with its `pattern` and
+/// `uniqueItems` keywords already renamed as Pcre2PatternKeywords and SortedUniqueItemsKeywords
+/// rename them (schema/pattern.h, schema/unique_items.h: done by the build, not by every run). Property names (the keys under properties, patternProperties,
 /// definitions) and data (enum, const, default) are kept whatever they are called, so a field
 /// named `description` keeps its schema.
 nlohmann::json SchemaForValidation(const nlohmann::json& schema);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 #include <tuple>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -10,18 +11,12 @@
 #include <valijson/validator.hpp>
 
 #include "support/join.h"
+#include "validate/repeated_items.h"
 #include "validate/value_fix.h"
 
 namespace hkim {
 
 namespace {
-
-std::string Describe(const nlohmann::json& value) {
-  // Loaded strings are UTF-8 (load/load.cc); replace, not throw, should one ever not be.
-  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
-}
 
 std::string TypeName(const nlohmann::json& value) {
   switch (value.type()) {
@@ -170,9 +165,14 @@ std::string ClosestEnumValue(const std::string& given, const std::vector<std::st
   return related.size() == 1 ? related.front() : "";
 }
 
+/// Each value's text for messages, dumped once: many errors can share one pointer (every unknown
+/// key of a mapping), and a dump is as long as the value.
+using Descriptions = std::map<std::string, std::string>;
+
 Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
                         const std::string& schema_pointer, const ProfileSchema& schema,
-                        const LoadedProfile& profile, const std::string& fallback_fix) {
+                        const LoadedProfile& profile, const std::string& fallback_fix,
+                        Descriptions& described) {
   Diagnostic d;
   d.severity = Severity::kError;
   d.data_path = pointer;
@@ -184,7 +184,9 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
   const nlohmann::json* rule_schema = schema.SchemaFor(schema_pointer);
   d.location = profile.locations.Find(d.data_path);
   d.fix = SchemaFix(rule_schema);
-  const std::string shown = value ? Describe(*value) : "the value";
+  auto [entry, added] = described.try_emplace(d.data_path);
+  if (added) entry->second = value ? DescribeValue(*value) : "the value";
+  const std::string& shown = entry->second;
 
   if (StartsWith(text, "Object contains a property that could not be validated")) {
     const std::string key = QuotedName(text);
@@ -287,10 +289,6 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
     const nlohmann::json* limit = SchemaKeyword(rule_schema, "maxItems");
     d.message = "the list has " + std::to_string(value ? value->size() : 0) + " items; at most " +
                 (limit ? limit->dump() : "fewer") + " are allowed";
-  } else if (text.find("violate uniqueness") != std::string::npos) {
-    d.rule = "schema.uniqueItems";
-    d.message =
-        "the list holds the same item twice (" + text.substr(0, text.find(" violate")) + ")";
   } else if (StartsWith(text, "Failed to match expected value set by 'const'")) {
     d.rule = "schema.const";
     const nlohmann::json* expected = SchemaKeyword(rule_schema, "const");
@@ -372,10 +370,17 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
     for (const std::string& outer : combinators) nested |= IsAtOrBelow(e.pointer, outer);
     if (!nested) combinators.push_back(e.pointer);
   }
+  Descriptions described;
+  std::map<std::string, std::string> repeating_lists;  // pointer -> the list's fix
   for (const RawError& e : errors) {
     bool covered = false;
     for (const std::string& c : combinators) covered |= IsAtOrBelow(e.pointer, c);
-    if (!covered) found.push_back(ToDiagnostic(e.text, e.pointer, e.pointer, schema, profile, ""));
+    if (covered) continue;
+    if (IsRepeatedItemPair(e.text)) {
+      repeating_lists.try_emplace(e.pointer, SchemaFix(schema.SchemaFor(e.pointer)));
+    } else {
+      found.push_back(ToDiagnostic(e.text, e.pointer, e.pointer, schema, profile, "", described));
+    }
   }
   const nlohmann::json& root = schema.document();
   for (const std::string& pointer : combinators) {
@@ -409,8 +414,13 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
       std::vector<RawError> branch_errors;
       if (sub && Collect(sub->compiled(), *value, pointer, branch_errors, profile, sink)) {
         for (const RawError& e : branch_errors) {
+          if (IsRepeatedItemPair(e.text)) {
+            const nlohmann::json* list = sub->SchemaFor(e.pointer.substr(pointer.size()));
+            repeating_lists.try_emplace(e.pointer, list ? SchemaFix(list) : fix);
+            continue;
+          }
           found.push_back(ToDiagnostic(e.text, e.pointer, e.pointer.substr(pointer.size()), *sub,
-                                       profile, fix));
+                                       profile, fix, described));
         }
       }
     }
@@ -420,11 +430,15 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
       d.data_path = pointer;
       d.location = profile.locations.Find(pointer);
       d.rule = SchemaKeyword(node, "anyOf") ? "schema.anyOf" : "schema.oneOf";
-      d.message = (value ? Describe(*value) : std::string("the value")) +
+      d.message = (value ? DescribeValue(*value) : std::string("the value")) +
                   " matches none of the allowed forms";
       d.fix = fix.empty() ? "see schemas/profile.schema.json for this field" : fix;
       found.push_back(std::move(d));
     }
+  }
+
+  for (const auto& [pointer, fix] : repeating_lists) {
+    for (Diagnostic& d : RepeatedItemFindings(profile, pointer, fix)) found.push_back(std::move(d));
   }
 
   std::set<std::tuple<std::string, std::string, std::string>> seen;

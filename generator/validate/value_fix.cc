@@ -4,6 +4,13 @@
 
 namespace hkim {
 
+std::string DescribeValue(const nlohmann::json& value) {
+  // Loaded strings are UTF-8 (load/load.cc); replace, not throw, should one ever not be.
+  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
 // Network values (the schema's `ipv4` and `cidr` definitions) are parsed as addresses, and
 // the message says what is wrong (octet, prefix) instead of printing the regular expression.
 void ExplainAddress(const ProfileSchema& schema, const nlohmann::json* pattern,

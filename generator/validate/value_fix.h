@@ -15,6 +15,9 @@
 
 namespace hkim {
 
+/// `value` as JSON, cut to 60 characters ("...") for a message.
+std::string DescribeValue(const nlohmann::json& value);
+
 /// When `pattern` is the schema's `ipv4` or `cidr` pattern, rewrites `d` (rule network.address
 /// or network.prefix, message naming the bad part, fix with an example); otherwise leaves it.
 void ExplainAddress(const ProfileSchema& schema, const nlohmann::json* pattern,

@@ -60,6 +60,17 @@ TEST(SchemaForValidation, KeepsFieldsNamedLikeAnnotationsAndData) {
   })"));
 }
 
+TEST(SchemaForValidation, HandsPatternAndUniqueItemsToTheConstraintsOfHkimgen) {
+  const json schema = json::parse(R"({
+    "properties": {"uniqueItems": {"type": "array", "uniqueItems": true},
+                   "name": {"type": "string", "pattern": "^a$"}}
+  })");
+  EXPECT_EQ(SchemaForValidation(schema), json::parse(R"({
+    "properties": {"uniqueItems": {"type": "array", "x-hkimgen-unique-items": true},
+                   "name": {"type": "string", "x-hkimgen-pcre2-pattern": "^a$"}}
+  })"));
+}
+
 TEST(SchemaForValidation, IsWhatTheBinaryEmbeds) {
   const std::string_view* whole = FindEmbeddedFile("schemas/profile.schema.json");
   const std::string_view* copy = FindEmbeddedFile("schemas/profile.validation.json");

@@ -23,6 +23,8 @@ constexpr char kSchema[] = R"({
         "name": {"type": "string", "pattern": "^[a-z0-9-]+$",
                  "description": "DNS-1123 name of the cluster"},
         "platform": {"enum": ["openshift", "oke"], "description": "Target platform"},
+        "tags": {"type": "array", "uniqueItems": true, "items": {"type": "string"},
+                 "x-fix": "list each tag once"},
         "debug": {"enum": ["VERSION", "WARN", "INFO", "TRACE"], "description": "NCCL_DEBUG."},
         "level": {"description": "LOC..SYS or a legacy integer 0-5",
                   "oneOf": [{"type": "string", "enum": ["LOC", "SYS"]},
@@ -109,7 +111,7 @@ TEST_F(ValidateTest, ListsAllowedKeysWhenNoneIsClose) {
             "  at /cluster/zzzzzz\n"
             " 3 |   zzzzzz: 1\n"
             "   |   ^\n"
-            "  fix: remove 'zzzzzz'; the keys allowed here are: debug, level, name, platform\n"
+            "  fix: remove 'zzzzzz'; the keys allowed here are: debug, level, name, platform, tags\n"
             "1 error, 0 warnings\n");
 }
 
@@ -213,6 +215,34 @@ TEST_F(ValidateTest, ReportsEveryErrorOnceInFileOrder) {
   EXPECT_EQ(seen, (std::vector<std::string>{"3 schema.unknown-key /cluster/platfrom",
                                             "6 schema.maximum /rails/0/mtu",
                                             "7 schema.required /rails/1/interface"}));
+}
+
+TEST_F(ValidateTest, ReportsEachRepeatedItemOnceAtItsLineNamingTheFirst) {
+  EXPECT_EQ(Check("cluster:\n  name: b\n  tags:\n    - x\n    - y\n    - x\n    - x\n"
+                  "rails:\n  - interface: e\n"),
+            "p.yaml:6:7: error: \"x\" is already listed on line 4 [schema.uniqueItems]\n"
+            "  at /cluster/tags/2\n"
+            " 6 |     - x\n"
+            "   |       ^\n"
+            "  fix: list each tag once\n"
+            "p.yaml:7:7: error: \"x\" is already listed on line 4 [schema.uniqueItems]\n"
+            "  at /cluster/tags/3\n"
+            " 7 |     - x\n"
+            "   |       ^\n"
+            "  fix: list each tag once\n"
+            "2 errors, 0 warnings\n");
+}
+
+// valijson reports every pair of equal items: n(n-1)/2 findings for n equal ones.
+TEST_F(ValidateTest, ReportsAListOfEqualItemsInOneFindingPerRepeatNotPerPair) {
+  std::string text = "cluster:\n  name: b\n  tags:\n";
+  for (int i = 0; i < 200; ++i) text += "    - same\n";
+  text += "rails:\n  - interface: e\n";
+  DiagnosticSink sink;
+  auto loaded = LoadProfileFromText("p.yaml", text, sink);
+  ASSERT_TRUE(loaded);
+  EXPECT_FALSE(ValidateProfile(*loaded, *schema_, sink));
+  EXPECT_EQ(sink.diagnostics().size(), 199u);
 }
 
 TEST_F(ValidateTest, ReportsTooFewItems) {

@@ -1,0 +1,17 @@
+#pragma once
+
+// Renaming a keyword in every sub-schema of a schema, in place: how the profile schema hands
+// `pattern` and `uniqueItems` to constraints of ours (schema/pattern.h, schema/unique_items.h)
+// under names valijson does not read unless taught.
+
+#include <nlohmann/json.hpp>
+
+namespace hkim {
+
+/// Renames each `from` keyword whose value is of type `value_type` to `to`, in `schema` and all
+/// of its sub-schemas. Data (enum, const, default, examples) is left as it is, and so is a
+/// property of that name: its value is a schema (an object), not the keyword's type.
+void RenameSchemaKeyword(nlohmann::json& schema, const char* from, const char* to,
+                         nlohmann::json::value_t value_type);
+
+}  // namespace hkim
