@@ -402,7 +402,8 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
         }
       }
     }
-    size_t before = found.size();
+    // A repeated item is an account too (named after the loop: validate/repeated_items.h).
+    const size_t before = found.size() + repeating_lists.size();
     if (fitting.size() == 1) {
       // The branch as a schema of its own, keeping the definitions its $refs point into.
       nlohmann::json branch = *fitting[0];
@@ -415,8 +416,9 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
       if (sub && Collect(sub->compiled(), *value, pointer, branch_errors, profile, sink)) {
         for (const RawError& e : branch_errors) {
           if (IsRepeatedItemPair(e.text)) {
-            const nlohmann::json* list = sub->SchemaFor(e.pointer.substr(pointer.size()));
-            repeating_lists.try_emplace(e.pointer, list ? SchemaFix(list) : fix);
+            const std::string list_fix =
+                SchemaFix(sub->SchemaFor(e.pointer.substr(pointer.size())));
+            repeating_lists.try_emplace(e.pointer, list_fix.empty() ? fix : list_fix);
             continue;
           }
           found.push_back(ToDiagnostic(e.text, e.pointer, e.pointer.substr(pointer.size()), *sub,
@@ -424,7 +426,7 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
         }
       }
     }
-    if (found.size() == before) {
+    if (found.size() + repeating_lists.size() == before) {
       Diagnostic d;
       d.severity = Severity::kError;
       d.data_path = pointer;

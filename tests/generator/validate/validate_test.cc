@@ -25,6 +25,9 @@ constexpr char kSchema[] = R"({
         "platform": {"enum": ["openshift", "oke"], "description": "Target platform"},
         "tags": {"type": "array", "uniqueItems": true, "items": {"type": "string"},
                  "x-fix": "list each tag once"},
+        "zones": {"oneOf": [{"type": "string"},
+                            {"type": "array", "uniqueItems": true, "items": {"type": "string"}}],
+                  "x-fix": "one zone, or a list of zones"},
         "debug": {"enum": ["VERSION", "WARN", "INFO", "TRACE"], "description": "NCCL_DEBUG."},
         "level": {"description": "LOC..SYS or a legacy integer 0-5",
                   "oneOf": [{"type": "string", "enum": ["LOC", "SYS"]},
@@ -111,7 +114,7 @@ TEST_F(ValidateTest, ListsAllowedKeysWhenNoneIsClose) {
             "  at /cluster/zzzzzz\n"
             " 3 |   zzzzzz: 1\n"
             "   |   ^\n"
-            "  fix: remove 'zzzzzz'; the keys allowed here are: debug, level, name, platform, tags\n"
+            "  fix: remove 'zzzzzz'; the keys allowed here are: debug, level, name, platform, tags, zones\n"
             "1 error, 0 warnings\n");
 }
 
@@ -231,6 +234,16 @@ TEST_F(ValidateTest, ReportsEachRepeatedItemOnceAtItsLineNamingTheFirst) {
             "   |       ^\n"
             "  fix: list each tag once\n"
             "2 errors, 0 warnings\n");
+}
+
+TEST_F(ValidateTest, ReportsARepeatedItemInTheOneOfBranchThatFitsAndNothingElse) {
+  EXPECT_EQ(Check("cluster:\n  name: b\n  zones: [a, a]\nrails:\n  - interface: e\n"),
+            "p.yaml:3:14: error: \"a\" is already listed on line 3 [schema.uniqueItems]\n"
+            "  at /cluster/zones/1\n"
+            " 3 |   zones: [a, a]\n"
+            "   |              ^\n"
+            "  fix: one zone, or a list of zones\n"
+            "1 error, 0 warnings\n");
 }
 
 // valijson reports every pair of equal items: n(n-1)/2 findings for n equal ones.
