@@ -64,9 +64,9 @@ class JsonBuilder : public YAML::EventHandler {
              const std::string& message, const std::string& fix) {
     failed_ = true;
     sink_.Report(Diagnostic{Severity::kError, Locate(mark), pointer, rule, message, fix});
-    if (++errors_ == limits::kMaxLoadErrors) {
+    if (++errors_ == limits::kMaxFileErrors) {
       throw LimitReached{mark, "limit.errors",
-                         "reading stopped after " + std::to_string(limits::kMaxLoadErrors) +
+                         "reading stopped after " + std::to_string(limits::kMaxFileErrors) +
                              " errors in this file: any later ones are not reported",
                          "fix the errors above first: most often one bracket, quote or "
                          "indentation left open causes the rest"};

@@ -22,10 +22,11 @@ inline constexpr std::size_t kMaxExpandedBytes = 4 * 1024 * 1024;
 /// Deepest nesting of mappings and lists in one document.
 inline constexpr std::size_t kMaxDepth = 64;
 
-/// Most errors the loader reports for one file before it stops (limit.errors), like a compiler's
-/// error limit: past a hundred, one bracket or quote left open causes the rest, and a 16 KiB
-/// flow mapping of commas would otherwise be thousands of findings (megabytes of -o json).
-inline constexpr std::size_t kMaxLoadErrors = 100;
+/// Most errors the loader, and then validation, report for one file before they stop
+/// (limit.errors), like a compiler's error limit: past a hundred, one bracket or quote left open
+/// or one wrong shape causes the rest, and a 16 KiB flow mapping of commas or list of nulls
+/// would otherwise be thousands of findings (megabytes of -o json).
+inline constexpr std::size_t kMaxFileErrors = 100;
 
 /// Longest single value (bytes). No profile value needs more, and it bounds what every later
 /// stage (schema patterns, lint, templates, diagnostics that quote the value) does with one.

@@ -10,6 +10,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include "support/input_limits.h"
 #include "support/join.h"
 #include "validate/repeated_items.h"
 #include "validate/value_fix.h"
@@ -165,6 +166,19 @@ std::string ClosestEnumValue(const std::string& given, const std::vector<std::st
   return related.size() == 1 ? related.front() : "";
 }
 
+bool IsUnknownKey(const std::string& text) {
+  return StartsWith(text, "Object contains a property that could not be validated");
+}
+
+/// Where a valijson error is reported: at the value, or for an unknown key at the key.
+SourceLocation FindingLocation(const std::string& text, const std::string& pointer,
+                               const LoadedProfile& profile) {
+  if (IsUnknownKey(text)) {
+    return profile.locations.FindKey(pointer + "/" + EscapeJsonPointerToken(QuotedName(text)));
+  }
+  return profile.locations.Find(pointer);
+}
+
 /// Each value's text for messages, dumped once: many errors can share one pointer (every unknown
 /// key of a mapping), and a dump is as long as the value.
 using Descriptions = std::map<std::string, std::string>;
@@ -182,18 +196,17 @@ Diagnostic ToDiagnostic(const std::string& text, const std::string& pointer,
   } catch (const std::exception&) {
   }
   const nlohmann::json* rule_schema = schema.SchemaFor(schema_pointer);
-  d.location = profile.locations.Find(d.data_path);
+  d.location = FindingLocation(text, pointer, profile);
   d.fix = SchemaFix(rule_schema);
   auto [entry, added] = described.try_emplace(d.data_path);
   if (added) entry->second = value ? DescribeValue(*value) : "the value";
   const std::string& shown = entry->second;
 
-  if (StartsWith(text, "Object contains a property that could not be validated")) {
+  if (IsUnknownKey(text)) {
     const std::string key = QuotedName(text);
     const std::string parent = d.data_path;
     const std::string schema_parent = schema_pointer;
     d.data_path = parent + "/" + EscapeJsonPointerToken(key);
-    d.location = profile.locations.FindKey(d.data_path);
     d.rule = "schema.unknown-key";
     d.message = "unknown key '" + key + "'";
     std::vector<std::string> allowed = schema.AllowedKeys(schema_parent);
@@ -350,6 +363,62 @@ bool TypeMatches(const nlohmann::json& branch, const nlohmann::json& value) {
   return false;
 }
 
+using FindingKey = std::tuple<std::string, std::string, std::string>;
+
+FindingKey KeyOf(const Diagnostic& d) { return {d.data_path, d.rule, d.message}; }
+
+std::pair<int, int> LineAndColumn(const SourceLocation& at) { return {at.line, at.column}; }
+
+/// The errors outside every combinator as findings, converted in file order and only until one
+/// more than the error limit are distinct: thousands of wrong items cost what the shown ones do.
+void ConvertFirstInFileOrder(const std::vector<const RawError*>& plain,
+                             const ProfileSchema& schema, const LoadedProfile& profile,
+                             Descriptions& described, std::vector<Diagnostic>& found) {
+  std::vector<std::pair<std::pair<int, int>, const RawError*>> placed;
+  placed.reserve(plain.size());
+  for (const RawError* e : plain) {
+    placed.emplace_back(LineAndColumn(FindingLocation(e->text, e->pointer, profile)), e);
+  }
+  std::stable_sort(placed.begin(), placed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::set<FindingKey> distinct;
+  for (const auto& [place, e] : placed) {
+    if (distinct.size() > limits::kMaxFileErrors) break;
+    found.push_back(ToDiagnostic(e->text, e->pointer, e->pointer, schema, profile, "", described));
+    distinct.insert(KeyOf(found.back()));
+  }
+}
+
+/// Reports each distinct finding once, in file order as a compiler lists them: the first
+/// kMaxFileErrors, then where it stopped (limit.errors, as the loader does).
+void ReportInFileOrder(std::vector<Diagnostic> found, const LoadedProfile& profile,
+                       DiagnosticSink& sink) {
+  std::set<FindingKey> seen;
+  std::vector<Diagnostic> unique;
+  for (Diagnostic& d : found) {
+    if (seen.insert(KeyOf(d)).second) unique.push_back(std::move(d));
+  }
+  std::stable_sort(unique.begin(), unique.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return LineAndColumn(a.location) < LineAndColumn(b.location);
+  });
+  if (unique.size() > limits::kMaxFileErrors) {
+    const SourceLocation stopped_at = unique[limits::kMaxFileErrors].location;
+    unique.resize(limits::kMaxFileErrors);
+    unique.push_back(Diagnostic{
+        Severity::kError, stopped_at, "", "limit.errors",
+        "validation stopped after " + std::to_string(limits::kMaxFileErrors) +
+            " errors in this file: any later ones are not reported",
+        "fix the errors above first, then validate again: most often one wrong shape "
+        "(a list where a mapping belongs) causes many"});
+  }
+  for (Diagnostic& d : unique) sink.Report(std::move(d));
+  if (unique.empty()) {
+    sink.Report(Diagnostic{Severity::kError, profile.locations.Find(""), "", "schema.other",
+                           "the profile does not match the schema",
+                           "see schemas/profile.schema.json"});
+  }
+}
+
 }  // namespace
 
 bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
@@ -372,6 +441,7 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
   }
   Descriptions described;
   std::map<std::string, std::string> repeating_lists;  // pointer -> the list's fix
+  std::vector<const RawError*> plain;
   for (const RawError& e : errors) {
     bool covered = false;
     for (const std::string& c : combinators) covered |= IsAtOrBelow(e.pointer, c);
@@ -379,9 +449,10 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
     if (IsRepeatedItemPair(e.text)) {
       repeating_lists.try_emplace(e.pointer, SchemaFix(schema.SchemaFor(e.pointer)));
     } else {
-      found.push_back(ToDiagnostic(e.text, e.pointer, e.pointer, schema, profile, "", described));
+      plain.push_back(&e);
     }
   }
+  ConvertFirstInFileOrder(plain, schema, profile, described, found);
   const nlohmann::json& root = schema.document();
   for (const std::string& pointer : combinators) {
     const nlohmann::json* node = schema.SchemaFor(pointer);
@@ -443,22 +514,7 @@ bool ValidateProfile(const LoadedProfile& profile, const ProfileSchema& schema,
     for (Diagnostic& d : RepeatedItemFindings(profile, pointer, fix)) found.push_back(std::move(d));
   }
 
-  std::set<std::tuple<std::string, std::string, std::string>> seen;
-  std::vector<Diagnostic> unique;
-  for (Diagnostic& d : found) {
-    if (seen.insert({d.data_path, d.rule, d.message}).second) unique.push_back(std::move(d));
-  }
-  // In file order, as a compiler would list them.
-  std::stable_sort(unique.begin(), unique.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return std::pair(a.location.line, a.location.column) <
-           std::pair(b.location.line, b.location.column);
-  });
-  for (Diagnostic& d : unique) sink.Report(std::move(d));
-  if (unique.empty()) {
-    sink.Report(Diagnostic{Severity::kError, profile.locations.Find(""), "", "schema.other",
-                           "the profile does not match the schema",
-                           "see schemas/profile.schema.json"});
-  }
+  ReportInFileOrder(std::move(found), profile, sink);
   return false;
 }
 

@@ -300,11 +300,11 @@ TEST(Load, StopsReportingAfterTheErrorLimitOfAFile) {
   const std::string commas = "a: {" + std::string(5000, ',') + "}\n";
   DiagnosticSink sink;
   EXPECT_FALSE(Load(commas, sink));
-  ASSERT_EQ(sink.ErrorCount(), static_cast<int>(limits::kMaxLoadErrors) + 1);
+  ASSERT_EQ(sink.ErrorCount(), static_cast<int>(limits::kMaxFileErrors) + 1);
   const Diagnostic& last = sink.diagnostics().back();
   EXPECT_EQ(last.rule, "limit.errors");
   EXPECT_EQ(last.location.line, 1);
-  EXPECT_NE(last.message.find(std::to_string(limits::kMaxLoadErrors)), std::string::npos);
+  EXPECT_NE(last.message.find(std::to_string(limits::kMaxFileErrors)), std::string::npos);
   // Below the limit every error is still reported.
   DiagnosticSink few;
   EXPECT_FALSE(Load("a: {,,,}\n", few));

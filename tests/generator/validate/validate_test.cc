@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/diagnostics_format.h"
+#include "support/input_limits.h"
 
 namespace hkim {
 namespace {
@@ -249,13 +250,34 @@ TEST_F(ValidateTest, ReportsARepeatedItemInTheOneOfBranchThatFitsAndNothingElse)
 // valijson reports every pair of equal items: n(n-1)/2 findings for n equal ones.
 TEST_F(ValidateTest, ReportsAListOfEqualItemsInOneFindingPerRepeatNotPerPair) {
   std::string text = "cluster:\n  name: b\n  tags:\n";
-  for (int i = 0; i < 200; ++i) text += "    - same\n";
+  for (int i = 0; i < 60; ++i) text += "    - same\n";
   text += "rails:\n  - interface: e\n";
   DiagnosticSink sink;
   auto loaded = LoadProfileFromText("p.yaml", text, sink);
   ASSERT_TRUE(loaded);
   EXPECT_FALSE(ValidateProfile(*loaded, *schema_, sink));
-  EXPECT_EQ(sink.diagnostics().size(), 199u);
+  EXPECT_EQ(sink.diagnostics().size(), 59u);
+}
+
+TEST_F(ValidateTest, StopsReportingAfterTheErrorLimitOfAFileKeepingTheFirstInFileOrder) {
+  // Thousands of wrong items are thousands of findings (megabytes of -o json); like the loader,
+  // validation reports the first ones in the file and says where it stopped.
+  std::string text = "rails:\n  - interface: e\n    mtu: 1\ncluster:\n  name: b\n  tags:\n";
+  for (int i = 0; i < 3 * static_cast<int>(limits::kMaxFileErrors); ++i) text += "    - " + std::to_string(i) + "\n";
+  text += "  debug: LOUD\n";
+  DiagnosticSink sink;
+  auto loaded = LoadProfileFromText("p.yaml", text, sink);
+  ASSERT_TRUE(loaded);
+  EXPECT_FALSE(ValidateProfile(*loaded, *schema_, sink));
+  ASSERT_EQ(sink.ErrorCount(), static_cast<int>(limits::kMaxFileErrors) + 1);
+  const std::vector<Diagnostic>& found = sink.diagnostics();
+  EXPECT_EQ(found.front().rule, "schema.minimum");  // line 3, before the tags
+  EXPECT_EQ(found.front().location.line, 3);
+  EXPECT_EQ(found[found.size() - 2].location.line, static_cast<int>(limits::kMaxFileErrors) + 5);
+  const Diagnostic& last = found.back();
+  EXPECT_EQ(last.rule, "limit.errors");
+  EXPECT_NE(last.message.find(std::to_string(limits::kMaxFileErrors)), std::string::npos);
+  for (const Diagnostic& d : found) EXPECT_NE(d.rule, "schema.enum");  // past the limit
 }
 
 TEST_F(ValidateTest, ReportsTooFewItems) {
