@@ -229,7 +229,7 @@ const std::vector<RuleInfo>& StageRules() {
       {"limit.depth", E,
        "mappings and lists nested deeper than " + std::to_string(limits::kMaxDepth) + " levels"},
       {"limit.errors", E,
-       "reading or validation stopped after " + std::to_string(limits::kMaxFileErrors) +
+       "reading (a file, the --set values) or validation stopped after " + std::to_string(limits::kMaxFileErrors) +
            " errors in one file"},
       {"limit.export-values", E,
        "a cluster export holding more values than its size allows (" +

@@ -192,9 +192,20 @@ bool ApplySetAssignments(const std::vector<std::string>& arguments, LayeredProfi
   // argument list that fails to parse leaves the profile as it was without it).
   std::optional<Node> root;
   bool ok = true;
+  const int errors_before = sink.ErrorCount();
   for (size_t n = 0; n < assignments.size(); ++n) {
     const std::string& text = assignments[n];
     const int line = static_cast<int>(n) + 1;
+    if (sink.ErrorCount() - errors_before >= static_cast<int>(limits::kMaxFileErrors)) {
+      // As a file's loader does: `--set a,,,,` would otherwise be an error per comma.
+      sink.Report(Diagnostic{Severity::kError, {kSetLayerFile, line, 1}, "", "limit.errors",
+                             "reading --set stopped after " +
+                                 std::to_string(limits::kMaxFileErrors) +
+                                 " errors: any later ones are not reported",
+                             "fix the errors above first: most often commas that belong to a "
+                             "value (write \\, for those)"});
+      return false;
+    }
     auto report = [&](int column, const std::string& message, const std::string& fix) {
       Diagnostic d;
       d.location = {kSetLayerFile, line, column};

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "load/load.h"
+#include "support/input_limits.h"
 
 namespace hkim {
 namespace {
@@ -196,6 +197,26 @@ TEST(Layering, SetValuesThatAreDecimalNumbersBecomeNumbersAndTheRestStayText) {
   EXPECT_EQ(x["g"], "");
   EXPECT_EQ(x["h"], "12");
   EXPECT_TRUE(x["i"].is_number_float());  // beyond 64 bits: still a number
+}
+
+TEST(Layering, SetStopsReportingAfterTheErrorLimitOfAFile) {
+  // `--set a,,,,...`: every comma starts an assignment without '=', each an error quoting the
+  // argument. Like a file's loader, the --set layer stops after the error limit and says where.
+  LayeredProfile l = Merge({Load("base.yaml", kBase)});
+  DiagnosticSink sink;
+  const std::string commas = "a" + std::string(3 * limits::kMaxFileErrors, ',');
+  EXPECT_FALSE(ApplySetAssignments({commas, "nccl.debug=INFO"}, l, sink));
+  ASSERT_EQ(sink.ErrorCount(), static_cast<int>(limits::kMaxFileErrors) + 1);
+  const Diagnostic& last = sink.diagnostics().back();
+  EXPECT_EQ(last.rule, "limit.errors");
+  EXPECT_EQ(last.location.file, kSetLayerFile);
+  EXPECT_EQ(last.location.line, static_cast<int>(limits::kMaxFileErrors) + 1);
+  EXPECT_NE(last.message.find(std::to_string(limits::kMaxFileErrors)), std::string::npos);
+  // Below the limit every error is still reported, and nothing is applied.
+  DiagnosticSink few;
+  EXPECT_FALSE(ApplySetAssignments({"a,,", "b"}, l, few));
+  EXPECT_EQ(few.ErrorCount(), 4);
+  for (const Diagnostic& d : few.diagnostics()) EXPECT_NE(d.rule, "limit.errors");
 }
 
 TEST(Layering, SetRefusesANameNoItemHasAndNamesTheClosest) {
