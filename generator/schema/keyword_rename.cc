@@ -33,4 +33,14 @@ void RenameSchemaKeyword(nlohmann::json& schema, const char* from, const char* t
   }
 }
 
+RenamedSchemaKeyword::RenamedSchemaKeyword(nlohmann::json& schema, const char* from,
+                                           const char* to, nlohmann::json::value_t value_type)
+    : schema_(schema), from_(from), to_(to), value_type_(value_type) {
+  RenameSchemaKeyword(schema_, from_, to_, value_type_);
+}
+
+RenamedSchemaKeyword::~RenamedSchemaKeyword() {
+  RenameSchemaKeyword(schema_, to_, from_, value_type_);
+}
+
 }  // namespace hkim

@@ -14,4 +14,21 @@ namespace hkim {
 void RenameSchemaKeyword(nlohmann::json& schema, const char* from, const char* to,
                          nlohmann::json::value_t value_type);
 
+/// The same while it lives: destroying it renames the keywords back. In place: a copy of the
+/// 70 KB schema cost a third of a millisecond.
+class RenamedSchemaKeyword {
+ public:
+  RenamedSchemaKeyword(nlohmann::json& schema, const char* from, const char* to,
+                       nlohmann::json::value_t value_type);
+  ~RenamedSchemaKeyword();
+  RenamedSchemaKeyword(const RenamedSchemaKeyword&) = delete;
+  RenamedSchemaKeyword& operator=(const RenamedSchemaKeyword&) = delete;
+
+ private:
+  nlohmann::json& schema_;
+  const char* from_;
+  const char* to_;
+  nlohmann::json::value_t value_type_;
+};
+
 }  // namespace hkim

@@ -91,13 +91,9 @@ bool SchemaPattern::Search(std::string_view text) const {
                            std::to_string(found) + ")");
 }
 
-Pcre2PatternKeywords::Pcre2PatternKeywords(nlohmann::json& schema) : schema_(schema) {
-  RenameSchemaKeyword(schema_, "pattern", kPcre2PatternKeyword, nlohmann::json::value_t::string);
-}
-
-Pcre2PatternKeywords::~Pcre2PatternKeywords() {
-  RenameSchemaKeyword(schema_, kPcre2PatternKeyword, "pattern", nlohmann::json::value_t::string);
-}
+Pcre2PatternKeywords::Pcre2PatternKeywords(nlohmann::json& schema)
+    : RenamedSchemaKeyword(schema, "pattern", kPcre2PatternKeyword,
+                           nlohmann::json::value_t::string) {}
 
 void UsePcre2Patterns(valijson::SchemaParser& parser) {
   parser.addConstraintBuilder(kPcre2PatternKeyword, new Pcre2PatternBuilder);  // parser owns it

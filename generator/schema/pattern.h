@@ -15,6 +15,8 @@
 #include <string>
 #include <string_view>
 
+#include "schema/keyword_rename.h"
+
 namespace valijson {
 class SchemaParser;
 }
@@ -41,17 +43,10 @@ class SchemaPattern {
 
 /// While it lives, every `pattern` keyword of `schema` is renamed to the one that
 /// UsePcre2Patterns() teaches a parser (data under enum, const, default and examples is left as
-/// it is); destroying it renames them back. In place: a copy of the 70 KB schema cost a third
-/// of a millisecond.
-class Pcre2PatternKeywords {
+/// it is); destroying it renames them back.
+class Pcre2PatternKeywords : public RenamedSchemaKeyword {
  public:
   explicit Pcre2PatternKeywords(nlohmann::json& schema);
-  ~Pcre2PatternKeywords();
-  Pcre2PatternKeywords(const Pcre2PatternKeywords&) = delete;
-  Pcre2PatternKeywords& operator=(const Pcre2PatternKeywords&) = delete;
-
- private:
-  nlohmann::json& schema_;
 };
 
 /// Makes `parser` read the renamed keyword into constraints that report a mismatch exactly as

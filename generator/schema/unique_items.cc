@@ -77,7 +77,7 @@ class SortedUniqueItemsConstraint : public valijson::constraints::PolyConstraint
         if (results) {
           results->pushError(context, "Elements at indexes #" + std::to_string(first->second) +
                                           " and #" + std::to_string(index) +
-                                          " violate uniqueness constraint.");
+                                          kRepeatedItemsMessageEnd);
         }
         return false;  // one repeat fails the list; the messages name each (validate stage)
       }
@@ -107,15 +107,9 @@ class SortedUniqueItemsBuilder : public valijson::ConstraintBuilder {
 
 }  // namespace
 
-SortedUniqueItemsKeywords::SortedUniqueItemsKeywords(nlohmann::json& schema) : schema_(schema) {
-  RenameSchemaKeyword(schema_, "uniqueItems", kSortedUniqueItemsKeyword,
-                      nlohmann::json::value_t::boolean);
-}
-
-SortedUniqueItemsKeywords::~SortedUniqueItemsKeywords() {
-  RenameSchemaKeyword(schema_, kSortedUniqueItemsKeyword, "uniqueItems",
-                      nlohmann::json::value_t::boolean);
-}
+SortedUniqueItemsKeywords::SortedUniqueItemsKeywords(nlohmann::json& schema)
+    : RenamedSchemaKeyword(schema, "uniqueItems", kSortedUniqueItemsKeyword,
+                           nlohmann::json::value_t::boolean) {}
 
 void UseSortedUniqueItems(valijson::SchemaParser& parser) {
   parser.addConstraintBuilder(kSortedUniqueItemsKeyword, new SortedUniqueItemsBuilder);

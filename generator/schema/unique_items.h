@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "schema/keyword_rename.h"
+
 namespace valijson {
 class SchemaParser;
 }
@@ -23,16 +25,14 @@ inline constexpr const char* kSortedUniqueItemsKeyword = "x-hkimgen-unique-items
 /// While it lives, every `uniqueItems` keyword of `schema` is renamed to the one that
 /// UseSortedUniqueItems() teaches a parser (as Pcre2PatternKeywords does `pattern`, in place);
 /// destroying it renames them back.
-class SortedUniqueItemsKeywords {
+class SortedUniqueItemsKeywords : public RenamedSchemaKeyword {
  public:
   explicit SortedUniqueItemsKeywords(nlohmann::json& schema);
-  ~SortedUniqueItemsKeywords();
-  SortedUniqueItemsKeywords(const SortedUniqueItemsKeywords&) = delete;
-  SortedUniqueItemsKeywords& operator=(const SortedUniqueItemsKeywords&) = delete;
-
- private:
-  nlohmann::json& schema_;
 };
+
+/// How the constraint's message ends, as valijson's own does: the validate stage knows a repeated
+/// item by it (validate/repeated_items.h).
+inline constexpr const char* kRepeatedItemsMessageEnd = " violate uniqueness constraint.";
 
 /// Makes `parser` read the renamed keyword into constraints that report a list's first repeated
 /// item as valijson's own `uniqueItems` reports each pair ("Elements at indexes #0 and #2

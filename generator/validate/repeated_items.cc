@@ -2,12 +2,13 @@
 
 #include <map>
 
+#include "schema/unique_items.h"
 #include "validate/value_fix.h"
 
 namespace hkim {
 
 bool IsRepeatedItemPair(const std::string& text) {
-  return text.find("violate uniqueness") != std::string::npos;
+  return text.find(kRepeatedItemsMessageEnd) != std::string::npos;
 }
 
 std::vector<Diagnostic> RepeatedItemFindings(const LoadedProfile& profile,
