@@ -160,6 +160,12 @@ cpu_hundredths() {  # "1m2.345s" -> 6234
   echo $(( 10#$m * 6000 + 10#${s%.*} * 100 + 10#$(printf '%.2s' "${s#*.}00") ))
 }
 
+# No allocation and free stacks in ASan's reports: they cost the allocation-heavy targets 10 to
+# 30% of their speed at first and more as a long run goes on (render_fuzzer's stack depot took
+# 13% of it after 20 minutes, perf). A crash's input is kept; running it again without this
+# gives the stacks.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
+
 status=0
 summary=()
 artifacts=$build/artifacts

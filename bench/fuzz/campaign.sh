@@ -22,9 +22,7 @@ if ((${#plan[@]} == 0)); then  # processes by how slow the target is: 62 for 64 
         health_exchange_fuzzer:2 environment_scan_fuzzer:2 transport_log_fuzzer:1
         rendezvous_fuzzer:1)
 fi
-# No allocation and free stacks in ASan's reports (they cost the allocation-heavy targets 10 to
-# 30% of their speed): a crash's input is kept, and running it again without this gives them.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
+# fuzz.sh leaves ASan's allocation stacks out (ASAN_OPTIONS), as these long runs need.
 mkdir -p "$out" build-fuzz/campaign
 for entry in "${plan[@]}"; do
   target=${entry%%:*} processes=${entry##*:}
